@@ -1,0 +1,23 @@
+// Builds dist/svc: one executable with the workflow and every asset embedded.
+import { rmSync } from 'node:fs';
+
+rmSync('dist', { recursive: true, force: true });
+const result = await Bun.build({
+  entrypoints: ['src/main.ts'],
+  // esm is required: cjs bytecode builds crash at start
+  format: 'esm',
+  bytecode: true,
+  minify: true,
+  sourcemap: 'none',
+  compile: {
+    outfile: 'dist/svc',
+    // svc loads .env files itself, in its documented order; Bun must not load the cwd's first
+    autoloadDotenv: false,
+    autoloadBunfig: false,
+  },
+});
+if (!result.success) {
+  for (const log of result.logs) console.error(log);
+  process.exit(1);
+}
+console.error(`built dist/svc`);

@@ -1,0 +1,21 @@
+// Writes schemas/*.schema.json from the TypeBox schemas. `--check` exits 1 when a file is stale.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { schemaFiles } from '../src/schema/json-files.ts';
+
+const check = process.argv.includes('--check');
+let stale = 0;
+for (const { path, text } of schemaFiles()) {
+  let current = '';
+  try {
+    current = readFileSync(path, 'utf8');
+  } catch {}
+  if (current === text) continue;
+  if (check) {
+    console.error(`${path} is out of date: run bun run schemas`);
+    stale++;
+  } else {
+    writeFileSync(path, text);
+    console.error(`wrote ${path}`);
+  }
+}
+process.exit(stale > 0 ? 1 : 0);

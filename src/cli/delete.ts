@@ -1,0 +1,30 @@
+import { resolve } from 'node:path';
+import { defineCommand } from 'citty';
+import { executeDelete, planDelete } from '../core/checkpoint/remove.ts';
+import { InputError } from '../core/errors.ts';
+import { checkpointsRoot } from '../core/workspace.ts';
+import { print } from './output.ts';
+
+export default defineCommand({
+  meta: { description: 'Delete a checkpoint and its experiments directory' },
+  args: {
+    checkpoint: { type: 'positional', required: true, description: 'checkpoint id or directory, inside the checkpoints directory' },
+    'checkpoints-dir': { type: 'string', description: 'the checkpoints directory (default: ./workspace/checkpoints)' },
+    yes: { type: 'boolean', alias: 'y', description: 'do not ask; required when not on a terminal' },
+  },
+  run({ args }) {
+    const root = args['checkpoints-dir'] ? resolve(args['checkpoints-dir']) : checkpointsRoot(process.env);
+    const plan = planDelete(args.checkpoint, root);
+    const what = plan.experiments ? `${plan.checkpoint} and ${plan.experiments}` : plan.checkpoint;
+    if (!args.yes) {
+      if (!process.stdin.isTTY) throw new InputError(`not deleting ${plan.checkpoint} without confirmation`, 'pass -y when not on a terminal');
+      const answer = prompt(`Delete ${what}? [y/N]`);
+      if (!/^y(es)?$/i.test(answer?.trim() ?? '')) {
+        print('nothing deleted');
+        return 1;
+      }
+    }
+    executeDelete(plan);
+    print(`deleted ${what}`);
+  },
+});

@@ -1,0 +1,114 @@
+import { type ArgsDef, type CommandDef, parseArgs, renderUsage } from 'citty';
+import { InputError, oneLine, SvcError } from '../core/errors.ts';
+
+/** Commands declare their own argument types, which CommandDef<ArgsDef> does not accept. */
+export type AnyCommand = CommandDef<any>;
+export type CommandEntry = { description: string; load: () => Promise<AnyCommand> };
+
+/**
+ * Runs one command of the table. Help and unknown options are handled here, the same way for
+ * every command; a command's `run` only sees arguments that were declared.
+ */
+export async function dispatch(table: Record<string, CommandEntry>, argv: string[], rootHelp: () => string, version: string): Promise<number> {
+  try {
+    const [name, ...rest] = argv;
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      process.stdout.write(rootHelp());
+      return 0;
+    }
+    if (name === '--version' || name === '-v') {
+      process.stdout.write(`svc ${version}\n`);
+      return 0;
+    }
+    const entry = Object.hasOwn(table, name) ? table[name] : undefined;
+    if (!entry) throw new InputError(`unknown command '${name}'`, 'see svc --help');
+    return await runCommand(await entry.load(), rest, `svc ${name}`);
+  } catch (err) {
+    return report(err);
+  }
+}
+
+async function runCommand(cmd: AnyCommand, argv: string[], path: string): Promise<number> {
+  const subs = (await resolve(cmd.subCommands)) as Record<string, AnyCommand> | undefined;
+  const [first, ...rest] = argv;
+  if (subs && first !== undefined && !first.startsWith('-')) {
+    const sub = Object.hasOwn(subs, first) ? subs[first] : undefined;
+    if (!sub) throw new InputError(`unknown command '${path} ${first}'`, `see ${path} --help`);
+    return runCommand(sub, rest, `${path} ${first}`);
+  }
+  const argsDef = ((await resolve(cmd.args)) ?? {}) as ArgsDef;
+  const meta = ((await resolve(cmd.meta)) ?? {}) as { name?: string };
+  if (argv.includes('--help') || argv.includes('-h') || !cmd.run) {
+    const usage = await renderUsage({ ...cmd, meta: { ...meta, name: path } });
+    process.stdout.write(`${process.stdout.isTTY ? usage : stripAnsi(usage)}\n`);
+    if (!cmd.run && !argv.includes('--help') && !argv.includes('-h')) return 2;
+    return 0;
+  }
+  checkDeclared(argv, argsDef, path);
+  let args: ReturnType<typeof parseArgs>;
+  try {
+    args = parseArgs(argv, argsDef);
+  } catch (err) {
+    const msg = stripAnsi((err as Error).message).replace(/^Missing required positional argument: (\S+)/, 'missing argument $1');
+    throw new InputError(`${msg.charAt(0).toLowerCase()}${msg.slice(1)} for ${path}`, `see ${path} --help`);
+  }
+  const result = await cmd.run({ rawArgs: argv, args, cmd });
+  return typeof result === 'number' ? result : 0;
+}
+
+/** citty ignores undeclared options; a typo must not silently change nothing. */
+function checkDeclared(argv: string[], argsDef: ArgsDef, path: string): void {
+  const flags = new Set<string>();
+  const booleans = new Set<string>();
+  let positionals = 0;
+  for (const [name, def] of Object.entries(argsDef)) {
+    if (def.type === 'positional') {
+      positionals++;
+      continue;
+    }
+    const alias = 'alias' in def ? def.alias : undefined;
+    const aliases = alias === undefined ? [] : Array.isArray(alias) ? alias : [alias];
+    for (const n of [name, kebab(name), ...aliases]) {
+      flags.add(n);
+      if (def.type === 'boolean') booleans.add(n);
+    }
+  }
+  let given = 0;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] ?? '';
+    if (a === '--') {
+      given += argv.length - i - 1;
+      break;
+    }
+    if (!a.startsWith('-') || a === '-') {
+      given++;
+      continue;
+    }
+    const name = a.replace(/^--?/, '').split('=')[0] ?? '';
+    const base = name.startsWith('no-') && booleans.has(name.slice(3)) ? name.slice(3) : name;
+    if (!flags.has(base)) throw new InputError(`unknown option '${a}' for ${path}`, `see ${path} --help`);
+    if (!booleans.has(base) && !a.includes('=')) {
+      const value = argv[i + 1];
+      if (value === undefined) throw new InputError(`option '${a}' of ${path} needs a value`);
+      i++;
+    }
+  }
+  if (given > positionals) throw new InputError(`too many arguments for ${path}`, `see ${path} --help`);
+}
+
+function report(err: unknown): number {
+  if (err instanceof SvcError) {
+    process.stderr.write(`svc: ${oneLine(err)}\n`);
+    return err.exitCode;
+  }
+  process.stderr.write(`svc: internal error: ${oneLine(err)}\n`);
+  if (process.env.SVC_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
+  return 1;
+}
+
+async function resolve<T>(v: T | Promise<T> | (() => T) | (() => Promise<T>) | undefined): Promise<T | undefined> {
+  return typeof v === 'function' ? await (v as () => T | Promise<T>)() : await v;
+}
+
+const kebab = (s: string) => s.replace(/_/g, '-').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');

@@ -1,0 +1,39 @@
+import { resolve } from 'node:path';
+import { defineCommand } from 'citty';
+import { ideaTitles, notableFiles } from '../core/checkpoint/inventory.ts';
+import { findCheckpoint } from '../core/checkpoint/locate.ts';
+import { summarizeCheckpoint } from '../core/checkpoint/summary.ts';
+import { checkpointsRoot, experimentsDirOf } from '../core/workspace.ts';
+import { fmtScore, print, printJson, table, warn } from './output.ts';
+import { printSummary } from './status.ts';
+
+export default defineCommand({
+  meta: { description: 'Show one checkpoint in detail: summary, ideas, and the files it holds' },
+  args: {
+    checkpoint: { type: 'positional', required: true, description: 'checkpoint id or directory' },
+    'checkpoints-dir': { type: 'string', description: 'where to look the id up (default: ./workspace/checkpoints)' },
+    json: { type: 'boolean', description: 'print as JSON' },
+  },
+  run({ args }) {
+    const root = args['checkpoints-dir'] ? resolve(args['checkpoints-dir']) : checkpointsRoot(process.env);
+    const dir = findCheckpoint(args.checkpoint, root);
+    const { tree: _tree, ...summary } = summarizeCheckpoint(dir);
+    const detail = { ...summary, experiments_dir: experimentsDirOf(dir), ideas: ideaTitles(dir), files: notableFiles(dir) };
+    if (args.json) printJson(detail);
+    else {
+      printSummary(summary);
+      print(`path: ${dir}`);
+      print(`experiments: ${detail.experiments_dir}`);
+      if (detail.ideas.length > 0) {
+        print('\nideas:');
+        detail.ideas.forEach((idea, i) => print(`  ${i === 0 ? '*' : ' '} ${idea.title} (${fmtScore(idea.overall_score)})`));
+      }
+      if (detail.files.length > 0) {
+        print('\nfiles:');
+        print(table(['PATH', 'SIZE'], detail.files.map((f) => [`  ${f.path}${f.kind === 'dir' ? '/' : ''}`, f.kind === 'dir' ? '-' : f.size])));
+      }
+    }
+    for (const p of summary.problems) warn(p);
+    return summary.problems.length > 0 ? 1 : 0;
+  },
+});

@@ -1,0 +1,42 @@
+import { defineCommand } from 'citty';
+import { findCheckpoint } from '../core/checkpoint/locate.ts';
+import { type CheckpointSummary, summarizeCheckpoint } from '../core/checkpoint/summary.ts';
+import { checkpointsRoot } from '../core/workspace.ts';
+import { fmtCost, fmtScore, print, printJson, warn } from './output.ts';
+import { renderTree } from './tree-text.ts';
+
+export default defineCommand({
+  meta: { description: 'Show a checkpoint: its node tree, counts by status, the best node and cost' },
+  args: {
+    checkpoint_dir: { type: 'positional', required: true, description: 'checkpoint directory (or its id in the checkpoints directory)' },
+    json: { type: 'boolean', description: 'print the summary and nodes as JSON' },
+  },
+  run({ args }) {
+    const dir = findCheckpoint(args.checkpoint_dir, checkpointsRoot(process.env));
+    const { tree, ...summary } = summarizeCheckpoint(dir);
+    if (args.json) {
+      printJson({ ...summary, nodes_list: tree?.nodes ?? [] });
+    } else {
+      printSummary(summary);
+      if (tree && tree.nodes.length > 0) {
+        print();
+        for (const line of renderTree(tree.nodes, summary.best?.id ?? null)) print(line);
+      }
+    }
+    for (const p of summary.problems) warn(p);
+    return summary.problems.length > 0 ? 1 : 0;
+  },
+});
+
+export function printSummary(s: CheckpointSummary): void {
+  const c = s.nodes;
+  print(`${s.id}  ${s.status}${s.pid ? ` (pid ${s.pid})` : ''}`);
+  if (s.goal) print(`goal: ${s.goal}`);
+  print(`nodes: ${c.total} total, ${c.success} success, ${c.failed} failed, ${c.running} running, ${c.pending} pending${c.other ? `, ${c.other} other` : ''}`);
+  if (s.best) {
+    const metric = s.best.metric && s.best.value !== null ? `, ${s.best.metric} = ${s.best.value}` : '';
+    print(`best: ${s.best.id} (score ${fmtScore(s.best.score)}${metric})`);
+  } else print('best: -');
+  if (s.cost) print(`cost: ${fmtCost(s.cost.usd)} over ${s.cost.calls} calls, ${s.cost.tokens} tokens`);
+  if (s.review_score !== null) print(`review score: ${s.review_score}`);
+}

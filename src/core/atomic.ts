@@ -1,0 +1,48 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+/**
+ * Write a file so that readers see either the old content or the new, never a part:
+ * write a temp file in the same directory, fsync it, rename over the target, fsync the directory.
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): void {
+  const dir = dirname(path);
+  mkdirSync(dir, { recursive: true });
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
+  const fd = openSync(tmp, 'w', mode);
+  try {
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    let off = 0;
+    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+    fsyncSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  closeSync(fd);
+  try {
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  syncDir(dir);
+}
+
+/** Every JSON file svc writes goes through here: two-space indent, trailing newline. */
+export function writeJsonAtomic(path: string, value: unknown): void {
+  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some filesystems refuse fsync on a directory; the rename itself is still atomic there.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}

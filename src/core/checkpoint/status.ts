@@ -1,0 +1,45 @@
+import type { TreeFile } from '../../schema/checkpoint.ts';
+import { runningPid } from './pid.ts';
+
+export type CheckpointStatus = 'running' | 'done' | 'failed' | 'stopped' | 'new';
+
+/**
+ * running: the recorded PID is a live process. Otherwise the tree decides: a run that recorded
+ * failed or stopped is that; one that left nodes marked running was interrupted (stopped);
+ * a checkpoint with no tree yet is new; anything else is done.
+ */
+export function checkpointStatus(dir: string, tree: TreeFile | null): { status: CheckpointStatus; pid: number | null } {
+  const pid = runningPid(dir);
+  if (pid !== null) return { status: 'running', pid };
+  if (tree?.status === 'failed' || tree?.status === 'stopped') return { status: tree.status, pid: null };
+  if (!tree) return { status: 'new', pid: null };
+  if (tree.nodes.some((n) => n.status === 'running')) return { status: 'stopped', pid: null };
+  return { status: 'done', pid: null };
+}
+
+export type NodeCounts = { total: number; pending: number; running: number; success: number; failed: number; other: number };
+
+/** Older files say completed or done for success. */
+export function normalizeNodeStatus(s: string | undefined): 'pending' | 'running' | 'success' | 'failed' | 'other' {
+  switch (s) {
+    case 'pending':
+    case 'running':
+    case 'success':
+    case 'failed':
+      return s;
+    case 'completed':
+    case 'done':
+      return 'success';
+    default:
+      return 'other';
+  }
+}
+
+export function countNodes(tree: TreeFile | null): NodeCounts {
+  const c: NodeCounts = { total: 0, pending: 0, running: 0, success: 0, failed: 0, other: 0 };
+  for (const n of tree?.nodes ?? []) {
+    c.total++;
+    c[normalizeNodeStatus(n.status)]++;
+  }
+  return c;
+}

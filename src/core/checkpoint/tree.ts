@@ -1,0 +1,152 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { NodeRecord, TreeFile } from '../../schema/checkpoint.ts';
+
+export type TreeRead = {
+  /** null when no tree file could be read at all */
+  tree: TreeFile | null;
+  /** the file the nodes came from */
+  file: string | null;
+  /** what was wrong, one line each, naming the file */
+  problems: string[];
+};
+
+/**
+ * Read a checkpoint's node tree. Layouts, first usable wins: tree.json, nodes_tree.json, then the
+ * legacy node_* /tree.json. A damaged tree.json is reported, and what can still be read of it is
+ * kept: the complete node records before the point of damage, or nodes_tree.json when that has more.
+ */
+export function readTree(dir: string): TreeRead {
+  const problems: string[] = [];
+  const primary = readTreeFile(join(dir, 'tree.json'), problems);
+  if (primary.tree && !primary.partial) return { tree: primary.tree, file: primary.file, problems };
+  const secondary = readTreeFile(join(dir, 'nodes_tree.json'), problems);
+  const best = [primary, secondary].filter((r) => r.tree).sort((a, b) => Number(a.partial) - Number(b.partial) || (b.tree?.nodes.length ?? 0) - (a.tree?.nodes.length ?? 0))[0];
+  if (best?.tree) return { tree: best.tree, file: best.file, problems };
+  const legacy = legacyTreeFile(dir);
+  if (legacy) {
+    const r = readTreeFile(legacy, problems);
+    if (r.tree) return { tree: r.tree, file: r.file, problems };
+  }
+  return { tree: null, file: null, problems };
+}
+
+type FileRead = { tree: TreeFile | null; file: string; partial: boolean };
+
+function readTreeFile(file: string, problems: string[]): FileRead {
+  const none: FileRead = { tree: null, file, partial: false };
+  if (!existsSync(file)) return none;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    problems.push(`${file}: cannot be read (${(err as Error).message})`);
+    return none;
+  }
+  if (text.trim() === '') {
+    problems.push(`${file}: is empty`);
+    return none;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    const nodes = salvageNodes(text);
+    const kept = nodes.length > 0 ? `; showing the ${nodes.length} complete node record(s) before the damage` : '';
+    problems.push(`${file}: is not valid JSON (${(err as Error).message})${kept}`);
+    return nodes.length > 0 ? { tree: { nodes }, file, partial: true } : none;
+  }
+  if (parsed === null || typeof parsed !== 'object' || !Array.isArray((parsed as { nodes?: unknown }).nodes)) {
+    problems.push(`${file}: has no "nodes" list`);
+    return none;
+  }
+  const tree = parsed as TreeFile;
+  const valid = tree.nodes.filter((n): n is NodeRecord => n !== null && typeof n === 'object' && typeof n.id === 'string' && n.id !== '');
+  if (valid.length < tree.nodes.length) problems.push(`${file}: ${tree.nodes.length - valid.length} node record(s) without an id were skipped`);
+  return { tree: { ...tree, nodes: valid }, file, partial: false };
+}
+
+function legacyTreeFile(dir: string): string | null {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return null;
+  }
+  for (const name of entries.filter((n) => n.startsWith('node_')).sort()) {
+    const f = join(dir, name, 'tree.json');
+    try {
+      if (statSync(f).size > 2) return f;
+    } catch {
+      // not a legacy node directory
+    }
+  }
+  return null;
+}
+
+/**
+ * The complete node objects of a truncated or corrupted tree file: scans to the top-level
+ * "nodes" array and parses each element that is closed before the damage.
+ */
+export function salvageNodes(text: string): NodeRecord[] {
+  const start = findTopLevelArray(text, 'nodes');
+  if (start < 0) return [];
+  const out: NodeRecord[] = [];
+  let depth = 0;
+  let inString = false;
+  let elementStart = -1;
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if (c === '{' || c === '[') {
+      if (depth === 0) elementStart = i;
+      depth++;
+    } else if (c === '}' || c === ']') {
+      if (depth === 0) break; // end of the nodes array
+      depth--;
+      if (depth === 0 && elementStart >= 0) {
+        try {
+          const node = JSON.parse(text.slice(elementStart, i + 1)) as NodeRecord;
+          if (node && typeof node.id === 'string') out.push(node);
+        } catch {
+          return out;
+        }
+        elementStart = -1;
+      }
+    }
+  }
+  return out;
+}
+
+/** Index of the `[` that opens `"key": [` in the outermost object, or -1. */
+function findTopLevelArray(text: string, key: string): number {
+  let depth = 0;
+  let inString = false;
+  let stringStart = -1;
+  let lastKey = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') {
+        inString = false;
+        lastKey = text.slice(stringStart + 1, i);
+      }
+      continue;
+    }
+    if (c === '"') {
+      inString = true;
+      stringStart = i;
+    } else if (c === '{' || c === '[') {
+      if (c === '[' && depth === 1 && lastKey === key) return i;
+      depth++;
+    } else if (c === '}' || c === ']') depth--;
+    else if (c === ',') lastKey = '';
+  }
+  return -1;
+}

@@ -1,0 +1,130 @@
+import { dirname, join } from 'node:path';
+import type { Workflow } from '../../schema/workflow.ts';
+import { InputError } from '../errors.ts';
+import { binaryDir, checkpointsRoot, homeDir, projectRoot } from '../workspace.ts';
+import { type DotenvEntry, loadDotenvChain } from './dotenv.ts';
+import type { Env } from './env-vars.ts';
+import { profile } from './profiles.ts';
+import { readSavedSettings, type SavedSettings } from './saved-settings.ts';
+import { SETTINGS, type SettingDef, type SettingValue, settingDef } from './setting-defs.ts';
+import { type LoadedWorkflow, loadWorkflow } from './workflow.ts';
+
+/** Everything that decides an effective value, loaded once per command. */
+export type Config = {
+  /** the process environment as given (wins over .env files) */
+  env: Env;
+  dotenv: Map<string, DotenvEntry>;
+  workflow: LoadedWorkflow;
+  savedPath: string;
+  saved: SavedSettings;
+  profile?: string;
+  projectRoot: string;
+  checkpointsRoot: string;
+};
+
+export type LoadOptions = {
+  env?: Env;
+  cwd?: string;
+  checkpointDir?: string;
+  configPath?: string;
+  profile?: string;
+  /** override of the checkpoints directory (a --checkpoints flag) */
+  checkpoints?: string;
+};
+
+export function loadConfig(opts: LoadOptions = {}): Config {
+  const env = opts.env ?? process.env;
+  const cwd = opts.cwd ?? process.cwd();
+  const root = projectRoot(env, cwd);
+  // .env files in the spec's priority order; an earlier file wins for the same key
+  const dotenv = loadDotenvChain([opts.checkpointDir, root, binaryDir(), homeDir(env)].filter((d): d is string => !!d));
+  const merged = mergedEnv(env, dotenv);
+  profile(opts.profile); // reject an unknown profile before anything else
+  const ckRoot = opts.checkpoints ?? checkpointsRoot(merged, cwd);
+  const savedPath = join(dirname(ckRoot), 'settings.json');
+  return {
+    env,
+    dotenv,
+    workflow: loadWorkflow({ checkpointDir: opts.checkpointDir, configPath: opts.configPath, env: merged }),
+    savedPath,
+    saved: readSavedSettings(savedPath),
+    profile: opts.profile,
+    projectRoot: root,
+    checkpointsRoot: ckRoot,
+  };
+}
+
+/** The environment with .env values filled in under the real environment. */
+export function mergedEnv(env: Env, dotenv: Map<string, DotenvEntry>): Env {
+  const out: Record<string, string | undefined> = {};
+  for (const [k, e] of dotenv) out[k] = e.value;
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') out[k] = v;
+  return out;
+}
+
+export type Effective = { key: string; value: SettingValue; source: string };
+
+/** The effective value of one setting and where it came from. */
+export function effective(cfg: Config, key: string, explicit?: SettingValue): Effective {
+  const def = settingDef(key);
+  if (!def) throw new InputError(`unknown setting '${key}'`);
+  return resolve(cfg, def, explicit, new Set());
+}
+
+export function allEffective(cfg: Config): Effective[] {
+  return SETTINGS.map((d) => resolve(cfg, d, undefined, new Set()));
+}
+
+function resolve(cfg: Config, def: SettingDef, explicit: SettingValue | undefined, seen: Set<string>): Effective {
+  const hit = (value: unknown, source: string): Effective => ({ key: def.key, value: coerce(def, value, source), source });
+  const fromEnv = firstEnv(cfg, def.env ?? []);
+  if (def.envBeatsExplicit && fromEnv) return hit(fromEnv.value, fromEnv.source);
+  if (present(explicit)) return hit(explicit, 'argument');
+  if (fromEnv) return hit(fromEnv.value, fromEnv.source);
+  if (def.saved && present(cfg.saved[def.saved])) return hit(cfg.saved[def.saved], `${cfg.savedPath}: ${def.saved}`);
+  const overlay = def.profile ? profile(cfg.profile) : undefined;
+  if (overlay && present(overlay[def.key])) return hit(overlay[def.key], `profile ${cfg.profile}`);
+  const wf: Workflow = cfg.workflow.workflow;
+  const inWorkflow = def.workflow?.(wf);
+  if (present(inWorkflow)) return hit(inWorkflow, `${cfg.workflow.path}: ${def.workflowKey}`);
+  const late = firstEnv(cfg, def.envFallback ?? []);
+  if (late) return hit(late.value, late.source);
+  if (def.fallback && !seen.has(def.fallback)) {
+    const base = settingDef(def.fallback);
+    if (base) {
+      seen.add(def.key);
+      const r = resolve(cfg, base, undefined, seen);
+      return { key: def.key, value: r.value, source: `${r.source} (as ${def.fallback})` };
+    }
+  }
+  const d = typeof def.default === 'function' ? def.default(wf, { checkpointsRoot: cfg.checkpointsRoot }) : (def.default ?? null);
+  return { key: def.key, value: d, source: 'default' };
+}
+
+function firstEnv(cfg: Config, names: readonly string[]): { value: string; source: string } | undefined {
+  for (const name of names) {
+    const v = cfg.env[name];
+    if (v !== undefined && v !== '') return { value: v, source: `env ${name}` };
+    const d = cfg.dotenv.get(name);
+    if (d && d.value !== '') return { value: d.value, source: `${d.file}: ${name}` };
+  }
+  return undefined;
+}
+
+function present(v: unknown): boolean {
+  return v !== undefined && v !== null && v !== '';
+}
+
+function coerce(def: SettingDef, raw: unknown, source: string): SettingValue {
+  if (def.type === 'int' || def.type === 'number') {
+    const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
+    const ok = Number.isFinite(n) && (def.type === 'number' || Number.isInteger(n)) && n > 0;
+    if (!ok) throw new InputError(`${def.key} from ${source} must be a positive ${def.type === 'int' ? 'whole ' : ''}number, got '${String(raw)}'`);
+    return n;
+  }
+  const s = String(raw);
+  if (def.choices && !def.choices.includes(s)) {
+    throw new InputError(`${def.key} from ${source} must be one of ${def.choices.join(', ')}, got '${s}'`);
+  }
+  return s;
+}

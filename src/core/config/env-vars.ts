@@ -1,0 +1,110 @@
+/**
+ * Every environment variable svc reads, with its meaning and default. `svc settings --env` prints
+ * this table and the dashboard's env-keys endpoint lists its names; values of secrets are never shown.
+ * An empty value counts as unset.
+ */
+export type EnvVar = {
+  name: string;
+  meaning: string;
+  /** null: no default (unset means off or not configured) */
+  default: string | null;
+  secret?: boolean;
+};
+
+const v = (name: string, meaning: string, def: string | null, secret = false): EnvVar =>
+  secret ? { name, meaning, default: def, secret } : { name, meaning, default: def };
+
+export const ENV_VARS: readonly EnvVar[] = [
+  v('SVC_ROOT', 'project root ({{ari_root}}); auto-detected when unset', null),
+  v('SVC_BACKEND', 'model backend', 'localllm'),
+  v('SVC_MODEL', 'model id (wins over SVC_LLM_MODEL)', null),
+  v('SVC_LLM_MODEL', 'model id', null),
+  v('SVC_MODEL_IDEA', 'model for idea generation; falls back to the run model', null),
+  v('SVC_MODEL_BFTS', 'model for node selection and the agent; falls back to the run model', null),
+  v('SVC_MODEL_PAPER', 'model for paper writing; falls back to the run model', null),
+  v('SVC_MODEL_EVAL', 'model for node evaluation; falls back to the run model', null),
+  v('SVC_MODEL_LINEAGE', 'lineage judge; falls back through SVC_MODEL_EVAL, SVC_MODEL, SVC_LLM_MODEL', null),
+  v('SVC_MODEL_ROOT_SELECT', 'root idea judge; falls back through SVC_MODEL_EVAL, SVC_MODEL, SVC_LLM_MODEL', null),
+  v('SVC_MODEL_RUBRIC_GEN', 'rubric generator model; falls back to the run model', null),
+  v('SVC_MODEL_RUBRIC_AUDIT', 'rubric auditor model; falls back to the run model', null),
+  v('SVC_MODEL_REPLICATE', 'replicator model; falls back to the run model', null),
+  v('SVC_MODEL_JUDGE', 'reproduction judge model; falls back to the run model', null),
+  v('PROVIDERA_API_KEY', 'hosted provider A key', null, true),
+  v('PROVIDERB_API_KEY', 'hosted provider B key', null, true),
+  v('LOCALLLM_HOST', 'local model daemon address', '127.0.0.1:11434'),
+  v('LLM_API_BASE', 'generic OpenAI-compatible API base, used when the workflow sets none', null),
+  v('SVC_MAX_NODES', 'node cap', '50'),
+  v('SVC_MAX_DEPTH', 'depth cap', '5'),
+  v('SVC_PARALLEL', 'concurrent nodes', '4'),
+  v('SVC_MAX_REACT', 'ReAct steps per node', '80'),
+  v('SVC_TIMEOUT_NODE', 'seconds per node', '7200'),
+  v('SVC_EXECUTOR', 'local, slurm, pbs or lsf', 'local'),
+  v('SVC_SLURM_PARTITION', 'scheduler partition', null),
+  v('SVC_SLURM_CPUS', 'CPUs per job', null),
+  v('SVC_SLURM_WALLTIME', 'wall time per job (HH:MM:SS); derived from resources.timeout_minutes', null),
+  v('SLURM_LOG_DIR', 'where job logs go; the node work directory when unset', null),
+  v('SLURM_DEFAULT_PARTITION', 'partition used when none is given', null),
+  v('SVC_RETRIEVAL_BACKEND', 'scholar_a, scholar_b or both', 'scholar_a'),
+  v('VLM_MODEL', 'figure review model; falls back to the run model', null),
+  v('SVC_ORCHESTRATOR_PORT', 'orchestrator HTTP port', '9890'),
+  v('MEMBACKEND_BASE_URL', 'memory server', 'http://localhost:8283'),
+  v('MEMBACKEND_API_KEY', 'key for a hosted memory service', null, true),
+  v('MEMBACKEND_EMBEDDING_CONFIG', 'embedding handle', 'default'),
+  v('SVC_MEMORY_BOOTSTRAP_LOCAL', 'auto, pip, docker, singularity or none', 'auto'),
+  v('SVC_MEMORY_LETTA_TIMEOUT_S', 'memory call timeout, seconds', '10'),
+  v('SVC_MEMORY_LETTA_OVERFETCH', 'memory search over-fetch size', '200'),
+  v('SVC_MEMORY_LETTA_DISABLE_SELF_EDIT', 'turn memory self-edit off', 'true'),
+  v('SVC_MEMORY_ACCESS_LOG', 'memory access log on or off', 'on'),
+  v('SVC_MEMORY_ACCESS_LOG_MAX_MB', 'access log rotation size, MB', '100'),
+  v('SVC_MEMORY_AUTO_RESTORE', 'restore memory from the backup on resume', 'true'),
+  v('SVC_MEMORY_BACKUP_INTERVAL_S', 'opportunistic memory backup interval, seconds (0 off)', '0'),
+  v('SVC_CURRENT_NODE_ID', 'set by the run for each node; memory writes must match it', null),
+  v('SVC_RUBRIC', 'reviewer rubric id', 'neurips'),
+  v('SVC_FEWSHOT_MODE', 'static or dynamic', 'static'),
+  v('SVC_NUM_REVIEWS_ENSEMBLE', 'reviewers per paper', '1'),
+  v('SVC_NUM_REFLECTIONS', 'reviewer reflection rounds', '5'),
+  v('SVC_RUBRIC_GEN_TARGET_LEAVES', 'rubric leaves; 0 or unset: about 1 per 75 words, within [50, 400]', null),
+  v('SVC_RUBRIC_GEN_TEMPERATURE', 'rubric generator temperature', null),
+  v('SVC_RUBRIC_GEN_TWO_STAGE', '1/true/on or 0/false/off', null),
+  v('SVC_BENCH_RUBRIC_DIR', 'search root for venue rubric templates', null),
+  v('SVC_PHASE1_SANDBOX', 'auto, slurm, docker, apptainer, singularity or local', 'auto'),
+  v('SVC_PHASE1_DOCKER_IMAGE', 'docker sandbox image', 'ubuntu:24.04'),
+  v('SVC_PHASE1_APPTAINER_IMAGE', 'apptainer sandbox image', 'docker://ubuntu:24.04'),
+  v('SVC_PHASE1_SINGULARITY_IMAGE', 'singularity sandbox image', 'docker://ubuntu:24.04'),
+  v('SVC_PUBLISH_DRYRUN', 'force publish dry-run', null),
+  v('SVC_REGISTRY_DATA', 'registry storage root; must be set for svc registry serve', null),
+  v('SVC_REGISTRY_TOKEN', 'bearer token for registry clients', null, true),
+  v('SVC_REGISTRIES_FILE', 'client registry list file', null),
+  v('SVC_REPRO_CLONE_POLICY', 'passthrough, deny or warn', 'passthrough'),
+  v('SVC_CHECKPOINT_DIR', 'checkpoint of the current run; its parent is the checkpoints directory', null),
+  v('SVC_GUI_PORT', 'dashboard port', null),
+  v('SVC_PAPER_LANGUAGE', 'paper language', 'en'),
+  v('SVC_WORKSPACE', 'orchestrator workspace', '~/SVC'),
+  v('SVC_WORK_DIR', 'coding work directory', '/tmp/svc_work'),
+  v('SVC_CONTAINER_IMAGE', 'container image for node commands', null),
+  v('SVC_AGENT_ENV_PATH', 'env file passed to the agent', null),
+  v('SVC_CLAIM_GATE_MODE', 'claim gate mode: off, warn or strict', null),
+  v('SVC_COMPARISON_SCOPE', 'claim gate comparison scope: any or same_environment', null),
+  v('SVC_IDEA_MA_REAL', 'switch on the real multi-agent idea engine', null),
+  v('SVC_IDEA_MA_K', 'discussion rounds', '7'),
+  v('SVC_IDEA_MA_TEAM_SIZE', 'team size', '3'),
+  v('SVC_IDEA_MA_N_AUTHORS', 'author pool', '16'),
+  v('SVC_IDEA_MA_N_PAPERS', 'corpus size', '800'),
+  v('SVC_IDEA_MA_MAX_TEAMS', 'team cap; the number of ideas when unset', null),
+  v('SVC_IDEA_MA_EMBED_MODEL', 'query embedding model', null),
+];
+
+const BY_NAME = new Map(ENV_VARS.map((e) => [e.name, e]));
+
+export function envVar(name: string): EnvVar | undefined {
+  return BY_NAME.get(name);
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** The value of a variable, or its default; an empty value counts as unset. */
+export function envValue(env: Env, name: string): string | null {
+  const raw = env[name];
+  if (raw !== undefined && raw !== '') return raw;
+  return BY_NAME.get(name)?.default ?? null;
+}

@@ -1,0 +1,174 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Value } from '@sinclair/typebox/value';
+import { parseDocument } from 'yaml';
+import bundledText from '../../../workflow.yaml' with { type: 'text' };
+import { type Stage, Workflow } from '../../schema/workflow.ts';
+import { InputError } from '../errors.ts';
+import type { Env } from './env-vars.ts';
+import { expandEnv } from './expand-env.ts';
+
+export const BUNDLED_WORKFLOW_TEXT: string = bundledText as unknown as string;
+export const BUNDLED = '(bundled workflow.yaml)';
+
+export type WorkflowSource = 'checkpoint' | 'config' | 'bundled';
+export type LoadedWorkflow = {
+  workflow: Workflow;
+  /** file the workflow came from; BUNDLED for the embedded default */
+  path: string;
+  source: WorkflowSource;
+  /** a --config that a checkpoint copy took precedence over */
+  ignoredConfig?: string;
+};
+
+/** Which workflow applies: the checkpoint's copy, then --config, then the bundled default. */
+export function locateWorkflow(opts: { checkpointDir?: string; configPath?: string }): { path: string; source: WorkflowSource; ignoredConfig?: string } {
+  const config = opts.configPath ? resolve(opts.configPath) : undefined;
+  if (config && !existsSync(config)) {
+    throw new InputError(`workflow file ${config} does not exist`, 'check the --config path');
+  }
+  if (opts.checkpointDir) {
+    const copy = join(opts.checkpointDir, 'workflow.yaml');
+    if (existsSync(copy)) return config ? { path: copy, source: 'checkpoint', ignoredConfig: config } : { path: copy, source: 'checkpoint' };
+  }
+  if (config) return { path: config, source: 'config' };
+  return { path: BUNDLED, source: 'bundled' };
+}
+
+export function loadWorkflow(opts: { checkpointDir?: string; configPath?: string; env: Env }): LoadedWorkflow {
+  const where = locateWorkflow(opts);
+  const text = where.path === BUNDLED ? BUNDLED_WORKFLOW_TEXT : readText(where.path);
+  return { ...where, workflow: parseWorkflow(text, where.path, opts.env) };
+}
+
+let bundledCache: Workflow | undefined;
+/** The embedded default, parsed once. */
+export function bundledWorkflow(): Workflow {
+  bundledCache ??= parseWorkflow(BUNDLED_WORKFLOW_TEXT, BUNDLED, {});
+  return structuredClone(bundledCache);
+}
+
+/**
+ * Parse a workflow file, lay it over the bundled default and check it. Every failure is one
+ * InputError naming the file and the key (or line, for YAML syntax).
+ */
+export function parseWorkflow(text: string, file: string, env: Env): Workflow {
+  const doc = parseDocument(text);
+  const yamlError = doc.errors[0];
+  if (yamlError) {
+    const pos = yamlError.linePos?.[0];
+    const at = pos ? `:${pos.line}:${pos.col}` : '';
+    const what = firstLine(yamlError.message).replace(/ at line \d+, column \d+:?$/, '');
+    throw new InputError(`${file}${at}: ${what}`, 'fix the YAML syntax');
+  }
+  const raw: unknown = doc.toJS();
+  if (raw === null || raw === undefined) return file === BUNDLED ? invalid(file, '', 'is empty') : bundledWorkflow();
+  if (typeof raw !== 'object' || Array.isArray(raw)) return invalid(file, '', 'must be a mapping of keys');
+  const expanded = expandEnv(normalizeLegacy(raw as Record<string, unknown>), env);
+  const merged = file === BUNDLED ? expanded : deepMerge(bundledWorkflow(), expanded);
+  checkSchema(merged, file);
+  const wf = merged as Workflow;
+  checkStages(wf, file);
+  return wf;
+}
+
+function checkSchema(value: unknown, file: string): void {
+  const first = Value.Errors(Workflow, value).First();
+  if (!first) return;
+  const anyOf = (first.schema as { anyOf?: { const?: unknown }[] }).anyOf;
+  const choices = anyOf?.every((s) => s.const !== undefined) ? anyOf.map((s) => String(s.const)) : undefined;
+  const got = first.value === undefined ? 'nothing' : JSON.stringify(first.value);
+  const why = choices ? `must be one of ${choices.join(', ')} (got ${got})` : `${first.message.toLowerCase()} (got ${got})`;
+  invalid(file, keyPath(first.path), why);
+}
+
+/** Stage names unique per list; depends_on and loop_back_to name stages of that list; skills exist. */
+function checkStages(wf: Workflow, file: string): void {
+  const skills = new Set(wf.skills.map((s) => s.name));
+  for (const list of ['bfts_pipeline', 'pipeline'] as const) {
+    const stages: Stage[] = wf[list];
+    const names = new Set<string>();
+    stages.forEach((s, i) => {
+      if (names.has(s.stage)) invalid(file, `${list}[${i}].stage`, `'${s.stage}' is used by an earlier stage`);
+      names.add(s.stage);
+    });
+    const known = [...names].join(', ');
+    stages.forEach((s, i) => {
+      for (const dep of dependsOn(s)) {
+        if (!names.has(dep)) invalid(file, `${list}[${i}].depends_on`, `unknown stage '${dep}' (stages: ${known})`);
+      }
+      if (s.loop_back_to && !names.has(s.loop_back_to)) {
+        invalid(file, `${list}[${i}].loop_back_to`, `unknown stage '${s.loop_back_to}' (stages: ${known})`);
+      }
+      const skill = skillName(s.skill);
+      if (skill && !skills.has(skill)) invalid(file, `${list}[${i}].skill`, `'${s.skill}' is not in skills`);
+    });
+  }
+}
+
+export function dependsOn(stage: Stage): string[] {
+  const d = stage.depends_on;
+  return d === undefined ? [] : typeof d === 'string' ? [d] : d;
+}
+
+/** `paper` and `paper-skill` name the same skill. */
+export function skillName(name: string | undefined): string | undefined {
+  if (!name) return undefined;
+  return name.endsWith('-skill') ? name : `${name}-skill`;
+}
+
+function invalid(file: string, key: string, why: string): never {
+  throw new InputError(`${file}: ${key ? `${key}: ` : ''}${why}`, 'fix the workflow file');
+}
+
+/** JSON pointer `/pipeline/3/depends_on` → `pipeline[3].depends_on` */
+function keyPath(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '');
+}
+
+/** Workflow files written by the reference implementation use older names for two blocks. */
+function normalizeLegacy(raw: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...raw };
+  const retrieval = out.retrieval as Record<string, unknown> | undefined;
+  if (retrieval && typeof retrieval === 'object') {
+    const legacy: Record<string, string> = { semantic_scholar: 'scholar_a', alphaxiv: 'scholar_b' };
+    const b = retrieval.backend;
+    if (typeof b === 'string' && legacy[b]) out.retrieval = { ...retrieval, backend: legacy[b] };
+  }
+  const memory = out.memory as Record<string, unknown> | undefined;
+  if (memory && typeof memory === 'object' && 'letta' in memory && !('membackend' in memory)) {
+    const { letta, ...rest } = memory;
+    out.memory = { ...rest, membackend: letta };
+  }
+  return out;
+}
+
+/** Mappings merge key by key; lists and scalars from `over` replace those in `base`. */
+export function deepMerge(base: unknown, over: unknown): unknown {
+  if (!isMapping(base) || !isMapping(over)) return over === undefined ? base : over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = deepMerge(base[k], v);
+  return out;
+}
+
+function isMapping(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function readText(path: string): string {
+  try {
+    if (statSync(path).isDirectory()) throw new InputError(`${path} is a directory, not a workflow file`);
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0]?.trim() ?? s;
+}

@@ -1,0 +1,29 @@
+/**
+ * An error the user can act on: one line saying what is wrong, and optionally how to fix it.
+ * Anything else that reaches the top level is a bug and is reported as such.
+ */
+export class SvcError extends Error {
+  constructor(
+    message: string,
+    readonly hint?: string,
+    /** 2 = bad usage or input, 1 = the operation failed */
+    readonly exitCode: 1 | 2 = 1,
+  ) {
+    super(message);
+    this.name = 'SvcError';
+  }
+}
+
+/** Bad input from the user: a flag, an argument or a file they gave us. */
+export class InputError extends SvcError {
+  constructor(message: string, hint?: string) {
+    super(message, hint, 2);
+    this.name = 'InputError';
+  }
+}
+
+export function oneLine(err: unknown): string {
+  if (err instanceof SvcError) return err.hint ? `${err.message} (${err.hint})` : err.message;
+  if (err instanceof Error) return err.message.split('\n')[0] ?? String(err);
+  return String(err);
+}

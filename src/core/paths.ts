@@ -1,0 +1,66 @@
+import { lstatSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { InputError } from './errors.ts';
+
+/**
+ * The one guard for user-supplied paths. Resolves `userPath` against `root` and refuses anything
+ * that lands outside it: `..` segments, absolute paths elsewhere, and symlinks that lead out.
+ * Returns the absolute path (not symlink-resolved) inside root.
+ */
+export function resolveInside(root: string, userPath: string, what = 'path'): string {
+  if (userPath.includes('\0')) throw new InputError(`${what} contains a NUL byte`);
+  const rootAbs = resolve(root);
+  const target = isAbsolute(userPath) ? resolve(userPath) : resolve(rootAbs, userPath);
+  if (!isWithin(rootAbs, target)) throw outside(what, userPath, root);
+  const rootReal = realOrSelf(rootAbs);
+  const real = realOfDeepestExisting(target);
+  if (real === null || !isWithin(rootReal, real)) throw outside(what, userPath, root);
+  return target;
+}
+
+/** True when `child` is `parent` or lies below it (lexically). */
+export function isWithin(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+function outside(what: string, userPath: string, root: string): InputError {
+  return new InputError(`${what} '${userPath}' is outside ${root}`, 'give a path inside it');
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/**
+ * realpath of the longest existing prefix, with the missing tail appended;
+ * null for a dangling symlink, whose target could be anywhere.
+ */
+function realOfDeepestExisting(p: string): string | null {
+  let head = p;
+  const tail: string[] = [];
+  while (!exists(head)) {
+    const parent = dirname(head);
+    if (parent === head) break;
+    tail.unshift(head.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
+    head = parent;
+  }
+  try {
+    return join(realpathSync(head), ...tail);
+  } catch {
+    return null;
+  }
+}
+
+function exists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}

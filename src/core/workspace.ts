@@ -1,0 +1,53 @@
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import type { Env } from './config/env-vars.ts';
+
+/** True inside the compiled binary, where modules live under the virtual /$bunfs root. */
+export const isCompiled = (): boolean => Bun.main.startsWith('/$bunfs') || Bun.main.startsWith('B:\\~BUN');
+
+/** Directory of the svc executable (the repository root when run from source). */
+export function binaryDir(): string {
+  return isCompiled() ? dirname(process.execPath) : resolve(import.meta.dir, '..', '..');
+}
+
+export function homeDir(env: Env): string {
+  return env.HOME && env.HOME !== '' ? env.HOME : homedir();
+}
+
+/**
+ * The project root ({{ari_root}}): SVC_ROOT, else the nearest ancestor of `cwd` holding a
+ * workflow.yaml, a .svc directory or a workspace directory, else `cwd` itself.
+ */
+export function projectRoot(env: Env, cwd = process.cwd()): string {
+  if (env.SVC_ROOT) return resolve(cwd, env.SVC_ROOT);
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (['workflow.yaml', '.svc', 'workspace'].some((m) => existsSync(join(dir, m)))) return dir;
+    if (dirname(dir) === dir) return resolve(cwd);
+  }
+}
+
+/**
+ * Where checkpoints live: the parent of SVC_CHECKPOINT_DIR when that is set (it names one run),
+ * else `<project root>/workspace/checkpoints`.
+ */
+export function checkpointsRoot(env: Env, cwd = process.cwd()): string {
+  if (env.SVC_CHECKPOINT_DIR) return dirname(resolve(cwd, env.SVC_CHECKPOINT_DIR));
+  return join(projectRoot(env, cwd), 'workspace', 'checkpoints');
+}
+
+/**
+ * The workspace a checkpoint belongs to: the parent of its outermost `checkpoints` ancestor,
+ * else the checkpoint's parent directory.
+ */
+export function workspaceOf(checkpointDir: string): string {
+  const parts = resolve(checkpointDir).split(sep);
+  const i = parts.indexOf('checkpoints');
+  if (i > 0) return parts.slice(0, i).join(sep) || sep;
+  return dirname(resolve(checkpointDir));
+}
+
+/** Per-node work directories of a run: `<workspace>/experiments/<run_id>`. */
+export function experimentsDirOf(checkpointDir: string): string {
+  return join(workspaceOf(checkpointDir), 'experiments', basename(resolve(checkpointDir)));
+}

@@ -1,0 +1,30 @@
+import { version } from '../package.json';
+import { type CommandEntry, dispatch } from './cli/dispatch.ts';
+
+// Commands load on demand so that `svc --help` and `svc status` start fast.
+const COMMANDS: Record<string, CommandEntry> = {
+  status: { description: 'show a checkpoint: node tree, counts, best node, cost', load: () => import('./cli/status.ts').then((m) => m.default) },
+  projects: { description: 'list checkpoints with status, nodes, best score and cost', load: () => import('./cli/projects.ts').then((m) => m.default) },
+  show: { description: 'show one checkpoint in detail', load: () => import('./cli/show.ts').then((m) => m.default) },
+  delete: { description: 'delete a checkpoint and its experiments directory', load: () => import('./cli/delete.ts').then((m) => m.default) },
+  settings: { description: 'show effective settings and their sources, or save new ones', load: () => import('./cli/settings.ts').then((m) => m.default) },
+  'skills-list': { description: 'list the skills of the workflow and their phases', load: () => import('./cli/skills-list.ts').then((m) => m.default) },
+};
+
+function rootHelp(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  const lines = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(width)}  ${c.description}`);
+  return `svc ${version}: research automation in one binary
+
+Usage: svc <command> [options]
+
+Commands:
+${lines.join('\n')}
+
+Options:
+  -h, --help     show help (also: svc <command> --help)
+  -v, --version  show the version
+`;
+}
+
+process.exitCode = await dispatch(COMMANDS, process.argv.slice(2), rootHelp, version);

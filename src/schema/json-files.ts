@@ -1,0 +1,6 @@
+import { Workflow } from './workflow.ts';
+
+/** The JSON Schema files published under schemas/, generated from the TypeBox definitions. */
+export function schemaFiles(): { path: string; text: string }[] {
+  return [{ path: 'schemas/workflow.schema.json', text: `${JSON.stringify(Workflow, null, 2)}\n` }];
+}
