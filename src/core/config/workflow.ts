@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { parseDocument } from 'yaml';
+import bundledData from '../../../workflow.yaml';
 import bundledText from '../../../workflow.yaml' with { type: 'text' };
 import { type Stage, Workflow } from '../../schema/workflow.ts';
 import { InputError } from '../errors.ts';
@@ -37,14 +38,14 @@ export function locateWorkflow(opts: { checkpointDir?: string; configPath?: stri
 
 export function loadWorkflow(opts: { checkpointDir?: string; configPath?: string; env: Env }): LoadedWorkflow {
   const where = locateWorkflow(opts);
-  const text = where.path === BUNDLED ? BUNDLED_WORKFLOW_TEXT : readText(where.path);
-  return { ...where, workflow: parseWorkflow(text, where.path, opts.env) };
+  const workflow = where.path === BUNDLED ? bundledWorkflow() : parseWorkflow(readText(where.path), where.path, opts.env);
+  return { ...where, workflow };
 }
 
 let bundledCache: Workflow | undefined;
-/** The embedded default, parsed once. */
+/** The embedded default: parsed at build time, checked once per process. */
 export function bundledWorkflow(): Workflow {
-  bundledCache ??= parseWorkflow(BUNDLED_WORKFLOW_TEXT, BUNDLED, {});
+  bundledCache ??= checkWorkflow(bundledData, BUNDLED, {});
   return structuredClone(bundledCache);
 }
 
@@ -53,15 +54,10 @@ export function bundledWorkflow(): Workflow {
  * InputError naming the file and the key (or line, for YAML syntax).
  */
 export function parseWorkflow(text: string, file: string, env: Env): Workflow {
-  const doc = parseDocument(text);
-  const yamlError = doc.errors[0];
-  if (yamlError) {
-    const pos = yamlError.linePos?.[0];
-    const at = pos ? `:${pos.line}:${pos.col}` : '';
-    const what = firstLine(yamlError.message).replace(/ at line \d+, column \d+:?$/, '');
-    throw new InputError(`${file}${at}: ${what}`, 'fix the YAML syntax');
-  }
-  const raw: unknown = doc.toJS();
+  return checkWorkflow(parseYaml(text, file), file, env);
+}
+
+function checkWorkflow(raw: unknown, file: string, env: Env): Workflow {
   if (raw === null || raw === undefined) return file === BUNDLED ? invalid(file, '', 'is empty') : bundledWorkflow();
   if (typeof raw !== 'object' || Array.isArray(raw)) return invalid(file, '', 'must be a mapping of keys');
   const expanded = expandEnv(normalizeLegacy(raw as Record<string, unknown>), env);
@@ -167,6 +163,19 @@ function readText(path: string): string {
     if (err instanceof InputError) throw err;
     throw new InputError(`cannot read ${path}: ${(err as Error).message}`);
   }
+}
+
+/** The `yaml` package, for its errors: they carry a position, and duplicate keys are refused. */
+function parseYaml(text: string, file: string): unknown {
+  const doc = parseDocument(text);
+  const yamlError = doc.errors[0];
+  if (yamlError) {
+    const pos = yamlError.linePos?.[0];
+    const at = pos ? `:${pos.line}:${pos.col}` : '';
+    const what = firstLine(yamlError.message).replace(/ at line \d+, column \d+:?$/, '');
+    throw new InputError(`${file}${at}: ${what}`, 'fix the YAML syntax');
+  }
+  return doc.toJS();
 }
 
 function firstLine(s: string): string {

@@ -1,0 +1,263 @@
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { version } from '../../package.json';
+import { writeCheckpoint } from '../support/checkpoint.ts';
+import { removeDir, SVC, svc, tempDir } from '../support/svc.ts';
+
+const EXAMPLE = resolve(import.meta.dir, '../../examples/workspace/checkpoints/20261101093000_cache_blocked_matmul');
+
+let dir: string;
+let root: string;
+beforeEach(() => {
+  dir = tempDir();
+  root = join(dir, 'workspace', 'checkpoints');
+  mkdirSync(root, { recursive: true });
+});
+afterEach(() => removeDir(dir));
+
+describe('the binary', () => {
+  test('runs from any directory with nothing else on disk', async () => {
+    const alone = join(dir, 'bin');
+    mkdirSync(alone);
+    copyFileSync(SVC, join(alone, 'svc'));
+    const proc = Bun.spawn([join(alone, 'svc'), 'skills-list', '--json'], { cwd: '/', env: { PATH: '/usr/bin:/bin', HOME: dir }, stdout: 'pipe' });
+    const out = JSON.parse(await new Response(proc.stdout).text());
+    expect(await proc.exited).toBe(0);
+    expect(out).toHaveLength(13);
+  });
+
+  test('--version and --help', async () => {
+    expect(await svc(['--version'], { cwd: dir })).toEqual({ code: 0, stdout: `svc ${version}\n`, stderr: '' });
+    const help = await svc(['--help'], { cwd: dir });
+    expect(help.code).toBe(0);
+    for (const c of ['status', 'projects', 'show', 'delete', 'settings', 'skills-list']) expect(help.stdout).toContain(`  ${c} `);
+    // commands that are not built yet are not offered
+    for (const c of ['run', 'viz', 'registry']) expect(help.stdout).not.toContain(`  ${c} `);
+  });
+
+  test.each([
+    ['status', ['--json']],
+    ['projects', ['--checkpoints', '--json']],
+    ['show', ['--checkpoints-dir', '--json']],
+    ['delete', ['-y, --yes', '--checkpoints-dir']],
+    ['settings', ['--config', '--model', '--api-key', '--partition', '--cpus', '--mem', '--json']],
+    ['skills-list', ['--config', '--json']],
+  ])('svc %s --help lists its flags', async (cmd, flags) => {
+    const r = await svc([cmd, '--help'], { cwd: dir });
+    expect(r.code).toBe(0);
+    for (const f of flags) expect(r.stdout).toContain(f);
+  });
+
+  test('bad usage: one line, exit 2', async () => {
+    for (const [args, msg] of [
+      [['frobnicate'], "svc: unknown command 'frobnicate' (see svc --help)\n"],
+      [['status'], 'svc: missing argument CHECKPOINT_DIR for svc status (see svc status --help)\n'],
+      [['status', 'a', 'b'], 'svc: too many arguments for svc status (see svc status --help)\n'],
+      [['projects', '--checkpoint', 'x'], "svc: unknown option '--checkpoint' for svc projects (see svc projects --help)\n"],
+      [['projects', '--checkpoints'], "svc: option '--checkpoints' of svc projects needs a value\n"],
+    ] as const) {
+      expect(await svc([...args], { cwd: dir })).toEqual({ code: 2, stdout: '', stderr: msg });
+    }
+  });
+});
+
+describe('svc status', () => {
+  test('draws the tree, counts, best node and metric of the example', async () => {
+    const r = await svc(['status', EXAMPLE], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('20261101093000_cache_blocked_matmul  done\n');
+    expect(r.stdout).toContain('nodes: 7 total, 6 success, 1 failed, 0 running, 0 pending\n');
+    expect(r.stdout).toContain('best: node_c0ffee12 (score 0.740, gflops = 9.8)\n');
+    expect(r.stdout).toContain('│  ├─ node_c0ffee12 [success] improve score 0.740 ★ best — 64x64 blocking over i-k-j\n');
+    expect(r.stdout).toContain('└─ node_8b2d4e61 [failed] improve — AVX2 intrinsics kernel\n   └─ node_9e7d2a44');
+  });
+
+  test('--json carries the summary and every node', async () => {
+    const ck = writeCheckpoint(root, { nodes: 30 });
+    const r = await svc(['status', ck, '--json'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ id: '20261101120000_generated_run', status: 'done', nodes: { total: 30 }, best: { id: 'node_0000001d' } });
+    expect(out.nodes_list).toHaveLength(30);
+  });
+
+  test('a checkpoint id resolves inside ./workspace/checkpoints', async () => {
+    writeCheckpoint(root, { runId: 'by_id' });
+    expect((await svc(['status', 'by_id'], { cwd: dir })).code).toBe(0);
+  });
+
+  test('a truncated tree.json: says which file, shows the nodes it still has, exit 1, file untouched', async () => {
+    const ck = writeCheckpoint(root, { nodes: 12 });
+    const text = readFileSync(join(ck, 'tree.json'), 'utf8');
+    const cut = text.slice(0, Math.floor(text.length / 2));
+    writeFileSync(join(ck, 'tree.json'), cut);
+    const r = await svc(['status', ck], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^svc: ${join(ck, 'tree.json').replace(/[.]/g, '\\.')}: is not valid JSON .*; showing the \\d+ complete node record\\(s\\) before the damage\\n$`));
+    expect(r.stdout).toContain('root [success] draft');
+    expect(r.stdout).toMatch(/nodes: \d+ total/);
+    expect(readFileSync(join(ck, 'tree.json'), 'utf8')).toBe(cut);
+  });
+
+  test('tree.json that is not JSON at all: named, the rest still shown', async () => {
+    const ck = writeCheckpoint(root);
+    writeFileSync(join(ck, 'tree.json'), '<html>oops</html>');
+    const r = await svc(['status', ck], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${join(ck, 'tree.json')}: is not valid JSON`);
+    expect(r.stdout).toContain('goal: Maximise throughput of the generated kernel.');
+    expect(r.stdout).toContain('cost: $1.25 over 12 calls');
+  });
+
+  test('a path that does not exist, or is not a checkpoint', async () => {
+    const missing = await svc(['status', join(dir, 'nope')], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toStartWith(`svc: checkpoint '${join(dir, 'nope')}' does not exist`);
+    mkdirSync(join(dir, 'empty'));
+    const notCk = await svc(['status', join(dir, 'empty')], { cwd: dir });
+    expect(notCk).toMatchObject({ code: 2, stdout: '' });
+    expect(notCk.stderr).toBe(`svc: ${join(dir, 'empty')} is not a checkpoint (a checkpoint holds tree.json, experiment.md or idea.json)\n`);
+  });
+});
+
+describe('svc projects and show', () => {
+  test('a table of checkpoints, and the same as JSON', async () => {
+    writeCheckpoint(root, { runId: '20260101000000_first', nodes: 5 });
+    writeCheckpoint(root, { runId: '20260301000000_second', nodes: 40, pid: process.pid });
+    const r = await svc(['projects'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+STATUS\s+NODES\s+BEST\s+COST\s+MODIFIED$/);
+    expect(lines[1]).toMatch(/^20260301000000_second\s+running\s+40\s+0\.900\s+\$1\.25\s+\d{4}-\d\d-\d\d \d\d:\d\d$/);
+    expect(lines[2]).toMatch(/^20260101000000_first\s+done\s+5\s+0\.900/);
+    const json = JSON.parse((await svc(['projects', '--json'], { cwd: dir })).stdout);
+    expect(json.map((p: { id: string }) => p.id)).toEqual(['20260301000000_second', '20260101000000_first']);
+  });
+
+  test('--checkpoints points elsewhere; a missing directory is an error', async () => {
+    const r = await svc(['projects', '--checkpoints', resolve(EXAMPLE, '..')], { cwd: dir });
+    expect(r.stdout).toContain('20261101093000_cache_blocked_matmul');
+    const bad = await svc(['projects', '--checkpoints', join(dir, 'missing')], { cwd: dir });
+    expect(bad).toMatchObject({ code: 2, stderr: `svc: checkpoints directory ${join(dir, 'missing')} does not exist\n` });
+    expect((await svc(['projects'], { cwd: join(dir, 'workspace') })).stdout).toStartWith('no checkpoints in ');
+  });
+
+  test('show lists ideas and files', async () => {
+    const r = await svc(['show', '20261101093000_cache_blocked_matmul', '--checkpoints-dir', resolve(EXAMPLE, '..')], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('  * Loop order and block size, measured together (0.590)');
+    expect(r.stdout).toMatch(/ {2}tree\.json\s+\d+/);
+    const json = JSON.parse((await svc(['show', EXAMPLE, '--json'], { cwd: dir })).stdout);
+    expect(json.files.map((f: { path: string }) => f.path)).toContain('idea.json');
+  });
+});
+
+describe('svc delete', () => {
+  test('-y removes the checkpoint and its experiments directory', async () => {
+    const ck = writeCheckpoint(root, { runId: 'gone' });
+    mkdirSync(join(dir, 'workspace', 'experiments', 'gone', 'node_1'), { recursive: true });
+    const r = await svc(['delete', 'gone', '-y'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`deleted ${ck} and ${join(dir, 'workspace', 'experiments', 'gone')}\n`);
+    expect(existsSync(ck)).toBe(false);
+    expect(existsSync(join(dir, 'workspace', 'experiments', 'gone'))).toBe(false);
+  });
+
+  test('without -y and without a terminal it refuses and deletes nothing', async () => {
+    const ck = writeCheckpoint(root, { runId: 'kept' });
+    const r = await svc(['delete', 'kept'], { cwd: dir, stdin: 'y\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`svc: not deleting ${ck} without confirmation (pass -y when not on a terminal)\n`);
+    expect(existsSync(join(ck, 'tree.json'))).toBe(true);
+  });
+
+  test('on a terminal it asks; only yes deletes', async () => {
+    const ck = writeCheckpoint(root, { runId: 'asked' });
+    const onTty = async (answer: string) => {
+      const p = Bun.spawn(['script', '-qec', `${SVC} delete asked`, '/dev/null'], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir, TERM: 'dumb' }, stdin: new Blob([answer]), stdout: 'pipe' });
+      const out = await new Response(p.stdout).text();
+      return { code: await p.exited, out };
+    };
+    const no = await onTty('n\n');
+    expect(no.out).toContain('Delete ');
+    expect(no.out).toContain('nothing deleted');
+    expect(existsSync(ck)).toBe(true);
+    const yes = await onTty('y\n');
+    expect(yes.out).toContain(`deleted ${ck}`);
+    expect(existsSync(ck)).toBe(false);
+  });
+
+  test('../elsewhere is refused and nothing changes', async () => {
+    const elsewhere = writeCheckpoint(join(dir, 'workspace'), { runId: 'elsewhere' });
+    const r = await svc(['delete', '../elsewhere', '-y'], { cwd: root });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `svc: '../elsewhere' is outside the checkpoints directory ${root} (svc delete only removes checkpoints inside it)\n` });
+    expect(existsSync(join(elsewhere, 'tree.json'))).toBe(true);
+  });
+
+  test('a running checkpoint is refused', async () => {
+    writeCheckpoint(root, { runId: 'live', pid: process.pid });
+    const r = await svc(['delete', 'live', '-y'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`svc: checkpoint live is running (pid ${process.pid}) (stop the run first)\n`);
+  });
+});
+
+describe('svc settings and skills-list', () => {
+  test('shows each setting with its source', async () => {
+    const r = await svc(['settings', '--json'], { cwd: dir, env: { SVC_MODEL: 'from-env', SVC_MAX_NODES: '' } });
+    const rows = Object.fromEntries(JSON.parse(r.stdout).settings.map((s: { key: string }) => [s.key, s]));
+    expect(rows.model).toEqual({ key: 'model', value: 'from-env', source: 'env SVC_MODEL' });
+    expect(rows.max_nodes).toEqual({ key: 'max_nodes', value: 50, source: '(bundled workflow.yaml): bfts.max_nodes' });
+    const laptop = JSON.parse((await svc(['settings', '--json', '--profile', 'laptop'], { cwd: dir })).stdout);
+    expect(laptop.settings.find((s: { key: string }) => s.key === 'max_nodes')).toMatchObject({ value: 8, source: 'profile laptop' });
+  });
+
+  test('saves plain settings to settings.json and the API key only to .env', async () => {
+    const save = await svc(['settings', '--model', 'm2', '--cpus', '8'], { cwd: dir });
+    expect(save.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'workspace', 'settings.json'), 'utf8'))).toEqual({ llm_model: 'm2', slurm_cpus: 8 });
+    const key = await svc(['settings', '--api-key', 'sk-test-123'], { cwd: dir, env: { SVC_BACKEND: 'providerb' } });
+    expect(key.stdout).toBe(`saved PROVIDERB_API_KEY (value hidden) to ${join(dir, '.env')}\n`);
+    expect(readFileSync(join(dir, '.env'), 'utf8')).toBe('PROVIDERB_API_KEY=sk-test-123\n');
+    expect(readFileSync(join(dir, 'workspace', 'settings.json'), 'utf8')).not.toContain('sk-test-123');
+    const env = await svc(['settings', '--env'], { cwd: dir });
+    expect(env.stdout).toMatch(/PROVIDERB_API_KEY\s+\(set\)/);
+    expect(env.stdout).not.toContain('sk-test-123');
+    const after = JSON.parse((await svc(['settings', '--json'], { cwd: dir })).stdout);
+    expect(after.settings.find((s: { key: string }) => s.key === 'model').value).toBe('m2');
+  });
+
+  test('a .env line without = stops the command, names the line, writes nothing', async () => {
+    writeFileSync(join(dir, '.env'), 'SVC_MODEL=x\nthis is not a pair\n');
+    const r = await svc(['settings', '--model', 'y'], { cwd: dir });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `svc: ${join(dir, '.env')}:2: 'this is not a pair' is not KEY=VALUE (fix or comment out that line)\n` });
+    expect(existsSync(join(dir, 'workspace', 'settings.json'))).toBe(false);
+  });
+
+  test('a workflow with an unknown stage in depends_on names the key and the file', async () => {
+    const wf = join(dir, 'bad.yaml');
+    writeFileSync(wf, 'pipeline:\n  - stage: write_paper\n    depends_on: [search_related_wrok]\n');
+    const r = await svc(['skills-list', '--config', wf], { cwd: dir });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `svc: ${wf}: pipeline[0].depends_on: unknown stage 'search_related_wrok' (stages: write_paper) (fix the workflow file)\n` });
+  });
+
+  test('a malformed workflow: the file and line, never a stack trace', async () => {
+    const wf = join(dir, 'broken.yaml');
+    writeFileSync(wf, 'llm:\n  model: "unterminated\nauthor_name: x\n');
+    const r = await svc(['settings', '--config', wf], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^svc: ${wf.replace(/[.]/g, '\\.')}:\\d+:\\d+: .+ \\(fix the YAML syntax\\)\\n$`));
+  });
+
+  test('skills-list shows the thirteen skills and their phases', async () => {
+    const r = await svc(['skills-list'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/coding-skill\s+bfts,reproduce\s+built in/);
+    const custom = join(dir, 'wf.yaml');
+    writeFileSync(custom, `skills:\n  - {name: my-skill, path: "{{ari_root}}/skills/mine", phase: [bfts]}\nbfts_pipeline: []\npipeline: []\n`);
+    const mine = JSON.parse((await svc(['skills-list', '--config', custom, '--json'], { cwd: dir, env: { SVC_ROOT: dir } })).stdout);
+    expect(mine).toEqual([{ name: 'my-skill', phases: ['bfts'], path: join(dir, 'skills', 'mine'), builtin: false, found: false, enabled: true }]);
+  });
+});

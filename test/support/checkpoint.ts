@@ -1,0 +1,58 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type FakeCheckpoint = { nodes?: number; runId?: string; pid?: number; extra?: Record<string, unknown> };
+
+/**
+ * Writes a checkpoint the way a finished run leaves it (tree.json in the reference layout,
+ * experiment.md, idea.json, cost_summary.json). Node scores are deterministic, so the best node is
+ * known: the last one has the highest score.
+ */
+export function writeCheckpoint(root: string, opts: FakeCheckpoint = {}): string {
+  const runId = opts.runId ?? '20261101120000_generated_run';
+  const dir = join(root, runId);
+  mkdirSync(dir, { recursive: true });
+  const n = opts.nodes ?? 10;
+  const rootId = `node_${runId}_root`;
+  const ids = Array.from({ length: n }, (_, i) => (i === 0 ? rootId : `node_${i.toString(16).padStart(8, '0')}`));
+  const nodes = ids.map((id, i) => {
+    // each node hangs under one of the four nodes before it: a bushy tree of growing depth
+    const parent = i === 0 ? null : (ids[Math.max(0, i - 1 - (i % 4))] ?? null);
+    return {
+      id,
+      parent_id: parent,
+      depth: 0,
+      status: i % 7 === 3 ? 'failed' : 'success',
+      retry_count: 0,
+      children: [] as string[],
+      created_at: '2026-11-01T12:00:00Z',
+      completed_at: '2026-11-01T12:05:00Z',
+      artifacts: [{ type: 'result', stdout: 'x'.repeat(200) }],
+      metrics: i % 7 === 3 ? {} : { throughput: 100 + i, _scientific_score: Number((0.2 + (0.7 * i) / Math.max(1, n - 1)).toFixed(4)) },
+      has_real_data: i % 7 !== 3,
+      eval_summary: `node ${i}`,
+      label: i === 0 ? 'draft' : 'improve',
+      raw_label: '',
+      name: `improve: variant ${i}`,
+      error_log: null,
+      ancestor_ids: [] as string[],
+      trace_log: ['→ run_bash({"command":"make"})', '  ← ok'],
+    };
+  });
+  const byId = new Map(nodes.map((x) => [x.id, x]));
+  for (const x of nodes) {
+    if (!x.parent_id) continue;
+    const p = byId.get(x.parent_id);
+    if (!p) continue;
+    p.children.push(x.id);
+    x.depth = p.depth + 1;
+    x.ancestor_ids = [...p.ancestor_ids, p.id];
+  }
+  const tree = { run_id: runId, experiment_file: 'experiment.md', created_at: '2026-11-01T12:00:00Z', nodes, ...opts.extra };
+  writeFileSync(join(dir, 'tree.json'), JSON.stringify(tree, null, 2));
+  writeFileSync(join(dir, 'experiment.md'), '# Generated\n\n## Research Goal\nMaximise throughput of the generated kernel.\n');
+  writeFileSync(join(dir, 'idea.json'), JSON.stringify({ ideas: [{ title: 'Generated idea', overall_score: 0.6 }], primary_metric: 'throughput' }));
+  writeFileSync(join(dir, 'cost_summary.json'), JSON.stringify({ total_cost_usd: 1.25, total_tokens: 5000, call_count: 12, by_phase: {}, by_model: {} }));
+  if (opts.pid !== undefined) writeFileSync(join(dir, '.svc_pid'), `${opts.pid}\n`);
+  return dir;
+}

@@ -1,0 +1,42 @@
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic, writeJsonAtomic } from '../../../src/core/atomic.ts';
+import { removeDir, tempDir } from '../../support/svc.ts';
+
+let dir: string;
+beforeEach(() => {
+  dir = tempDir();
+});
+afterEach(() => removeDir(dir));
+
+describe('writeFileAtomic', () => {
+  test('replaces the content and leaves no temp file', () => {
+    const f = join(dir, 'a.json');
+    writeFileSync(f, 'old');
+    writeFileAtomic(f, 'new content');
+    expect(readFileSync(f, 'utf8')).toBe('new content');
+    expect(readdirSync(dir)).toEqual(['a.json']);
+  });
+
+  test('creates missing parent directories and applies the mode', () => {
+    const f = join(dir, 'x', 'y', 'secret');
+    writeFileAtomic(f, 'k', 0o600);
+    expect(readFileSync(f, 'utf8')).toBe('k');
+    expect(statSync(f).mode & 0o777).toBe(0o600);
+  });
+
+  test('a failed rename keeps the old target and removes the temp file', () => {
+    const target = join(dir, 'target');
+    mkdirSync(join(target, 'inside'), { recursive: true }); // a non-empty directory cannot be renamed over
+    expect(() => writeFileAtomic(target, 'data')).toThrow();
+    expect(statSync(target).isDirectory()).toBe(true);
+    expect(readdirSync(dir)).toEqual(['target']);
+  });
+
+  test('writeJsonAtomic writes indented JSON with a trailing newline', () => {
+    const f = join(dir, 'v.json');
+    writeJsonAtomic(f, { a: [1, 2] });
+    expect(readFileSync(f, 'utf8')).toBe('{\n  "a": [\n    1,\n    2\n  ]\n}\n');
+  });
+});

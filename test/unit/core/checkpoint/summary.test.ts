@@ -1,0 +1,91 @@
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readPid } from '../../../../src/core/checkpoint/pid.ts';
+import { checkpointStatus } from '../../../../src/core/checkpoint/status.ts';
+import { summarizeCheckpoint } from '../../../../src/core/checkpoint/summary.ts';
+import { writeCheckpoint } from '../../../support/checkpoint.ts';
+import { removeDir, tempDir } from '../../../support/svc.ts';
+
+let dir: string;
+beforeEach(() => {
+  dir = tempDir();
+});
+afterEach(() => removeDir(dir));
+
+/** A PID that is certainly not running: a child that has exited. */
+async function deadPid(): Promise<number> {
+  const p = Bun.spawn(['true']);
+  await p.exited;
+  return p.pid;
+}
+
+describe('checkpoint status', () => {
+  test('running while .svc_pid names a live process', () => {
+    const ck = writeCheckpoint(dir, { pid: process.pid });
+    expect(summarizeCheckpoint(ck)).toMatchObject({ status: 'running', pid: process.pid });
+  });
+
+  test('done when the recorded process is gone', async () => {
+    const ck = writeCheckpoint(dir, { pid: await deadPid() });
+    expect(summarizeCheckpoint(ck)).toMatchObject({ status: 'done', pid: null });
+  });
+
+  test('failed or stopped when the tree records it; stopped when nodes were left running', async () => {
+    const failed = writeCheckpoint(dir, { runId: 'a', extra: { status: 'failed' } });
+    expect(summarizeCheckpoint(failed).status).toBe('failed');
+    const stopped = writeCheckpoint(dir, { runId: 'b', extra: { status: 'stopped' } });
+    expect(summarizeCheckpoint(stopped).status).toBe('stopped');
+    const interrupted = writeCheckpoint(dir, { runId: 'c', pid: await deadPid() });
+    const tree = JSON.parse(await Bun.file(join(interrupted, 'tree.json')).text());
+    tree.nodes[1].status = 'running';
+    writeFileSync(join(interrupted, 'tree.json'), JSON.stringify(tree));
+    expect(summarizeCheckpoint(interrupted).status).toBe('stopped');
+  });
+
+  test('new when there is no tree yet', () => {
+    expect(checkpointStatus(dir, null).status).toBe('new');
+  });
+
+  test('the reference pid file counts; junk in it does not', () => {
+    writeFileSync(join(dir, '.ari_pid'), ` ${process.pid}\n`);
+    expect(readPid(dir)).toBe(process.pid);
+    for (const junk of ['', 'abc', '-5', '0']) {
+      writeFileSync(join(dir, '.svc_pid'), junk);
+      expect(readPid(dir)).toBeNull();
+    }
+  });
+});
+
+describe('summarizeCheckpoint', () => {
+  test('counts, best node with the primary metric, cost, goal', () => {
+    const ck = writeCheckpoint(dir, { nodes: 15 });
+    const s = summarizeCheckpoint(ck);
+    expect(s.nodes).toEqual({ total: 15, pending: 0, running: 0, success: 13, failed: 2, other: 0 });
+    expect(s.best).toEqual({ id: 'node_0000000e', score: 0.9, label: 'improve', metric: 'throughput', value: 114 });
+    expect(s.cost).toEqual({ usd: 1.25, tokens: 5000, calls: 12 });
+    expect(s.goal).toBe('Maximise throughput of the generated kernel.');
+    expect(s.problems).toEqual([]);
+  });
+
+  test('cost falls back to cost_trace.jsonl and survives a cut-off last line', () => {
+    const ck = writeCheckpoint(dir);
+    Bun.spawnSync(['rm', join(ck, 'cost_summary.json')]);
+    writeFileSync(join(ck, 'cost_trace.jsonl'), '{"estimated_cost_usd": 0.5, "total_tokens": 100}\n{"estimated_cost_usd": 0.25, "total_tokens": 50}\n{"estimated_co');
+    expect(summarizeCheckpoint(ck).cost).toEqual({ usd: 0.75, tokens: 150, calls: 2 });
+  });
+
+  test('a malformed side file is a problem named by path, not a crash', () => {
+    const ck = writeCheckpoint(dir);
+    writeFileSync(join(ck, 'review_report.json'), '{"overall_score": 7');
+    const s = summarizeCheckpoint(ck);
+    expect(s.review_score).toBeNull();
+    expect(s.problems).toEqual([expect.stringContaining(`${join(ck, 'review_report.json')}: is not valid JSON`)]);
+  });
+
+  test('review score from overall_score, then score', () => {
+    const ck = writeCheckpoint(dir);
+    writeFileSync(join(ck, 'review_report.json'), '{"score": 6.5}');
+    expect(summarizeCheckpoint(ck).review_score).toBe(6.5);
+  });
+});

@@ -1,0 +1,167 @@
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BUNDLED, bundledWorkflow, dependsOn, loadWorkflow, locateWorkflow, parseWorkflow } from '../../../../src/core/config/workflow.ts';
+import { InputError } from '../../../../src/core/errors.ts';
+import { removeDir, tempDir } from '../../../support/svc.ts';
+
+const SPEC_KEYS = ['llm', 'author_name', 'resources', 'bfts_pipeline', 'pipeline', 'retrieval', 'memory', 'container', 'skills', 'plan_promote', 'lineage_decision', 'root_idea_selection', 'claim_gate_policy', 'bfts', 'evaluator'];
+
+describe('bundled workflow', () => {
+  const wf = bundledWorkflow();
+
+  test('has every top-level key of the spec', () => {
+    for (const k of SPEC_KEYS) expect(Object.keys(wf)).toContain(k);
+  });
+
+  test('bfts_pipeline: the four stages, frontier_expand loops back to select_and_run', () => {
+    expect(wf.bfts_pipeline.map((s) => s.stage)).toEqual(['generate_idea', 'select_and_run', 'evaluate', 'frontier_expand']);
+    expect(wf.bfts_pipeline[3]?.loop_back_to).toBe('select_and_run');
+  });
+
+  test('pipeline keeps the spec order of post-search stages', () => {
+    const order = ['search_related_work', 'transform_data', 'generate_figures', 'write_paper', 'review_paper', 'ear_curate', 'finalize_paper', 'ear_publish', 'merge_reviews', 'ors_generate_rubric', 'ors_seed_sandbox', 'ors_build_reproduce', 'ors_run_reproduce', 'ors_grade'];
+    const names = wf.pipeline.map((s) => s.stage);
+    const positions = order.map((n) => names.indexOf(n));
+    expect(positions.every((p) => p >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+  });
+
+  test('every depends_on points backwards, so file order is a valid run order', () => {
+    const names = wf.pipeline.map((s) => s.stage);
+    wf.pipeline.forEach((s, i) => {
+      for (const d of dependsOn(s)) expect(names.indexOf(d)).toBeLessThan(i);
+    });
+  });
+
+  test('ear_publish publishes a staged local tarball; ors_grade runs 3 times', () => {
+    const publish = wf.pipeline.find((s) => s.stage === 'ear_publish');
+    expect(publish?.enabled).toBe(true);
+    expect(publish?.inputs).toMatchObject({ backend: 'local-tarball', visibility: 'staged' });
+    expect(wf.pipeline.find((s) => s.stage === 'ors_grade')?.inputs?.n_runs).toBe(3);
+  });
+
+  test('thirteen skills, each with phases from bfts, paper, reproduce, none', () => {
+    expect(wf.skills).toHaveLength(13);
+    const names = wf.skills.map((s) => s.name);
+    for (const n of ['idea-skill', 'coding-skill', 'hpc-skill', 'evaluator-skill', 'memory-skill', 'benchmark-skill', 'web-skill', 'transform-skill', 'plot-skill', 'vlm-skill', 'paper-skill', 'replicate-skill', 'paper-re-skill']) {
+      expect(names).toContain(n);
+    }
+  });
+
+  test('spec defaults', () => {
+    expect(wf.plan_promote).toBe('index_only');
+    expect(wf.root_idea_selection.enabled).toBe(true);
+    expect(wf.lineage_decision).toMatchObject({ mode: 'stagnation_rule', stagnation_window: 5, stagnation_threshold: 0.02, min_nodes_before_decision: 3, rate_limit_per_run: 5 });
+    expect(wf.claim_gate_policy).toMatchObject({
+      mode: 'warn',
+      comparison_scope: 'any',
+      numeric_coverage: { target_sections: { strict: ['abstract', 'results', 'conclusion'], warn: ['introduction', 'discussion', 'limitations'], excluded: ['related_work', 'references', 'appendix', 'equations'] } },
+      numeric_match: { default_tolerance: { absolute: 0, relative: 0.02 } },
+      blocking: { block_on: ['numeric_mismatch', 'operand_unresolved', 'missing_evidence'] },
+    });
+    expect(wf.bfts).toMatchObject({ frontier_score: 'scientific_plus_diversity', depth_penalty_lambda: 0.05, ucb_c: 0.5, max_nodes: 50, max_depth: 5, max_react: 80, timeout_node: 7200, max_expansions_per_node: 4 });
+    expect(wf.evaluator).toMatchObject({ composite: 'harmonic_mean', axis_mode: 'dynamic' });
+    expect(wf.container).toEqual({ mode: 'auto', image: '', pull: 'on_start' });
+    expect(wf.retrieval.backend).toBe('scholar_a');
+    expect(wf.resources.executor).toBe('local');
+  });
+});
+
+describe('parseWorkflow', () => {
+  const parse = (text: string, env = {}) => parseWorkflow(text, '/w/workflow.yaml', env);
+  const failure = (text: string): string => {
+    try {
+      parse(text);
+    } catch (err) {
+      expect(err).toBeInstanceOf(InputError);
+      return (err as Error).message;
+    }
+    throw new Error('expected an error');
+  };
+
+  test('a partial file keeps the defaults it leaves out; lists replace', () => {
+    const wf = parse('bfts:\n  ucb_c: 0.9\nskills:\n  - {name: web-skill, path: builtin, phase: paper}\npipeline: []\nbfts_pipeline: []\n');
+    expect(wf.bfts.ucb_c).toBe(0.9);
+    expect(wf.bfts.frontier_score).toBe('scientific_plus_diversity');
+    expect(wf.skills).toHaveLength(1);
+    expect(wf.claim_gate_policy.mode).toBe('warn');
+  });
+
+  test('an empty file is the bundled default', () => {
+    expect(parse('')).toEqual(bundledWorkflow());
+  });
+
+  test('expands ${ENV} with defaults', () => {
+    const wf = parse('llm:\n  base_url: ${API_BASE:-http://127.0.0.1:9}\nauthor_name: ${AUTHOR}\n', { AUTHOR: 'Ada' });
+    expect(wf.llm.base_url).toBe('http://127.0.0.1:9');
+    expect(wf.author_name).toBe('Ada');
+  });
+
+  test('an unknown stage in depends_on names the key, the stage and the file', () => {
+    const msg = failure('pipeline:\n  - {stage: a}\n  - {stage: b, depends_on: [a, wirte_paper]}\n');
+    expect(msg).toBe("/w/workflow.yaml: pipeline[1].depends_on: unknown stage 'wirte_paper' (stages: a, b)");
+  });
+
+  test('depends_on as a single string is checked too', () => {
+    expect(failure('pipeline:\n  - {stage: a, depends_on: zzz}\n')).toContain("unknown stage 'zzz'");
+  });
+
+  test('an unknown loop_back_to, a duplicate stage and an unknown skill are errors', () => {
+    expect(failure('bfts_pipeline:\n  - {stage: a, loop_back_to: nowhere}\n')).toContain('bfts_pipeline[0].loop_back_to');
+    expect(failure('pipeline:\n  - {stage: a}\n  - {stage: a}\n')).toContain("pipeline[1].stage: 'a' is used by an earlier stage");
+    expect(failure('pipeline:\n  - {stage: a, skill: paper-skil}\n')).toContain("pipeline[0].skill: 'paper-skil' is not in skills");
+  });
+
+  test('a short skill name is read as <name>-skill', () => {
+    expect(parse('pipeline:\n  - {stage: a, skill: paper}\n').pipeline[0]?.skill).toBe('paper');
+  });
+
+  test('a bad enum lists the choices; a bad type says what was expected', () => {
+    expect(failure('bfts:\n  frontier_score: best\n')).toBe('/w/workflow.yaml: bfts.frontier_score: must be one of scientific_plus_diversity, scientific_only, depth_penalized, ucb_like (got "best")');
+    expect(failure('resources:\n  cpus: many\n')).toContain('resources.cpus: expected integer (got "many")');
+    expect(failure('skills:\n  - {name: x, path: builtin, phase: sometimes}\n')).toContain('skills[0].phase');
+  });
+
+  test('malformed YAML names the file, line and column', () => {
+    expect(failure('llm:\n  model: [unclosed\nauthor_name: x\n')).toMatch(/^\/w\/workflow\.yaml:\d+:\d+: /);
+  });
+
+  test('a key given twice is refused, not silently overridden', () => {
+    expect(failure('bfts:\n  ucb_c: 1\nbfts:\n  ucb_c: 2\n')).toMatch(/^\/w\/workflow\.yaml:3:1: Map keys must be unique/);
+  });
+
+  test('a document that is not a mapping is refused', () => {
+    expect(failure('- a\n- b\n')).toBe('/w/workflow.yaml: must be a mapping of keys');
+  });
+
+  test('reads the older block names of reference workflow files', () => {
+    const wf = parse('retrieval: {backend: semantic_scholar}\nmemory:\n  backend: letta\n  letta: {base_url: "http://m:1", collection_prefix: p_, embedding_config: e}\nversion: "1"\n');
+    expect(wf.retrieval.backend).toBe('scholar_a');
+    expect(wf.memory.membackend.base_url).toBe('http://m:1');
+  });
+});
+
+describe('locateWorkflow', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(() => removeDir(dir));
+
+  test('checkpoint copy, then --config, then bundled', () => {
+    const ckpt = join(dir, 'ckpt');
+    mkdirSync(ckpt);
+    const config = join(dir, 'mine.yaml');
+    writeFileSync(config, 'author_name: Mine\n');
+    expect(locateWorkflow({})).toEqual({ path: BUNDLED, source: 'bundled' });
+    expect(locateWorkflow({ checkpointDir: ckpt, configPath: config })).toEqual({ path: config, source: 'config' });
+    writeFileSync(join(ckpt, 'workflow.yaml'), 'author_name: Ckpt\n');
+    expect(locateWorkflow({ checkpointDir: ckpt, configPath: config })).toMatchObject({ path: join(ckpt, 'workflow.yaml'), source: 'checkpoint', ignoredConfig: config });
+    expect(loadWorkflow({ checkpointDir: ckpt, env: {} }).workflow.author_name).toBe('Ckpt');
+  });
+
+  test('a --config that does not exist is an error, not a silent fallback', () => {
+    expect(() => locateWorkflow({ configPath: join(dir, 'missing.yaml') })).toThrow(/does not exist/);
+  });
+});
