@@ -19,8 +19,8 @@ export default defineCommand({
     } else {
       printSummary(summary);
       if (tree && tree.nodes.length > 0) {
-        print();
-        for (const line of renderTree(tree.nodes, summary.best?.id ?? null)) print(line);
+        // one write: a line-by-line write costs a syscall per node
+        print(`\n${renderTree(tree.nodes, summary.best?.id ?? null).join('\n')}`);
       }
     }
     for (const p of summary.problems) warn(p);

@@ -1,7 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export type FakeCheckpoint = { nodes?: number; runId?: string; pid?: number; extra?: Record<string, unknown> };
+export type FakeCheckpoint = {
+  nodes?: number;
+  runId?: string;
+  pid?: number;
+  extra?: Record<string, unknown>;
+  /** rough size of each node's trace and code artifact, like a real ReAct run leaves */
+  payloadBytes?: number;
+};
 
 /**
  * Writes a checkpoint the way a finished run leaves it (tree.json in the reference layout,
@@ -15,6 +22,8 @@ export function writeCheckpoint(root: string, opts: FakeCheckpoint = {}): string
   const n = opts.nodes ?? 10;
   const rootId = `node_${runId}_root`;
   const ids = Array.from({ length: n }, (_, i) => (i === 0 ? rootId : `node_${i.toString(16).padStart(8, '0')}`));
+  const payload = opts.payloadBytes ?? 200;
+  const step = Math.max(1, Math.floor(payload / 8));
   const nodes = ids.map((id, i) => {
     // each node hangs under one of the four nodes before it: a bushy tree of growing depth
     const parent = i === 0 ? null : (ids[Math.max(0, i - 1 - (i % 4))] ?? null);
@@ -27,7 +36,10 @@ export function writeCheckpoint(root: string, opts: FakeCheckpoint = {}): string
       children: [] as string[],
       created_at: '2026-11-01T12:00:00Z',
       completed_at: '2026-11-01T12:05:00Z',
-      artifacts: [{ type: 'result', stdout: 'x'.repeat(200) }],
+      artifacts: [
+        { type: 'code', tool: 'write_code', content: `// kernel ${i}\n${'a[i] += b[i] * c;\n'.repeat(Math.ceil(payload / 2 / 18))}`, step: 3 },
+        { type: 'result', stdout: 'elapsed 1.23 s\n'.repeat(Math.ceil(payload / 4 / 15)) },
+      ],
       metrics: i % 7 === 3 ? {} : { throughput: 100 + i, _scientific_score: Number((0.2 + (0.7 * i) / Math.max(1, n - 1)).toFixed(4)) },
       has_real_data: i % 7 !== 3,
       eval_summary: `node ${i}`,
@@ -36,7 +48,7 @@ export function writeCheckpoint(root: string, opts: FakeCheckpoint = {}): string
       name: `improve: variant ${i}`,
       error_log: null,
       ancestor_ids: [] as string[],
-      trace_log: ['→ run_bash({"command":"make"})', '  ← ok'],
+      trace_log: Array.from({ length: 4 }, (_, k) => (k % 2 === 0 ? `→ run_bash({"command":"make run-${k}"${' '.repeat(step)}})` : `  ← ok ${'.'.repeat(step)}`)),
     };
   });
   const byId = new Map(nodes.map((x) => [x.id, x]));
