@@ -27,4 +27,10 @@ Options:
 `;
 }
 
+// `svc status big | head` closes the pipe early: that is the reader's choice, not an error
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
+
 process.exitCode = await dispatch(COMMANDS, process.argv.slice(2), rootHelp, version);

@@ -97,6 +97,7 @@ function checkDeclared(argv: string[], argsDef: ArgsDef, path: string): void {
 }
 
 function report(err: unknown): number {
+  if ((err as NodeJS.ErrnoException)?.code === 'EPIPE') return 0;
   if (err instanceof SvcError) {
     process.stderr.write(`svc: ${oneLine(err)}\n`);
     return err.exitCode;

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { defineCommand } from 'citty';
-import { ideaTitles, notableFiles } from '../core/checkpoint/inventory.ts';
+import { ideaTitles, notableFiles, runOrigin } from '../core/checkpoint/inventory.ts';
 import { findCheckpoint } from '../core/checkpoint/locate.ts';
 import { summarizeCheckpoint } from '../core/checkpoint/summary.ts';
 import { checkpointsRoot, experimentsDirOf } from '../core/workspace.ts';
@@ -18,12 +18,17 @@ export default defineCommand({
     const root = args['checkpoints-dir'] ? resolve(args['checkpoints-dir']) : checkpointsRoot(process.env);
     const dir = findCheckpoint(args.checkpoint, root);
     const { tree: _tree, ...summary } = summarizeCheckpoint(dir);
-    const detail = { ...summary, experiments_dir: experimentsDirOf(dir), ideas: ideaTitles(dir), files: notableFiles(dir) };
+    const problems = summary.problems;
+    const detail = { ...summary, experiments_dir: experimentsDirOf(dir), origin: runOrigin(dir, problems), ideas: ideaTitles(dir, problems), files: notableFiles(dir) };
+    detail.problems = [...new Set(problems)];
     if (args.json) printJson(detail);
     else {
       printSummary(summary);
       print(`path: ${dir}`);
       print(`experiments: ${detail.experiments_dir}`);
+      const o = detail.origin;
+      if (o.model) print(`launched with: ${o.provider ? `${o.provider}/` : ''}${o.model}${o.profile ? `, profile ${o.profile}` : ''}`);
+      if (o.parent_run_id) print(`sub-experiment of: ${o.parent_run_id}`);
       if (detail.ideas.length > 0) {
         print('\nideas:');
         detail.ideas.forEach((idea, i) => print(`  ${i === 0 ? '*' : ' '} ${idea.title} (${fmtScore(idea.overall_score)})`));
@@ -33,7 +38,7 @@ export default defineCommand({
         print(table(['PATH', 'SIZE'], detail.files.map((f) => [`  ${f.path}${f.kind === 'dir' ? '/' : ''}`, f.kind === 'dir' ? '-' : f.size])));
       }
     }
-    for (const p of summary.problems) warn(p);
-    return summary.problems.length > 0 ? 1 : 0;
+    for (const p of detail.problems) warn(p);
+    return detail.problems.length > 0 ? 1 : 0;
   },
 });

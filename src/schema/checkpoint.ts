@@ -66,9 +66,94 @@ export const CostSummary = T.Object(
     total_cost_usd: T.Number(),
     total_tokens: T.Integer(),
     call_count: T.Integer(),
-    by_phase: T.Record(T.String(), T.Object({ cost_usd: T.Number(), tokens: T.Integer() })),
-    by_model: T.Record(T.String(), T.Object({ cost_usd: T.Number(), tokens: T.Integer() })),
+    by_phase: T.Optional(T.Record(T.String(), T.Object({ cost_usd: T.Number(), tokens: T.Integer() }))),
+    by_model: T.Optional(T.Record(T.String(), T.Object({ cost_usd: T.Number(), tokens: T.Integer() }))),
   },
   { additionalProperties: true },
 );
 export type CostSummary = Static<typeof CostSummary>;
+
+/** idea.json: the idea skill's result, kept verbatim; svc reads the fields below. */
+export const IdeaFile = T.Object(
+  {
+    gap_analysis: T.Optional(T.String()),
+    ideas: T.Array(
+      T.Object(
+        {
+          title: T.String(),
+          description: T.Optional(T.String()),
+          novelty_score: T.Optional(T.Number()),
+          feasibility_score: T.Optional(T.Number()),
+          overall_score: T.Optional(T.Number()),
+          experiment_plan: T.Optional(T.Unknown()),
+          _pinned: T.Optional(T.Boolean()),
+        },
+        { additionalProperties: true },
+      ),
+    ),
+    primary_metric: T.Optional(T.String()),
+    higher_is_better: T.Optional(T.Boolean()),
+    metric_rationale: T.Optional(T.String()),
+    _root_choice: T.Optional(T.Unknown()),
+    _inherited_from: T.Optional(T.Object({ parent_run_id: T.Optional(T.String()), index: T.Optional(T.Integer()) }, { additionalProperties: true })),
+  },
+  { additionalProperties: true },
+);
+export type IdeaFile = Static<typeof IdeaFile>;
+
+/** launch_config.json: what the dashboard launched a run with. */
+export const LaunchConfig = T.Object(
+  {
+    llm_model: T.Optional(T.String()),
+    llm_provider: T.Optional(T.String()),
+    profile: T.Optional(T.Union([T.String(), T.Null()])),
+    max_nodes: T.Optional(T.Integer()),
+    max_depth: T.Optional(T.Integer()),
+    max_react: T.Optional(T.Integer()),
+    timeout_node_s: T.Optional(T.Number()),
+    parallel: T.Optional(T.Integer()),
+    frontier_score: T.Optional(T.String()),
+    composite: T.Optional(T.String()),
+    axis_mode: T.Optional(T.String()),
+    allow_web: T.Optional(T.Boolean()),
+    partition: T.Optional(T.Union([T.String(), T.Null()])),
+    phase_models: T.Optional(T.Record(T.String(), T.Unknown())),
+    include_ear: T.Optional(T.Boolean()),
+    include_review: T.Optional(T.Boolean()),
+    include_reproduce: T.Optional(T.Boolean()),
+  },
+  { additionalProperties: true },
+);
+export type LaunchConfig = Static<typeof LaunchConfig>;
+
+/** meta.json of a sub-experiment. */
+export const RunMeta = T.Object(
+  {
+    run_id: T.Optional(T.String()),
+    parent_run_id: T.Optional(T.Union([T.String(), T.Null()])),
+    recursion_depth: T.Optional(T.Integer()),
+    max_recursion_depth: T.Optional(T.Integer()),
+    created_at: T.Optional(T.String()),
+    inherit_idea_index: T.Optional(T.Union([T.Integer(), T.Null()])),
+  },
+  { additionalProperties: true },
+);
+export type RunMeta = Static<typeof RunMeta>;
+
+/** One line of cost_trace.jsonl. */
+export const CostTraceRecord = T.Object(
+  {
+    timestamp: T.Optional(T.String()),
+    node_id: T.Optional(T.Union([T.String(), T.Null()])),
+    phase: T.Optional(T.Union([T.String(), T.Null()])),
+    skill: T.Optional(T.Union([T.String(), T.Null()])),
+    model: T.Optional(T.String()),
+    prompt_tokens: T.Optional(T.Number()),
+    completion_tokens: T.Optional(T.Number()),
+    total_tokens: T.Optional(T.Number()),
+    estimated_cost_usd: T.Optional(T.Number()),
+    latency_ms: T.Optional(T.Number()),
+  },
+  { additionalProperties: true },
+);
+export type CostTraceRecord = Static<typeof CostTraceRecord>;

@@ -1,5 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { IdeaFile, LaunchConfig, RunMeta } from '../../schema/checkpoint.ts';
+import { readRecord } from './records.ts';
 
 /** Files of a checkpoint worth pointing a researcher at, in pipeline order. */
 const NOTABLE = [
@@ -38,14 +40,16 @@ export function notableFiles(dir: string): FileEntry[] {
 export type IdeaLine = { title: string; overall_score: number | null };
 
 /** Idea titles from idea.json, in order (the first is the root idea). */
-export function ideaTitles(dir: string): IdeaLine[] {
-  try {
-    const idea = JSON.parse(readFileSync(join(dir, 'idea.json'), 'utf8')) as { ideas?: { title?: unknown; overall_score?: unknown }[] };
-    return (idea.ideas ?? []).map((i) => ({
-      title: typeof i.title === 'string' ? i.title : '(untitled)',
-      overall_score: typeof i.overall_score === 'number' ? i.overall_score : null,
-    }));
-  } catch {
-    return [];
-  }
+export function ideaTitles(dir: string, problems: string[]): IdeaLine[] {
+  const idea = readRecord(dir, 'idea.json', IdeaFile, problems);
+  return (idea?.ideas ?? []).map((i) => ({ title: i.title, overall_score: i.overall_score ?? null }));
+}
+
+export type RunOrigin = { model: string | null; provider: string | null; profile: string | null; parent_run_id: string | null };
+
+/** What a run was launched with (launch_config.json) and, for a sub-experiment, its parent (meta.json). */
+export function runOrigin(dir: string, problems: string[]): RunOrigin {
+  const launch = readRecord(dir, 'launch_config.json', LaunchConfig, problems);
+  const meta = readRecord(dir, 'meta.json', RunMeta, problems);
+  return { model: launch?.llm_model ?? null, provider: launch?.llm_provider ?? null, profile: launch?.profile ?? null, parent_run_id: meta?.parent_run_id ?? null };
 }

@@ -5,15 +5,15 @@ export type CheckpointStatus = 'running' | 'done' | 'failed' | 'stopped' | 'new'
 
 /**
  * running: the recorded PID is a live process. Otherwise the tree decides: a run that recorded
- * failed or stopped is that; one that left nodes marked running was interrupted (stopped);
- * a checkpoint with no tree yet is new; anything else is done.
+ * failed or stopped is that; one that left nodes running or pending was interrupted (stopped,
+ * and `resume` would continue it); a checkpoint with no tree yet is new; anything else is done.
  */
 export function checkpointStatus(dir: string, tree: TreeFile | null): { status: CheckpointStatus; pid: number | null } {
   const pid = runningPid(dir);
   if (pid !== null) return { status: 'running', pid };
   if (tree?.status === 'failed' || tree?.status === 'stopped') return { status: tree.status, pid: null };
   if (!tree) return { status: 'new', pid: null };
-  if (tree.nodes.some((n) => n.status === 'running')) return { status: 'stopped', pid: null };
+  if (tree.nodes.some((n) => n.status === 'running' || n.status === 'pending')) return { status: 'stopped', pid: null };
   return { status: 'done', pid: null };
 }
 

@@ -1,6 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { NodeRecord, TreeFile } from '../../schema/checkpoint.ts';
+import { Type as T } from '@sinclair/typebox';
+import { CostSummary, CostTraceRecord, IdeaFile, type NodeRecord, type TreeFile } from '../../schema/checkpoint.ts';
+import { readRecord } from './records.ts';
 import { type CheckpointStatus, checkpointStatus, countNodes, type NodeCounts } from './status.ts';
 import { readTree } from './tree.ts';
 
@@ -57,35 +59,18 @@ export function bestNode(nodes: NodeRecord[], metric: string | null): BestNode |
   return best;
 }
 
-function readJson(dir: string, name: string, problems: string[]): Record<string, unknown> | null {
-  let text: string;
-  try {
-    text = readFileSync(join(dir, name), 'utf8');
-  } catch {
-    return null;
-  }
-  try {
-    const v: unknown = JSON.parse(text);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch (err) {
-    problems.push(`${join(dir, name)}: is not valid JSON (${(err as Error).message})`);
-    return null;
-  }
-}
+const EvaluationCriteria = T.Object({ primary_metric: T.Optional(T.String()) });
+const Score = T.Optional(T.Union([T.Number(), T.Null()]));
+const ReviewScore = T.Object({ overall_score: Score, score: Score });
 
 function primaryMetric(dir: string, problems: string[]): string | null {
-  for (const name of ['evaluation_criteria.json', 'idea.json']) {
-    const m = readJson(dir, name, problems)?.primary_metric;
-    if (typeof m === 'string' && m !== '') return m;
-  }
-  return null;
+  const m = readRecord(dir, 'evaluation_criteria.json', EvaluationCriteria, problems)?.primary_metric || readRecord(dir, 'idea.json', IdeaFile, problems)?.primary_metric;
+  return m || null;
 }
 
 function costOf(dir: string, problems: string[]): Cost | null {
-  const s = readJson(dir, 'cost_summary.json', problems);
-  if (s && typeof s.total_cost_usd === 'number') {
-    return { usd: s.total_cost_usd, tokens: Number(s.total_tokens) || 0, calls: Number(s.call_count) || 0 };
-  }
+  const s = readRecord(dir, 'cost_summary.json', CostSummary, problems);
+  if (s) return { usd: s.total_cost_usd, tokens: s.total_tokens, calls: s.call_count };
   let text: string;
   try {
     text = readFileSync(join(dir, 'cost_trace.jsonl'), 'utf8');
@@ -95,22 +80,22 @@ function costOf(dir: string, problems: string[]): Cost | null {
   const cost: Cost = { usd: 0, tokens: 0, calls: 0 };
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
+    let r: CostTraceRecord;
     try {
-      const r = JSON.parse(line) as { estimated_cost_usd?: number; total_tokens?: number };
-      cost.usd += Number(r.estimated_cost_usd) || 0;
-      cost.tokens += Number(r.total_tokens) || 0;
-      cost.calls++;
+      r = JSON.parse(line) as CostTraceRecord;
     } catch {
-      // a line cut off by a crash; the others still count
+      continue; // a line cut off by a crash; the others still count
     }
+    cost.usd += Number(r.estimated_cost_usd) || 0;
+    cost.tokens += Number(r.total_tokens) || 0;
+    cost.calls++;
   }
   return cost;
 }
 
 function reviewScore(dir: string, problems: string[]): number | null {
-  const r = readJson(dir, 'review_report.json', problems);
-  const s = r?.overall_score ?? r?.score;
-  return typeof s === 'number' ? s : null;
+  const r = readRecord(dir, 'review_report.json', ReviewScore, problems);
+  return r?.overall_score ?? r?.score ?? null;
 }
 
 /** The first paragraph under `## Research Goal` or `## Goal`, else the first one that is not a heading. */

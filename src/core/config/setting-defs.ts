@@ -71,7 +71,9 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'timeout_node', description: 'seconds per node', type: 'int', env: ['SVC_TIMEOUT_NODE'], saved: 'timeout_node_s', workflow: (w) => w.bfts.timeout_node, workflowKey: 'bfts.timeout_node' },
   { key: 'frontier_score', description: 'frontier score formula', type: 'string', choices: ['scientific_plus_diversity', 'scientific_only', 'depth_penalized', 'ucb_like'], saved: 'frontier_score', workflow: (w) => w.bfts.frontier_score, workflowKey: 'bfts.frontier_score' },
   { key: 'executor', description: 'where node commands run', type: 'string', choices: ['local', 'slurm', 'pbs', 'lsf'], env: ['SVC_EXECUTOR'], saved: 'executor', profile: true, workflow: (w) => w.resources.executor, workflowKey: 'resources.executor' },
-  { key: 'partition', description: 'scheduler partition', type: 'string', env: ['SVC_SLURM_PARTITION'], saved: 'slurm_partition', profile: true, default: null },
+  // the explicit value is the experiment file's partition line; the scheduler's own first
+  // partition comes after all of these, from the executor
+  { key: 'partition', description: 'scheduler partition', type: 'string', env: ['SVC_SLURM_PARTITION'], saved: 'slurm_partition', profile: true, envFallback: ['SLURM_DEFAULT_PARTITION'], default: null },
   { key: 'cpus', description: 'CPUs per job', type: 'int', env: ['SVC_SLURM_CPUS'], saved: 'slurm_cpus', profile: true, workflow: (w) => w.resources.cpus, workflowKey: 'resources.cpus' },
   { key: 'mem_gb', description: 'memory per job, GB', type: 'number', saved: 'slurm_memory_gb', profile: true, default: null },
   {

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allEffective, type Config, effective, loadConfig } from '../../../../src/core/config/config.ts';
 import { ENV_VARS, envValue } from '../../../../src/core/config/env-vars.ts';
+import { experimentPartition } from '../../../../src/core/config/experiment-md.ts';
 import { SETTINGS } from '../../../../src/core/config/setting-defs.ts';
 import { InputError } from '../../../../src/core/errors.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
@@ -194,5 +195,20 @@ describe('environment variable table', () => {
   test('the key variables are marked secret', () => {
     const secret = ENV_VARS.filter((e) => e.secret).map((e) => e.name);
     expect(secret).toEqual(['PROVIDERA_API_KEY', 'PROVIDERB_API_KEY', 'MEMBACKEND_API_KEY', 'SVC_REGISTRY_TOKEN']);
+  });
+});
+
+describe('scheduler partition row', () => {
+  test('experiment file line, SVC_SLURM_PARTITION, settings, SLURM_DEFAULT_PARTITION, then none (the scheduler decides)', () => {
+    const md = '# Goal\nRun it.\n\n- **Partition:** `gpu-a100`\n';
+    expect(experimentPartition(md)).toBe('gpu-a100');
+    expect(experimentPartition('Partition: debug\n')).toBe('debug');
+    expect(experimentPartition('No partition here.\n')).toBeNull();
+    const explicit = experimentPartition(md) ?? undefined;
+    expect(value(load({ SVC_SLURM_PARTITION: 'env-p' }), 'partition', explicit)).toBe('gpu-a100');
+    expect(value(load({ SVC_SLURM_PARTITION: 'env-p', SLURM_DEFAULT_PARTITION: 'def' }), 'partition')).toBe('env-p');
+    expect(effective(load({ SLURM_DEFAULT_PARTITION: 'def' }), 'partition')).toEqual({ key: 'partition', value: 'def', source: 'env SLURM_DEFAULT_PARTITION' });
+    expect(value(load({ SLURM_DEFAULT_PARTITION: 'def' }, { profile: 'hpc' }), 'partition')).toBe('def');
+    expect(value(load(), 'partition')).toBeNull();
   });
 });
