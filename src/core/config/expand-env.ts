@@ -1,3 +1,4 @@
+import { mapStrings } from '../map-strings.ts';
 import type { Env } from './env-vars.ts';
 
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
@@ -8,17 +9,10 @@ const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
  * An unset or empty variable with no default becomes the empty string.
  */
 export function expandEnv<T>(value: T, env: Env): T {
-  if (typeof value === 'string') {
-    return value.replace(ENV_REF, (_m, name: string, def?: string) => {
+  return mapStrings(value, (s) =>
+    s.replace(ENV_REF, (_m, name: string, def?: string) => {
       const v = env[name];
       return v !== undefined && v !== '' ? v : (def ?? '');
-    }) as T;
-  }
-  if (Array.isArray(value)) return value.map((item) => expandEnv(item, env)) as T;
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, item] of Object.entries(value)) out[k] = expandEnv(item, env);
-    return out as T;
-  }
-  return value;
+    }),
+  );
 }

@@ -1,3 +1,5 @@
+import { mapStrings } from '../map-strings.ts';
+
 /**
  * `{{name}}` template variables in stage inputs, skill paths and prompt text. Names use dot
  * notation (`llm.model`, `stages.write_paper.outputs.file`). Objects render as JSON.
@@ -29,12 +31,7 @@ export function renderTemplate(text: string, vars: TemplateVars): string {
 
 /** Render every string inside a value (stage inputs are nested objects). */
 export function renderDeep<T>(value: T, vars: TemplateVars): T {
-  if (typeof value === 'string') return renderTemplate(value, vars) as T;
-  if (Array.isArray(value)) return value.map((v) => renderDeep(v, vars)) as T;
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderDeep(v, vars)])) as T;
-  }
-  return value;
+  return mapStrings(value, (s) => renderTemplate(s, vars));
 }
 
 export function unresolvedPlaceholders(text: string): string[] {
