@@ -29,8 +29,8 @@ Options:
 
 // `svc status big | head` closes the pipe early: that is the reader's choice, not an error
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw err;
+  if (err.code !== 'EPIPE') process.stderr.write(`svc: cannot write output: ${err.code ?? err.message}\n`);
+  process.exit(err.code === 'EPIPE' ? (process.exitCode ?? 0) : 1);
 });
 
 process.exitCode = await dispatch(COMMANDS, process.argv.slice(2), rootHelp, version);

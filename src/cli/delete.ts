@@ -1,8 +1,7 @@
-import { resolve } from 'node:path';
 import { defineCommand } from 'citty';
+import { checkpointsDir } from '../core/config/environment.ts';
 import { executeDelete, planDelete } from '../core/checkpoint/remove.ts';
 import { InputError } from '../core/errors.ts';
-import { checkpointsRoot } from '../core/workspace.ts';
 import { print } from './output.ts';
 
 export default defineCommand({
@@ -13,7 +12,7 @@ export default defineCommand({
     yes: { type: 'boolean', alias: 'y', description: 'do not ask; required when not on a terminal' },
   },
   run({ args }) {
-    const root = args['checkpoints-dir'] ? resolve(args['checkpoints-dir']) : checkpointsRoot(process.env);
+    const root = checkpointsDir(args['checkpoints-dir']);
     const plan = planDelete(args.checkpoint, root);
     const what = plan.experiments ? `${plan.checkpoint} and ${plan.experiments}` : plan.checkpoint;
     if (!args.yes) {

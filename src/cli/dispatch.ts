@@ -12,6 +12,7 @@ export type CommandEntry = { description: string; load: () => Promise<AnyCommand
 export async function dispatch(table: Record<string, CommandEntry>, argv: string[], rootHelp: () => string, version: string): Promise<number> {
   try {
     const [name, ...rest] = argv;
+    if (name === 'help' && rest[0] !== undefined) return await dispatch(table, [rest[0], '--help'], rootHelp, version);
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
       process.stdout.write(rootHelp());
       return 0;
@@ -84,20 +85,35 @@ function checkDeclared(argv: string[], argsDef: ArgsDef, path: string): void {
       given++;
       continue;
     }
-    const name = a.replace(/^--?/, '').split('=')[0] ?? '';
+    const [name = '', inline] = splitOnce(a.replace(/^--?/, ''), '=');
     const base = name.startsWith('no-') && booleans.has(name.slice(3)) ? name.slice(3) : name;
     if (!flags.has(base)) throw new InputError(`unknown option '${a}' for ${path}`, `see ${path} --help`);
-    if (!booleans.has(base) && !a.includes('=')) {
-      const value = argv[i + 1];
-      if (value === undefined) throw new InputError(`option '${a}' of ${path} needs a value`);
-      i++;
+    if (booleans.has(base)) {
+      // citty reads any other value as true: --yes=no must not mean yes
+      if (inline !== undefined && inline !== 'true' && inline !== 'false') throw new InputError(`option '--${name}' of ${path} takes no value (or true/false), got '${inline}'`);
+      continue;
     }
+    const value = inline ?? argv[i + 1];
+    if (value === undefined || value.trim() === '' || (inline === undefined && value.startsWith('--'))) {
+      throw new InputError(`option '--${name}' of ${path} needs a value`);
+    }
+    if (inline === undefined) i++;
   }
   if (given > positionals) throw new InputError(`too many arguments for ${path}`, `see ${path} --help`);
 }
 
+function splitOnce(s: string, sep: string): [string, string | undefined] {
+  const i = s.indexOf(sep);
+  return i < 0 ? [s, undefined] : [s.slice(0, i), s.slice(i + 1)];
+}
+
 function report(err: unknown): number {
-  if ((err as NodeJS.ErrnoException)?.code === 'EPIPE') return 0;
+  const errno = err as NodeJS.ErrnoException;
+  if (errno?.code === 'EPIPE') return 0;
+  if (errno?.syscall === 'write' && errno.code) {
+    process.stderr.write(`svc: cannot write output: ${errno.code}\n`);
+    return 1;
+  }
   if (err instanceof SvcError) {
     process.stderr.write(`svc: ${oneLine(err)}\n`);
     return err.exitCode;

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename } from 'node:path';
 import { defineCommand } from 'citty';
+import { checkpointsDir } from '../core/config/environment.ts';
 import { listCheckpointDirs } from '../core/checkpoint/locate.ts';
-import { summarizeCheckpoint } from '../core/checkpoint/summary.ts';
+import { type CheckpointSummary, summarizeCheckpoint } from '../core/checkpoint/summary.ts';
 import { InputError } from '../core/errors.ts';
-import { checkpointsRoot } from '../core/workspace.ts';
 import { fmtCost, fmtScore, fmtTime, print, printJson, table } from './output.ts';
 
 export default defineCommand({
@@ -14,12 +14,9 @@ export default defineCommand({
     json: { type: 'boolean', description: 'print the list as JSON' },
   },
   run({ args }) {
-    const root = args.checkpoints ? resolve(args.checkpoints) : checkpointsRoot(process.env);
+    const root = checkpointsDir(args.checkpoints);
     if (args.checkpoints && !existsSync(root)) throw new InputError(`checkpoints directory ${root} does not exist`);
-    const rows = listCheckpointDirs(root).map((dir) => {
-      const { tree: _tree, ...s } = summarizeCheckpoint(dir);
-      return s;
-    });
+    const rows = listCheckpointDirs(root).map(summaryRow);
     if (args.json) {
       printJson(rows);
       return;
@@ -37,3 +34,15 @@ export default defineCommand({
     if (rows.some((s) => s.problems.length > 0)) print('\n! damaged files: see svc status <id>');
   },
 });
+
+/** One checkpoint's row; a checkpoint that cannot be read at all still gets one, saying why. */
+function summaryRow(dir: string): CheckpointSummary {
+  try {
+    const { tree: _tree, ...s } = summarizeCheckpoint(dir);
+    return s;
+  } catch (err) {
+    const nodes = { total: 0, pending: 0, running: 0, success: 0, failed: 0, other: 0 };
+    const problem = `${dir}: cannot be read (${(err as Error).message})`;
+    return { id: basename(dir), path: dir, status: 'unreadable', pid: null, goal: null, nodes, best: null, cost: null, review_score: null, modified: new Date(0).toISOString(), tree_file: null, problems: [problem] };
+  }
+}

@@ -1,9 +1,9 @@
-import { resolve } from 'node:path';
 import { defineCommand } from 'citty';
+import { checkpointsDir } from '../core/config/environment.ts';
 import { ideaTitles, notableFiles, runOrigin } from '../core/checkpoint/inventory.ts';
 import { findCheckpoint } from '../core/checkpoint/locate.ts';
 import { summarizeCheckpoint } from '../core/checkpoint/summary.ts';
-import { checkpointsRoot, experimentsDirOf } from '../core/workspace.ts';
+import { experimentsDirOf } from '../core/workspace.ts';
 import { fmtScore, print, printJson, table, warn } from './output.ts';
 import { printSummary } from './status.ts';
 
@@ -15,7 +15,7 @@ export default defineCommand({
     json: { type: 'boolean', description: 'print as JSON' },
   },
   run({ args }) {
-    const root = args['checkpoints-dir'] ? resolve(args['checkpoints-dir']) : checkpointsRoot(process.env);
+    const root = checkpointsDir(args['checkpoints-dir']);
     const dir = findCheckpoint(args.checkpoint, root);
     const { tree: _tree, ...summary } = summarizeCheckpoint(dir);
     const problems = summary.problems;

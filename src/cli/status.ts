@@ -1,7 +1,7 @@
 import { defineCommand } from 'citty';
+import { checkpointsDir } from '../core/config/environment.ts';
 import { findCheckpoint } from '../core/checkpoint/locate.ts';
 import { type CheckpointSummary, summarizeCheckpoint } from '../core/checkpoint/summary.ts';
-import { checkpointsRoot } from '../core/workspace.ts';
 import { fmtCost, fmtScore, print, printJson, warn } from './output.ts';
 import { renderTree } from './tree-text.ts';
 
@@ -12,7 +12,7 @@ export default defineCommand({
     json: { type: 'boolean', description: 'print the summary and nodes as JSON' },
   },
   run({ args }) {
-    const dir = findCheckpoint(args.checkpoint_dir, checkpointsRoot(process.env));
+    const dir = findCheckpoint(args.checkpoint_dir, checkpointsDir());
     const { tree, ...summary } = summarizeCheckpoint(dir);
     if (args.json) {
       printJson({ ...summary, nodes_list: tree?.nodes ?? [] });

@@ -37,12 +37,12 @@ export function checkpointsRoot(env: Env, cwd = process.cwd()): string {
 }
 
 /**
- * The workspace a checkpoint belongs to: the parent of its outermost `checkpoints` ancestor,
+ * The workspace a checkpoint belongs to: the parent of its nearest `checkpoints` ancestor,
  * else the checkpoint's parent directory.
  */
 export function workspaceOf(checkpointDir: string): string {
   const parts = resolve(checkpointDir).split(sep);
-  const i = parts.indexOf('checkpoints');
+  const i = parts.lastIndexOf('checkpoints');
   if (i > 0) return parts.slice(0, i).join(sep) || sep;
   return dirname(resolve(checkpointDir));
 }

@@ -49,6 +49,17 @@ describe('the binary', () => {
     for (const f of flags) expect(r.stdout).toContain(f);
   });
 
+  test('svc help <command> is svc <command> --help', async () => {
+    expect(await svc(['help', 'status'], { cwd: dir })).toEqual(await svc(['status', '--help'], { cwd: dir }));
+  });
+
+  test('a full disk is one line, not a stack trace', async () => {
+    const p = Bun.spawn([SVC, 'status', EXAMPLE], { cwd: dir, env: { PATH: '/usr/bin:/bin', HOME: dir }, stdout: Bun.file('/dev/full'), stderr: 'pipe' });
+    const [code, stderr] = await Promise.all([p.exited, new Response(p.stderr).text()]);
+    expect(code).toBe(1);
+    expect(stderr).toBe('svc: cannot write output: ENOSPC\n');
+  });
+
   test('bad usage: one line, exit 2', async () => {
     for (const [args, msg] of [
       [['frobnicate'], "svc: unknown command 'frobnicate' (see svc --help)\n"],
@@ -56,6 +67,9 @@ describe('the binary', () => {
       [['status', 'a', 'b'], 'svc: too many arguments for svc status (see svc status --help)\n'],
       [['projects', '--checkpoint', 'x'], "svc: unknown option '--checkpoint' for svc projects (see svc projects --help)\n"],
       [['projects', '--checkpoints'], "svc: option '--checkpoints' of svc projects needs a value\n"],
+      [['projects', '--checkpoints', ''], "svc: option '--checkpoints' of svc projects needs a value\n"],
+      [['settings', '--model', '--json'], "svc: option '--model' of svc settings needs a value\n"],
+      [['delete', 'x', '--yes=no'], "svc: option '--yes' of svc delete takes no value (or true/false), got 'no'\n"],
     ] as const) {
       expect(await svc([...args], { cwd: dir })).toEqual({ code: 2, stdout: '', stderr: msg });
     }
@@ -111,6 +125,49 @@ describe('svc status', () => {
     expect(r.stdout).toContain('cost: $1.25 over 12 calls');
   });
 
+  test('fields of the wrong type from another tool: shown as far as they go, never a crash', async () => {
+    const ck = join(root, 'odd');
+    mkdirSync(ck);
+    writeFileSync(join(ck, 'tree.json'), JSON.stringify({ experiment_goal: 5, nodes: [{ id: 'a', name: 123, label: 7, status: null, metrics: null }, { id: 'b', parent_id: 'a', metrics: { _scientific_score: '0.9' } }] }));
+    writeFileSync(join(ck, 'cost_trace.jsonl'), 'null\n{"estimated_cost_usd": 0.5, "total_tokens": 10}\n7\n');
+    const r = await svc(['status', 'odd'], { cwd: dir });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toContain('a [?]\n└─ b [?]\n');
+    expect(r.stdout).toContain('cost: $0.5000 over 1 calls, 10 tokens');
+    writeCheckpoint(root, { runId: 'fine' });
+    const p = await svc(['projects'], { cwd: dir });
+    expect(p.code).toBe(0);
+    expect(p.stdout).toContain('odd');
+    expect(p.stdout).toContain('fine');
+  });
+
+  test('nodes in a parent cycle are still drawn', async () => {
+    const ck = join(root, 'loop');
+    mkdirSync(ck);
+    writeFileSync(join(ck, 'tree.json'), JSON.stringify({ nodes: [{ id: 'a', parent_id: 'b' }, { id: 'b', parent_id: 'a' }, { id: 'c' }] }));
+    const r = await svc(['status', 'loop'], { cwd: dir });
+    expect(r.stdout).toContain('nodes: 3 total');
+    expect(r.stdout).toEndWith('\nc [?]\n(nodes in a parent cycle)\n└─ a [?]\n   └─ b [?]\n');
+  });
+
+  test('a FIFO named tree.json is reported, not read', async () => {
+    const ck = join(root, 'fifo');
+    mkdirSync(ck);
+    Bun.spawnSync(['mkfifo', join(ck, 'tree.json')]);
+    writeFileSync(join(ck, 'idea.json'), '{"ideas": []}');
+    const r = await svc(['status', 'fifo'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`svc: ${join(ck, 'tree.json')}: is not a regular file\n`);
+  });
+
+  test('SVC_CHECKPOINT_DIR from the project .env decides where checkpoints are', async () => {
+    const other = join(dir, 'elsewhere', 'checkpoints');
+    writeCheckpoint(other, { runId: 'over_there' });
+    writeFileSync(join(dir, '.env'), `SVC_CHECKPOINT_DIR=${join(other, 'over_there')}\n`);
+    expect((await svc(['projects'], { cwd: dir })).stdout).toContain('over_there');
+    expect((await svc(['status', 'over_there'], { cwd: dir })).code).toBe(0);
+  });
+
   test('a path that does not exist, or is not a checkpoint', async () => {
     const missing = await svc(['status', join(dir, 'nope')], { cwd: dir });
     expect(missing.code).toBe(2);
@@ -118,7 +175,7 @@ describe('svc status', () => {
     mkdirSync(join(dir, 'empty'));
     const notCk = await svc(['status', join(dir, 'empty')], { cwd: dir });
     expect(notCk).toMatchObject({ code: 2, stdout: '' });
-    expect(notCk.stderr).toBe(`svc: ${join(dir, 'empty')} is not a checkpoint (a checkpoint holds tree.json, experiment.md or idea.json)\n`);
+    expect(notCk.stderr).toBe(`svc: ${join(dir, 'empty')} is not a checkpoint (a checkpoint holds tree.json, idea.json or launch_config.json)\n`);
   });
 });
 
@@ -196,6 +253,12 @@ describe('svc delete', () => {
     expect(existsSync(join(elsewhere, 'tree.json'))).toBe(true);
   });
 
+  test('--yes=no does not delete', async () => {
+    const ck = writeCheckpoint(root, { runId: 'kept_too' });
+    expect((await svc(['delete', 'kept_too', '--yes=no'], { cwd: dir })).code).toBe(2);
+    expect(existsSync(join(ck, 'tree.json'))).toBe(true);
+  });
+
   test('a running checkpoint is refused', async () => {
     writeCheckpoint(root, { runId: 'live', pid: process.pid });
     const r = await svc(['delete', 'live', '-y'], { cwd: dir });
@@ -232,7 +295,7 @@ describe('svc settings and skills-list', () => {
   test('a .env line without = stops the command, names the line, writes nothing', async () => {
     writeFileSync(join(dir, '.env'), 'SVC_MODEL=x\nthis is not a pair\n');
     const r = await svc(['settings', '--model', 'y'], { cwd: dir });
-    expect(r).toEqual({ code: 2, stdout: '', stderr: `svc: ${join(dir, '.env')}:2: 'this is not a pair' is not KEY=VALUE (fix or comment out that line)\n` });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `svc: ${join(dir, '.env')}:2: the line is not KEY=VALUE (fix or comment out that line)\n` });
     expect(existsSync(join(dir, 'workspace', 'settings.json'))).toBe(false);
   });
 

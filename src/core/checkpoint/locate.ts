@@ -3,8 +3,11 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { InputError } from '../errors.ts';
 import { resolveInside } from '../paths.ts';
 
-/** Files whose presence makes a directory a checkpoint. */
-const MARKERS = ['tree.json', 'nodes_tree.json', 'experiment.md', 'launch_config.json', 'idea.json', '.svc_pid', '.ari_pid', 'results.json'];
+/**
+ * Files only a run writes, whose presence makes a directory a checkpoint. An experiment.md alone
+ * does not: a researcher's own project directory has one too, and delete must never take it.
+ */
+const MARKERS = ['tree.json', 'nodes_tree.json', 'launch_config.json', 'idea.json', '.svc_pid', '.ari_pid'];
 
 export function isCheckpointDir(dir: string): boolean {
   if (MARKERS.some((m) => existsSync(join(dir, m)))) return true;
@@ -26,7 +29,7 @@ export function findCheckpoint(arg: string, checkpointsRoot: string): string {
   const dir = existsSync(asPath) ? asPath : byId;
   if (!dir) throw new InputError(`checkpoint '${arg}' does not exist`, `looked at ${asPath} and in ${checkpointsRoot}; see svc projects`);
   if (!statSync(dir).isDirectory()) throw new InputError(`${dir} is a file, not a checkpoint directory`);
-  if (!isCheckpointDir(dir)) throw new InputError(`${dir} is not a checkpoint`, 'a checkpoint holds tree.json, experiment.md or idea.json');
+  if (!isCheckpointDir(dir)) throw new InputError(`${dir} is not a checkpoint`, 'a checkpoint holds tree.json, idea.json or launch_config.json');
   return dir;
 }
 

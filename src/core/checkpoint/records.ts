@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -11,6 +11,10 @@ export function readRecord<S extends TSchema>(dir: string, name: string, schema:
   const file = join(dir, name);
   let text: string;
   try {
+    if (!statSync(file).isFile()) {
+      problems.push(`${file}: is not a regular file`);
+      return null;
+    }
     text = readFileSync(file, 'utf8');
   } catch {
     return null;

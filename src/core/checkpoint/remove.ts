@@ -1,20 +1,22 @@
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { lstatSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError, SvcError } from '../errors.ts';
-import { isWithin, resolveInside } from '../paths.ts';
-import { experimentsDirOf, workspaceOf } from '../workspace.ts';
+import { resolveInside } from '../paths.ts';
 import { findCheckpoint } from './locate.ts';
 import { runningPid } from './pid.ts';
 
 export type DeletePlan = { checkpoint: string; experiments: string | null };
 
 /**
- * What `delete` would remove, after every check: the checkpoint must lie inside the checkpoints
- * directory (never the directory itself), be a checkpoint, and not be running.
+ * What `delete` would remove, after every check: the checkpoint must be a real directory directly
+ * inside the checkpoints directory, be a checkpoint, and not be running.
  */
 export function planDelete(arg: string, checkpointsRoot: string): DeletePlan {
-  const byId = join(checkpointsRoot, arg);
-  const candidate = !arg.includes('/') && existsSync(byId) ? byId : resolve(arg);
+  const name = arg.replace(/\/+$/, '');
+  if (name.trim() === '') throw new InputError('no checkpoint given', 'name a checkpoint id or directory');
+  const byId = join(checkpointsRoot, name);
+  const candidate = !name.includes('/') && exists(byId) ? byId : resolve(name);
+  if (!exists(candidate)) throw new InputError(`checkpoint '${arg}' does not exist`, `see svc projects --checkpoints ${checkpointsRoot}`);
   let inside: string;
   try {
     inside = resolveInside(checkpointsRoot, candidate, 'checkpoint');
@@ -24,12 +26,25 @@ export function planDelete(arg: string, checkpointsRoot: string): DeletePlan {
   if (resolve(inside) === resolve(checkpointsRoot)) {
     throw new InputError(`${inside} is the checkpoints directory itself`, 'name one checkpoint inside it');
   }
+  if (dirname(inside) !== resolve(checkpointsRoot)) {
+    throw new InputError(`${inside} is not directly in the checkpoints directory ${checkpointsRoot}`, 'name a checkpoint, not a directory inside one');
+  }
+  if (lstatSync(inside).isSymbolicLink()) throw new InputError(`${inside} is a symlink`, 'delete the checkpoint it points to');
   const dir = findCheckpoint(inside, checkpointsRoot);
   const pid = runningPid(dir);
   if (pid !== null) throw new SvcError(`checkpoint ${basename(dir)} is running (pid ${pid})`, 'stop the run first');
-  const experiments = experimentsDirOf(dir);
-  const ownsExperiments = existsSync(experiments) && isWithin(workspaceOf(dir), experiments);
-  return { checkpoint: dir, experiments: ownsExperiments ? experiments : null };
+  // the workspace is the one the checkpoints directory belongs to, whatever the path above it
+  const experiments = join(dirname(resolve(checkpointsRoot)), 'experiments', basename(dir));
+  return { checkpoint: dir, experiments: exists(experiments) ? experiments : null };
+}
+
+function exists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

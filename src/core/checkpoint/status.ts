@@ -1,7 +1,8 @@
 import type { TreeFile } from '../../schema/checkpoint.ts';
 import { runningPid } from './pid.ts';
 
-export type CheckpointStatus = 'running' | 'done' | 'failed' | 'stopped' | 'new';
+/** `unreadable`: the directory itself could not be read (permissions, I/O error). */
+export type CheckpointStatus = 'running' | 'done' | 'failed' | 'stopped' | 'new' | 'unreadable';
 
 /**
  * running: the recorded PID is a live process. Otherwise the tree decides: a run that recorded

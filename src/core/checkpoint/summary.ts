@@ -54,7 +54,7 @@ export function bestNode(nodes: NodeRecord[], metric: string | null): BestNode |
     if (typeof score !== 'number' || !Number.isFinite(score)) continue;
     if (best && score <= best.score) continue;
     const value = metric ? n.metrics?.[metric] : undefined;
-    best = { id: n.id, score, label: n.label ?? null, metric, value: typeof value === 'number' ? value : null };
+    best = { id: n.id, score, label: typeof n.label === 'string' ? n.label : null, metric, value: typeof value === 'number' ? value : null };
   }
   return best;
 }
@@ -71,21 +71,18 @@ function primaryMetric(dir: string, problems: string[]): string | null {
 function costOf(dir: string, problems: string[]): Cost | null {
   const s = readRecord(dir, 'cost_summary.json', CostSummary, problems);
   if (s) return { usd: s.total_cost_usd, tokens: s.total_tokens, calls: s.call_count };
-  let text: string;
-  try {
-    text = readFileSync(join(dir, 'cost_trace.jsonl'), 'utf8');
-  } catch {
-    return null;
-  }
+  const text = readText(join(dir, 'cost_trace.jsonl'));
+  if (text === null) return null;
   const cost: Cost = { usd: 0, tokens: 0, calls: 0 };
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
-    let r: CostTraceRecord;
+    let r: CostTraceRecord | null;
     try {
-      r = JSON.parse(line) as CostTraceRecord;
+      r = JSON.parse(line) as CostTraceRecord | null;
     } catch {
       continue; // a line cut off by a crash; the others still count
     }
+    if (r === null || typeof r !== 'object') continue;
     cost.usd += Number(r.estimated_cost_usd) || 0;
     cost.tokens += Number(r.total_tokens) || 0;
     cost.calls++;
@@ -100,12 +97,8 @@ function reviewScore(dir: string, problems: string[]): number | null {
 
 /** The first paragraph under `## Research Goal` or `## Goal`, else the first one that is not a heading. */
 function goalOf(dir: string): string | null {
-  let text: string;
-  try {
-    text = readFileSync(join(dir, 'experiment.md'), 'utf8');
-  } catch {
-    return null;
-  }
+  const text = readText(join(dir, 'experiment.md'));
+  if (text === null) return null;
   const lines = text.split(/\r?\n/).map((l) => l.trim());
   const heading = lines.findIndex((l) => /^#{1,6}\s*(research\s+)?goal\s*$/i.test(l));
   const after = heading >= 0 ? lines.slice(heading + 1) : lines;
@@ -116,8 +109,17 @@ function goalOf(dir: string): string | null {
   return paragraph.length > 240 ? `${paragraph.slice(0, 237)}...` : paragraph;
 }
 
-function firstLine(s: string | undefined): string | null {
-  return s?.split('\n').find((l) => l.trim() !== '')?.trim() ?? null;
+/** A regular file's text, or null (missing, unreadable, or a FIFO that would block). */
+function readText(path: string): string | null {
+  try {
+    return statSync(path).isFile() ? readFileSync(path, 'utf8') : null;
+  } catch {
+    return null;
+  }
+}
+
+function firstLine(s: unknown): string | null {
+  return typeof s === 'string' ? (s.split('\n').find((l) => l.trim() !== '')?.trim() ?? null) : null;
 }
 
 function modifiedAt(dir: string, treeFile: string | null): string {

@@ -36,6 +36,10 @@ type FileRead = { tree: TreeFile | null; file: string; partial: boolean };
 function readTreeFile(file: string, problems: string[]): FileRead {
   const none: FileRead = { tree: null, file, partial: false };
   if (!existsSync(file)) return none;
+  if (!isRegularFile(file)) {
+    problems.push(`${file}: is not a regular file`);
+    return none;
+  }
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -44,7 +48,8 @@ function readTreeFile(file: string, problems: string[]): FileRead {
     return none;
   }
   if (text.trim() === '') {
-    problems.push(`${file}: is empty`);
+    // the reference implementation leaves an empty nodes_tree.json behind and ignores it
+    if (!file.endsWith('nodes_tree.json')) problems.push(`${file}: is empty`);
     return none;
   }
   let parsed: unknown;
@@ -64,6 +69,14 @@ function readTreeFile(file: string, problems: string[]): FileRead {
   const valid = tree.nodes.filter((n): n is NodeRecord => n !== null && typeof n === 'object' && typeof n.id === 'string' && n.id !== '');
   if (valid.length < tree.nodes.length) problems.push(`${file}: ${tree.nodes.length - valid.length} node record(s) without an id were skipped`);
   return { tree: { ...tree, nodes: valid }, file, partial: false };
+}
+
+function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function legacyTreeFile(dir: string): string | null {

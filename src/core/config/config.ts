@@ -1,8 +1,9 @@
 import { dirname, join } from 'node:path';
 import type { Workflow } from '../../schema/workflow.ts';
 import { InputError } from '../errors.ts';
-import { binaryDir, checkpointsRoot, homeDir, projectRoot } from '../workspace.ts';
-import { type DotenvEntry, loadDotenvChain } from './dotenv.ts';
+import { checkpointsRoot, projectRoot } from '../workspace.ts';
+import type { DotenvEntry } from './dotenv.ts';
+import { dotenvFor, mergedEnv } from './environment.ts';
 import type { Env } from './env-vars.ts';
 import { profile } from './profiles.ts';
 import { readSavedSettings, type SavedSettings } from './saved-settings.ts';
@@ -36,8 +37,7 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
   const root = projectRoot(env, cwd);
-  // .env files in the spec's priority order; an earlier file wins for the same key
-  const dotenv = loadDotenvChain([opts.checkpointDir, root, binaryDir(), homeDir(env)].filter((d): d is string => !!d));
+  const dotenv = dotenvFor(env, cwd, opts.checkpointDir);
   const merged = mergedEnv(env, dotenv);
   profile(opts.profile); // reject an unknown profile before anything else
   const ckRoot = opts.checkpoints ?? checkpointsRoot(merged, cwd);
@@ -52,14 +52,6 @@ export function loadConfig(opts: LoadOptions = {}): Config {
     projectRoot: root,
     checkpointsRoot: ckRoot,
   };
-}
-
-/** The environment with .env values filled in under the real environment. */
-export function mergedEnv(env: Env, dotenv: Map<string, DotenvEntry>): Env {
-  const out: Record<string, string | undefined> = {};
-  for (const [k, e] of dotenv) out[k] = e.value;
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') out[k] = v;
-  return out;
 }
 
 export type Effective = { key: string; value: SettingValue; source: string };
@@ -81,9 +73,9 @@ function resolve(cfg: Config, def: SettingDef, explicit: SettingValue | undefine
   if (def.envBeatsExplicit && fromEnv) return hit(fromEnv.value, fromEnv.source);
   if (present(explicit)) return hit(explicit, 'argument');
   if (fromEnv) return hit(fromEnv.value, fromEnv.source);
-  if (def.saved && present(cfg.saved[def.saved])) return hit(cfg.saved[def.saved], `${cfg.savedPath}: ${def.saved}`);
   const overlay = def.profile ? profile(cfg.profile) : undefined;
   if (overlay && present(overlay[def.key])) return hit(overlay[def.key], `profile ${cfg.profile}`);
+  if (def.saved && present(cfg.saved[def.saved])) return hit(cfg.saved[def.saved], `${cfg.savedPath}: ${def.saved}`);
   const wf: Workflow = cfg.workflow.workflow;
   const inWorkflow = def.workflow?.(wf);
   if (present(inWorkflow)) return hit(inWorkflow, `${cfg.workflow.path}: ${def.workflowKey}`);

@@ -17,12 +17,11 @@ export function parseDotenv(text: string, file: string): Map<string, string> {
     if (line === '' || line.startsWith('#')) return;
     const body = line.startsWith('export ') ? line.slice(7).trimStart() : line;
     const eq = body.indexOf('=');
-    if (eq <= 0) {
-      throw new InputError(`${file}:${i + 1}: '${truncate(line)}' is not KEY=VALUE`, 'fix or comment out that line');
-    }
+    // the line is never echoed: a pasted key on a line of its own must not reach a terminal or log
+    if (eq <= 0) throw new InputError(`${file}:${i + 1}: the line is not KEY=VALUE`, 'fix or comment out that line');
     const key = body.slice(0, eq).trim();
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) {
-      throw new InputError(`${file}:${i + 1}: '${truncate(key)}' is not a valid variable name`, 'use letters, digits and _');
+      throw new InputError(`${file}:${i + 1}: the name before = is not a variable name`, 'use letters, digits and _');
     }
     out.set(key, unquote(body.slice(eq + 1).trim()));
   });
@@ -48,29 +47,39 @@ export function loadDotenvChain(dirs: string[]): Map<string, DotenvEntry> {
 }
 
 /**
- * Set keys in a `.env` file, keeping every other line (comments included) as it was.
- * The file is written atomically and readable by its owner only, since it holds secrets.
+ * The text of a `.env` file with keys set, every other line (comments included) kept as it was.
+ * A key written more than once keeps only its first line, now with the new value, so the new
+ * value is the one every reader sees. Throws, writing nothing, on a file or value it cannot write.
  */
-export function updateDotenv(file: string, updates: Record<string, string>): void {
+export function dotenvWithUpdates(file: string, updates: Record<string, string>): string {
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
   parseDotenv(text, file); // refuse to rewrite a file we cannot read back
-  const pending = new Map(Object.entries(updates));
+  const quoted = new Map(Object.entries(updates).map(([k, v]) => [k, quote(v)]));
+  const done = new Set<string>();
   const lines = text === '' ? [] : text.replace(/\r?\n$/, '').split(/\r?\n/);
-  const kept = lines.map((line) => {
-    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line);
-    const key = m?.[1];
-    if (key === undefined || !pending.has(key)) return line;
-    const value = pending.get(key) ?? '';
-    pending.delete(key);
-    return `${key}=${quote(value)}`;
+  const kept = lines.flatMap((line) => {
+    const key = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line)?.[1];
+    if (key === undefined || !quoted.has(key)) return [line];
+    if (done.has(key)) return [];
+    done.add(key);
+    return [`${key}=${quoted.get(key)}`];
   });
-  for (const [key, value] of pending) kept.push(`${key}=${quote(value)}`);
-  writeFileAtomic(file, `${kept.join('\n')}\n`, 0o600);
+  for (const [key, value] of quoted) if (!done.has(key)) kept.push(`${key}=${value}`);
+  return `${kept.join('\n')}\n`;
 }
 
+/** Set keys in a `.env` file, atomically and readable by its owner only, since it holds secrets. */
+export function updateDotenv(file: string, updates: Record<string, string>): void {
+  writeFileAtomic(file, dotenvWithUpdates(file, updates), 0o600);
+}
+
+/** A quoted value ends at its closing quote; anything after it, or after ` #` in an unquoted one, is a comment. */
 function unquote(v: string): string {
-  if (v.length >= 2 && (v[0] === '"' || v[0] === "'") && v.at(-1) === v[0]) return v.slice(1, -1);
-  // an unquoted value may carry a trailing comment
+  const q = v[0];
+  if (q === '"' || q === "'") {
+    const close = v.indexOf(q, 1);
+    if (close > 0 && /^\s*(#.*)?$/.test(v.slice(close + 1))) return v.slice(1, close);
+  }
   const hash = v.search(/\s#/);
   return hash >= 0 ? v.slice(0, hash).trimEnd() : v;
 }
@@ -81,8 +90,4 @@ function quote(v: string): string {
   if (!v.includes('"')) return `"${v}"`;
   if (!v.includes("'")) return `'${v}'`;
   throw new InputError('a .env value cannot hold both kinds of quote');
-}
-
-function truncate(s: string): string {
-  return s.length > 40 ? `${s.slice(0, 37)}...` : s;
 }

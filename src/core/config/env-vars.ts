@@ -11,6 +11,12 @@ export type EnvVar = {
   secret?: boolean;
 };
 
+/**
+ * Hosted models the spec names as built-in defaults for roles that do not follow the run model.
+ * A role whose model cannot be reached degrades as its own rules say (a lineage judge to continue).
+ */
+export const BUILTIN_MODELS = { judge: 'gpt-4o-mini', replication: 'gpt-5-mini', vision: 'gpt-4o' } as const;
+
 const v = (name: string, meaning: string, def: string | null, secret = false): EnvVar =>
   secret ? { name, meaning, default: def, secret } : { name, meaning, default: def };
 
@@ -23,12 +29,12 @@ export const ENV_VARS: readonly EnvVar[] = [
   v('SVC_MODEL_BFTS', 'model for node selection and the agent; falls back to the run model', null),
   v('SVC_MODEL_PAPER', 'model for paper writing; falls back to the run model', null),
   v('SVC_MODEL_EVAL', 'model for node evaluation; falls back to the run model', null),
-  v('SVC_MODEL_LINEAGE', 'lineage judge; falls back through SVC_MODEL_EVAL, SVC_MODEL, SVC_LLM_MODEL', null),
-  v('SVC_MODEL_ROOT_SELECT', 'root idea judge; falls back through SVC_MODEL_EVAL, SVC_MODEL, SVC_LLM_MODEL', null),
-  v('SVC_MODEL_RUBRIC_GEN', 'rubric generator model; falls back to the run model', null),
-  v('SVC_MODEL_RUBRIC_AUDIT', 'rubric auditor model; falls back to the run model', null),
-  v('SVC_MODEL_REPLICATE', 'replicator model; falls back to the run model', null),
-  v('SVC_MODEL_JUDGE', 'reproduction judge model; falls back to the run model', null),
+  v('SVC_MODEL_LINEAGE', 'lineage judge; falls back through SVC_MODEL_EVAL, SVC_MODEL, SVC_LLM_MODEL, then a built-in hosted model', BUILTIN_MODELS.judge),
+  v('SVC_MODEL_ROOT_SELECT', 'root idea judge; falls back through SVC_MODEL_EVAL, SVC_MODEL, SVC_LLM_MODEL, then a built-in hosted model', BUILTIN_MODELS.judge),
+  v('SVC_MODEL_RUBRIC_GEN', 'rubric generator model', BUILTIN_MODELS.replication),
+  v('SVC_MODEL_RUBRIC_AUDIT', 'rubric auditor model', BUILTIN_MODELS.replication),
+  v('SVC_MODEL_REPLICATE', 'replicator model', BUILTIN_MODELS.replication),
+  v('SVC_MODEL_JUDGE', 'reproduction judge model', BUILTIN_MODELS.replication),
   v('PROVIDERA_API_KEY', 'hosted provider A key', null, true),
   v('PROVIDERB_API_KEY', 'hosted provider B key', null, true),
   v('LOCALLLM_HOST', 'local model daemon address', '127.0.0.1:11434'),
@@ -45,7 +51,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   v('SLURM_LOG_DIR', 'where job logs go; the node work directory when unset', null),
   v('SLURM_DEFAULT_PARTITION', 'partition used when none is given', null),
   v('SVC_RETRIEVAL_BACKEND', 'scholar_a, scholar_b or both', 'scholar_a'),
-  v('VLM_MODEL', 'figure review model; falls back to the run model', null),
+  v('VLM_MODEL', 'figure review model (a hosted vision model)', BUILTIN_MODELS.vision),
   v('SVC_ORCHESTRATOR_PORT', 'orchestrator HTTP port', '9890'),
   v('MEMBACKEND_BASE_URL', 'memory server', 'http://localhost:8283'),
   v('MEMBACKEND_API_KEY', 'key for a hosted memory service', null, true),

@@ -1,11 +1,12 @@
 import type { Workflow } from '../../schema/workflow.ts';
+import { BUILTIN_MODELS } from './env-vars.ts';
 
 export type SettingValue = string | number | null;
 
 /**
  * One effective setting and where each layer finds it. Layers, highest first:
  * an explicit value from the caller (a tool argument or flag), the environment (and .env files),
- * settings.json, the --profile overlay, the workflow file, then `fallback` / `default`.
+ * the --profile overlay, settings.json, the workflow file, then `envFallback`, `fallback`, `default`.
  */
 export type SettingDef = {
   key: string;
@@ -39,14 +40,18 @@ const model = (key: string, env: string, description: string): SettingDef => ({
   fallback: 'model',
 });
 
+/** Judges: their own variable, settings.json, then SVC_MODEL_EVAL, SVC_MODEL, SVC_LLM_MODEL, then a built-in hosted model. */
 const judge = (key: string, env: string, description: string): SettingDef => ({
   key,
   description,
   type: 'string',
-  env: [env, 'SVC_MODEL_EVAL', 'SVC_MODEL', 'SVC_LLM_MODEL'],
+  env: [env],
   saved: key,
-  fallback: 'model',
+  envFallback: ['SVC_MODEL_EVAL', 'SVC_MODEL', 'SVC_LLM_MODEL'],
+  default: BUILTIN_MODELS.judge,
 });
+
+const builtin = (key: string, env: string, description: string, model: string): SettingDef => ({ key, description, type: 'string', env: [env], saved: key, default: model });
 
 export const SETTINGS: readonly SettingDef[] = [
   { key: 'model', description: 'model id of the run', type: 'string', env: ['SVC_MODEL', 'SVC_LLM_MODEL'], saved: 'llm_model', workflow: (w) => w.llm.model, workflowKey: 'llm.model' },
@@ -58,11 +63,11 @@ export const SETTINGS: readonly SettingDef[] = [
   model('model_eval', 'SVC_MODEL_EVAL', 'model for node evaluation'),
   judge('model_lineage', 'SVC_MODEL_LINEAGE', 'lineage judge model'),
   judge('model_root_select', 'SVC_MODEL_ROOT_SELECT', 'root idea judge model'),
-  model('model_rubric_gen', 'SVC_MODEL_RUBRIC_GEN', 'rubric generator model'),
-  model('model_rubric_audit', 'SVC_MODEL_RUBRIC_AUDIT', 'rubric auditor model'),
-  model('model_replicate', 'SVC_MODEL_REPLICATE', 'replicator model'),
-  model('model_judge', 'SVC_MODEL_JUDGE', 'reproduction judge model'),
-  model('model_vlm', 'VLM_MODEL', 'figure review model'),
+  builtin('model_rubric_gen', 'SVC_MODEL_RUBRIC_GEN', 'rubric generator model', BUILTIN_MODELS.replication),
+  builtin('model_rubric_audit', 'SVC_MODEL_RUBRIC_AUDIT', 'rubric auditor model', BUILTIN_MODELS.replication),
+  builtin('model_replicate', 'SVC_MODEL_REPLICATE', 'replicator model', BUILTIN_MODELS.replication),
+  builtin('model_judge', 'SVC_MODEL_JUDGE', 'reproduction judge model', BUILTIN_MODELS.replication),
+  builtin('model_vlm', 'VLM_MODEL', 'figure review model', BUILTIN_MODELS.vision),
   { key: 'localllm_host', description: 'local model daemon address', type: 'string', env: ['LOCALLLM_HOST'], saved: 'localllm_host', default: '127.0.0.1:11434' },
   { key: 'max_nodes', description: 'node cap', type: 'int', env: ['SVC_MAX_NODES'], saved: 'max_nodes', profile: true, workflow: (w) => w.bfts.max_nodes, workflowKey: 'bfts.max_nodes' },
   { key: 'max_depth', description: 'depth cap', type: 'int', env: ['SVC_MAX_DEPTH'], saved: 'max_depth', profile: true, workflow: (w) => w.bfts.max_depth, workflowKey: 'bfts.max_depth' },

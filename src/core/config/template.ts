@@ -1,4 +1,4 @@
-import { mapStrings } from '../map-strings.ts';
+import { mapValues } from '../map-values.ts';
 
 /**
  * `{{name}}` template variables in stage inputs, skill paths and prompt text. Names use dot
@@ -31,7 +31,7 @@ export function renderTemplate(text: string, vars: TemplateVars): string {
 
 /** Render every string inside a value (stage inputs are nested objects). */
 export function renderDeep<T>(value: T, vars: TemplateVars): T {
-  return mapStrings(value, (s) => renderTemplate(s, vars));
+  return mapValues(value, (s) => renderTemplate(s, vars));
 }
 
 export function unresolvedPlaceholders(text: string): string[] {

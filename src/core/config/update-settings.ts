@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { InputError } from '../errors.ts';
 import { type Config, effective } from './config.ts';
-import { updateDotenv } from './dotenv.ts';
+import { dotenvWithUpdates } from './dotenv.ts';
+import { writeFileAtomic } from '../atomic.ts';
 import { saveSettings } from './saved-settings.ts';
 
 /** Backends that take an API key, and the variable that holds it. */
@@ -29,15 +30,17 @@ export function updateSettings(cfg: Config, update: SettingsUpdate): Change[] {
     }
     nonEmpty('api-key', update.api_key);
   }
+  // everything that can fail is done before the first write
+  const envFile = join(cfg.projectRoot, '.env');
+  const envText = keyVar && update.api_key !== undefined ? dotenvWithUpdates(envFile, { [keyVar]: update.api_key }) : undefined;
   const changes: Change[] = [];
   if (Object.keys(saved).length > 0) {
     saveSettings(cfg.savedPath, saved);
     for (const [k, v] of Object.entries(saved)) changes.push({ what: `${k} = ${v}`, file: cfg.savedPath });
   }
-  if (keyVar && update.api_key !== undefined) {
-    const file = join(cfg.projectRoot, '.env');
-    updateDotenv(file, { [keyVar]: update.api_key });
-    changes.push({ what: `${keyVar} (value hidden)`, file });
+  if (envText !== undefined) {
+    writeFileAtomic(envFile, envText, 0o600);
+    changes.push({ what: `${keyVar} (value hidden)`, file: envFile });
   }
   return changes;
 }

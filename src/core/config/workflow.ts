@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { parseDocument } from 'yaml';
 import bundledData from '../../../workflow.yaml';
@@ -61,7 +62,8 @@ function checkWorkflow(raw: unknown, file: string, env: Env): Workflow {
   if (raw === null || raw === undefined) return file === BUNDLED ? invalid(file, '', 'is empty') : bundledWorkflow();
   if (typeof raw !== 'object' || Array.isArray(raw)) return invalid(file, '', 'must be a mapping of keys');
   const expanded = expandEnv(normalizeLegacy(raw as Record<string, unknown>), env);
-  const merged = file === BUNDLED ? expanded : deepMerge(bundledWorkflow(), expanded);
+  // `cpus: ${CPUS:-8}` expands to the string "8"; the schema says where a number is meant
+  const merged = Value.Convert(Workflow, file === BUNDLED ? expanded : deepMerge(bundledWorkflow(), expanded));
   checkSchema(merged, file);
   const wf = merged as Workflow;
   checkStages(wf, file);
@@ -71,33 +73,51 @@ function checkWorkflow(raw: unknown, file: string, env: Env): Workflow {
 function checkSchema(value: unknown, file: string): void {
   const first = Value.Errors(Workflow, value).First();
   if (!first) return;
-  const anyOf = (first.schema as { anyOf?: { const?: unknown }[] }).anyOf;
-  const choices = anyOf?.every((s) => s.const !== undefined) ? anyOf.map((s) => String(s.const)) : undefined;
+  const choices = literalChoices(first.schema);
   const got = first.value === undefined ? 'nothing' : JSON.stringify(first.value);
-  const why = choices ? `must be one of ${choices.join(', ')} (got ${got})` : `${first.message.toLowerCase()} (got ${got})`;
+  const why = choices ? `must be one of ${choices.values.join(', ')}${choices.list ? ', or a list of them' : ''} (got ${got})` : `${first.message.toLowerCase()} (got ${got})`;
   invalid(file, keyPath(first.path), why);
 }
 
-/** Stage names unique per list; depends_on and loop_back_to name stages of that list; skills exist. */
+/** The literals a union of literals allows (also inside `literal | literal[]`), or undefined. */
+function literalChoices(schema: TSchema): { values: string[]; list: boolean } | undefined {
+  const s = schema as { anyOf?: TSchema[]; const?: unknown; type?: string; items?: TSchema };
+  if (s.const !== undefined) return { values: [String(s.const)], list: false };
+  if (s.type === 'array' && s.items) {
+    const inner = literalChoices(s.items);
+    return inner && { values: inner.values, list: true };
+  }
+  if (!s.anyOf) return undefined;
+  const parts = s.anyOf.map(literalChoices);
+  if (parts.some((p) => !p)) return undefined;
+  return { values: [...new Set(parts.flatMap((p) => p?.values ?? []))], list: parts.some((p) => p?.list) };
+}
+
+/**
+ * Stage names unique per list among enabled stages (a disabled entry may keep another variant of a
+ * stage at hand); depends_on names a stage above it, which also rules out cycles; loop_back_to
+ * names a stage of the same list.
+ */
 function checkStages(wf: Workflow, file: string): void {
-  const skills = new Set(wf.skills.map((s) => s.name));
   for (const list of ['bfts_pipeline', 'pipeline'] as const) {
     const stages: Stage[] = wf[list];
-    const names = new Set<string>();
+    const all = new Set(stages.map((s) => s.stage));
+    const known = [...all].join(', ');
+    const above = new Set<string>();
+    const enabled = new Set<string>();
     stages.forEach((s, i) => {
-      if (names.has(s.stage)) invalid(file, `${list}[${i}].stage`, `'${s.stage}' is used by an earlier stage`);
-      names.add(s.stage);
-    });
-    const known = [...names].join(', ');
-    stages.forEach((s, i) => {
-      for (const dep of dependsOn(s)) {
-        if (!names.has(dep)) invalid(file, `${list}[${i}].depends_on`, `unknown stage '${dep}' (stages: ${known})`);
+      if (s.enabled !== false) {
+        if (enabled.has(s.stage)) invalid(file, `${list}[${i}].stage`, `'${s.stage}' is already an enabled stage above`);
+        enabled.add(s.stage);
       }
-      if (s.loop_back_to && !names.has(s.loop_back_to)) {
+      for (const dep of dependsOn(s)) {
+        if (!all.has(dep)) invalid(file, `${list}[${i}].depends_on`, `unknown stage '${dep}' (stages: ${known})`);
+        if (!above.has(dep)) invalid(file, `${list}[${i}].depends_on`, `'${dep}' is not above '${s.stage}'; stages run in file order`);
+      }
+      if (s.loop_back_to && !all.has(s.loop_back_to)) {
         invalid(file, `${list}[${i}].loop_back_to`, `unknown stage '${s.loop_back_to}' (stages: ${known})`);
       }
-      const skill = skillName(s.skill);
-      if (skill && !skills.has(skill)) invalid(file, `${list}[${i}].skill`, `'${s.skill}' is not in skills`);
+      above.add(s.stage);
     });
   }
 }
@@ -105,12 +125,6 @@ function checkStages(wf: Workflow, file: string): void {
 export function dependsOn(stage: Stage): string[] {
   const d = stage.depends_on;
   return d === undefined ? [] : typeof d === 'string' ? [d] : d;
-}
-
-/** `paper` and `paper-skill` name the same skill. */
-export function skillName(name: string | undefined): string | undefined {
-  if (!name) return undefined;
-  return name.endsWith('-skill') ? name : `${name}-skill`;
 }
 
 function invalid(file: string, key: string, why: string): never {
@@ -175,7 +189,12 @@ function parseYaml(text: string, file: string): unknown {
     const what = firstLine(yamlError.message).replace(/ at line \d+, column \d+:?$/, '');
     throw new InputError(`${file}${at}: ${what}`, 'fix the YAML syntax');
   }
-  return doc.toJS();
+  try {
+    return doc.toJS();
+  } catch (err) {
+    // e.g. alias expansion past the limit: input, not a bug
+    throw new InputError(`${file}: ${firstLine((err as Error).message)}`, 'fix the YAML');
+  }
 }
 
 function firstLine(s: string): string {

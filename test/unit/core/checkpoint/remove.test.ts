@@ -63,7 +63,7 @@ describe('delete', () => {
   test('refuses paths outside the checkpoints directory and the directory itself', () => {
     const elsewhere = writeCheckpoint(ws, { runId: 'elsewhere' });
     expect(() => planDelete(elsewhere, root)).toThrow('is outside the checkpoints directory');
-    expect(() => planDelete('../elsewhere', root)).toThrow('is outside the checkpoints directory');
+    expect(() => planDelete(join(root, '..', 'elsewhere'), root)).toThrow('is outside the checkpoints directory');
     expect(() => planDelete(root, root)).toThrow('is the checkpoints directory itself');
     expect(existsSync(elsewhere)).toBe(true);
   });
@@ -73,6 +73,40 @@ describe('delete', () => {
     symlinkSync(elsewhere, join(root, 'link'));
     expect(() => planDelete('link', root)).toThrow('is outside the checkpoints directory');
     expect(existsSync(join(elsewhere, 'tree.json'))).toBe(true);
+  });
+
+  test('the experiments directory is the one beside this checkpoints directory, however deep it sits', () => {
+    // a path with another `checkpoints` higher up must not send delete to <that>/experiments
+    const deep = join(ws, 'checkpoints', 'proj', 'workspace', 'checkpoints');
+    const ck = writeCheckpoint(deep, { runId: 'run7' });
+    const unrelated = join(ws, 'experiments', 'run7');
+    const own = join(ws, 'checkpoints', 'proj', 'workspace', 'experiments', 'run7');
+    mkdirSync(unrelated, { recursive: true });
+    mkdirSync(own, { recursive: true });
+    executeDelete(planDelete('run7', deep));
+    expect(existsSync(ck)).toBe(false);
+    expect(existsSync(own)).toBe(false);
+    expect(existsSync(unrelated)).toBe(true);
+  });
+
+  test('missing, empty, nested and symlinked names: clear errors, nothing removed', () => {
+    const ck = writeCheckpoint(root, { runId: 'r1' });
+    expect(() => planDelete('nosuch', root)).toThrow("checkpoint 'nosuch' does not exist");
+    expect(() => planDelete('', root)).toThrow('no checkpoint given');
+    expect(planDelete('r1/', root).checkpoint).toBe(ck);
+    mkdirSync(join(ck, 'inner'));
+    writeFileSync(join(ck, 'inner', 'tree.json'), '{"nodes": []}');
+    expect(() => planDelete(join(ck, 'inner'), root)).toThrow('is not directly in the checkpoints directory');
+    symlinkSync(ck, join(root, 'alias'));
+    expect(() => planDelete('alias', root)).toThrow('is a symlink');
+    expect(existsSync(join(ck, 'tree.json'))).toBe(true);
+  });
+
+  test('a project directory with only an experiment.md is not a checkpoint', () => {
+    mkdirSync(join(root, 'myproj', 'src'), { recursive: true });
+    writeFileSync(join(root, 'myproj', 'experiment.md'), '# goal\n');
+    expect(() => planDelete('myproj', root)).toThrow('is not a checkpoint');
+    expect(existsSync(join(root, 'myproj', 'src'))).toBe(true);
   });
 
   test('refuses a running checkpoint', () => {

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { allEffective, type Config, effective, loadConfig } from '../../../../src/core/config/config.ts';
-import { ENV_VARS, envValue } from '../../../../src/core/config/env-vars.ts';
+import { type Config, effective, loadConfig } from '../../../../src/core/config/config.ts';
+import { BUILTIN_MODELS, ENV_VARS, envValue } from '../../../../src/core/config/env-vars.ts';
 import { experimentPartition } from '../../../../src/core/config/experiment-md.ts';
 import { SETTINGS } from '../../../../src/core/config/setting-defs.ts';
 import { InputError } from '../../../../src/core/errors.ts';
@@ -70,12 +70,22 @@ describe('precedence rows of the spec', () => {
     expect(value(load({ SVC_SLURM_PARTITION: 'gpu' }), 'partition')).toBe('gpu');
   });
 
-  test('judge models fall back through SVC_MODEL_EVAL, SVC_MODEL, SVC_LLM_MODEL, then the run model', () => {
+  test('judge models: own variable, settings.json, SVC_MODEL_EVAL, SVC_MODEL, SVC_LLM_MODEL, then a built-in hosted model', () => {
+    expect(effective(load(), 'model_lineage')).toEqual({ key: 'model_lineage', value: BUILTIN_MODELS.judge, source: 'default' });
     expect(value(load({ SVC_LLM_MODEL: 'c' }), 'model_lineage')).toBe('c');
     expect(value(load({ SVC_MODEL: 'b', SVC_LLM_MODEL: 'c' }), 'model_lineage')).toBe('b');
     expect(value(load({ SVC_MODEL_EVAL: 'a', SVC_MODEL: 'b' }), 'model_root_select')).toBe('a');
     expect(value(load({ SVC_MODEL_LINEAGE: 'l', SVC_MODEL_EVAL: 'a' }), 'model_lineage')).toBe('l');
-    expect(effective(load(), 'model_lineage').source).toContain('(as model)');
+    writeFileSync(join(project, 'workspace', 'settings.json'), JSON.stringify({ model_lineage: 'saved-judge' }));
+    expect(value(load({ SVC_MODEL: 'generic' }), 'model_lineage')).toBe('saved-judge');
+  });
+
+  test('replication and vision roles default to built-in ids, not the run model', () => {
+    const cfg = load({ SVC_MODEL: 'run-model' });
+    for (const key of ['model_rubric_gen', 'model_rubric_audit', 'model_replicate', 'model_judge']) expect(value(cfg, key)).toBe(BUILTIN_MODELS.replication);
+    expect(value(cfg, 'model_vlm')).toBe(BUILTIN_MODELS.vision);
+    expect(value(load({ SVC_MODEL_JUDGE: 'j', VLM_MODEL: 'v' }), 'model_judge')).toBe('j');
+    expect(value(cfg, 'model_idea')).toBe('run-model');
   });
 
   test('base_url: the workflow, then LLM_API_BASE as a fallback', () => {
@@ -105,11 +115,11 @@ describe('layers', () => {
     expect(envValue({ SVC_RUBRIC: '' }, 'SVC_RUBRIC')).toBe('neurips');
   });
 
-  test('settings.json sits between the profile and the environment', () => {
+  test('settings.json sits below the profile and the environment, above the workflow', () => {
     writeFileSync(join(project, 'workspace', 'settings.json'), JSON.stringify({ llm_model: 'saved', max_nodes: 12 }));
-    const cfg = load({}, { profile: 'laptop' });
-    expect(effective(cfg, 'model')).toEqual({ key: 'model', value: 'saved', source: `${join(project, 'workspace', 'settings.json')}: llm_model` });
-    expect(value(cfg, 'max_nodes')).toBe(12);
+    expect(effective(load(), 'model')).toEqual({ key: 'model', value: 'saved', source: `${join(project, 'workspace', 'settings.json')}: llm_model` });
+    expect(value(load(), 'max_nodes')).toBe(12);
+    expect(value(load({}, { profile: 'laptop' }), 'max_nodes')).toBe(8);
     expect(value(load({ SVC_MODEL: 'env' }), 'model')).toBe('env');
   });
 
@@ -128,7 +138,7 @@ describe('layers', () => {
 
   test('a .env line without = stops loading with the file and line named', () => {
     writeFileSync(join(project, '.env'), 'A=1\nnot a pair\n');
-    expect(() => load()).toThrow(`${join(project, '.env')}:2: 'not a pair' is not KEY=VALUE`);
+    expect(() => load()).toThrow(`${join(project, '.env')}:2: the line is not KEY=VALUE`);
   });
 
   test('${ENV} in the workflow sees .env values', () => {
@@ -151,10 +161,6 @@ describe('layers', () => {
     expect(load().projectRoot).toBe(project);
   });
 
-  test('every setting resolves with the bundled workflow and no environment', () => {
-    const rows = allEffective(load());
-    expect(rows.map((r) => r.key)).toEqual(SETTINGS.map((s) => s.key));
-  });
 });
 
 describe('environment variable table', () => {
@@ -189,6 +195,13 @@ describe('environment variable table', () => {
       SVC_IDEA_MA_TEAM_SIZE: '3',
       SVC_IDEA_MA_N_AUTHORS: '16',
       SVC_IDEA_MA_N_PAPERS: '800',
+      SVC_MODEL_LINEAGE: BUILTIN_MODELS.judge,
+      SVC_MODEL_ROOT_SELECT: BUILTIN_MODELS.judge,
+      SVC_MODEL_JUDGE: BUILTIN_MODELS.replication,
+      SVC_BACKEND: 'localllm',
+      SVC_MODEL: null,
+      SVC_SLURM_PARTITION: null,
+      SVC_REGISTRY_DATA: null,
     });
   });
 

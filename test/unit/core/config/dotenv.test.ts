@@ -17,11 +17,27 @@ describe('parseDotenv', () => {
   });
 
   test('a line without = is an error naming the file and line', () => {
-    expect(() => parseDotenv('A=1\nJUST_A_WORD\n', '/p/.env')).toThrow("/p/.env:2: 'JUST_A_WORD' is not KEY=VALUE");
+    expect(() => parseDotenv('A=1\nJUST_A_WORD\n', '/p/.env')).toThrow('/p/.env:2: the line is not KEY=VALUE');
+  });
+
+  test('a pasted secret on a line of its own is not echoed in the error', () => {
+    let message = '';
+    try {
+      parseDotenv('sk-proj-SECRETSECRET1234567890\n', '/p/.env');
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toBe('/p/.env:1: the line is not KEY=VALUE');
+    expect(() => parseDotenv('PROVIDERA_API_KEY: sk-SECRET=\n', '/p/.env')).not.toThrow(/SECRET/);
+    expect(() => parseDotenv('PROVIDERA_API_KEY: sk-SECRET=\n', '/p/.env')).toThrow('/p/.env:1: the name before = is not a variable name');
+  });
+
+  test('a quoted value may be followed by a comment', () => {
+    expect(Object.fromEntries(parseDotenv(`A='quoted' # note\nB="x # not a comment"\n`, 'f'))).toEqual({ A: 'quoted', B: 'x # not a comment' });
   });
 
   test('an invalid name is an error', () => {
-    expect(() => parseDotenv('1A=x', 'f')).toThrow(/not a valid variable name/);
+    expect(() => parseDotenv('1A=x', 'f')).toThrow('f:1: the name before = is not a variable name');
   });
 });
 
@@ -44,6 +60,14 @@ describe('updateDotenv', () => {
     updateDotenv(f, { PROVIDERA_API_KEY: 'sk new', C: '3' });
     expect(readFileSync(f, 'utf8')).toBe('# keys\nA=1\nPROVIDERA_API_KEY="sk new"\nB=2\nC=3\n');
     expect(statSync(f).mode & 0o777).toBe(0o600);
+  });
+
+  test('a key written twice ends up once, with the new value', () => {
+    const f = join(dir, '.env');
+    writeFileSync(f, 'PROVIDERA_API_KEY=old1\nX=1\nPROVIDERA_API_KEY=old2\n');
+    updateDotenv(f, { PROVIDERA_API_KEY: 'new' });
+    expect(readFileSync(f, 'utf8')).toBe('PROVIDERA_API_KEY=new\nX=1\n');
+    expect(parseDotenv(readFileSync(f, 'utf8'), f).get('PROVIDERA_API_KEY')).toBe('new');
   });
 
   test('refuses to rewrite a malformed file and leaves it as it was', () => {

@@ -37,6 +37,12 @@ describe('updateSettings', () => {
     expect(existsSync(settingsFile())).toBe(false);
   });
 
+  test('an API key .env cannot hold is refused before settings.json is written', () => {
+    expect(() => updateSettings(cfg({ SVC_BACKEND: 'providera' }), { model: 'new', api_key: `a"b'c` })).toThrow('cannot hold both kinds of quote');
+    expect(existsSync(settingsFile())).toBe(false);
+    expect(existsSync(join(project, '.env'))).toBe(false);
+  });
+
   test('bad numbers are refused before anything is written', () => {
     writeFileSync(settingsFile(), '{"llm_model": "keep"}');
     expect(() => updateSettings(cfg(), { model: 'new', cpus: 'eight' })).toThrow("--cpus must be a positive whole number, got 'eight'");

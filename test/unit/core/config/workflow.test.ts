@@ -34,10 +34,12 @@ describe('bundled workflow', () => {
     });
   });
 
-  test('ear_publish publishes a staged local tarball; ors_grade runs 3 times', () => {
-    const publish = wf.pipeline.find((s) => s.stage === 'ear_publish');
-    expect(publish?.enabled).toBe(true);
-    expect(publish?.inputs).toMatchObject({ backend: 'local-tarball', visibility: 'staged' });
+  test('ear_publish: a disabled registry entry, then an enabled staged local tarball; ors_grade runs 3 times', () => {
+    const publish = wf.pipeline.filter((s) => s.stage === 'ear_publish');
+    expect(publish.map((s) => [s.enabled, s.inputs?.backend, s.inputs?.visibility])).toEqual([
+      [false, 'svc-registry', 'staged'],
+      [true, 'local-tarball', 'staged'],
+    ]);
     expect(wf.pipeline.find((s) => s.stage === 'ors_grade')?.inputs?.n_runs).toBe(3);
   });
 
@@ -107,20 +109,51 @@ describe('parseWorkflow', () => {
     expect(failure('pipeline:\n  - {stage: a, depends_on: zzz}\n')).toContain("unknown stage 'zzz'");
   });
 
-  test('an unknown loop_back_to, a duplicate stage and an unknown skill are errors', () => {
+  test('an unknown loop_back_to and a second enabled stage of one name are errors', () => {
     expect(failure('bfts_pipeline:\n  - {stage: a, loop_back_to: nowhere}\n')).toContain('bfts_pipeline[0].loop_back_to');
-    expect(failure('pipeline:\n  - {stage: a}\n  - {stage: a}\n')).toContain("pipeline[1].stage: 'a' is used by an earlier stage");
-    expect(failure('pipeline:\n  - {stage: a, skill: paper-skil}\n')).toContain("pipeline[0].skill: 'paper-skil' is not in skills");
+    expect(failure('pipeline:\n  - {stage: a}\n  - {stage: a}\n')).toContain("pipeline[1].stage: 'a' is already an enabled stage above");
+    expect(parse('pipeline:\n  - {stage: a, enabled: false}\n  - {stage: a}\n').pipeline).toHaveLength(2);
   });
 
-  test('a short skill name is read as <name>-skill', () => {
-    expect(parse('pipeline:\n  - {stage: a, skill: paper}\n').pipeline[0]?.skill).toBe('paper');
+  test('depends_on must name a stage above: no cycles, no self-dependency', () => {
+    expect(failure('pipeline:\n  - {stage: c, depends_on: [c]}\n')).toContain("pipeline[0].depends_on: 'c' is not above 'c'; stages run in file order");
+    expect(failure('pipeline:\n  - {stage: a, depends_on: [b]}\n  - {stage: b, depends_on: [a]}\n')).toContain("pipeline[0].depends_on: 'b' is not above 'a'");
+  });
+
+  test('the minimal workflow of the reference implementation is read', () => {
+    const wf = parse(`llm: {backend: openai, model: gpt-4o}
+bfts_pipeline:
+  - {stage: generate_idea, skill: idea-skill, tool: generate_ideas, description: "...", depends_on: [], enabled: true, phase: bfts}
+  - {stage: select_and_run, skill: hpc-skill, tool: "", depends_on: [generate_idea], enabled: true, phase: bfts}
+pipeline:
+  - {stage: search_related_work, skill: web-skill, tool: collect_references_iterative, depends_on: [], enabled: true, phase: paper}
+  - {stage: write_paper, skill: paper-skill, tool: write_paper_iterative, depends_on: [search_related_work], enabled: true, phase: paper}
+skills:
+  - {name: idea-skill, path: /x/idea, phase: none}
+  - {name: memory-skill, path: /x/mem, phase: bfts}
+  - {name: paper-skill, path: /x/pap, phase: paper}
+disabled_tools: []
+`);
+    expect(wf.llm.model).toBe('gpt-4o');
+    expect(wf.skills.map((s) => s.name)).toEqual(['idea-skill', 'memory-skill', 'paper-skill']);
+  });
+
+  test('a whole ${VAR} reference to a number is that number', () => {
+    const wf = parse('resources:\n  cpus: ${CPUS:-8}\n  timeout_minutes: ${T}\nroot_idea_selection:\n  enabled: ${ROOT}\nauthor_name: "${N}"\n', { T: '30', ROOT: 'false', N: '42' });
+    expect(wf.resources).toMatchObject({ cpus: 8, timeout_minutes: 30 });
+    expect(wf.root_idea_selection.enabled).toBe(false);
+    expect(failure('resources:\n  cpus: ${CPUS:-eight}\n')).toContain('resources.cpus: expected integer (got "eight")');
+  });
+
+  test('an alias bomb is refused as input', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}]`)].join('\n');
+    expect(failure(bomb)).toMatch(/^\/w\/workflow\.yaml: /);
   });
 
   test('a bad enum lists the choices; a bad type says what was expected', () => {
     expect(failure('bfts:\n  frontier_score: best\n')).toBe('/w/workflow.yaml: bfts.frontier_score: must be one of scientific_plus_diversity, scientific_only, depth_penalized, ucb_like (got "best")');
     expect(failure('resources:\n  cpus: many\n')).toContain('resources.cpus: expected integer (got "many")');
-    expect(failure('skills:\n  - {name: x, path: builtin, phase: sometimes}\n')).toContain('skills[0].phase');
+    expect(failure('skills:\n  - {name: x, path: builtin, phase: sometimes}\n')).toContain('skills[0].phase: must be one of bfts, paper, reproduce, none, or a list of them (got "sometimes")');
   });
 
   test('malformed YAML names the file, line and column', () => {
