@@ -56,7 +56,8 @@ function realOfDeepestExisting(p: string): string | null {
   }
 }
 
-function exists(p: string): boolean {
+/** True when something is at `p`, a dangling symlink included. */
+export function exists(p: string): boolean {
   try {
     lstatSync(p);
     return true;

@@ -1,7 +1,7 @@
 import { lstatSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError, SvcError } from '../errors.ts';
-import { resolveInside } from '../paths.ts';
+import { exists, resolveInside } from '../paths.ts';
 import { findCheckpoint } from './locate.ts';
 import { runningPid } from './pid.ts';
 
@@ -36,15 +36,6 @@ export function planDelete(arg: string, checkpointsRoot: string): DeletePlan {
   // the workspace is the one the checkpoints directory belongs to, whatever the path above it
   const experiments = join(dirname(resolve(checkpointsRoot)), 'experiments', basename(dir));
   return { checkpoint: dir, experiments: exists(experiments) ? experiments : null };
-}
-
-function exists(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
