@@ -1,6 +1,6 @@
 import { defineCommand } from 'citty';
 import { checkpointsDir } from '../core/config/environment.ts';
-import { ideaTitles, notableFiles, runOrigin } from '../core/checkpoint/inventory.ts';
+import { notableFiles, runOrigin } from '../core/checkpoint/inventory.ts';
 import { findCheckpoint } from '../core/checkpoint/locate.ts';
 import { summarizeCheckpoint } from '../core/checkpoint/summary.ts';
 import { experimentsDirOf } from '../core/workspace.ts';
@@ -18,9 +18,7 @@ export default defineCommand({
     const root = checkpointsDir(args['checkpoints-dir']);
     const dir = findCheckpoint(args.checkpoint, root);
     const { tree: _tree, ...summary } = summarizeCheckpoint(dir);
-    const problems = summary.problems;
-    const detail = { ...summary, experiments_dir: experimentsDirOf(dir), origin: runOrigin(dir, problems), ideas: ideaTitles(dir, problems), files: notableFiles(dir) };
-    detail.problems = [...new Set(problems)];
+    const detail = { ...summary, experiments_dir: experimentsDirOf(dir), origin: runOrigin(dir, summary.problems), files: notableFiles(dir) };
     if (args.json) printJson(detail);
     else {
       printSummary(summary);

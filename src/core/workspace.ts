@@ -37,7 +37,8 @@ export function checkpointsRoot(env: Env, cwd = process.cwd()): string {
 }
 
 /**
- * The workspace a checkpoint belongs to: the parent of its nearest `checkpoints` ancestor,
+ * The workspace a checkpoint belongs to: the parent of its nearest `checkpoints` ancestor (not
+ * the outermost: `/scratch/checkpoints/p/workspace/checkpoints/run` belongs to `.../p/workspace`),
  * else the checkpoint's parent directory.
  */
 export function workspaceOf(checkpointDir: string): string {

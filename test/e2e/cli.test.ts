@@ -27,6 +27,22 @@ describe('the binary', () => {
     expect(out).toHaveLength(13);
   });
 
+  test('a .env beside the executable is read, below the project .env', async () => {
+    const alone = join(dir, 'bin');
+    mkdirSync(alone);
+    copyFileSync(SVC, join(alone, 'svc'));
+    writeFileSync(join(alone, '.env'), 'SVC_MODEL=beside-binary\nSVC_RUBRIC=iclr\n');
+    const run = async () => {
+      const p = Bun.spawn([join(alone, 'svc'), 'settings', '--json'], { cwd: dir, env: { PATH: '/usr/bin:/bin', HOME: join(dir, 'home') }, stdout: 'pipe' });
+      return Object.fromEntries(JSON.parse(await new Response(p.stdout).text()).settings.map((r: { key: string; value: unknown; source: string }) => [r.key, r]));
+    };
+    expect((await run()).model).toEqual({ key: 'model', value: 'beside-binary', source: `${join(alone, '.env')}: SVC_MODEL` });
+    writeFileSync(join(dir, '.env'), 'SVC_MODEL=project\n');
+    const both = await run();
+    expect(both.model.value).toBe('project');
+    expect(both.rubric.value).toBe('iclr');
+  });
+
   test('--version and --help', async () => {
     expect(await svc(['--version'], { cwd: dir })).toEqual({ code: 0, stdout: `svc ${version}\n`, stderr: '' });
     const help = await svc(['--help'], { cwd: dir });

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { IdeaFile, LaunchConfig, RunMeta } from '../../schema/checkpoint.ts';
+import { LaunchConfig, RunMeta } from '../../schema/checkpoint.ts';
 import { readRecord } from './records.ts';
 
 /** Files of a checkpoint worth pointing a researcher at, in pipeline order. */
@@ -35,14 +35,6 @@ export function notableFiles(dir: string): FileEntry[] {
       return [];
     }
   });
-}
-
-export type IdeaLine = { title: string; overall_score: number | null };
-
-/** Idea titles from idea.json, in order (the first is the root idea). */
-export function ideaTitles(dir: string, problems: string[]): IdeaLine[] {
-  const idea = readRecord(dir, 'idea.json', IdeaFile, problems);
-  return (idea?.ideas ?? []).map((i) => ({ title: i.title, overall_score: i.overall_score ?? null }));
 }
 
 export type RunOrigin = { model: string | null; provider: string | null; profile: string | null; parent_run_id: string | null };

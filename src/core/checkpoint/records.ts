@@ -9,16 +9,8 @@ import { Value } from '@sinclair/typebox/value';
  */
 export function readRecord<S extends TSchema>(dir: string, name: string, schema: S, problems: string[]): S['static'] | null {
   const file = join(dir, name);
-  let text: string;
-  try {
-    if (!statSync(file).isFile()) {
-      problems.push(`${file}: is not a regular file`);
-      return null;
-    }
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
+  const text = readCheckpointText(file, problems);
+  if (text === null) return null;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -32,4 +24,21 @@ export function readRecord<S extends TSchema>(dir: string, name: string, schema:
     return null;
   }
   return value as S['static'];
+}
+
+/**
+ * The text of a checkpoint file, or null: silently when it does not exist, with a problem naming
+ * it when it is not a regular file (a FIFO would block the read) or cannot be read.
+ */
+export function readCheckpointText(file: string, problems: string[]): string | null {
+  try {
+    if (!statSync(file).isFile()) {
+      problems.push(`${file}: is not a regular file`);
+      return null;
+    }
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${file}: cannot be read (${(err as Error).message})`);
+    return null;
+  }
 }

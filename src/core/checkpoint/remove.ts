@@ -2,6 +2,7 @@ import { lstatSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError, SvcError } from '../errors.ts';
 import { exists, resolveInside } from '../paths.ts';
+import { experimentsDirOf } from '../workspace.ts';
 import { findCheckpoint } from './locate.ts';
 import { runningPid } from './pid.ts';
 
@@ -33,8 +34,7 @@ export function planDelete(arg: string, checkpointsRoot: string): DeletePlan {
   const dir = findCheckpoint(inside, checkpointsRoot);
   const pid = runningPid(dir);
   if (pid !== null) throw new SvcError(`checkpoint ${basename(dir)} is running (pid ${pid})`, 'stop the run first');
-  // the workspace is the one the checkpoints directory belongs to, whatever the path above it
-  const experiments = join(dirname(resolve(checkpointsRoot)), 'experiments', basename(dir));
+  const experiments = experimentsDirOf(dir);
   return { checkpoint: dir, experiments: exists(experiments) ? experiments : null };
 }
 

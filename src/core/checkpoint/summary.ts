@@ -1,8 +1,8 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Type as T } from '@sinclair/typebox';
 import { CostSummary, CostTraceRecord, IdeaFile, type NodeRecord, type TreeFile } from '../../schema/checkpoint.ts';
-import { readRecord } from './records.ts';
+import { readCheckpointText, readRecord } from './records.ts';
 import { type CheckpointStatus, checkpointStatus, countNodes, type NodeCounts } from './status.ts';
 import { readTree } from './tree.ts';
 
@@ -15,6 +15,8 @@ export type CheckpointSummary = {
   status: CheckpointStatus;
   pid: number | null;
   goal: string | null;
+  /** ideas of idea.json in order; the first is the root idea */
+  ideas: { title: string; overall_score: number | null }[];
   nodes: NodeCounts;
   best: BestNode | null;
   cost: Cost | null;
@@ -28,13 +30,15 @@ export type CheckpointSummary = {
 export function summarizeCheckpoint(dir: string): CheckpointSummary & { tree: TreeFile | null } {
   const { tree, file, problems } = readTree(dir);
   const { status, pid } = checkpointStatus(dir, tree);
-  const metric = primaryMetric(dir, problems);
+  const idea = readRecord(dir, 'idea.json', IdeaFile, problems);
+  const metric = readRecord(dir, 'evaluation_criteria.json', EvaluationCriteria, problems)?.primary_metric || idea?.primary_metric || null;
   return {
     id: basename(dir),
     path: dir,
     status,
     pid,
-    goal: goalOf(dir) ?? firstLine(tree?.experiment_goal),
+    goal: goalOf(dir, problems) ?? firstLine(tree?.experiment_goal),
+    ideas: (idea?.ideas ?? []).map((i) => ({ title: i.title, overall_score: i.overall_score ?? null })),
     nodes: countNodes(tree),
     best: bestNode(tree?.nodes ?? [], metric),
     cost: costOf(dir, problems),
@@ -63,15 +67,10 @@ const EvaluationCriteria = T.Object({ primary_metric: T.Optional(T.String()) });
 const Score = T.Optional(T.Union([T.Number(), T.Null()]));
 const ReviewScore = T.Object({ overall_score: Score, score: Score });
 
-function primaryMetric(dir: string, problems: string[]): string | null {
-  const m = readRecord(dir, 'evaluation_criteria.json', EvaluationCriteria, problems)?.primary_metric || readRecord(dir, 'idea.json', IdeaFile, problems)?.primary_metric;
-  return m || null;
-}
-
 function costOf(dir: string, problems: string[]): Cost | null {
   const s = readRecord(dir, 'cost_summary.json', CostSummary, problems);
   if (s) return { usd: s.total_cost_usd, tokens: s.total_tokens, calls: s.call_count };
-  const text = readText(join(dir, 'cost_trace.jsonl'));
+  const text = readCheckpointText(join(dir, 'cost_trace.jsonl'), problems);
   if (text === null) return null;
   const cost: Cost = { usd: 0, tokens: 0, calls: 0 };
   for (const line of text.split('\n')) {
@@ -96,8 +95,8 @@ function reviewScore(dir: string, problems: string[]): number | null {
 }
 
 /** The first paragraph under `## Research Goal` or `## Goal`, else the first one that is not a heading. */
-function goalOf(dir: string): string | null {
-  const text = readText(join(dir, 'experiment.md'));
+function goalOf(dir: string, problems: string[]): string | null {
+  const text = readCheckpointText(join(dir, 'experiment.md'), problems);
   if (text === null) return null;
   const lines = text.split(/\r?\n/).map((l) => l.trim());
   const heading = lines.findIndex((l) => /^#{1,6}\s*(research\s+)?goal\s*$/i.test(l));
@@ -107,15 +106,6 @@ function goalOf(dir: string): string | null {
   const end = after.findIndex((l, i) => i > start && (l === '' || l.startsWith('#')));
   const paragraph = after.slice(start, end < 0 ? undefined : end).join(' ');
   return paragraph.length > 240 ? `${paragraph.slice(0, 237)}...` : paragraph;
-}
-
-/** A regular file's text, or null (missing, unreadable, or a FIFO that would block). */
-function readText(path: string): string | null {
-  try {
-    return statSync(path).isFile() ? readFileSync(path, 'utf8') : null;
-  } catch {
-    return null;
-  }
 }
 
 function firstLine(s: unknown): string | null {

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NodeRecord, TreeFile } from '../../schema/checkpoint.ts';
+import { readCheckpointText } from './records.ts';
 
 export type TreeRead = {
   /** null when no tree file could be read at all */
@@ -35,18 +36,8 @@ type FileRead = { tree: TreeFile | null; file: string; partial: boolean };
 
 function readTreeFile(file: string, problems: string[]): FileRead {
   const none: FileRead = { tree: null, file, partial: false };
-  if (!existsSync(file)) return none;
-  if (!isRegularFile(file)) {
-    problems.push(`${file}: is not a regular file`);
-    return none;
-  }
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    problems.push(`${file}: cannot be read (${(err as Error).message})`);
-    return none;
-  }
+  const text = readCheckpointText(file, problems);
+  if (text === null) return none;
   if (text.trim() === '') {
     // the reference implementation leaves an empty nodes_tree.json behind and ignores it
     if (!file.endsWith('nodes_tree.json')) problems.push(`${file}: is empty`);
@@ -69,14 +60,6 @@ function readTreeFile(file: string, problems: string[]): FileRead {
   const valid = tree.nodes.filter((n): n is NodeRecord => n !== null && typeof n === 'object' && typeof n.id === 'string' && n.id !== '');
   if (valid.length < tree.nodes.length) problems.push(`${file}: ${tree.nodes.length - valid.length} node record(s) without an id were skipped`);
   return { tree: { ...tree, nodes: valid }, file, partial: false };
-}
-
-function isRegularFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 function legacyTreeFile(dir: string): string | null {

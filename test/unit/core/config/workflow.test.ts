@@ -194,6 +194,10 @@ describe('locateWorkflow', () => {
     expect(loadWorkflow({ checkpointDir: ckpt, env: {} }).workflow.author_name).toBe('Ckpt');
   });
 
+  test('a --config that is a directory is an error naming it', () => {
+    expect(() => loadWorkflow({ configPath: dir, env: {} })).toThrow(`${dir} is a directory, not a workflow file`);
+  });
+
   test('a --config that does not exist is an error, not a silent fallback', () => {
     expect(() => locateWorkflow({ configPath: join(dir, 'missing.yaml') })).toThrow(/does not exist/);
   });
