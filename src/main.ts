@@ -8,6 +8,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   show: { description: 'show one checkpoint in detail', load: () => import('./cli/show.ts').then((m) => m.default) },
   delete: { description: 'delete a checkpoint and its experiments directory', load: () => import('./cli/delete.ts').then((m) => m.default) },
   settings: { description: 'show effective settings and their sources, or save new ones', load: () => import('./cli/settings.ts').then((m) => m.default) },
+  viz: { description: 'start the dashboard (web UI and HTTP API) on 127.0.0.1:8765', load: () => import('./cli/viz.ts').then((m) => m.default) },
   'skills-list': { description: 'list the skills of the workflow and their phases', load: () => import('./cli/skills-list.ts').then((m) => m.default) },
 };
 

@@ -22,6 +22,38 @@ export class InputError extends SvcError {
   }
 }
 
+/** A named thing (checkpoint, file, rubric) that does not exist. */
+export class NotFoundError extends SvcError {
+  constructor(message: string, hint?: string) {
+    super(message, hint, 2);
+    this.name = 'NotFoundError';
+  }
+}
+
+/** The request clashes with the current state: a running checkpoint, no active checkpoint, an existing name. */
+export class ConflictError extends SvcError {
+  constructor(message: string, hint?: string) {
+    super(message, hint, 1);
+    this.name = 'ConflictError';
+  }
+}
+
+/** Input over a size limit. */
+export class TooLargeError extends SvcError {
+  constructor(message: string, hint?: string) {
+    super(message, hint, 2);
+    this.name = 'TooLargeError';
+  }
+}
+
+/** A tool or service svc needs is missing or not reachable (latexmk, nvidia-smi, ssh, a server). */
+export class UnavailableError extends SvcError {
+  constructor(message: string, hint?: string) {
+    super(message, hint, 1);
+    this.name = 'UnavailableError';
+  }
+}
+
 export function oneLine(err: unknown): string {
   if (err instanceof SvcError) return err.hint ? `${err.message} (${err.hint})` : err.message;
   if (err instanceof Error) return err.message.split('\n')[0] ?? String(err);

@@ -11,11 +11,15 @@ export type CheckpointStatus = 'running' | 'done' | 'failed' | 'stopped' | 'new'
  */
 export function checkpointStatus(dir: string, tree: TreeFile | null): { status: CheckpointStatus; pid: number | null } {
   const pid = runningPid(dir);
-  if (pid !== null) return { status: 'running', pid };
-  if (tree?.status === 'failed' || tree?.status === 'stopped') return { status: tree.status, pid: null };
-  if (!tree) return { status: 'new', pid: null };
-  if (tree.nodes.some((n) => n.status === 'running' || n.status === 'pending')) return { status: 'stopped', pid: null };
-  return { status: 'done', pid: null };
+  return pid !== null ? { status: 'running', pid } : { status: statusWithoutProcess(tree), pid: null };
+}
+
+/** The status the tree alone gives, when no process of the run is alive. */
+export function statusWithoutProcess(tree: TreeFile | null): Exclude<CheckpointStatus, 'running' | 'unreadable'> {
+  if (tree?.status === 'failed' || tree?.status === 'stopped') return tree.status;
+  if (!tree) return 'new';
+  if (tree.nodes.some((n) => n.status === 'running' || n.status === 'pending')) return 'stopped';
+  return 'done';
 }
 
 export type NodeCounts = { total: number; pending: number; running: number; success: number; failed: number; other: number };

@@ -63,11 +63,11 @@ export function bestNode(nodes: NodeRecord[], metric: string | null): BestNode |
   return best;
 }
 
-const EvaluationCriteria = T.Object({ primary_metric: T.Optional(T.String()) });
+export const EvaluationCriteria = T.Object({ primary_metric: T.Optional(T.String()) });
 const Score = T.Optional(T.Union([T.Number(), T.Null()]));
 const ReviewScore = T.Object({ overall_score: Score, score: Score });
 
-function costOf(dir: string, problems: string[]): Cost | null {
+export function costOf(dir: string, problems: string[]): Cost | null {
   const s = readRecord(dir, 'cost_summary.json', CostSummary, problems);
   if (s) return { usd: s.total_cost_usd, tokens: s.total_tokens, calls: s.call_count };
   const text = readCheckpointText(join(dir, 'cost_trace.jsonl'), problems);

@@ -110,8 +110,12 @@ function present(v: unknown): boolean {
 function coerce(def: SettingDef, raw: unknown, source: string): SettingValue {
   if (def.type === 'int' || def.type === 'number') {
     const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
-    const ok = Number.isFinite(n) && (def.type === 'number' || Number.isInteger(n)) && n > 0;
-    if (!ok) throw new InputError(`${def.key} from ${source} must be a positive ${def.type === 'int' ? 'whole ' : ''}number, got '${String(raw)}'`);
+    const min = def.min ?? Number.MIN_VALUE;
+    const ok = Number.isFinite(n) && (def.type === 'number' || Number.isInteger(n)) && n >= min;
+    if (!ok) {
+      const kind = `${def.type === 'int' ? 'whole ' : ''}number`;
+      throw new InputError(`${def.key} from ${source} must be a ${def.min === undefined ? `positive ${kind}` : `${kind} of at least ${def.min}`}, got '${String(raw)}'`);
+    }
     return n;
   }
   const s = String(raw);

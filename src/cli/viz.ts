@@ -1,0 +1,51 @@
+import { resolve } from 'node:path';
+import { defineCommand } from 'citty';
+import { effective, loadConfig } from '../core/config/config.ts';
+import { loadEnv } from '../core/config/environment.ts';
+import { InputError } from '../core/errors.ts';
+import { checkpointsRoot } from '../core/workspace.ts';
+import { locateDashboardRoot, ServerContext } from '../server/context.ts';
+import { startDashboard } from '../server/serve.ts';
+
+export default defineCommand({
+  meta: { description: 'Start the dashboard: the web UI and its HTTP API, on 127.0.0.1' },
+  args: {
+    dir: { type: 'positional', required: false, description: 'a checkpoint (selected at start) or a workspace directory' },
+    port: { type: 'string', description: 'port (default 8765; SVC_GUI_PORT wins; 0 picks a free port)' },
+    host: { type: 'string', description: 'address to bind (default 127.0.0.1); anything else exposes an API without authentication' },
+  },
+  async run({ args }) {
+    const env = loadEnv();
+    const where = locateDashboardRoot(args.dir === undefined ? undefined : resolve(args.dir), checkpointsRoot(env));
+    const cfg = loadConfig({ checkpoints: where.checkpointsRoot, checkpointDir: where.active ?? undefined });
+    const port = Number(effective(cfg, 'gui_port', args.port === undefined ? undefined : portArg(args.port)).value);
+    if (port > 65535) throw new InputError(`port ${port} is out of range`, 'use 0 to 65535');
+    const host = args.host ?? '127.0.0.1';
+    const token = env.SVC_GUI_TOKEN || null;
+    if (!isLoopback(host)) {
+      process.stderr.write(`svc viz: warning: listening on ${host}: ${token ? 'the API needs SVC_GUI_TOKEN, but traffic is not encrypted' : 'the API has no authentication; anyone who can reach this address can read and change your runs (set SVC_GUI_TOKEN, or use an SSH tunnel)'}\n`);
+    }
+    const ctx = new ServerContext(env, process.cwd(), where.checkpointsRoot, where.active, token);
+    const dashboard = startDashboard(ctx, { host, port });
+    process.stderr.write(`svc viz: dashboard at ${dashboard.url}\nsvc viz: checkpoints in ${where.checkpointsRoot}${where.active ? `; active: ${where.active}` : ''}\n`);
+    await new Promise<void>((done) => {
+      const stop = () => {
+        process.stderr.write('svc viz: stopping\n');
+        void dashboard.stop().then(done);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    return 0;
+  },
+});
+
+function portArg(raw: string): number {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || n > 65535) throw new InputError(`--port must be a whole number from 0 to 65535, got '${raw}'`);
+  return n;
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}

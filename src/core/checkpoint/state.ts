@@ -1,0 +1,87 @@
+import { statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { IdeaFile, LaunchConfig } from '../../schema/checkpoint.ts';
+import type { Phase, StateSnapshot } from '../../schema/state.ts';
+import { runningPid } from './pid.ts';
+import { readRecord } from './records.ts';
+import { countNodes, statusWithoutProcess } from './status.ts';
+import { bestNode, costOf, EvaluationCriteria } from './summary.ts';
+import { readTree } from './tree.ts';
+
+/** A run of this checkpoint started by the caller itself, whose exit code it saw. */
+export type KnownRun = { pid: number; exitCode: number | null };
+
+type Model = { provider: string; model: string };
+
+/** Files whose change changes the state; their sizes and times are the cache key. */
+const WATCHED = ['tree.json', 'nodes_tree.json', 'cost_summary.json', 'cost_trace.jsonl', 'launch_config.json', 'idea.json', '.pipeline_started', 'review_report.json', 'evaluation_criteria.json'];
+
+const cache = new Map<string, { key: string; body: Omit<StateSnapshot, keyof Live> }>();
+type Live = Pick<StateSnapshot, 'running_pid' | 'is_running' | 'exit_code' | 'running' | 'pid' | 'status_label'>;
+
+/**
+ * The state snapshot of a run, as the dashboard polls it. Without a checkpoint only the live keys
+ * are present. The parts read from files are cached until one of them changes; whether the run's
+ * process is alive is checked on every call.
+ */
+export function runState(dir: string | null, defaultModel: () => Model, launched: KnownRun | null = null): StateSnapshot {
+  if (!dir) {
+    const alive = launched && launched.exitCode === null ? launched.pid : null;
+    return live(alive, launched?.exitCode ?? null, alive ? 'running' : 'idle');
+  }
+  const key = WATCHED.map((f) => signature(join(dir, f))).join('|');
+  let entry = cache.get(dir);
+  if (!entry || entry.key !== key) {
+    entry = { key, body: readState(dir, defaultModel) };
+    cache.set(dir, entry);
+  }
+  const pid = runningPid(dir);
+  const status = pid !== null ? 'running' : (entry.body.status ?? 'new');
+  const label = pid !== null ? `running: ${entry.body.phase}` : status;
+  return { ...live(pid, launched?.exitCode ?? null, label), ...entry.body, status };
+}
+
+function live(pid: number | null, exitCode: number | null, label: string): Live {
+  return { running_pid: pid, is_running: pid !== null, exit_code: exitCode, running: pid !== null, pid, status_label: label };
+}
+
+function readState(dir: string, defaultModel: () => Model): Omit<StateSnapshot, keyof Live> {
+  const { tree } = readTree(dir);
+  const problems: string[] = [];
+  const c = countNodes(tree);
+  const launch = readRecord(dir, 'launch_config.json', LaunchConfig, problems);
+  const fallback = launch?.llm_model && launch.llm_provider ? null : defaultModel();
+  const cost = costOf(dir, problems);
+  const criteria = readRecord(dir, 'evaluation_criteria.json', EvaluationCriteria, problems);
+  const metric = criteria?.primary_metric || readRecord(dir, 'idea.json', IdeaFile, problems)?.primary_metric || null;
+  const best = bestNode(tree?.nodes ?? [], metric);
+  return {
+    checkpoint_id: basename(dir),
+    checkpoint_path: dir,
+    status: statusWithoutProcess(tree),
+    phase: phaseOf(dir, tree !== null && tree.nodes.length > 0),
+    nodes: { total: c.total, completed: c.success, running: c.running, failed: c.failed, pending: c.pending },
+    model: { provider: launch?.llm_provider || fallback?.provider || '', model: launch?.llm_model || fallback?.model || '' },
+    ...(cost ? { cost: { usd: cost.usd, tokens: cost.tokens, calls: cost.calls } } : {}),
+    best: best && { id: best.id, score: best.score, metric: best.metric, value: best.value },
+    updated_at: new Date().toISOString(),
+  };
+}
+
+/** The furthest phase the run has reached, from the files each phase leaves. */
+function phaseOf(dir: string, hasNodes: boolean): Phase {
+  if (signature(join(dir, 'review_report.json')) !== '-') return 'review';
+  if (signature(join(dir, '.pipeline_started')) !== '-') return 'paper';
+  if (hasNodes) return 'bfts';
+  if (signature(join(dir, 'idea.json')) !== '-') return 'idea';
+  return 'idle';
+}
+
+function signature(file: string): string {
+  try {
+    const s = statSync(file);
+    return `${s.mtimeMs}:${s.size}`;
+  } catch {
+    return '-';
+  }
+}

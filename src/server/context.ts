@@ -1,0 +1,109 @@
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { type Config, loadConfig } from '../core/config/config.ts';
+import type { Env } from '../core/config/env-vars.ts';
+import { isCheckpointDir, listCheckpointDirs } from '../core/checkpoint/locate.ts';
+import { ConflictError, NotFoundError } from '../core/errors.ts';
+import { resolveInside } from '../core/paths.ts';
+
+/** A run the dashboard started itself; its exit code is known only to us. */
+export type LaunchedRun = { pid: number; checkpoint: string; exitCode: number | null };
+
+/**
+ * What every route shares: where checkpoints live, which one is active, and the configuration.
+ * Files on disk stay the source of truth; this holds only the selection and caches.
+ */
+export class ServerContext {
+  readonly workspaceRoot: string;
+  private activeDir: string | null;
+  private configCache: { at: number; active: string | null; config: Config } | null = null;
+  launched: LaunchedRun | null = null;
+
+  constructor(
+    readonly env: Env,
+    readonly cwd: string,
+    readonly checkpointsRoot: string,
+    active: string | null,
+    readonly token: string | null = null,
+  ) {
+    this.workspaceRoot = dirname(checkpointsRoot);
+    this.activeDir = active;
+  }
+
+  /** The active checkpoint, or null; a checkpoint deleted behind our back is no longer active. */
+  get active(): string | null {
+    if (this.activeDir && !existsSync(this.activeDir)) this.activeDir = null;
+    return this.activeDir;
+  }
+
+  /** The active checkpoint, for routes that cannot work without one. */
+  requireActive(): string {
+    const dir = this.active;
+    if (!dir) throw new ConflictError('no active checkpoint', 'select one with POST /api/switch-checkpoint');
+    return dir;
+  }
+
+  setActive(dir: string | null): void {
+    this.activeDir = dir;
+    this.invalidate();
+  }
+
+  /**
+   * The directory of checkpoint `id` (a directory name in the checkpoints root, never a path).
+   * Unknown ids, and names that try to leave the root, are not found.
+   */
+  checkpointDir(id: string): string {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id) || id.includes('..')) throw new NotFoundError('not found');
+    let dir: string;
+    try {
+      dir = resolveInside(this.checkpointsRoot, id, 'checkpoint');
+    } catch {
+      throw new NotFoundError('not found');
+    }
+    if (!existsSync(dir) || !statSync(dir).isDirectory() || !isCheckpointDir(dir)) throw new NotFoundError('not found');
+    return dir;
+  }
+
+  /**
+   * The configuration as the active checkpoint sees it (its workflow copy, settings.json, .env).
+   * Reloaded after a write through the API (invalidate) and at most every two seconds otherwise,
+   * so edits made outside the dashboard show up without a restart.
+   */
+  config(): Config {
+    const now = Date.now();
+    const active = this.active;
+    const c = this.configCache;
+    if (c && c.active === active && now - c.at < 2000) return c.config;
+    const config = loadConfig({ env: this.env, cwd: this.cwd, checkpoints: this.checkpointsRoot, checkpointDir: active ?? undefined });
+    this.configCache = { at: now, active, config };
+    return config;
+  }
+
+  invalidate(): void {
+    this.configCache = null;
+  }
+
+  get settingsPath(): string {
+    return join(this.workspaceRoot, 'settings.json');
+  }
+}
+
+/**
+ * Where `svc viz [dir]` looks: a checkpoint (it becomes active, its parent is the checkpoints
+ * directory), a workspace holding `checkpoints/`, or a checkpoints directory itself. Without an
+ * argument, the configured checkpoints directory; the newest checkpoint there is selected.
+ */
+export function locateDashboardRoot(arg: string | undefined, defaultRoot: string): { checkpointsRoot: string; active: string | null } {
+  if (arg === undefined) return { checkpointsRoot: defaultRoot, active: newest(defaultRoot) };
+  if (!existsSync(arg)) throw new NotFoundError(`${arg} does not exist`, 'give a checkpoint or workspace directory');
+  if (!statSync(arg).isDirectory()) throw new ConflictError(`${arg} is a file, not a checkpoint or workspace directory`);
+  if (isCheckpointDir(arg)) return { checkpointsRoot: dirname(arg), active: arg };
+  const nested = join(arg, 'checkpoints');
+  const root = existsSync(nested) && statSync(nested).isDirectory() ? nested : arg;
+  return { checkpointsRoot: root, active: newest(root) };
+}
+
+function newest(root: string): string | null {
+  // names start with YYYYMMDDHHMMSS, and listCheckpointDirs sorts them newest first
+  return listCheckpointDirs(root)[0] ?? null;
+}

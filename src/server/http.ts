@@ -1,0 +1,51 @@
+import { ConflictError, InputError, NotFoundError, oneLine, SvcError, TooLargeError, UnavailableError } from '../core/errors.ts';
+
+/** An error with its HTTP status, for conditions that exist only on the wire (a missing token). */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+/** POST bodies other than uploads; the same limit the reference dashboard used. */
+export const MAX_JSON_BODY = 10 * 1024 * 1024;
+
+export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(data), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+}
+
+export function errorResponse(status: number, message: string): Response {
+  return json({ error: message }, status);
+}
+
+/** The status for an error thrown by a domain function: 400 input, 404 unknown, 409 conflict, 413 too large, 503 missing tool. */
+export function statusOf(err: unknown): number {
+  if (err instanceof HttpError) return err.status;
+  if (err instanceof NotFoundError) return 404;
+  if (err instanceof TooLargeError) return 413;
+  if (err instanceof ConflictError) return 409;
+  if (err instanceof UnavailableError) return 503;
+  if (err instanceof InputError) return 400;
+  if (err instanceof SvcError) return 500;
+  return 500;
+}
+
+/** One line for the error body; internal errors say so instead of leaking a stack. */
+export function messageOf(err: unknown): string {
+  if (err instanceof HttpError || err instanceof SvcError) return oneLine(err);
+  return `internal error: ${oneLine(err)}`;
+}
+
+type ValidationLike = { all?: { path?: string; message?: string; summary?: string }[]; type?: string; message?: string };
+
+/** Elysia's validation error as one readable line: `body.max_nodes: Expected integer`. */
+export function validationMessage(err: unknown, where = 'body'): string {
+  const first = (err as ValidationLike)?.all?.[0];
+  if (!first) return `invalid ${where}`;
+  const path = (first.path ?? '').split('/').filter(Boolean).join('.');
+  return `${where}${path ? `.${path}` : ''}: ${first.summary ?? first.message ?? 'invalid value'}`;
+}

@@ -1,0 +1,24 @@
+import type { Elysia } from 'elysia';
+import type { ServerContext } from '../context.ts';
+import { checkpointFileRoutes } from './checkpoint-files.ts';
+import { checkpointRoutes } from './checkpoints.ts';
+import { nodeRoutes } from './nodes.ts';
+import { settingsRoutes } from './settings.ts';
+import { stateRoutes } from './state.ts';
+import { staticRoutes } from './static.ts';
+import { uploadRoutes } from './uploads.ts';
+import { wizardRoutes } from './wizard.ts';
+import { workflowRoutes } from './workflow.ts';
+
+/** One plugin per section of the dashboard API spec. */
+export const ROUTES: ((ctx: ServerContext) => Elysia<any, any, any, any, any, any, any>)[] = [
+  stateRoutes,
+  checkpointRoutes,
+  checkpointFileRoutes,
+  settingsRoutes,
+  workflowRoutes,
+  wizardRoutes,
+  uploadRoutes,
+  nodeRoutes,
+  staticRoutes,
+];
