@@ -25,8 +25,9 @@ export function isRunRecord(relToRoot: string): boolean {
 }
 
 /** The bytes of a save request: text as UTF-8, or base64 (padding optional, whitespace ignored). */
-export function decodeContent(content: string, encoding: 'utf8' | 'base64' = 'utf8'): Buffer {
+export function decodeContent(content: string, encoding = 'utf8'): Buffer {
   if (encoding === 'utf8') return Buffer.from(content, 'utf8');
+  if (encoding !== 'base64') throw new InputError(`encoding must be 'utf8' or 'base64', got '${encoding}'`);
   const compact = content.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) {
     throw new InputError('content is not valid base64', "send the bytes base64-encoded, or text with encoding 'utf8'");

@@ -70,10 +70,11 @@ export function encodeBytes(bytes: Buffer): Encoded {
   return { encoding: 'base64', content: bytes.toString('base64') };
 }
 
+/** A size for a message: readable, with the exact count when it is rounded (10.0 MB can be over a 10.0 MB limit). */
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} bytes`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  const readable = n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${readable} (${n} bytes)`;
 }
 
 function readableStat(abs: string, rel: string, opts: ReadLimits): Stats {

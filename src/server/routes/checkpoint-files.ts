@@ -14,7 +14,8 @@ const TreeQuery = t.Object({ node_id: t.Optional(t.String()) });
 const SaveBody = t.Object({
   path: t.String(),
   content: t.String(),
-  encoding: t.Optional(t.Union([t.Literal('utf8'), t.Literal('base64')])),
+  // checked by decodeContent, whose message names the two choices (a union's validation message does not)
+  encoding: t.Optional(t.String()),
   id: t.Optional(t.String()),
 });
 const DeleteBody = t.Object({ path: t.String(), id: t.Optional(t.String()) });

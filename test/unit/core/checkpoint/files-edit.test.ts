@@ -78,6 +78,7 @@ describe('decodeContent', () => {
 
   test('not base64: refused', () => {
     for (const bad of ['not base64!', 'a', 'aGk==x']) expect(() => decodeContent(bad, 'base64')).toThrow('not valid base64');
+    expect(() => decodeContent('x', 'hex')).toThrow("encoding must be 'utf8' or 'base64', got 'hex'");
   });
 });
 

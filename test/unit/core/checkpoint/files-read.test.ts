@@ -89,7 +89,7 @@ describe('readFileBatch', () => {
     const got = readFileBatch(ck, ['a.txt', 'b.txt', 'c.txt', 'code/main.py']);
     expect(got['a.txt']).toMatchObject({ size: big.length });
     expect(got['b.txt']).toMatchObject({ size: big.length });
-    expect((got['c.txt'] as { error: string }).error).toContain(`of its ${MAX_BATCH_BYTES / 1024 / 1024}.0 MB total`);
+    expect((got['c.txt'] as { error: string }).error).toContain(`of its ${MAX_BATCH_BYTES / 1024 / 1024}.0 MB (${MAX_BATCH_BYTES} bytes) total`);
     expect(got['code/main.py']).toMatchObject({ size: 15 });
   });
 
