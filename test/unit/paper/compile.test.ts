@@ -116,7 +116,7 @@ describe('compileLatex', () => {
   });
 });
 
-describe('log helpers', () => {
+describe('reading the TeX log', () => {
   test('firstError: the first ! line, with l.<n> when TeX gives it', () => {
     expect(firstError('This is pdfTeX\n! Missing $ inserted.\n<inserted text>\nl.12 a_b\n! Emergency stop.')).toBe('Missing $ inserted. (line 12)');
     expect(firstError('! LaTeX Error: File `nope.sty\' not found.')).toBe("LaTeX Error: File `nope.sty' not found.");
