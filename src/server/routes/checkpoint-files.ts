@@ -1,5 +1,85 @@
-import { Elysia } from 'elysia';
+import { Elysia, t } from 'elysia';
+import { deleteCheckpointFile, decodeContent, saveCheckpointFile } from '../../core/checkpoint/files-edit.ts';
+import { isNodeMetaFile, nodeWorkDir } from '../../core/checkpoint/files-node.ts';
+import { displayPath } from '../../core/checkpoint/files-path.ts';
+import { rawFile, readFileBatch, readFileContent } from '../../core/checkpoint/files-read.ts';
+import { fileTree } from '../../core/checkpoint/files-tree.ts';
+import { listCheckpointFiles } from '../../core/checkpoint/files.ts';
+import { compileLatex, findPaperTex } from '../../paper/compile.ts';
 import type { ServerContext } from '../context.ts';
+import { json } from '../http.ts';
 
-/** checkpoint files (files, file, file/raw, filetree, filecontent, save, delete, compile): not built yet. */
-export const checkpointFileRoutes = (_ctx: ServerContext) => new Elysia({ name: 'checkpoint-files' });
+const PathQuery = t.Object({ path: t.String() });
+const TreeQuery = t.Object({ node_id: t.Optional(t.String()) });
+const SaveBody = t.Object({
+  path: t.String(),
+  content: t.String(),
+  // checked by decodeContent, whose message names the two choices (a union's validation message does not)
+  encoding: t.Optional(t.String()),
+  id: t.Optional(t.String()),
+});
+const DeleteBody = t.Object({ path: t.String(), id: t.Optional(t.String()) });
+const CompileBody = t.Object({ path: t.Optional(t.String()), id: t.Optional(t.String()) });
+
+/** Checkpoint files: list, read (inline, raw, batch), tree, save, delete, and compiling the paper. */
+export const checkpointFileRoutes = (ctx: ServerContext) => {
+  /** The checkpoint a write goes to: the one named, else the active one (409 when none). */
+  const target = (id: string | undefined) => (id === undefined ? ctx.requireActive() : ctx.checkpointDir(id));
+  /** The root a read is relative to: a node's work directory when node_id is given, else the checkpoint. */
+  const readRoot = (id: string, nodeId: string | null | undefined) => {
+    const dir = ctx.checkpointDir(id);
+    return nodeId === undefined || nodeId === null ? dir : nodeWorkDir(dir, nodeId);
+  };
+
+  return new Elysia({ name: 'checkpoint-files' })
+    .get('/api/checkpoint/:id/files', ({ params }) => listCheckpointFiles(ctx.checkpointDir(params.id)))
+    .get(
+      '/api/checkpoint/:id/file',
+      ({ params, query }) =>
+        readFileContent(ctx.checkpointDir(params.id), query.path, {
+          tooLargeHint: `fetch it as raw bytes from /api/checkpoint/${params.id}/file/raw?path=${encodeURIComponent(query.path)}`,
+        }),
+      { query: PathQuery },
+    )
+    .get(
+      '/api/checkpoint/:id/file/raw',
+      ({ params, query }) => {
+        const file = rawFile(ctx.checkpointDir(params.id), query.path);
+        return new Response(Bun.file(file.abs), { headers: { ...file.headers, 'content-length': String(file.size) } });
+      },
+      { query: PathQuery },
+    )
+    .get(
+      '/api/checkpoint/:id/filetree',
+      ({ params, query }) => {
+        const root = readRoot(params.id, query.node_id);
+        return query.node_id === undefined ? fileTree(root, params.id) : fileTree(root, query.node_id, isNodeMetaFile);
+      },
+      { query: TreeQuery },
+    )
+    .get('/api/checkpoint/:id/filecontent', ({ params, request }) => {
+      // read from the URL itself: a repeated ?path= must stay a list, whatever the query parser makes of it
+      const search = new URL(request.url).searchParams;
+      const paths = [...search.getAll('paths').flatMap((p) => p.split(',')), ...search.getAll('path')].filter((p) => p !== '');
+      return { files: readFileBatch(readRoot(params.id, search.get('node_id')), paths) };
+    })
+    .post(
+      '/api/checkpoint/file/save',
+      ({ body }) => {
+        const saved = saveCheckpointFile(target(body.id), body.path, decodeContent(body.content, body.encoding));
+        return { ok: true, ...saved };
+      },
+      { body: SaveBody },
+    )
+    .post('/api/checkpoint/file/delete', ({ body }) => ({ ok: true, ...deleteCheckpointFile(target(body.id), body.path) }), { body: DeleteBody })
+    .post(
+      '/api/checkpoint/compile',
+      async ({ body }) => {
+        const root = target(body.id);
+        const result = await compileLatex(findPaperTex(root, body.path), { env: ctx.env });
+        if (!result.ok) return json({ error: result.error, log_tail: result.logTail }, 422);
+        return { ok: true, pdf: displayPath(root, result.pdf), log_tail: result.logTail };
+      },
+      { body: CompileBody },
+    );
+};

@@ -1,0 +1,87 @@
+import { lstatSync, realpathSync, type Stats, statSync, unlinkSync } from 'node:fs';
+import { writeFileAtomic } from '../atomic.ts';
+import { InputError, NotFoundError } from '../errors.ts';
+import { checkpointFilePath, displayPath, realRelative, refuseSecret } from './files-path.ts';
+
+/** Records a run writes and reads back; a hand edit would corrupt the run, so the file API leaves them alone. */
+const RUN_RECORDS = new Set([
+  'tree.json',
+  'nodes_tree.json',
+  '.svc_pid',
+  '.ari_pid',
+  'cost_trace.jsonl',
+  'cost_summary.json',
+  'launch_config.json',
+  'meta.json',
+  'idea.json',
+  'viz_access.jsonl',
+  'results.json',
+]);
+
+/** True for a run record at the checkpoint root (`memory_access.jsonl` and its rotations included). */
+export function isRunRecord(relToRoot: string): boolean {
+  if (relToRoot.includes('/')) return false;
+  return RUN_RECORDS.has(relToRoot) || /^memory_access.*\.jsonl$/.test(relToRoot);
+}
+
+/** The bytes of a save request: text as UTF-8, or base64 (padding optional, whitespace ignored). */
+export function decodeContent(content: string, encoding = 'utf8'): Buffer {
+  if (encoding === 'utf8') return Buffer.from(content, 'utf8');
+  if (encoding !== 'base64') throw new InputError(`encoding must be 'utf8' or 'base64', got '${encoding}'`);
+  const compact = content.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) {
+    throw new InputError('content is not valid base64', "send the bytes base64-encoded, or text with encoding 'utf8'");
+  }
+  return Buffer.from(compact, 'base64');
+}
+
+/**
+ * Write a file of a checkpoint, atomically, creating its parent directories inside it. Writing
+ * through a link inside the checkpoint changes the file it points to, so the record check looks there.
+ */
+export function saveCheckpointFile(root: string, rel: string, data: Uint8Array): { path: string; size: number } {
+  const abs = editableTarget(root, rel, true);
+  const existing = statOrNull(abs);
+  if (existing?.isDirectory()) throw new InputError(`'${rel}' is a directory`, 'give the path of a file');
+  if (existing && !existing.isFile()) throw new InputError(`'${rel}' is not a regular file`);
+  const target = existing ? realpathSync(abs) : abs;
+  try {
+    writeFileAtomic(target, data);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR' || code === 'EEXIST') throw new InputError(`cannot create '${rel}': part of its directory path is a file`);
+    throw err;
+  }
+  return { path: displayPath(root, abs), size: data.length };
+}
+
+/** Delete one file (or link) of a checkpoint; directories are refused. */
+export function deleteCheckpointFile(root: string, rel: string): { path: string } {
+  const abs = editableTarget(root, rel, false);
+  let st: Stats;
+  try {
+    st = lstatSync(abs);
+  } catch {
+    throw new NotFoundError(`no file '${rel}' in this checkpoint`);
+  }
+  if (st.isDirectory()) throw new InputError(`'${rel}' is a directory`, 'only single files can be deleted here');
+  unlinkSync(abs);
+  return { path: displayPath(root, abs) };
+}
+
+function editableTarget(root: string, rel: string, followLast: boolean): string {
+  const abs = checkpointFilePath(root, rel);
+  refuseSecret(abs, rel);
+  if (isRunRecord(realRelative(root, abs, followLast))) {
+    throw new InputError(`'${rel}' is a run record that svc writes itself`, 'it cannot be changed or deleted through the file API');
+  }
+  return abs;
+}
+
+function statOrNull(abs: string): Stats | null {
+  try {
+    return statSync(abs);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,57 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputError, NotFoundError } from '../errors.ts';
+import { resolveInside } from '../paths.ts';
+import { experimentsDirOf } from '../workspace.ts';
+
+/**
+ * Run records that the run copies around but that are not a node's own work; the per-node file
+ * view hides them (the reference implementation's META_FILES, with svc's own names added).
+ */
+const NODE_META_FILES = new Set([
+  'experiment.md',
+  'launch_config.json',
+  'meta.json',
+  'tree.json',
+  'nodes_tree.json',
+  'bfts_tree.json',
+  'results.json',
+  'idea.json',
+  'cost_trace.jsonl',
+  'cost_summary.json',
+  'prompt_trace.jsonl',
+  'prompt_versions.json',
+  'workflow.yaml',
+  '.svc_pid',
+  '.ari_pid',
+  '.pipeline_started',
+  'evaluation_criteria.json',
+  'viz_access.jsonl',
+  'memory_access.jsonl',
+  'memory_access.summary.json',
+  'node_report.json',
+]);
+
+export function isNodeMetaFile(name: string): boolean {
+  return NODE_META_FILES.has(name) || name.endsWith('.log') || /^memory_access\..+\.jsonl$/.test(name);
+}
+
+/**
+ * The work directory of node `nodeId` of a checkpoint: `<workspace>/experiments/<run_id>/<node_id>`.
+ * A node id is a name, never a path; a node that has none is not found.
+ */
+export function nodeWorkDir(checkpointDir: string, nodeId: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(nodeId) || nodeId.includes('..')) {
+    throw new InputError(`node id '${nodeId}' is not a node id`, 'node ids are names such as node_1a2b3c4d, without slashes or ..');
+  }
+  // the id is a plain name, so joining it cannot leave the experiments directory; a link can
+  const dir = join(experimentsDirOf(checkpointDir), nodeId);
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    // missing: reported below
+  }
+  if (!isDir) throw new NotFoundError(`node ${nodeId} has no work directory`, `looked for ${dir}`);
+  return resolveInside(experimentsDirOf(checkpointDir), nodeId, 'node work directory');
+}

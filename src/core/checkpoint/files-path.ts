@@ -1,0 +1,75 @@
+import { realpathSync, type Stats, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { InputError, NotFoundError } from '../errors.ts';
+import { resolveInside } from '../paths.ts';
+
+/**
+ * A file path a client names inside a checkpoint (or a node's work directory): relative, inside
+ * `root` after `..` and symlinks are resolved. Returns the absolute path; refusals are 400s.
+ */
+export function checkpointFilePath(root: string, rel: string): string {
+  if (rel.trim() === '') throw new InputError('no path given', 'give a path relative to the checkpoint');
+  if (isAbsolute(rel)) throw new InputError(`path '${rel}' is absolute`, 'give a path relative to the checkpoint');
+  return resolveInside(root, rel, 'path');
+}
+
+/** The path as the API reports it: relative to `root`, '/'-separated. */
+export function displayPath(root: string, abs: string): string {
+  return relative(root, abs).split(sep).join('/');
+}
+
+/** The stat of a regular file the client asked for: 404 when missing, 400 for a directory or a device. */
+export function regularFileStat(abs: string, rel: string): Stats {
+  let st: Stats;
+  try {
+    st = statSync(abs);
+  } catch {
+    throw new NotFoundError(`no file '${rel}' in this checkpoint`);
+  }
+  if (st.isDirectory()) throw new InputError(`'${rel}' is a directory`, 'give the path of a file; GET …/files lists them');
+  if (!st.isFile()) throw new InputError(`'${rel}' is not a regular file`);
+  return st;
+}
+
+/**
+ * `.env` files hold API keys (svc reads one from the checkpoint); the file API never lists,
+ * returns or changes them. Keys are managed through /api/env-keys.
+ */
+export function isSecretFile(name: string): boolean {
+  return name === '.env' || name.startsWith('.env.');
+}
+
+export function refuseSecret(abs: string, rel: string): void {
+  if (isSecretFile(basename(abs))) throw new InputError(`'${rel}' holds secrets and is not served by the file API`, 'manage keys with /api/env-keys');
+}
+
+/**
+ * Where `abs` really is, relative to the real root: directories along the way resolved, and the
+ * last component too when `followLast` (a link named tree.json is not tree.json; a link to it is).
+ */
+export function realRelative(root: string, abs: string, followLast: boolean): string {
+  const real = (p: string): string | null => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return null;
+    }
+  };
+  const target = (followLast && real(abs)) || join(realOfExistingParent(dirname(abs)), basename(abs));
+  return relative(real(root) ?? root, target).split(sep).join('/');
+}
+
+function realOfExistingParent(dir: string): string {
+  const tail: string[] = [];
+  let head = dir;
+  for (;;) {
+    try {
+      return join(realpathSync(head), ...tail);
+    } catch {
+      const parent = dirname(head);
+      if (parent === head) return dir;
+      tail.unshift(basename(head));
+      head = parent;
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import { checkpointFilePath, regularFileStat } from '../core/checkpoint/files-path.ts';
+import type { Env } from '../core/config/env-vars.ts';
+import { ConflictError, InputError, NotFoundError, UnavailableError } from '../core/errors.ts';
+
+/** Where a run's paper draft lives, in the order it is looked for. */
+export const PAPER_CANDIDATES = ['paper/full_paper.tex', 'full_paper.tex', 'paper/main.tex'];
+export const COMPILE_TIMEOUT_MS = 180_000;
+const LOG_TAIL_LINES = 40;
+const INSTALL_HINT = 'install it: apt-get install latexmk texlive-latex-base';
+
+export type CompileResult = { ok: true; pdf: string; logTail: string[] } | { ok: false; error: string; logTail: string[] };
+
+/** Directories with a compile under way: two latexmk runs in one directory would overwrite each other's aux files. */
+const compiling = new Set<string>();
+
+/** The .tex to compile: the one given (relative to the checkpoint), else the first paper draft found. */
+export function findPaperTex(root: string, rel?: string): string {
+  if (rel !== undefined) {
+    const abs = checkpointFilePath(root, rel);
+    if (extname(abs).toLowerCase() !== '.tex') throw new InputError(`'${rel}' is not a .tex file`, 'give the LaTeX source to compile');
+    regularFileStat(abs, rel);
+    return abs;
+  }
+  for (const candidate of PAPER_CANDIDATES) {
+    const abs = join(root, candidate);
+    if (existsSync(abs) && statSync(abs).isFile()) return checkpointFilePath(root, candidate);
+  }
+  throw new NotFoundError(`no paper to compile: none of ${PAPER_CANDIDATES.join(', ')} exists`, 'give the .tex to compile as path');
+}
+
+/**
+ * Runs `latexmk -pdf` on a .tex in its own directory. A LaTeX error is a result (with the first
+ * `!` line and the log's tail), not an exception; a missing TeX installation is UnavailableError.
+ * On timeout the whole process group is killed, so no pdflatex is left behind.
+ */
+export async function compileLatex(texAbs: string, opts: { env: Env; timeoutMs?: number }): Promise<CompileResult> {
+  const latexmk = requireTool('latexmk', opts.env);
+  requireTool('pdflatex', opts.env);
+  const dir = dirname(texAbs);
+  if (compiling.has(dir)) throw new ConflictError(`a compile in ${dir} is already running`, 'wait for it to finish');
+  compiling.add(dir);
+  try {
+    return await runLatexmk(latexmk, texAbs, opts.env, opts.timeoutMs ?? COMPILE_TIMEOUT_MS);
+  } finally {
+    compiling.delete(dir);
+  }
+}
+
+async function runLatexmk(latexmk: string, texAbs: string, env: Env, timeoutMs: number): Promise<CompileResult> {
+  const dir = dirname(texAbs);
+  const stem = basename(texAbs, extname(texAbs));
+  const proc = Bun.spawn([latexmk, '-pdf', '-interaction=nonstopmode', '-halt-on-error', basename(texAbs)], {
+    cwd: dir,
+    env: toolEnv(env),
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    // its own process group, so a timeout can stop latexmk and the pdflatex it started together
+    detached: true,
+  });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(proc.pid);
+  }, timeoutMs);
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  clearTimeout(timer);
+
+  const output = `${stdout}\n${stderr}`;
+  const log = readLog(join(dir, `${stem}.log`)) ?? output;
+  const logTail = tailLines(log, LOG_TAIL_LINES);
+  const pdf = join(dir, `${stem}.pdf`);
+  if (timedOut) return { ok: false, error: `LaTeX failed: latexmk did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped`, logTail };
+  if (code === 0 && existsSync(pdf)) return { ok: true, pdf, logTail };
+  return { ok: false, error: `LaTeX failed: ${firstError(log) ?? firstError(output) ?? `latexmk exited with code ${code}`}`, logTail };
+}
+
+/** The first `! ...` line of a TeX log, with the source line number TeX reports after it. */
+export function firstError(log: string): string | null {
+  const lines = log.split(/\r?\n/);
+  const i = lines.findIndex((l) => l.startsWith('!'));
+  if (i < 0) return null;
+  const message = (lines[i] ?? '').replace(/^!\s*/, '').trim();
+  const at = lines.slice(i + 1, i + 20).find((l) => /^l\.\d+/.test(l));
+  const line = at ? /^l\.(\d+)/.exec(at)?.[1] : undefined;
+  return line ? `${message} (line ${line})` : message;
+}
+
+export function tailLines(text: string, n: number): string[] {
+  const lines = text.split(/\r?\n/);
+  while (lines.length > 0 && lines[lines.length - 1]?.trim() === '') lines.pop();
+  return lines.slice(-n);
+}
+
+function requireTool(name: string, env: Env): string {
+  const found = Bun.which(name, { PATH: env.PATH ?? '' });
+  if (!found) throw new UnavailableError(`${name} is not installed (not found on PATH)`, INSTALL_HINT);
+  return found;
+}
+
+/** The environment TeX runs with: everything but credentials, which a document has no use for. */
+function toolEnv(env: Env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && !/KEY|TOKEN|SECRET|PASSWORD/i.test(k)) out[k] = v;
+  return out;
+}
+
+/**
+ * TeX's log of the document. When latexmk finds nothing to do it leaves the previous log, which
+ * still describes the document as it is.
+ */
+function readLog(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
