@@ -95,7 +95,7 @@ describe('request rules', () => {
   test('a body over 10 MB is refused with 413 {error} before it is read', async () => {
     const res = await viz.req('/api/switch-checkpoint', { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(10 * 1024 * 1024 + 1) });
     expect(res.status).toBe(413);
-    expect((await res.json()).error).toContain('too large');
+    expect(((await res.json()) as { error: string }).error).toContain('too large');
   });
 
   test('a chunked body over the limit is refused the same way', async () => {
@@ -109,13 +109,13 @@ describe('request rules', () => {
     });
     const res = await viz.req('/api/switch-checkpoint', { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
     expect(res.status).toBe(413);
-    expect((await res.json()).error).toContain('too large');
+    expect(((await res.json()) as { error: string }).error).toContain('too large');
   });
 
   test('the server keeps answering after bad requests', async () => {
     const res = await fetch(`${viz.base}/state`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' });
     expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(typeof (await res.json()).error).toBe('string');
+    expect(typeof ((await res.json()) as { error: unknown }).error).toBe('string');
     expect((await viz.get('/state')).status).toBe(200);
   });
 
@@ -153,10 +153,10 @@ describe('SVC_GUI_TOKEN', () => {
   });
 
   test('an /api request without the token, or with a wrong one, is 401 {error}', async () => {
-    for (const headers of [{}, { Authorization: 'Bearer wrong' }, { Authorization: 'Bearer let-me-in-01234' }, { Authorization: 'let-me-in-0123' }]) {
+    for (const headers of [{} as Record<string, string>, { Authorization: 'Bearer wrong' }, { Authorization: 'Bearer let-me-in-01234' }, { Authorization: 'let-me-in-0123' }]) {
       const res = await v.req('/api/no-such-thing', { headers });
       expect(res.status).toBe(401);
-      expect((await res.json()).error).toContain('token');
+      expect(((await res.json()) as { error: string }).error).toContain('token');
     }
   });
 
