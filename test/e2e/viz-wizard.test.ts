@@ -92,6 +92,12 @@ describe('GET /api/experiment-detail', () => {
     expect(r.body.error).toContain('is outside');
   });
 
+  test('?path= to a file that is not Markdown is 400', async () => {
+    const r = await viz.get(`/api/experiment-detail?path=${encodeURIComponent('20261101120000_matmul/params.json')}`);
+    expect(r.status).toBe(400);
+    expect(r.body.error).toContain("path '20261101120000_matmul/params.json' is not a Markdown file");
+  });
+
   test('id and path together are 400', async () => {
     const r = await viz.get('/api/experiment-detail?id=20261101120000_matmul&path=20261101120000_matmul');
     expect(r).toEqual({ status: 400, body: { error: 'give either id or path, not both' } });
@@ -109,6 +115,16 @@ describe('GET /api/experiment-detail', () => {
     const r = await viz.get('/api/experiment-detail');
     expect(r.status).toBe(404);
     expect(r.body.error).toContain('experiment.md does not exist');
+  });
+
+  test('an experiment.md that is a symlink out of the checkpoint is 400', async () => {
+    rmSync(join(ckpt, 'experiment.md'));
+    symlinkSync(join(root, 'secret.txt'), join(ckpt, 'experiment.md'));
+    for (const q of ['', '?id=20261101120000_matmul', '?path=20261101120000_matmul']) {
+      const r = await viz.get(`/api/experiment-detail${q}`);
+      expect(r.status).toBe(400);
+      expect(r.body.error).toContain('is outside');
+    }
   });
 
   test('without an active checkpoint: 409, while ?id= still works', async () => {
@@ -237,7 +253,7 @@ describe('POST /api/ssh/test', () => {
   test('malformed JSON is 400', async () => {
     const res = await viz.req('/api/ssh/test', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"host": "h"' });
     expect(res.status).toBe(400);
-    expect((await res.json()).error).toContain('malformed request body');
+    expect(((await res.json()) as { error: string }).error).toContain('malformed request body');
   });
 
   test('without ssh on PATH: 503 naming openssh-client', async () => {

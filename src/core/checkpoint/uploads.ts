@@ -57,11 +57,11 @@ export async function saveUploads(checkpointDir: string, files: UploadedFile[], 
  * would have changed (a path, `..`, a NUL) is refused rather than guessed at.
  */
 export function deleteUpload(checkpointDir: string, name: string): { name: string; path: string } {
-  let clean: string;
+  let clean: string | null;
   try {
     clean = sanitizeUploadName(name);
   } catch {
-    clean = '';
+    clean = null;
   }
   if (clean !== name) throw new InputError(`'${printable(name)}' is not a file name in ${UPLOADS_DIR}/`, 'give the name the upload answered with, without directories');
   const target = uploadPath(checkpointDir, name);

@@ -27,7 +27,7 @@ const USER = /^[A-Za-z_][A-Za-z0-9._-]{0,31}$/;
 /** The ssh client on `path`, or UnavailableError naming the package to install. */
 export function findSsh(path: string | undefined): string {
   const ssh = Bun.which('ssh', { PATH: path ?? '' });
-  if (!ssh) throw new UnavailableError('ssh is not installed (no ssh on PATH)', 'install openssh-client, e.g. apt-get install openssh-client');
+  if (!ssh) throw new UnavailableError('ssh is not installed: no ssh on PATH', 'install openssh-client, e.g. apt-get install openssh-client');
   return ssh;
 }
 

@@ -39,8 +39,15 @@ function experimentFile(ctx: ServerContext, query: { id?: string; path?: string 
   if (query.id !== undefined && query.path !== undefined) throw new InputError('give either id or path, not both');
   if (query.path !== undefined) {
     const target = resolveInside(ctx.checkpointsRoot, query.path, 'path');
-    return statSync(target, { throwIfNoEntry: false })?.isDirectory() ? join(target, 'experiment.md') : target;
+    if (statSync(target, { throwIfNoEntry: false })?.isDirectory()) return experimentIn(target);
+    // this reads experiment descriptions, not any file in the checkpoints
+    if (!/\.(md|markdown)$/i.test(target)) throw new InputError(`path '${query.path}' is not a Markdown file`, 'give a checkpoint directory or a .md file');
+    return target;
   }
-  const dir = query.id !== undefined ? ctx.checkpointDir(query.id) : ctx.requireActive();
-  return join(dir, 'experiment.md');
+  return experimentIn(query.id !== undefined ? ctx.checkpointDir(query.id) : ctx.requireActive());
+}
+
+/** A checkpoint's experiment.md; a symlink leading out of the checkpoint is refused. */
+function experimentIn(dir: string): string {
+  return resolveInside(dir, 'experiment.md', 'experiment file');
 }
