@@ -31,7 +31,8 @@ const MAX_LISTED_UPLOADS = 2000;
 
 /** The text of the first `# ` heading. */
 export function experimentTitle(markdown: string): string | null {
-  const m = /^#\s+(.+?)\s*#*\s*$/m.exec(markdown);
+  // an optional closing run of #s needs a space before it, so `# C#` keeps its name
+  const m = /^#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/m.exec(markdown);
   return m?.[1] ?? null;
 }
 

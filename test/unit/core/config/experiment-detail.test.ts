@@ -12,6 +12,8 @@ describe('experimentTitle', () => {
     ['# Closed heading #\n', 'Closed heading'],
     ['## Only a section\n', null],
     ['#NoSpace\n', null],
+    ['# C#\n', 'C#'],
+    ['#\n\nnot a title\n', null],
     ['', null],
   ])('%j -> %j', (md, title) => expect(experimentTitle(md)).toBe(title));
 });
