@@ -31,10 +31,10 @@ export type RubricParams = Static<typeof RubricParams>;
 
 export const RubricDecision = T.Object(
   {
-    type: T.Union([T.Literal('binary'), T.Literal('categorical')]),
+    type: T.Union([T.Literal('binary'), T.Literal('categorical')], { description: 'binary: two options; categorical: more, such as revision outcomes' }),
     options: T.Array(KeyName, { minItems: 2, uniqueItems: true, description: 'most favourable first' }),
     threshold_dimension: KeyName,
-    threshold_value: T.Number(),
+    threshold_value: T.Number({ description: 'a score of threshold_dimension at or above this leans to the first option' }),
   },
   { additionalProperties: true },
 );
