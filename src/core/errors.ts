@@ -54,6 +54,14 @@ export class UnavailableError extends SvcError {
   }
 }
 
+/** A file that exists but is not the record it should be (not JSON, not an object). */
+export class InvalidRecordError extends SvcError {
+  constructor(message: string, hint?: string) {
+    super(message, hint, 1);
+    this.name = 'InvalidRecordError';
+  }
+}
+
 export function oneLine(err: unknown): string {
   if (err instanceof SvcError) return err.hint ? `${err.message} (${err.hint})` : err.message;
   if (err instanceof Error) return err.message.split('\n')[0] ?? String(err);

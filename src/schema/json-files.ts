@@ -1,6 +1,10 @@
+import { Rubric } from './rubric.ts';
 import { Workflow } from './workflow.ts';
 
 /** The JSON Schema files published under schemas/, generated from the TypeBox definitions. */
 export function schemaFiles(): { path: string; text: string }[] {
-  return [{ path: 'schemas/workflow.schema.json', text: `${JSON.stringify(Workflow, null, 2)}\n` }];
+  return [
+    { path: 'schemas/workflow.schema.json', text: `${JSON.stringify(Workflow, null, 2)}\n` },
+    { path: 'schemas/rubric.schema.json', text: `${JSON.stringify(Rubric, null, 2)}\n` },
+  ];
 }

@@ -1,4 +1,4 @@
-import { ConflictError, InputError, NotFoundError, oneLine, SvcError, TooLargeError, UnavailableError } from '../core/errors.ts';
+import { ConflictError, InputError, InvalidRecordError, NotFoundError, oneLine, SvcError, TooLargeError, UnavailableError } from '../core/errors.ts';
 
 /** An error with its HTTP status, for conditions that exist only on the wire (a missing token). */
 export class HttpError extends Error {
@@ -22,13 +22,15 @@ export function errorResponse(status: number, message: string): Response {
   return json({ error: message }, status);
 }
 
-/** The status for an error thrown by a domain function: 400 input, 404 unknown, 409 conflict, 413 too large, 503 missing tool. */
+/** The status for an error thrown by a domain function: 400 input, 404 unknown, 409 conflict, 413 too large, 422 unusable file, 503 missing tool. */
 export function statusOf(err: unknown): number {
   if (err instanceof HttpError) return err.status;
   if (err instanceof NotFoundError) return 404;
   if (err instanceof TooLargeError) return 413;
   if (err instanceof ConflictError) return 409;
   if (err instanceof UnavailableError) return 503;
+  // the request was fine; the file it names is not usable
+  if (err instanceof InvalidRecordError) return 422;
   if (err instanceof InputError) return 400;
   if (err instanceof SvcError) return 500;
   return 500;

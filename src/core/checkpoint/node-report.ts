@@ -1,20 +1,12 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError, NotFoundError, SvcError, TooLargeError } from '../errors.ts';
+import { InputError, InvalidRecordError, NotFoundError, TooLargeError } from '../errors.ts';
 import { resolveInside } from '../paths.ts';
 
 export const NODE_REPORT_FILE = 'node_report.json';
 
 /** A report is a few kilobytes; anything near this size is not one. */
 export const MAX_NODE_REPORT_BYTES = 16 * 1024 * 1024;
-
-/** A file that exists but is not the record it should be (not JSON, not an object). */
-export class InvalidRecordError extends SvcError {
-  constructor(message: string, hint?: string) {
-    super(message, hint, 1);
-    this.name = 'InvalidRecordError';
-  }
-}
 
 /**
  * The node report of node `nodeId` in run `runId`: `<workspace>/experiments/<run>/<node>/node_report.json`,
