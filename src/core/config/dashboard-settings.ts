@@ -41,31 +41,34 @@ export function settingsView(cfg: Config): SettingsView {
     out[k.key] = r.value;
     sources[k.key] = r.source;
   }
-  const savedOrs = saved[ORS];
-  if (savedOrs !== undefined && !isMapping(savedOrs)) {
-    out[ORS] = savedOrs;
-    sources[ORS] = 'saved';
-  } else {
-    const ors: Record<string, unknown> = {};
-    const inner = (savedOrs ?? {}) as SavedSettings;
-    for (const k of ORS_KEYS) {
-      const r = resolveKey(cfg, wf, k, inner);
-      ors[k.key] = r.value;
-      sources[`${ORS}.${k.key}`] = r.source;
-    }
-    for (const [k, v] of Object.entries(inner)) {
-      if (orsKey(k)) continue;
-      ors[k] = v;
-      sources[`${ORS}.${k}`] = 'saved';
-    }
-    out[ORS] = ors;
-  }
+  out[ORS] = orsBlock(cfg, wf, saved[ORS], sources);
   for (const [k, v] of Object.entries(saved)) {
     if (dashboardKey(k) || k === ORS || k === SOURCES) continue;
     out[k] = v;
     sources[k] = 'saved';
   }
   return { ...out, [SOURCES]: sources };
+}
+
+/** The nested ors block, merged key by key; a saved value that is not an object passes through as it is. */
+function orsBlock(cfg: Config, wf: Workflow, saved: unknown, sources: Record<string, SettingSource>): unknown {
+  if (saved !== undefined && !isMapping(saved)) {
+    sources[ORS] = 'saved';
+    return saved;
+  }
+  const inner = saved ?? {};
+  const ors: Record<string, unknown> = {};
+  for (const k of ORS_KEYS) {
+    const r = resolveKey(cfg, wf, k, inner);
+    ors[k.key] = r.value;
+    sources[`${ORS}.${k.key}`] = r.source;
+  }
+  for (const [k, v] of Object.entries(inner)) {
+    if (orsKey(k)) continue;
+    ors[k] = v;
+    sources[`${ORS}.${k}`] = 'saved';
+  }
+  return ors;
 }
 
 function resolveKey(cfg: Config, wf: Workflow, k: DashboardKey, saved: SavedSettings): { value: unknown; source: SettingSource } {

@@ -18,7 +18,8 @@ export function setSkillEnabled(doc: Document, wf: Workflow, name: string, enabl
   const off = [toJs(phase)].flat().includes('none');
   if (off === !enabled) return;
   if (!enabled) {
-    entry.set(PHASE_WHEN_ENABLED, phase);
+    // a new node: setting a scalar value in place would change the kept phase too
+    entry.set(PHASE_WHEN_ENABLED, doc.createNode(toJs(phase), { flow: true }));
     entry.set('phase', 'none');
     return;
   }

@@ -4,6 +4,7 @@ import type { Config } from '../../core/config/config.ts';
 import { profilesView, saveDashboardSettings, settingsView } from '../../core/config/dashboard-settings.ts';
 import { listEnvKeys, saveEnvKeys } from '../../core/config/env-keys.ts';
 import { dotenvFor } from '../../core/config/environment.ts';
+import { readSavedSettings } from '../../core/config/saved-settings.ts';
 import { projectRoot } from '../../core/workspace.ts';
 import type { ServerContext } from '../context.ts';
 
@@ -16,7 +17,7 @@ export const settingsRoutes = (ctx: ServerContext) =>
       ctx.invalidate();
       return settingsView(liveConfig(ctx));
     })
-    .get('/api/profiles', () => profilesView(ctx.config().saved))
+    .get('/api/profiles', () => profilesView(readSavedSettings(ctx.settingsPath)))
     .get('/api/env-keys', () => listEnvKeys(process.env, dotenvFor(ctx.env, ctx.cwd, ctx.active ?? undefined)))
     .post('/api/env-keys', ({ body }) => {
       const file = join(projectRoot(ctx.env, ctx.cwd), '.env');
