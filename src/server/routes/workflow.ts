@@ -1,5 +1,66 @@
-import { Elysia } from 'elysia';
+import { Elysia, t } from 'elysia';
+import { mergedEnv } from '../../core/config/environment.ts';
+import { bundledWorkflowText, editCheckpointWorkflow, saveCheckpointWorkflow, workflowTextOf, workflowView } from '../../core/config/workflow-edit.ts';
+import { applyFlow, workflowFlow } from '../../core/config/workflow-flow.ts';
+import { setDisabledTools, setSkillEnabled } from '../../core/config/workflow-skills.ts';
+import { bundledWorkflow } from '../../core/config/workflow.ts';
 import type { ServerContext } from '../context.ts';
 
-/** workflow definition: not built yet. */
-export const workflowRoutes = (_ctx: ServerContext) => new Elysia({ name: 'workflow' });
+const EdgeKind = t.Union([t.Literal('depends_on'), t.Literal('loop_back_to')]);
+
+/**
+ * The workflow definition: the active checkpoint's copy (else the bundled default) is shown, and
+ * every change is written to that checkpoint's copy only, after the same checks a run makes.
+ */
+export const workflowRoutes = (ctx: ServerContext) => {
+  const view = () => {
+    const cfg = ctx.config();
+    return workflowView(cfg.workflow, mergedEnv(cfg.env, cfg.dotenv));
+  };
+  return new Elysia({ name: 'workflow' })
+    .get('/api/workflow', view)
+    .get('/api/workflow/default', () => ({ workflow: bundledWorkflow(), yaml: bundledWorkflowText() }))
+    .get('/api/workflow/flow', () => workflowFlow(ctx.config().workflow.workflow))
+    .post(
+      '/api/workflow',
+      ({ body }) => {
+        // does not read the current copy, so a broken one can be replaced
+        saveCheckpointWorkflow(ctx.requireActive(), workflowTextOf(body), ctx.env);
+        ctx.invalidate();
+        return view();
+      },
+      { body: t.Object({ yaml: t.Optional(t.String()), workflow: t.Optional(t.Record(t.String(), t.Unknown())) }) },
+    )
+    .post(
+      '/api/workflow/flow',
+      ({ body }) => {
+        editCheckpointWorkflow(ctx.requireActive(), ctx.env, (doc, wf) => applyFlow(doc, wf, body));
+        ctx.invalidate();
+        return workflowFlow(ctx.config().workflow.workflow);
+      },
+      {
+        body: t.Object({
+          nodes: t.Array(t.Object({ id: t.String(), enabled: t.Optional(t.Boolean()) })),
+          edges: t.Array(t.Object({ from: t.String(), to: t.String(), kind: EdgeKind })),
+        }),
+      },
+    )
+    .post(
+      '/api/workflow/skills',
+      ({ body }) => {
+        editCheckpointWorkflow(ctx.requireActive(), ctx.env, (doc, wf) => setSkillEnabled(doc, wf, body.name, body.enabled));
+        ctx.invalidate();
+        return view();
+      },
+      { body: t.Object({ name: t.String({ minLength: 1 }), enabled: t.Boolean() }) },
+    )
+    .post(
+      '/api/workflow/disabled-tools',
+      ({ body }) => {
+        editCheckpointWorkflow(ctx.requireActive(), ctx.env, (doc, wf) => setDisabledTools(doc, wf, body.skill, body.tools));
+        ctx.invalidate();
+        return view();
+      },
+      { body: t.Object({ skill: t.String({ minLength: 1 }), tools: t.Array(t.String()) }) },
+    );
+};

@@ -1,0 +1,54 @@
+import { InputError } from '../errors.ts';
+import { type DotenvEntry, updateDotenv } from './dotenv.ts';
+import { ENV_VARS, type Env, envVar } from './env-vars.ts';
+import { isSecretKey } from './saved-settings.ts';
+
+export type EnvKeyEntry = {
+  name: string;
+  meaning: string;
+  secret: boolean;
+  set: boolean;
+  /** 'environment', the .env file that sets it, or null when unset */
+  source: string | null;
+};
+
+const NAME = /^[A-Z_][A-Z0-9_]*$/;
+
+/**
+ * Every variable svc reads, and any other name found in the .env files, with whether it is set
+ * and where. Names only: no value ever leaves this function.
+ */
+export function listEnvKeys(env: Env, dotenv: ReadonlyMap<string, DotenvEntry>): EnvKeyEntry[] {
+  const known = ENV_VARS.map((e) => e.name);
+  const extra = [...dotenv.keys()].filter((n) => !envVar(n)).sort();
+  return [...known, ...extra].map((name) => {
+    const source = env[name] ? 'environment' : dotenv.get(name)?.value ? (dotenv.get(name)?.file ?? null) : null;
+    return { name, meaning: envVar(name)?.meaning ?? '', secret: envVar(name)?.secret === true || isSecretKey(name), set: source !== null, source };
+  });
+}
+
+/**
+ * Save `{NAME: value}` pairs (or `{keys: {...}}`) to a .env file, keeping its other lines and
+ * comments. Names and values are checked first, so a bad one writes nothing; error messages name
+ * the variable, never its value. Returns the names saved.
+ */
+export function saveEnvKeys(file: string, body: unknown): string[] {
+  const pairs = isMapping(body) && Object.keys(body).length === 1 && isMapping(body.keys) ? body.keys : body;
+  if (!isMapping(pairs)) throw new InputError('the body must be a JSON object of NAME: value pairs (or {"keys": {...}})');
+  const names = Object.keys(pairs);
+  if (names.length === 0) throw new InputError('nothing to save: the body names no variable');
+  const updates: Record<string, string> = {};
+  for (const name of names) {
+    if (!NAME.test(name)) throw new InputError(`'${name.slice(0, 80)}' is not a variable name`, 'use capital letters, digits and _, not starting with a digit');
+    const value = pairs[name];
+    if (typeof value !== 'string') throw new InputError(`the value of ${name} must be a string`);
+    if (/[\r\n]/.test(value)) throw new InputError(`the value of ${name} spans lines; a .env value is one line`);
+    updates[name] = value;
+  }
+  updateDotenv(file, updates);
+  return names;
+}
+
+function isMapping(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
