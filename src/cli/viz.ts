@@ -25,7 +25,7 @@ export default defineCommand({
     if (!isLoopback(host)) {
       process.stderr.write(`svc viz: warning: listening on ${host}: ${token ? 'the API needs SVC_GUI_TOKEN, but traffic is not encrypted' : 'the API has no authentication; anyone who can reach this address can read and change your runs (set SVC_GUI_TOKEN, or use an SSH tunnel)'}\n`);
     }
-    const ctx = new ServerContext(env, process.cwd(), where.checkpointsRoot, where.active, token);
+    const ctx = new ServerContext(process.env, process.cwd(), where.checkpointsRoot, where.active, token);
     const dashboard = startDashboard(ctx, { host, port });
     process.stderr.write(`svc viz: dashboard at ${dashboard.url}\nsvc viz: checkpoints in ${where.checkpointsRoot}${where.active ? `; active: ${where.active}` : ''}\n`);
     await new Promise<void>((done) => {

@@ -2,9 +2,12 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Config, loadConfig } from '../core/config/config.ts';
 import type { Env } from '../core/config/env-vars.ts';
+import { dotenvFor, mergedEnv } from '../core/config/environment.ts';
 import { isCheckpointDir, listCheckpointDirs } from '../core/checkpoint/locate.ts';
 import { ConflictError, NotFoundError } from '../core/errors.ts';
 import { resolveInside } from '../core/paths.ts';
+
+type Cached<T> = { at: number; active: string | null; value: T };
 
 /** A run the dashboard started itself; its exit code is known only to us. */
 export type LaunchedRun = { pid: number; checkpoint: string; exitCode: number | null };
@@ -16,11 +19,13 @@ export type LaunchedRun = { pid: number; checkpoint: string; exitCode: number | 
 export class ServerContext {
   readonly workspaceRoot: string;
   private activeDir: string | null;
-  private configCache: { at: number; active: string | null; config: Config } | null = null;
+  private configCache: Cached<Config> | null = null;
+  private envCache: Cached<Env> | null = null;
   launched: LaunchedRun | null = null;
 
   constructor(
-    readonly env: Env,
+    /** the process environment as given; .env files are read under it, and may change while we run */
+    readonly processEnv: Env,
     readonly cwd: string,
     readonly checkpointsRoot: string,
     active: string | null,
@@ -70,17 +75,32 @@ export class ServerContext {
    * so edits made outside the dashboard show up without a restart.
    */
   config(): Config {
-    const now = Date.now();
-    const active = this.active;
     const c = this.configCache;
-    if (c && c.active === active && now - c.at < 2000) return c.config;
-    const config = loadConfig({ env: this.env, cwd: this.cwd, checkpoints: this.checkpointsRoot, checkpointDir: active ?? undefined });
-    this.configCache = { at: now, active, config };
-    return config;
+    if (c && this.fresh(c)) return c.value;
+    const value = loadConfig({ env: this.processEnv, cwd: this.cwd, checkpoints: this.checkpointsRoot, checkpointDir: this.active ?? undefined });
+    this.configCache = { at: Date.now(), active: this.active, value };
+    return value;
+  }
+
+  /**
+   * The environment as svc sees it now: the process environment over the .env files. Read apart
+   * from config(), so that a broken workflow copy does not stop the route that replaces it.
+   */
+  get env(): Env {
+    const c = this.envCache;
+    if (c && this.fresh(c)) return c.value;
+    const value = mergedEnv(this.processEnv, dotenvFor(this.processEnv, this.cwd, this.active ?? undefined));
+    this.envCache = { at: Date.now(), active: this.active, value };
+    return value;
+  }
+
+  private fresh(c: { at: number; active: string | null }): boolean {
+    return c.active === this.active && Date.now() - c.at < 2000;
   }
 
   invalidate(): void {
     this.configCache = null;
+    this.envCache = null;
   }
 
   get settingsPath(): string {

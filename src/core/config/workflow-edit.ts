@@ -11,16 +11,6 @@ import { BUNDLED, BUNDLED_WORKFLOW_TEXT, bundledWorkflow, type LoadedWorkflow, p
 /** Far above any real workflow; a bigger text is a mistake, not a workflow. */
 export const MAX_WORKFLOW_BYTES = 1024 * 1024;
 
-/**
- * The text of the bundled workflow.yaml. Bun's bundler embeds a file imported both as data and as
- * text only once, as data, so inside the compiled binary BUNDLED_WORKFLOW_TEXT can be the parsed
- * object; the default is then written out as YAML (same content, without the file's comments).
- */
-export function bundledWorkflowText(): string {
-  const text: unknown = BUNDLED_WORKFLOW_TEXT;
-  return typeof text === 'string' ? text : stringify(bundledWorkflow(), { lineWidth: 0 });
-}
-
 export type WorkflowView = { path: string; source: WorkflowSource; workflow: Workflow; yaml: string };
 
 /**
@@ -28,7 +18,7 @@ export type WorkflowView = { path: string; source: WorkflowSource; workflow: Wor
  * expanded from secret variables go back to their `${NAME}` reference.
  */
 export function workflowView(loaded: LoadedWorkflow, env: Env): WorkflowView {
-  const yaml = loaded.path === BUNDLED ? bundledWorkflowText() : readFileSync(loaded.path, 'utf8');
+  const yaml = loaded.path === BUNDLED ? BUNDLED_WORKFLOW_TEXT : readFileSync(loaded.path, 'utf8');
   return { path: loaded.path, source: loaded.source, workflow: maskSecretValues(loaded.workflow, env), yaml };
 }
 
@@ -59,7 +49,7 @@ export function workflowTextOf(body: { yaml?: string; workflow?: Record<string, 
  */
 export function editCheckpointWorkflow(checkpointDir: string, env: Env, edit: (doc: Document, current: Workflow) => void): void {
   const path = checkpointWorkflowPath(checkpointDir);
-  const text = existsSync(path) ? readFileSync(path, 'utf8') : bundledWorkflowText();
+  const text = existsSync(path) ? readFileSync(path, 'utf8') : BUNDLED_WORKFLOW_TEXT;
   const current = parseWorkflow(text, path, env);
   const doc: Document = parseDocument(text);
   if (doc.contents === null) doc.contents = doc.createNode({});
@@ -74,6 +64,6 @@ export function editCheckpointWorkflow(checkpointDir: string, env: Env, edit: (d
  */
 export function ownKey(doc: Document, key: string): void {
   if (doc.has(key)) return;
-  const bundled = parseDocument(bundledWorkflowText()).get(key, true);
+  const bundled = parseDocument(BUNDLED_WORKFLOW_TEXT).get(key, true);
   doc.set(key, bundled ?? doc.createNode([]));
 }

@@ -1,9 +1,9 @@
 import { Elysia, t } from 'elysia';
 import { mergedEnv } from '../../core/config/environment.ts';
-import { bundledWorkflowText, editCheckpointWorkflow, saveCheckpointWorkflow, workflowTextOf, workflowView } from '../../core/config/workflow-edit.ts';
+import { editCheckpointWorkflow, saveCheckpointWorkflow, workflowTextOf, workflowView } from '../../core/config/workflow-edit.ts';
 import { applyFlow, workflowFlow } from '../../core/config/workflow-flow.ts';
 import { setDisabledTools, setSkillEnabled } from '../../core/config/workflow-skills.ts';
-import { bundledWorkflow } from '../../core/config/workflow.ts';
+import { BUNDLED_WORKFLOW_TEXT, bundledWorkflow } from '../../core/config/workflow.ts';
 import type { ServerContext } from '../context.ts';
 
 const EdgeKind = t.Union([t.Literal('depends_on'), t.Literal('loop_back_to')]);
@@ -19,7 +19,7 @@ export const workflowRoutes = (ctx: ServerContext) => {
   };
   return new Elysia({ name: 'workflow' })
     .get('/api/workflow', view)
-    .get('/api/workflow/default', () => ({ workflow: bundledWorkflow(), yaml: bundledWorkflowText() }))
+    .get('/api/workflow/default', () => ({ workflow: bundledWorkflow(), yaml: BUNDLED_WORKFLOW_TEXT }))
     .get('/api/workflow/flow', () => workflowFlow(ctx.config().workflow.workflow))
     .post(
       '/api/workflow',

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InvalidRecordError, readNodeReport } from '../../../../src/core/checkpoint/node-report.ts';
+import { readNodeReport } from '../../../../src/core/checkpoint/node-report.ts';
+import { InvalidRecordError } from '../../../../src/core/errors.ts';
 import { InputError, NotFoundError } from '../../../../src/core/errors.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 
