@@ -1,8 +1,9 @@
-import { readdirSync, type Stats, statSync } from 'node:fs';
+import { readdirSync, type Stats } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { SvcError } from '../errors.ts';
 import { isCheckpointDir } from './locate.ts';
 import { isAlive, readPid } from './pid.ts';
+import { isUnchanged, type Snapshot, statOrNull, takeSnapshot } from './snapshot.ts';
 import type { CheckpointStatus } from './status.ts';
 import { statusWithoutProcess } from './status.ts';
 import { summarizeCheckpoint } from './summary.ts';
@@ -24,16 +25,11 @@ export type CheckpointListEntry = {
   cost: { usd: number; tokens: number } | null;
 };
 
-/**
- * Files whose change changes an entry. Creating, removing or renaming one (every atomic write
- * renames) changes the directory's mtime; a rewrite in place changes the file's own stat.
- */
+/** Files whose change changes an entry, besides the directory itself. */
 const WATCHED = ['tree.json', 'nodes_tree.json', 'review_report.json', 'cost_summary.json', '.svc_pid', '.ari_pid'];
 
 type Cached = {
-  dirSig: string;
-  /** signatures of the watched files that existed when the entry was built */
-  fileSigs: [file: string, sig: string][];
+  snapshot: Snapshot;
   /** null: the directory is not a checkpoint */
   entry: CheckpointListEntry | null;
   /** the PID the checkpoint records, checked for life on every call */
@@ -56,9 +52,10 @@ export function listCheckpointIndex(root: string): CheckpointListEntry[] {
   const out: CheckpointListEntry[] = [];
   for (const name of names) {
     const dir = join(rootAbs, name);
-    const st = statSync(dir, { throwIfNoEntry: false });
+    const st = statOrNull(dir);
     if (!st?.isDirectory()) continue;
-    const cached = fresh(previous.get(name), sig(st)) ?? build(dir, sig(st));
+    const known = previous.get(name);
+    const cached = known && isUnchanged(known.snapshot, st) ? known : build(dir, st);
     current.set(name, cached);
     if (!cached.entry) continue;
     const running = cached.pid !== null && isAlive(cached.pid);
@@ -80,24 +77,11 @@ function readRoot(root: string): string[] {
   }
 }
 
-/** The cached entry when neither the directory nor any watched file it had has changed. */
-function fresh(cached: Cached | undefined, dirSig: string): Cached | null {
-  if (!cached || cached.dirSig !== dirSig) return null;
-  for (const [file, was] of cached.fileSigs) {
-    const st = statSync(file, { throwIfNoEntry: false });
-    if (!st || sig(st) !== was) return null;
-  }
-  return cached;
-}
-
-function build(dir: string, dirSig: string): Cached {
-  // signatures first: a write racing with the read below then shows up on the next call
-  const fileSigs = WATCHED.flatMap((name): [string, string][] => {
-    const st = statSync(join(dir, name), { throwIfNoEntry: false });
-    return st ? [[join(dir, name), sig(st)]] : [];
-  });
-  if (!isCheckpointDir(dir)) return { dirSig, fileSigs, entry: null, pid: null };
-  return { dirSig, fileSigs, entry: entryOf(dir), pid: readPid(dir) };
+function build(dir: string, dirStat: Stats): Cached {
+  // the snapshot first: a write racing with the reads below then shows up on the next call
+  const snapshot = takeSnapshot(dir, dirStat, WATCHED);
+  if (!isCheckpointDir(dir)) return { snapshot, entry: null, pid: null };
+  return { snapshot, entry: entryOf(dir), pid: readPid(dir) };
 }
 
 function entryOf(dir: string): CheckpointListEntry {
@@ -120,9 +104,4 @@ function entryOf(dir: string): CheckpointListEntry {
     // the directory itself could not be read (permissions, I/O error): listed, marked unreadable
     return { id: basename(dir), path: dir, status: 'unreadable', node_count: 0, review_score: null, best_metric: null, mtime: new Date(0).toISOString(), goal: null, cost: null };
   }
-}
-
-/** Inode, size and mtime: an atomic rewrite changes the inode even within one timestamp tick. */
-function sig(st: Stats): string {
-  return `${st.ino}:${st.size}:${st.mtimeMs}`;
 }
