@@ -3,7 +3,7 @@ import { basename, join, resolve } from 'node:path';
 import { SvcError } from '../errors.ts';
 import { isCheckpointDir } from './locate.ts';
 import { isAlive, readPid } from './pid.ts';
-import { isUnchanged, type Snapshot, statOrNull, takeSnapshot } from './snapshot.ts';
+import { isUnchanged, type Snapshot, statOrNull, takeSnapshot, treeJsonSuffices, unwatch } from './snapshot.ts';
 import type { CheckpointStatus } from './status.ts';
 import { statusWithoutProcess } from './status.ts';
 import { summarizeCheckpoint } from './summary.ts';
@@ -81,14 +81,18 @@ function build(dir: string, dirStat: Stats): Cached {
   // the snapshot first: a write racing with the reads below then shows up on the next call
   const snapshot = takeSnapshot(dir, dirStat, WATCHED);
   if (!isCheckpointDir(dir)) return { snapshot, entry: null, pid: null };
-  return { snapshot, entry: entryOf(dir), pid: readPid(dir) };
+  const { entry, fromTreeJson } = entryOf(dir);
+  // one stat fewer per checkpoint of the reference layout, which writes both tree files
+  if (fromTreeJson) unwatch(snapshot, 'nodes_tree.json');
+  return { snapshot, entry, pid: readPid(dir) };
 }
 
-function entryOf(dir: string): CheckpointListEntry {
+function entryOf(dir: string): { entry: CheckpointListEntry; fromTreeJson: boolean } {
   try {
     const s = summarizeCheckpoint(dir);
+    const fromTreeJson = treeJsonSuffices(dir, { file: s.tree_file, problems: s.problems });
     const score = s.best?.score;
-    return {
+    const entry: CheckpointListEntry = {
       id: s.id,
       path: s.path,
       status: statusWithoutProcess(s.tree),
@@ -100,8 +104,10 @@ function entryOf(dir: string): CheckpointListEntry {
       goal: s.goal,
       cost: s.cost && { usd: s.cost.usd, tokens: s.cost.tokens },
     };
+    return { entry, fromTreeJson };
   } catch {
     // the directory itself could not be read (permissions, I/O error): listed, marked unreadable
-    return { id: basename(dir), path: dir, status: 'unreadable', node_count: 0, review_score: null, best_metric: null, mtime: new Date(0).toISOString(), goal: null, cost: null };
+    const entry: CheckpointListEntry = { id: basename(dir), path: dir, status: 'unreadable', node_count: 0, review_score: null, best_metric: null, mtime: new Date(0).toISOString(), goal: null, cost: null };
+    return { entry, fromTreeJson: false };
   }
 }

@@ -1,5 +1,5 @@
 import { type Stats, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 /**
  * File clocks are coarse (a few ms): a change this soon after another may leave the same
@@ -36,6 +36,20 @@ export function isUnchanged(s: Snapshot, dirStat: Stats): boolean {
     if (!st || sig(st) !== was) return false;
   }
   return true;
+}
+
+/** Stop checking a file: what was read from the checkpoint does not depend on it. */
+export function unwatch(s: Snapshot, name: string): void {
+  s.files = s.files.filter(([path]) => basename(path) !== name);
+}
+
+/**
+ * True when a checkpoint's nodes came whole from tree.json. nodes_tree.json then does not count
+ * until tree.json is removed or damaged, which changes the directory or tree.json's own stat.
+ */
+export function treeJsonSuffices(dir: string, read: { file: string | null; problems: string[] }): boolean {
+  const treeJson = join(dir, 'tree.json');
+  return read.file === treeJson && !read.problems.some((p) => p.startsWith(`${treeJson}:`));
 }
 
 /** The path's stat, or null when it is absent or cannot be examined. */

@@ -1,9 +1,9 @@
 import { basename, join } from 'node:path';
-import { IdeaFile, LaunchConfig } from '../../schema/checkpoint.ts';
+import { IdeaFile, LaunchConfig, type TreeFile } from '../../schema/checkpoint.ts';
 import type { Phase, StateSnapshot } from '../../schema/state.ts';
 import { isAlive, readPid } from './pid.ts';
 import { readRecord } from './records.ts';
-import { isUnchanged, type Snapshot, statOrNull, takeSnapshot } from './snapshot.ts';
+import { isUnchanged, type Snapshot, statOrNull, takeSnapshot, treeJsonSuffices, unwatch } from './snapshot.ts';
 import { countNodes, statusWithoutProcess } from './status.ts';
 import { bestNode, costOf, EvaluationCriteria } from './summary.ts';
 import { readTree } from './tree.ts';
@@ -13,8 +13,12 @@ export type KnownRun = { pid: number; exitCode: number | null };
 
 type Model = { provider: string; model: string };
 
-/** Files whose change changes the state, besides the directory itself (see Snapshot). */
-const WATCHED = ['tree.json', 'nodes_tree.json', 'cost_summary.json', 'cost_trace.jsonl', 'launch_config.json', 'idea.json', '.pipeline_started', 'review_report.json', 'evaluation_criteria.json', '.svc_pid', '.ari_pid'];
+/**
+ * Files whose content the state depends on, besides the directory itself (see Snapshot). The
+ * phase markers .pipeline_started and review_report.json count only by existing, which the
+ * directory's mtime tells.
+ */
+const WATCHED = ['tree.json', 'nodes_tree.json', 'cost_summary.json', 'cost_trace.jsonl', 'launch_config.json', 'idea.json', 'evaluation_criteria.json', '.svc_pid', '.ari_pid'];
 
 /** The parts read from files, and the PID the checkpoint records (its life is checked per call). */
 type Cached = { snapshot: Snapshot | null; body: Omit<StateSnapshot, keyof Live>; recordedPid: number | null };
@@ -36,7 +40,10 @@ export function runState(dir: string | null, defaultModel: () => Model, launched
   let entry = cache.get(dir);
   if (!entry?.snapshot || !st || !isUnchanged(entry.snapshot, st)) {
     // the snapshot first: a write racing with the reads below then shows up on the next call
-    entry = { snapshot: st && takeSnapshot(dir, st, WATCHED), body: readState(dir, defaultModel), recordedPid: readPid(dir) };
+    const snapshot = st && takeSnapshot(dir, st, WATCHED);
+    const read = readTree(dir);
+    if (snapshot && treeJsonSuffices(dir, read)) unwatch(snapshot, 'nodes_tree.json');
+    entry = { snapshot, body: readState(dir, read.tree, defaultModel), recordedPid: readPid(dir) };
     cache.set(dir, entry);
   }
   const pid = entry.recordedPid !== null && isAlive(entry.recordedPid) ? entry.recordedPid : null;
@@ -49,8 +56,7 @@ function live(pid: number | null, exitCode: number | null, label: string): Live 
   return { running_pid: pid, is_running: pid !== null, exit_code: exitCode, running: pid !== null, pid, status_label: label };
 }
 
-function readState(dir: string, defaultModel: () => Model): Omit<StateSnapshot, keyof Live> {
-  const { tree } = readTree(dir);
+function readState(dir: string, tree: TreeFile | null, defaultModel: () => Model): Omit<StateSnapshot, keyof Live> {
   const problems: string[] = [];
   const c = countNodes(tree);
   const launch = readRecord(dir, 'launch_config.json', LaunchConfig, problems);

@@ -118,6 +118,20 @@ describe('listCheckpointIndex', () => {
     expect(listCheckpointIndex(root)[0]?.status).toBe('failed');
   });
 
+  test('nodes_tree.json counts once tree.json is damaged, and its changes are then noticed', () => {
+    const ck = writeCheckpoint(root, { runId: 'a', nodes: 3 });
+    const nodes = (n: number) => JSON.stringify({ nodes: Array.from({ length: n }, (_, i) => ({ id: `n${i}`, status: 'success' })) });
+    writeFileSync(join(ck, 'nodes_tree.json'), nodes(5));
+    Bun.sleepSync(60);
+    expect(listCheckpointIndex(root)[0]?.node_count).toBe(3);
+    writeFileSync(join(ck, 'tree.json'), 'garbage');
+    expect(listCheckpointIndex(root)[0]?.node_count).toBe(5);
+    Bun.sleepSync(60);
+    listCheckpointIndex(root);
+    writeFileSync(join(ck, 'nodes_tree.json'), nodes(7));
+    expect(listCheckpointIndex(root)[0]?.node_count).toBe(7);
+  });
+
   test('notices a same-size rewrite made right after it looked', () => {
     const ck = writeCheckpoint(root, { runId: 'a' });
     writeFileSync(join(ck, 'cost_summary.json'), JSON.stringify({ total_cost_usd: 1.25, total_tokens: 1000, call_count: 1 }));

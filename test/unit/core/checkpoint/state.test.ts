@@ -32,12 +32,30 @@ describe('runState', () => {
     expect(runState(ck, model).nodes).toMatchObject({ total: 5, running: 1 });
   });
 
-  test('notices files that appear: the paper phase marker', () => {
+  test('notices files that appear: the paper phase marker, then the review', () => {
     const ck = writeCheckpoint(dir);
     Bun.sleepSync(60);
     expect(runState(ck, model).phase).toBe('bfts');
     writeFileSync(join(ck, '.pipeline_started'), '');
     expect(runState(ck, model).phase).toBe('paper');
+    Bun.sleepSync(60);
+    expect(runState(ck, model).phase).toBe('paper');
+    writeFileSync(join(ck, 'review_report.json'), '{}');
+    expect(runState(ck, model).phase).toBe('review');
+  });
+
+  test('falls back to nodes_tree.json when tree.json is damaged, and then follows it', () => {
+    const ck = writeCheckpoint(dir, { nodes: 2 });
+    const nodes = (n: number) => JSON.stringify({ nodes: Array.from({ length: n }, (_, i) => ({ id: `n${i}`, status: 'success' })) });
+    writeFileSync(join(ck, 'nodes_tree.json'), nodes(5));
+    Bun.sleepSync(60);
+    expect(runState(ck, model).nodes?.total).toBe(2);
+    writeFileSync(join(ck, 'tree.json'), '');
+    expect(runState(ck, model).nodes?.total).toBe(5);
+    Bun.sleepSync(60);
+    runState(ck, model);
+    writeFileSync(join(ck, 'nodes_tree.json'), nodes(6));
+    expect(runState(ck, model).nodes?.total).toBe(6);
   });
 
   test('running while the recorded process lives, checked on every call', async () => {
