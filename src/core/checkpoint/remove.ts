@@ -1,6 +1,6 @@
 import { lstatSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { InputError, SvcError } from '../errors.ts';
+import { ConflictError, InputError } from '../errors.ts';
 import { exists, resolveInside } from '../paths.ts';
 import { experimentsDirOf } from '../workspace.ts';
 import { findCheckpoint } from './locate.ts';
@@ -33,7 +33,7 @@ export function planDelete(arg: string, checkpointsRoot: string): DeletePlan {
   if (lstatSync(inside).isSymbolicLink()) throw new InputError(`${inside} is a symlink`, 'delete the checkpoint it points to');
   const dir = findCheckpoint(inside, checkpointsRoot);
   const pid = runningPid(dir);
-  if (pid !== null) throw new SvcError(`checkpoint ${basename(dir)} is running (pid ${pid})`, 'stop the run first');
+  if (pid !== null) throw new ConflictError(`checkpoint ${basename(dir)} is running (pid ${pid})`, 'stop the run first');
   const experiments = experimentsDirOf(dir);
   return { checkpoint: dir, experiments: exists(experiments) ? experiments : null };
 }

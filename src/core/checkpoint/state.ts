@@ -1,9 +1,9 @@
-import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { IdeaFile, LaunchConfig } from '../../schema/checkpoint.ts';
+import { IdeaFile, LaunchConfig, type TreeFile } from '../../schema/checkpoint.ts';
 import type { Phase, StateSnapshot } from '../../schema/state.ts';
-import { runningPid } from './pid.ts';
+import { isAlive, readPid } from './pid.ts';
 import { readRecord } from './records.ts';
+import { isUnchanged, type Snapshot, statOrNull, takeSnapshot, treeJsonSuffices, unwatch } from './snapshot.ts';
 import { countNodes, statusWithoutProcess } from './status.ts';
 import { bestNode, costOf, EvaluationCriteria } from './summary.ts';
 import { readTree } from './tree.ts';
@@ -13,10 +13,16 @@ export type KnownRun = { pid: number; exitCode: number | null };
 
 type Model = { provider: string; model: string };
 
-/** Files whose change changes the state; their sizes and times are the cache key. */
-const WATCHED = ['tree.json', 'nodes_tree.json', 'cost_summary.json', 'cost_trace.jsonl', 'launch_config.json', 'idea.json', '.pipeline_started', 'review_report.json', 'evaluation_criteria.json'];
+/**
+ * Files whose content the state depends on, besides the directory itself (see Snapshot). The
+ * phase markers .pipeline_started and review_report.json count only by existing, which the
+ * directory's mtime tells.
+ */
+const WATCHED = ['tree.json', 'nodes_tree.json', 'cost_summary.json', 'cost_trace.jsonl', 'launch_config.json', 'idea.json', 'evaluation_criteria.json', '.svc_pid', '.ari_pid'];
 
-const cache = new Map<string, { key: string; body: Omit<StateSnapshot, keyof Live> }>();
+/** The parts read from files, and the PID the checkpoint records (its life is checked per call). */
+type Cached = { snapshot: Snapshot | null; body: Omit<StateSnapshot, keyof Live>; recordedPid: number | null };
+const cache = new Map<string, Cached>();
 type Live = Pick<StateSnapshot, 'running_pid' | 'is_running' | 'exit_code' | 'running' | 'pid' | 'status_label'>;
 
 /**
@@ -29,13 +35,18 @@ export function runState(dir: string | null, defaultModel: () => Model, launched
     const alive = launched && launched.exitCode === null ? launched.pid : null;
     return live(alive, launched?.exitCode ?? null, alive ? 'running' : 'idle');
   }
-  const key = WATCHED.map((f) => signature(join(dir, f))).join('|');
+  // a poll costs a few stats while nothing changes: /state is the dashboard's most frequent call
+  const st = statOrNull(dir);
   let entry = cache.get(dir);
-  if (!entry || entry.key !== key) {
-    entry = { key, body: readState(dir, defaultModel) };
+  if (!entry?.snapshot || !st || !isUnchanged(entry.snapshot, st)) {
+    // the snapshot first: a write racing with the reads below then shows up on the next call
+    const snapshot = st && takeSnapshot(dir, st, WATCHED);
+    const read = readTree(dir);
+    if (snapshot && treeJsonSuffices(dir, read)) unwatch(snapshot, 'nodes_tree.json');
+    entry = { snapshot, body: readState(dir, read.tree, defaultModel), recordedPid: readPid(dir) };
     cache.set(dir, entry);
   }
-  const pid = runningPid(dir);
+  const pid = entry.recordedPid !== null && isAlive(entry.recordedPid) ? entry.recordedPid : null;
   const status = pid !== null ? 'running' : (entry.body.status ?? 'new');
   const label = pid !== null ? `running: ${entry.body.phase}` : status;
   return { ...live(pid, launched?.exitCode ?? null, label), ...entry.body, status };
@@ -45,8 +56,7 @@ function live(pid: number | null, exitCode: number | null, label: string): Live 
   return { running_pid: pid, is_running: pid !== null, exit_code: exitCode, running: pid !== null, pid, status_label: label };
 }
 
-function readState(dir: string, defaultModel: () => Model): Omit<StateSnapshot, keyof Live> {
-  const { tree } = readTree(dir);
+function readState(dir: string, tree: TreeFile | null, defaultModel: () => Model): Omit<StateSnapshot, keyof Live> {
   const problems: string[] = [];
   const c = countNodes(tree);
   const launch = readRecord(dir, 'launch_config.json', LaunchConfig, problems);
@@ -70,18 +80,9 @@ function readState(dir: string, defaultModel: () => Model): Omit<StateSnapshot, 
 
 /** The furthest phase the run has reached, from the files each phase leaves. */
 function phaseOf(dir: string, hasNodes: boolean): Phase {
-  if (signature(join(dir, 'review_report.json')) !== '-') return 'review';
-  if (signature(join(dir, '.pipeline_started')) !== '-') return 'paper';
+  if (statOrNull(join(dir, 'review_report.json'))) return 'review';
+  if (statOrNull(join(dir, '.pipeline_started'))) return 'paper';
   if (hasNodes) return 'bfts';
-  if (signature(join(dir, 'idea.json')) !== '-') return 'idea';
+  if (statOrNull(join(dir, 'idea.json'))) return 'idea';
   return 'idle';
-}
-
-function signature(file: string): string {
-  try {
-    const s = statSync(file);
-    return `${s.mtimeMs}:${s.size}`;
-  } catch {
-    return '-';
-  }
 }

@@ -1,5 +1,78 @@
-import { Elysia } from 'elysia';
+import { basename, dirname, resolve } from 'node:path';
+import { Elysia, t } from 'elysia';
+import { listCheckpointIndex } from '../../core/checkpoint/index.ts';
+import { readMemoryAccess, readMemoryBackup } from '../../core/checkpoint/memory-files.ts';
+import { executeDelete, planDelete } from '../../core/checkpoint/remove.ts';
+import { checkpointReport } from '../../core/checkpoint/report.ts';
+import { InputError, NotFoundError } from '../../core/errors.ts';
+import { resolveInside } from '../../core/paths.ts';
 import type { ServerContext } from '../context.ts';
 
-/** checkpoint browsing (list, summary, memory, memory_access, active, switch, delete): not built yet. */
-export const checkpointRoutes = (_ctx: ServerContext) => new Elysia({ name: 'checkpoints' });
+const NodeId = t.String({ minLength: 1, maxLength: 512 });
+
+/** A checkpoint named in a request body: its id, or its path inside the checkpoints directory. */
+const Target = t.Object({ id: t.Optional(t.String({ minLength: 1, maxLength: 255 })), path: t.Optional(t.String({ minLength: 1, maxLength: 4096 })) });
+
+/** Checkpoint browsing: list, summary, memory files, the active selection, delete. */
+export const checkpointRoutes = (ctx: ServerContext) =>
+  new Elysia({ name: 'checkpoints' })
+    .get('/api/checkpoints', () => listCheckpointIndex(ctx.checkpointsRoot))
+    .get('/api/checkpoint/:id/summary', ({ params, query }) => checkpointReport(ctx.checkpointDir(params.id), { withNodes: query.nodes === '1' || query.nodes === 'true' }), {
+      query: t.Object({ nodes: t.Optional(t.String({ pattern: '^(0|1|true|false)$' })) }),
+    })
+    .get('/api/checkpoint/:id/memory', ({ params, query }) => readMemoryBackup(ctx.checkpointDir(params.id), query.node_id), {
+      query: t.Object({ node_id: t.Optional(NodeId) }),
+    })
+    .get('/api/checkpoint/:id/memory_access', ({ params, query }) => readMemoryAccess(ctx.checkpointDir(params.id), { limit: limitOf(query.limit), nodeId: query.node_id }), {
+      query: t.Object({ limit: t.Optional(t.String()), node_id: t.Optional(NodeId) }),
+    })
+    .get('/api/active-checkpoint', () => activeOf(ctx))
+    .post(
+      '/api/switch-checkpoint',
+      ({ body }) => {
+        ctx.setActive(targetDir(ctx, body));
+        return activeOf(ctx);
+      },
+      { body: Target },
+    )
+    .post(
+      '/api/delete-checkpoint',
+      ({ body }) => {
+        const plan = planDelete(targetDir(ctx, body), ctx.checkpointsRoot);
+        const wasActive = ctx.active === plan.checkpoint;
+        // the checkpoint's memory-backend agent is deleted here once the dashboard manages a memory backend
+        executeDelete(plan);
+        if (wasActive) ctx.setActive(null);
+        return { ok: true, deleted: basename(plan.checkpoint), removed: [plan.checkpoint, ...(plan.experiments ? [plan.experiments] : [])] };
+      },
+      { body: Target },
+    );
+
+/** Newest events kept by memory_access unless ?limit= says otherwise. */
+const DEFAULT_ACCESS_LIMIT = 1000;
+const MAX_ACCESS_LIMIT = 100_000;
+
+function limitOf(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_ACCESS_LIMIT;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < 1 || n > MAX_ACCESS_LIMIT) throw new InputError(`limit must be a whole number from 1 to ${MAX_ACCESS_LIMIT}, got '${raw}'`);
+  return n;
+}
+
+function activeOf(ctx: ServerContext): { id: string | null; path: string | null } {
+  const dir = ctx.active;
+  return { id: dir && basename(dir), path: dir };
+}
+
+/**
+ * The directory of the checkpoint a body names. A path must lie inside the checkpoints
+ * directory (else 400) and be a checkpoint directly in it (else 404), like an id.
+ */
+function targetDir(ctx: ServerContext, body: { id?: string; path?: string }): string {
+  if ((body.id === undefined) === (body.path === undefined)) throw new InputError('name the checkpoint by id or by path, one of the two');
+  if (body.id !== undefined) return ctx.checkpointDir(body.id);
+  const root = resolve(ctx.checkpointsRoot);
+  const dir = resolveInside(root, body.path ?? '', 'checkpoint path');
+  if (dirname(dir) !== root) throw new NotFoundError('not found');
+  return ctx.checkpointDir(basename(dir));
+}

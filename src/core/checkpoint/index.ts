@@ -1,0 +1,113 @@
+import { readdirSync, type Stats } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { SvcError } from '../errors.ts';
+import { isCheckpointDir } from './locate.ts';
+import { isAlive, readPid } from './pid.ts';
+import { isUnchanged, type Snapshot, statOrNull, takeSnapshot, treeJsonSuffices, unwatch } from './snapshot.ts';
+import type { CheckpointStatus } from './status.ts';
+import { statusWithoutProcess } from './status.ts';
+import { summarizeCheckpoint } from './summary.ts';
+
+/** One checkpoint as the dashboard lists it. */
+export type CheckpointListEntry = {
+  id: string;
+  path: string;
+  status: CheckpointStatus;
+  node_count: number;
+  review_score: number | null;
+  /** the spec keeps this key and always answers null */
+  best_metric: null;
+  /** ISO time of the last change of the directory or its tree file */
+  mtime: string;
+  /** the highest metrics._scientific_score; present only when some node has one */
+  best_scientific_score?: number;
+  goal: string | null;
+  cost: { usd: number; tokens: number } | null;
+};
+
+/** Files whose change changes an entry, besides the directory itself. */
+const WATCHED = ['tree.json', 'nodes_tree.json', 'review_report.json', 'cost_summary.json', '.svc_pid', '.ari_pid'];
+
+type Cached = {
+  snapshot: Snapshot;
+  /** null: the directory is not a checkpoint */
+  entry: CheckpointListEntry | null;
+  /** the PID the checkpoint records, checked for life on every call */
+  pid: number | null;
+};
+
+const roots = new Map<string, Map<string, Cached>>();
+
+/**
+ * The checkpoints directly inside `root`, newest name first (names start with a timestamp).
+ * Each entry is built once and kept until its directory or one of its watched files changes,
+ * so a repeated call costs a few stats per checkpoint; whether a recorded run is still alive
+ * is checked on every call. A checkpoint that cannot be read still lists, as far as it can.
+ */
+export function listCheckpointIndex(root: string): CheckpointListEntry[] {
+  const rootAbs = resolve(root);
+  const names = readRoot(rootAbs);
+  const previous = roots.get(rootAbs) ?? new Map<string, Cached>();
+  const current = new Map<string, Cached>();
+  const out: CheckpointListEntry[] = [];
+  for (const name of names) {
+    const dir = join(rootAbs, name);
+    const st = statOrNull(dir);
+    if (!st?.isDirectory()) continue;
+    const known = previous.get(name);
+    const cached = known && isUnchanged(known.snapshot, st) ? known : build(dir, st);
+    current.set(name, cached);
+    if (!cached.entry) continue;
+    const running = cached.pid !== null && isAlive(cached.pid);
+    out.push(running ? { ...cached.entry, status: 'running' } : cached.entry);
+  }
+  roots.set(rootAbs, current);
+  return out;
+}
+
+function readRoot(root: string): string[] {
+  try {
+    return readdirSync(root)
+      .filter((n) => !n.startsWith('.'))
+      .sort()
+      .reverse();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new SvcError(`cannot read checkpoints directory ${root}: ${(err as Error).message}`);
+  }
+}
+
+function build(dir: string, dirStat: Stats): Cached {
+  // the snapshot first: a write racing with the reads below then shows up on the next call
+  const snapshot = takeSnapshot(dir, dirStat, WATCHED);
+  if (!isCheckpointDir(dir)) return { snapshot, entry: null, pid: null };
+  const { entry, fromTreeJson } = entryOf(dir);
+  // one stat fewer per checkpoint of the reference layout, which writes both tree files
+  if (fromTreeJson) unwatch(snapshot, 'nodes_tree.json');
+  return { snapshot, entry, pid: readPid(dir) };
+}
+
+function entryOf(dir: string): { entry: CheckpointListEntry; fromTreeJson: boolean } {
+  try {
+    const s = summarizeCheckpoint(dir);
+    const fromTreeJson = treeJsonSuffices(dir, { file: s.tree_file, problems: s.problems });
+    const score = s.best?.score;
+    const entry: CheckpointListEntry = {
+      id: s.id,
+      path: s.path,
+      status: statusWithoutProcess(s.tree),
+      node_count: s.nodes.total,
+      review_score: s.review_score,
+      best_metric: null,
+      mtime: s.modified,
+      ...(score === undefined ? {} : { best_scientific_score: score }),
+      goal: s.goal,
+      cost: s.cost && { usd: s.cost.usd, tokens: s.cost.tokens },
+    };
+    return { entry, fromTreeJson };
+  } catch {
+    // the directory itself could not be read (permissions, I/O error): listed, marked unreadable
+    const entry: CheckpointListEntry = { id: basename(dir), path: dir, status: 'unreadable', node_count: 0, review_score: null, best_metric: null, mtime: new Date(0).toISOString(), goal: null, cost: null };
+    return { entry, fromTreeJson: false };
+  }
+}

@@ -1,0 +1,136 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { NodeRecord } from '../../schema/checkpoint.ts';
+import { readCheckpointText } from './records.ts';
+import type { CheckpointStatus, NodeCounts } from './status.ts';
+import { type BestNode, type Cost, summarizeCheckpoint } from './summary.ts';
+
+/** Report files larger than this are named as a problem instead of being sent whole. */
+const MAX_REPORT_BYTES = 8 * 1024 * 1024;
+
+/** The reproducibility (ORS) stage outputs, by the key they appear under. */
+const ORS_FILES = {
+  grade: 'ors_grade.json',
+  phase1: 'ors_phase1.json',
+  replicator: 'ors_replicator.json',
+  seed: 'ors_seed.json',
+  rubric_meta: 'ors_rubric.meta.json',
+} as const;
+
+export type CheckpointReport = {
+  id: string;
+  path: string;
+  status: CheckpointStatus;
+  pid: number | null;
+  goal: string | null;
+  ideas: { title: string; overall_score: number | null }[];
+  node_count: number;
+  nodes: NodeCounts;
+  best: BestNode | null;
+  /** the primary metric's value on the best node, when both are known */
+  top_metric: { name: string; value: number; node_id: string } | null;
+  cost: Cost | null;
+  review_score: number | null;
+  modified: string;
+  tree_file: string | null;
+  /** damaged or unreadable files, one line each */
+  problems: string[];
+  /** review_report.json as written; present when the file is */
+  review?: unknown;
+  /** parsed JSON; a string for legacy runs (a text or Markdown report) */
+  reproducibility_report?: unknown;
+  /** the ORS stage outputs that exist */
+  ors?: Partial<Record<keyof typeof ORS_FILES, unknown>>;
+  /** the tree's node records, only when asked for */
+  nodes_list?: NodeRecord[];
+};
+
+/**
+ * Everything the dashboard shows about one run: the summary every command shares, plus the
+ * report files the pipeline stages leave. Files that are absent leave their key out; damaged
+ * ones are named in `problems`.
+ */
+export function checkpointReport(dir: string, opts: { withNodes?: boolean } = {}): CheckpointReport {
+  const { tree, ...s } = summarizeCheckpoint(dir);
+  const problems = s.problems;
+  const report: CheckpointReport = {
+    id: s.id,
+    path: s.path,
+    status: s.status,
+    pid: s.pid,
+    goal: s.goal,
+    ideas: s.ideas,
+    node_count: s.nodes.total,
+    nodes: s.nodes,
+    best: s.best,
+    top_metric: s.best?.metric && s.best.value !== null ? { name: s.best.metric, value: s.best.value, node_id: s.best.id } : null,
+    cost: s.cost,
+    review_score: s.review_score,
+    modified: s.modified,
+    tree_file: s.tree_file,
+    problems,
+  };
+  const review = readJson(join(dir, 'review_report.json'), problems);
+  if (review !== undefined) report.review = review;
+  const repro = reproducibilityReport(dir, problems);
+  if (repro !== undefined) report.reproducibility_report = repro;
+  const ors = orsResults(dir, problems);
+  if (ors) report.ors = ors;
+  if (opts.withNodes) report.nodes_list = tree?.nodes ?? [];
+  // summarizeCheckpoint already read review_report.json; a damaged one is named once
+  report.problems = [...new Set(problems)];
+  return report;
+}
+
+/** reproducibility_report.json at the root or under repro/; a legacy run's text or Markdown report as a string. */
+function reproducibilityReport(dir: string, problems: string[]): unknown {
+  for (const rel of ['reproducibility_report.json', 'repro/reproducibility_report.json']) {
+    const text = readLimited(join(dir, rel), problems);
+    if (text === null) continue;
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text; // legacy runs wrote the report as plain text under the .json name
+    }
+  }
+  for (const rel of ['reproducibility_report.md', 'repro/reproducibility_report.md']) {
+    const text = readLimited(join(dir, rel), problems);
+    if (text !== null) return text;
+  }
+  return undefined;
+}
+
+function orsResults(dir: string, problems: string[]): CheckpointReport['ors'] | null {
+  const out: NonNullable<CheckpointReport['ors']> = {};
+  for (const [key, name] of Object.entries(ORS_FILES) as [keyof typeof ORS_FILES, string][]) {
+    const value = readJson(join(dir, name), problems);
+    if (value !== undefined) out[key] = value;
+  }
+  return Object.keys(out).length > 0 ? out : null;
+}
+
+/** A JSON file's value; undefined when it is absent or damaged (then named in problems). */
+function readJson(file: string, problems: string[]): unknown {
+  const text = readLimited(file, problems);
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    problems.push(`${file}: is not valid JSON (${(err as Error).message})`);
+    return undefined;
+  }
+}
+
+function readLimited(file: string, problems: string[]): string | null {
+  let size = 0;
+  try {
+    size = statSync(file).size;
+  } catch {
+    // absent, or its directory is a file: readCheckpointText says which, if anything
+  }
+  if (size > MAX_REPORT_BYTES) {
+    problems.push(`${file}: is ${(size / 1024 / 1024).toFixed(1)} MB, over the ${MAX_REPORT_BYTES / 1024 / 1024} MB shown in a summary`);
+    return null;
+  }
+  return readCheckpointText(file, problems);
+}

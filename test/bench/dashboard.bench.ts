@@ -1,0 +1,123 @@
+// The dashboard under loopback load: GET /state throughput and GET /api/checkpoints latency of
+// `svc viz` on workspaces of 1, 200 and 1,000 checkpoints (50 nodes each), each against a bare
+// Bun.serve JSON handler in this process, measured the same way in the same run. The load runs
+// in a worker thread, so neither server shares its thread with the client.
+import { join } from 'node:path';
+import { writeCheckpoint } from '../support/checkpoint.ts';
+import { removeDir, tempDir } from '../support/svc.ts';
+import { startViz } from '../support/viz.ts';
+
+declare const self: Worker;
+
+type Load = { url: string; concurrency: number; requests: number };
+type LoadResult = { seconds: number; latencies: number[] };
+
+/** In the worker: `concurrency` fetch loops share `requests` requests; every answer must be 200. */
+async function load({ url, concurrency, requests }: Load): Promise<LoadResult> {
+  let next = 0;
+  const latencies: number[] = [];
+  const loop = async () => {
+    while (next++ < requests) {
+      const t0 = performance.now();
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      latencies.push(performance.now() - t0);
+      if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, loop));
+  return { seconds: (performance.now() - t0) / 1000, latencies };
+}
+
+if (!Bun.isMainThread) {
+  self.onmessage = async (e: MessageEvent<Load>) => postMessage(await load(e.data));
+} else {
+  await main();
+}
+
+async function main() {
+  const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+  const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
+  const CONCURRENCY = 16;
+  const LATENCY_SAMPLES = 60;
+  const SIZES = [1, 200, 1000];
+
+  const worker = new Worker(import.meta.path);
+  const run = (url: string, concurrency: number, requests: number) =>
+    new Promise<LoadResult>((done, fail) => {
+      worker.onmessage = (e: MessageEvent<LoadResult>) => done(e.data);
+      worker.onerror = (e) => fail(new Error(e.message));
+      worker.postMessage({ url, concurrency, requests } satisfies Load);
+    });
+  const throughput = async (url: string) => {
+    const r = await run(url, CONCURRENCY, REQUESTS);
+    return REQUESTS / r.seconds;
+  };
+  const latency = async (url: string) => median((await run(url, 1, LATENCY_SAMPLES)).latencies);
+
+  const dir = tempDir('svc-bench-');
+  const started = performance.now();
+  for (const size of SIZES) {
+    const root = join(dir, `ws${size}`, 'checkpoints');
+    for (let i = 0; i < size; i++) writeCheckpoint(root, { runId: `20261101${String(i).padStart(6, '0')}_run`, nodes: 50 });
+  }
+  console.log(`wrote ${SIZES.join(', ')} checkpoints of 50 nodes in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  const viz = await startViz([join(dir, `ws${SIZES.at(-1)}`)], { cwd: dir, env: { HOME: dir } });
+  const stateBody = await (await fetch(`${viz.base}/state`)).text();
+  // the baseline answers a body of the same size, so both pay the same for bytes on the wire
+  const bare = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(stateBody, { headers: { 'content-type': 'application/json; charset=utf-8' } }) });
+  const bareUrl = `http://127.0.0.1:${bare.port}/`;
+
+  try {
+    await throughput(`${viz.base}/state`); // warm both servers and the connection pool
+    await throughput(bareUrl);
+    const stateRates: number[] = [];
+    const bareRates: number[] = [];
+    const floorRates: number[] = [];
+    // interleaved rounds: drift on a shared machine affects all alike
+    for (let r = 0; r < ROUNDS; r++) {
+      bareRates.push(await throughput(bareUrl));
+      stateRates.push(await throughput(`${viz.base}/state`));
+      floorRates.push(await throughput(`${viz.base}/api/active-checkpoint`));
+    }
+    const stateRate = median(stateRates);
+    const bareRate = median(bareRates);
+    const floorRate = median(floorRates);
+    const ratio = stateRate / bareRate;
+    console.log(`GET /state, ${CONCURRENCY} concurrent loops, ${REQUESTS} requests x ${ROUNDS} rounds (median)`);
+    console.log(`  bare Bun.serve JSON handler   ${bareRate.toFixed(0).padStart(7)} req/s`);
+    console.log(`  svc viz /state                ${stateRate.toFixed(0).padStart(7)} req/s  ${ratio.toFixed(2)}x bare  target at least 0.5x: ${ratio >= 0.5 ? 'met' : 'MISSED'}`);
+    // a route that reads no checkpoint file: what the server stack (token check, CORS, access log, routing) leaves
+    console.log(`  svc viz /api/active-checkpoint ${floorRate.toFixed(0).padStart(6)} req/s  ${(floorRate / bareRate).toFixed(2)}x bare  (server stack alone, no target)`);
+  } finally {
+    await viz.stop();
+  }
+
+  const bareLatency = await latency(bareUrl);
+  console.log(`GET /api/checkpoints, median of ${LATENCY_SAMPLES} sequential requests after a warm-up (bare handler: ${bareLatency.toFixed(2)} ms)`);
+  for (const size of SIZES) {
+    const ws = await startViz([join(dir, `ws${size}`)], { cwd: dir, env: { HOME: dir } });
+    try {
+      const url = `${ws.base}/api/checkpoints`;
+      const listed = (await (await fetch(url)).json()) as unknown[];
+      if (listed.length !== size) throw new Error(`listed ${listed.length} of ${size} checkpoints`);
+      await run(url, 1, 5);
+      const ms = await latency(url);
+      const verdict = size === 1000 ? `  target under 20 ms: ${ms < 20 ? 'met' : 'MISSED'}` : '';
+      console.log(`  ${String(size).padStart(5)} checkpoints  ${ms.toFixed(2).padStart(7)} ms  ${(ms / bareLatency).toFixed(1).padStart(6)}x bare${verdict}`);
+    } finally {
+      await ws.stop();
+    }
+  }
+  bare.stop(true);
+  worker.terminate();
+  removeDir(dir);
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
+}
