@@ -1,4 +1,3 @@
-import { cors } from '@elysiajs/cors';
 import { Elysia } from 'elysia';
 import type { ServerContext } from './context.ts';
 import { errorResponse, messageOf, statusOf, validationMessage } from './http.ts';
@@ -10,9 +9,7 @@ import { ROUTES } from './routes/index.ts';
  * client as a stack trace or a dropped connection.
  */
 export function createApp(ctx: ServerContext) {
-  let app = new Elysia()
-    .use(cors({ origin: true, methods: '*', allowedHeaders: '*', preflight: true }))
-    .onError(({ code, error, request }) => {
+  let app = new Elysia().onError(({ code, error, request }) => {
       switch (code) {
         case 'PARSE':
           return errorResponse(400, 'malformed request body: expected valid JSON (or the declared content type)');

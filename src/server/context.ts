@@ -6,6 +6,7 @@ import { dotenvFor, mergedEnv } from '../core/config/environment.ts';
 import { isCheckpointDir, listCheckpointDirs } from '../core/checkpoint/locate.ts';
 import { ConflictError, NotFoundError } from '../core/errors.ts';
 import { resolveInside } from '../core/paths.ts';
+import { memoForTurn } from '../core/turn-memo.ts';
 
 type Cached<T> = { at: number; active: string | null; value: T };
 
@@ -37,7 +38,7 @@ export class ServerContext {
 
   /** The active checkpoint, or null; a checkpoint deleted behind our back is no longer active. */
   get active(): string | null {
-    if (this.activeDir && !existsSync(this.activeDir)) this.activeDir = null;
+    if (this.activeDir && !stillThere(this.activeDir)) this.activeDir = null;
     return this.activeDir;
   }
 
@@ -107,6 +108,9 @@ export class ServerContext {
     return join(this.workspaceRoot, 'settings.json');
   }
 }
+
+/** Every request asks for the active checkpoint; one existence check per turn serves them all. */
+const stillThere = memoForTurn((dir: string) => existsSync(dir));
 
 /**
  * Where `svc viz [dir]` looks: a checkpoint (it becomes active, its parent is the checkpoints

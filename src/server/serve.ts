@@ -3,6 +3,7 @@ import type { Server } from 'bun';
 import { UnavailableError } from '../core/errors.ts';
 import { AccessLog } from './access-log.ts';
 import { createApp } from './app.ts';
+import { allowOrigin, preflight } from './cors.ts';
 import type { ServerContext } from './context.ts';
 import { errorResponse, MAX_JSON_BODY } from './http.ts';
 import { UPLOAD_LIMIT_BYTES, bodyLimitFor } from './limits.ts';
@@ -22,25 +23,26 @@ export function startDashboard(ctx: ServerContext, opts: { host: string; port: n
 
   const handle = async (req: Request, server: Server<undefined>): Promise<Response> => {
     const started = performance.now();
-    const url = new URL(req.url);
+    const { path, pathname } = pathOf(req.url);
     let res: Response;
     try {
-      res = (await guard(req, url, expected)) ?? (await app.handle(await limitBody(req, url)));
+      if (req.method === 'OPTIONS' && pathname.startsWith('/api/')) res = preflight(req);
+      else res = guard(req, pathname, expected) ?? (await app.handle(req.body === null ? req : await limitBody(req, pathname)));
     } catch (err) {
       res = err instanceof Response ? err : errorResponse(500, `internal error: ${(err as Error)?.message ?? err}`);
     }
     const active = ctx.active;
     if (active) {
       log.record(active, {
-        ts: new Date().toISOString(),
+        ts: Date.now(),
         method: req.method,
-        path: url.pathname + url.search,
+        path,
         status: res.status,
         duration_ms: Math.round((performance.now() - started) * 10) / 10,
         client: server.requestIP(req)?.address ?? '',
       });
     }
-    return res;
+    return allowOrigin(req, res);
   };
 
   let server: Server<undefined>;
@@ -74,9 +76,9 @@ export function startDashboard(ctx: ServerContext, opts: { host: string; port: n
   };
 }
 
-/** The bearer token check, constant-time; preflight requests carry no credentials and pass. */
-async function guard(req: Request, url: URL, expected: Buffer | null): Promise<Response | null> {
-  if (!expected || req.method === 'OPTIONS' || !url.pathname.startsWith('/api/')) return null;
+/** The bearer token check, constant-time (preflight requests, which carry no credentials, never get here). */
+function guard(req: Request, pathname: string, expected: Buffer | null): Response | null {
+  if (!expected || !pathname.startsWith('/api/')) return null;
   const header = req.headers.get('authorization') ?? '';
   const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7) : '');
   const ok = given.length === expected.length && timingSafeEqual(given, expected);
@@ -87,9 +89,9 @@ async function guard(req: Request, url: URL, expected: Buffer | null): Promise<R
  * Refuses a body over the route's limit with 413 before it is read. A chunked body (no
  * Content-Length) is read up to the limit here, so a JSON route never buffers more than it allows.
  */
-async function limitBody(req: Request, url: URL): Promise<Request> {
+async function limitBody(req: Request, pathname: string): Promise<Request> {
   if (req.body === null || req.method === 'GET' || req.method === 'HEAD') return req;
-  const limit = bodyLimitFor(url.pathname);
+  const limit = bodyLimitFor(pathname);
   const declared = req.headers.get('content-length');
   if (declared !== null) {
     if (Number(declared) > limit) throw tooLarge(limit);
@@ -103,6 +105,14 @@ async function limitBody(req: Request, url: URL): Promise<Request> {
     chunks.push(chunk);
   }
   return new Request(req.url, { method: req.method, headers: req.headers, body: Buffer.concat(chunks) });
+}
+
+/** Path and query of a request URL as Bun gives it (`http://host/path?query`), without a URL object per request. */
+function pathOf(url: string): { path: string; pathname: string } {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  const path = start < 0 ? '/' : url.slice(start);
+  const q = path.indexOf('?');
+  return { path, pathname: q < 0 ? path : path.slice(0, q) };
 }
 
 function tooLarge(limit: number): Response {

@@ -2,6 +2,7 @@ import { basename, join } from 'node:path';
 import { IdeaFile, LaunchConfig, type TreeFile } from '../../schema/checkpoint.ts';
 import type { Phase, StateSnapshot } from '../../schema/state.ts';
 import { isAlive, readPid } from './pid.ts';
+import { memoForTurn } from '../turn-memo.ts';
 import { readRecord } from './records.ts';
 import { isUnchanged, type Snapshot, statOrNull, takeSnapshot, treeJsonSuffices, unwatch } from './snapshot.ts';
 import { countNodes, statusWithoutProcess } from './status.ts';
@@ -35,21 +36,32 @@ export function runState(dir: string | null, defaultModel: () => Model, launched
     const alive = launched && launched.exitCode === null ? launched.pid : null;
     return live(alive, launched?.exitCode ?? null, alive ? 'running' : 'idle');
   }
-  // a poll costs a few stats while nothing changes: /state is the dashboard's most frequent call
-  const st = statOrNull(dir);
-  let entry = cache.get(dir);
-  if (!entry?.snapshot || !st || !isUnchanged(entry.snapshot, st)) {
-    // the snapshot first: a write racing with the reads below then shows up on the next call
-    const snapshot = st && takeSnapshot(dir, st, WATCHED);
-    const read = readTree(dir);
-    if (snapshot && treeJsonSuffices(dir, read)) unwatch(snapshot, 'nodes_tree.json');
-    entry = { snapshot, body: readState(dir, read.tree, defaultModel), recordedPid: readPid(dir) };
-    cache.set(dir, entry);
-  }
-  const pid = entry.recordedPid !== null && isAlive(entry.recordedPid) ? entry.recordedPid : null;
+  const entry = currentEntry(dir, defaultModel);
+  const pid = entry.recordedPid !== null && aliveThisTurn(entry.recordedPid) ? entry.recordedPid : null;
   const status = pid !== null ? 'running' : (entry.body.status ?? 'new');
   const label = pid !== null ? `running: ${entry.body.phase}` : status;
   return { ...live(pid, launched?.exitCode ?? null, label), ...entry.body, status };
+}
+
+/** /state is the dashboard's most frequent call: while nothing changes, a poll costs a few stats, once per turn. */
+const currentEntry = memoForTurn((dir: string, defaultModel: () => Model): Cached => {
+  const entry = cache.get(dir);
+  if (entry && isCurrent(dir)) return entry;
+  const st = statOrNull(dir);
+  // the snapshot first: a write racing with the reads below then shows up on the next call
+  const snapshot = st && takeSnapshot(dir, st, WATCHED);
+  const read = readTree(dir);
+  if (snapshot && treeJsonSuffices(dir, read)) unwatch(snapshot, 'nodes_tree.json');
+  const fresh = { snapshot, body: readState(dir, read.tree, defaultModel), recordedPid: readPid(dir) };
+  cache.set(dir, fresh);
+  return fresh;
+});
+const aliveThisTurn = memoForTurn(isAlive);
+
+function isCurrent(dir: string): boolean {
+  const snapshot = cache.get(dir)?.snapshot;
+  const st = statOrNull(dir);
+  return !!snapshot && !!st && isUnchanged(snapshot, st);
 }
 
 function live(pid: number | null, exitCode: number | null, label: string): Live {
