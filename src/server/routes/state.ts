@@ -1,15 +1,107 @@
-import { Elysia } from 'elysia';
+import { Elysia, t } from 'elysia';
 import { effective } from '../../core/config/config.ts';
+import { runningPid } from '../../core/checkpoint/pid.ts';
+import { followRunLog } from '../../core/checkpoint/run-log-follow.ts';
+import { formatCursor, type LogCursor, parseCursor, recentRunLog, runLogSince } from '../../core/checkpoint/run-log.ts';
 import { runState } from '../../core/checkpoint/state.ts';
+import { InputError } from '../../core/errors.ts';
+import { queryGpus } from '../../core/system/gpu.ts';
+import { resourceMetrics } from '../../core/system/metrics.ts';
 import type { ServerContext } from '../context.ts';
+
+/** A comment line every so often keeps proxies and browsers from closing a quiet stream. */
+const HEARTBEAT_MS = 15_000;
+
+const LogQuery = t.Object({
+  lines: t.Optional(t.String({ description: 'how many lines, 1 to 5000 (default 200)' })),
+  since: t.Optional(t.String({ description: 'the `next` of a previous answer, `<log offset>:<cost offset>`' })),
+  format: t.Optional(t.Literal('json')),
+  stream: t.Optional(t.Union([t.Literal('1'), t.Literal('0'), t.Literal('true'), t.Literal('false')])),
+});
 
 /** State and dashboards: the run state snapshot, GPU and resource monitors, the log stream. */
 export const stateRoutes = (ctx: ServerContext) =>
-  new Elysia({ name: 'state' }).get('/state', () => {
-    const active = ctx.active;
-    const launched = ctx.launched && ctx.launched.checkpoint === active ? ctx.launched : null;
-    return runState(active, () => defaultModel(ctx), launched);
+  new Elysia({ name: 'state' })
+    .get('/state', () => {
+      const active = ctx.active;
+      const launched = ctx.launched && ctx.launched.checkpoint === active ? ctx.launched : null;
+      return runState(active, () => defaultModel(ctx), launched);
+    })
+    .get('/api/gpu-monitor', () => queryGpus({ path: ctx.env.PATH ?? '' }))
+    .get('/api/resource-metrics', () => resourceMetrics(ctx.workspaceRoot))
+    // recent lines of the active run's log, as one JSON page or as a live event stream
+    .get(
+      '/api/logs',
+      ({ query, request }) => {
+        const dir = ctx.requireActive();
+        const lines = lineCount(query.lines);
+        const start = cursorOf(request.headers.get('last-event-id') ?? query.since, request.headers.has('last-event-id') ? 'Last-Event-ID' : 'since');
+        if (!wantsEventStream(query, request)) {
+          const final = runningPid(dir) === null;
+          const page = start ? runLogSince(dir, start, lines, final) : recentRunLog(dir, lines, final);
+          return { file: page.file, lines: page.lines.map((l) => l.msg), next: formatCursor(page.next) };
+        }
+        return logEventStream(dir, start, lines, request.signal);
+      },
+      { query: LogQuery },
+    );
+
+/** An event stream for `?stream=1` or an EventSource (it accepts text/event-stream); `?format=json` and `?stream=0` win. */
+function wantsEventStream(query: { format?: string; stream?: string }, request: Request): boolean {
+  if (query.format === 'json') return false;
+  if (query.stream !== undefined) return query.stream === '1' || query.stream === 'true';
+  return (request.headers.get('accept') ?? '').includes('text/event-stream');
+}
+
+function lineCount(text: string | undefined): number {
+  if (text === undefined) return 200;
+  const n = /^\d{1,4}$/.test(text) ? Number(text) : 0;
+  if (n < 1 || n > 5000) throw new InputError(`lines must be a whole number from 1 to 5000, got '${text}'`);
+  return n;
+}
+
+function cursorOf(text: string | null | undefined, what: string): LogCursor | null {
+  if (text === undefined || text === null) return null;
+  const cursor = parseCursor(text);
+  if (!cursor) throw new InputError(`${what} '${text}' is not a log position`, 'pass back the `next` (or event id) of an earlier answer, `<log offset>:<cost offset>`');
+  return cursor;
+}
+
+/**
+ * The log as server-sent events: one `data: {"msg"}` event per line with its cursor as id, a
+ * heartbeat comment when nothing happened for a while, and `event: done` when the run has ended.
+ * The stream is pulled: a reader that stops reading, or goes away, stops the polling.
+ */
+function logEventStream(dir: string, start: LogCursor | null, recent: number, signal: AbortSignal): Response {
+  const batches = followRunLog(dir, { start, recent, signal });
+  const encoder = new TextEncoder();
+  let lastWrite = Date.now();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      // sent at once, so the reader sees the stream open before the first line; also its reconnect delay
+      controller.enqueue(encoder.encode('retry: 2000\n\n'));
+    },
+    async pull(controller) {
+      for (;;) {
+        const next = await batches.next();
+        if (next.done) return controller.close();
+        const { lines, done } = next.value;
+        let out = lines.map((l) => `id: ${formatCursor(l.cursor)}\ndata: ${JSON.stringify({ msg: l.msg })}\n\n`).join('');
+        if (done) out += `event: done\ndata: ${JSON.stringify({ msg: '[end of log]' })}\n\n`;
+        else if (out === '' && Date.now() - lastWrite >= HEARTBEAT_MS) out = ': heartbeat\n\n';
+        if (out === '') continue;
+        lastWrite = Date.now();
+        controller.enqueue(encoder.encode(out));
+        if (done) controller.close();
+        return;
+      }
+    },
+    async cancel() {
+      await batches.return();
+    },
   });
+  return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' } });
+}
 
 /** The model a run would use when its checkpoint does not record one: environment, then workflow. */
 function defaultModel(ctx: ServerContext): { provider: string; model: string } {

@@ -1,8 +1,73 @@
-import { Elysia } from 'elysia';
+import type { Serve } from 'bun';
+import { Elysia, t } from 'elysia';
+import dashboard from '../../../ui/index.html';
+import memoryPage from '../../../ui/memory.html' with { type: 'text' };
+import { STATIC_ASSETS } from '../../../ui/static/assets.ts';
+import { BinaryFileError, locateSourceFile, readSourceText, renderSourcePage } from '../../core/checkpoint/source-view.ts';
+import { InputError, NotFoundError, oneLine } from '../../core/errors.ts';
+import { experimentsDirOf } from '../../core/workspace.ts';
 import type { ServerContext } from '../context.ts';
+import { HttpError } from '../http.ts';
 
-/** Routes Bun serves directly (the bundled UI); not built yet. */
-export const STATIC_ROUTES = {};
+/**
+ * Routes Bun serves itself: the dashboard page, bundled from ui/ into the binary with its script
+ * and stylesheet (Bun serves those at their hashed URLs). GET only, so that other methods on /
+ * (a CORS preflight) still reach the app. Bun's route type does not list HTML bundles inside a
+ * method map, hence the cast.
+ */
+export const STATIC_ROUTES = { '/': { GET: dashboard } } as unknown as Serve.Routes<undefined, '/'>;
 
-/** static assets, memory inspector, source viewer: not built yet. */
-export const staticRoutes = (_ctx: ServerContext) => new Elysia({ name: 'static' });
+const CONTENT_TYPES: Record<string, string> = {
+  svg: 'image/svg+xml',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  png: 'image/png',
+  ico: 'image/x-icon',
+  woff2: 'font/woff2',
+};
+
+/** The source viewer shows untrusted text: nothing on its page may load or run. */
+const SOURCE_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'";
+
+/** Static and frontend: embedded UI assets, the memory inspector page, the source viewer. */
+export const staticRoutes = (ctx: ServerContext) =>
+  new Elysia({ name: 'static' })
+    .get('/static/*', ({ params }) => {
+      const name = assetName(params['*']);
+      const file = Object.hasOwn(STATIC_ASSETS, name) ? STATIC_ASSETS[name] : undefined;
+      if (file === undefined) throw new NotFoundError(`no static asset '${name}'`);
+      return new Response(Bun.file(file), { headers: { 'content-type': CONTENT_TYPES[name.split('.').pop() ?? ''] ?? 'application/octet-stream' } });
+    })
+    .get('/memory/*', () => new Response(memoryPage as unknown as string, { headers: { 'content-type': 'text/html; charset=utf-8' } }))
+    .get(
+      '/codefile',
+      ({ query }) => {
+        const dir = ctx.requireActive();
+        const file = locateSourceFile(query.path, { checkpoint: dir, experiments: experimentsDirOf(dir), project: ctx.config().projectRoot });
+        let text: string;
+        try {
+          text = readSourceText(file);
+        } catch (err) {
+          if (err instanceof BinaryFileError) throw new HttpError(415, oneLine(err));
+          throw err;
+        }
+        return new Response(renderSourcePage(file, text), {
+          headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': SOURCE_PAGE_CSP, 'x-content-type-options': 'nosniff' },
+        });
+      },
+      { query: t.Object({ path: t.String() }) },
+    );
+
+/** The asset name of a /static/ path; assets are a flat table, so `..`, slashes of any spelling and NUL are refused. */
+function assetName(raw: string): string {
+  let name: string;
+  try {
+    name = decodeURIComponent(raw);
+  } catch {
+    throw new InputError(`static path '${raw}' is not valid URL encoding`);
+  }
+  if (name.includes('..') || name.includes('\\') || name.includes('\0')) throw new InputError(`static path '${raw}' is not allowed`, 'assets are served by name only');
+  return name;
+}
