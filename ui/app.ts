@@ -23,8 +23,23 @@ function byId<T extends HTMLElement>(id: string): T {
   return el as T;
 }
 
-async function getJson<T>(path: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(path, init);
+/**
+ * With SVC_GUI_TOKEN set, the page is opened as /#token=<token>: the fragment never reaches a
+ * server or a log. It is kept for the tab's session and sent with every API call.
+ */
+const token = (() => {
+  const given = new URLSearchParams(location.hash.slice(1)).get('token');
+  if (given) {
+    sessionStorage.setItem('svc-token', given);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+  return sessionStorage.getItem('svc-token');
+})();
+
+async function getJson<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const headers = new Headers(init.headers);
+  if (token) headers.set('authorization', `Bearer ${token}`);
+  const res = await fetch(path, { ...init, headers });
   const body = (await res.json().catch(() => null)) as (T & { error?: string }) | null;
   if (!res.ok) throw new Error(body?.error ?? `${path}: HTTP ${res.status}`);
   return body as T;
@@ -138,7 +153,8 @@ function openLog(): void {
     return;
   }
   state.textContent = 'following';
-  log = new EventSource('/api/logs?stream=1');
+  // EventSource cannot set headers: the token goes in the query, which the server keeps out of its log
+  log = new EventSource(`/api/logs?stream=1${token ? `&token=${encodeURIComponent(token)}` : ''}`);
   log.onmessage = (e) => appendLine(lines, (JSON.parse(e.data) as { msg: string }).msg);
   log.addEventListener('done', (e) => {
     appendLine(lines, (JSON.parse((e as MessageEvent).data) as { msg: string }).msg);

@@ -27,7 +27,8 @@ export default defineCommand({
     }
     const ctx = new ServerContext(process.env, process.cwd(), where.checkpointsRoot, where.active, token);
     const dashboard = startDashboard(ctx, { host, port });
-    process.stderr.write(`svc viz: dashboard at ${dashboard.url}\nsvc viz: checkpoints in ${where.checkpointsRoot}${where.active ? `; active: ${where.active}` : ''}\n`);
+    const open = token ? ` (open ${dashboard.url}/#token=<SVC_GUI_TOKEN> in the browser)` : '';
+    process.stderr.write(`svc viz: dashboard at ${dashboard.url}${open}\nsvc viz: checkpoints in ${where.checkpointsRoot}${where.active ? `; active: ${where.active}` : ''}\n`);
     await new Promise<void>((done) => {
       const stop = () => {
         process.stderr.write('svc viz: stopping\n');

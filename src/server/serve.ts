@@ -27,7 +27,7 @@ export function startDashboard(ctx: ServerContext, opts: { host: string; port: n
     let res: Response;
     try {
       if (req.method === 'OPTIONS' && pathname.startsWith('/api/')) res = preflight(req);
-      else res = guard(req, pathname, expected) ?? (await app.handle(req.body === null ? req : await limitBody(req, pathname)));
+      else res = guard(req, path, pathname, expected) ?? (await app.handle(req.body === null ? req : await limitBody(req, pathname)));
     } catch (err) {
       res = err instanceof Response ? err : errorResponse(500, `internal error: ${(err as Error)?.message ?? err}`);
     }
@@ -36,7 +36,7 @@ export function startDashboard(ctx: ServerContext, opts: { host: string; port: n
       log.record(active, {
         ts: Date.now(),
         method: req.method,
-        path,
+        path: redactToken(path),
         status: res.status,
         duration_ms: Math.round((performance.now() - started) * 10) / 10,
         client: server.requestIP(req)?.address ?? '',
@@ -77,10 +77,12 @@ export function startDashboard(ctx: ServerContext, opts: { host: string; port: n
 }
 
 /** The bearer token check, constant-time (preflight requests, which carry no credentials, never get here). */
-function guard(req: Request, pathname: string, expected: Buffer | null): Response | null {
+function guard(req: Request, path: string, pathname: string, expected: Buffer | null): Response | null {
   if (!expected || !pathname.startsWith('/api/')) return null;
   const header = req.headers.get('authorization') ?? '';
-  const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7) : '');
+  // an event stream opened by a browser cannot send headers; it sends ?token= instead
+  const fromQuery = path.length > pathname.length ? new URLSearchParams(path.slice(pathname.length + 1)).get('token') : null;
+  const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7) : (fromQuery ?? ''));
   const ok = given.length === expected.length && timingSafeEqual(given, expected);
   return ok ? null : errorResponse(401, 'missing or wrong token: send Authorization: Bearer <SVC_GUI_TOKEN>');
 }
@@ -113,6 +115,11 @@ function pathOf(url: string): { path: string; pathname: string } {
   const path = start < 0 ? '/' : url.slice(start);
   const q = path.indexOf('?');
   return { path, pathname: q < 0 ? path : path.slice(0, q) };
+}
+
+/** The token in a query string is a secret: it never reaches the access log. */
+function redactToken(path: string): string {
+  return path.includes('token=') ? path.replace(/([?&]token=)[^&]*/g, '$1REDACTED') : path;
 }
 
 function tooLarge(limit: number): Response {

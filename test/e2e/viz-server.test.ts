@@ -160,6 +160,20 @@ describe('SVC_GUI_TOKEN', () => {
     }
   });
 
+  test('an event stream may carry the token in the query; the access log never shows it', async () => {
+    expect((await v.req('/api/no-such-thing?token=wrong')).status).toBe(401);
+    expect((await v.req('/api/no-such-thing?x=1&token=let-me-in-0123')).status).toBe(404);
+    let log = '';
+    for (let i = 0; i < 50 && !log.includes('x=1&token='); i++) {
+      await Bun.sleep(50);
+      try {
+        log = readFileSync(join(ck, 'viz_access.jsonl'), 'utf8');
+      } catch {}
+    }
+    expect(log).toContain('/api/no-such-thing?x=1&token=REDACTED');
+    expect(log).not.toContain('let-me-in-0123');
+  });
+
   test('the right token passes; preflight needs none', async () => {
     const res = await v.req('/api/no-such-thing', { headers: { Authorization: 'Bearer let-me-in-0123' } });
     expect(res.status).toBe(404); // past the guard

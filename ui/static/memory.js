@@ -13,7 +13,9 @@ function byId(id) {
  * @returns {Promise<any>}
  */
 async function getJson(path) {
-  const res = await fetch(path);
+  // the dashboard page keeps SVC_GUI_TOKEN for the tab's session (see app.ts)
+  const token = sessionStorage.getItem('svc-token');
+  const res = await fetch(path, token ? { headers: { authorization: `Bearer ${token}` } } : {});
   const body = await res.json().catch(() => null);
   if (!res.ok) throw new Error(body?.error ?? `${path}: HTTP ${res.status}`);
   return body;
