@@ -2,13 +2,14 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { parseDocument } from 'yaml';
 // imported once, as text: the bundler embeds a file imported both as data and as text only once
 import bundledText from '../../../workflow.yaml' with { type: 'text' };
 import { type Stage, Workflow } from '../../schema/workflow.ts';
 import { InputError } from '../errors.ts';
 import type { Env } from './env-vars.ts';
 import { expandEnv } from './expand-env.ts';
+import { parseYamlFile } from './yaml.ts';
+import { keyPath } from '../key-path.ts';
 
 export const BUNDLED_WORKFLOW_TEXT: string = bundledText as unknown as string;
 export const BUNDLED = '(bundled workflow.yaml)';
@@ -55,7 +56,7 @@ export function bundledWorkflow(): Workflow {
  * InputError naming the file and the key (or line, for YAML syntax).
  */
 export function parseWorkflow(text: string, file: string, env: Env): Workflow {
-  return checkWorkflow(parseYaml(text, file), file, env);
+  return checkWorkflow(parseYamlFile(text, file), file, env);
 }
 
 function checkWorkflow(raw: unknown, file: string, env: Env): Workflow {
@@ -131,15 +132,6 @@ function invalid(file: string, key: string, why: string): never {
   throw new InputError(`${file}: ${key ? `${key}: ` : ''}${why}`, 'fix the workflow file');
 }
 
-/** JSON pointer `/pipeline/3/depends_on` → `pipeline[3].depends_on` */
-function keyPath(pointer: string): string {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '');
-}
-
 /** Workflow files written by the reference implementation use older names for two blocks. */
 function normalizeLegacy(raw: Record<string, unknown>): Record<string, unknown> {
   const out = { ...raw };
@@ -177,26 +169,4 @@ function readText(path: string): string {
     if (err instanceof InputError) throw err;
     throw new InputError(`cannot read ${path}: ${(err as Error).message}`);
   }
-}
-
-/** The `yaml` package, for its errors: they carry a position, and duplicate keys are refused. */
-function parseYaml(text: string, file: string): unknown {
-  const doc = parseDocument(text);
-  const yamlError = doc.errors[0];
-  if (yamlError) {
-    const pos = yamlError.linePos?.[0];
-    const at = pos ? `:${pos.line}:${pos.col}` : '';
-    const what = firstLine(yamlError.message).replace(/ at line \d+, column \d+:?$/, '');
-    throw new InputError(`${file}${at}: ${what}`, 'fix the YAML syntax');
-  }
-  try {
-    return doc.toJS();
-  } catch (err) {
-    // e.g. alias expansion past the limit: input, not a bug
-    throw new InputError(`${file}: ${firstLine((err as Error).message)}`, 'fix the YAML');
-  }
-}
-
-function firstLine(s: string): string {
-  return s.split('\n')[0]?.trim() ?? s;
 }

@@ -1,15 +1,16 @@
 import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { parseDocument } from 'yaml';
+import { parseYamlFile } from '../../core/config/yaml.ts';
 import { InputError } from '../../core/errors.ts';
 import type { UserRubric } from '../../schema/rubric.ts';
+import { keyPath } from '../../core/key-path.ts';
 
 /**
  * Parse a rubric file and check it against `schema` and for consistency. Every failure is one
  * InputError naming the file and the key (or the line, for YAML syntax).
  */
 export function parseRubric<S extends TSchema>(text: string, file: string, id: string, schema: S): S['static'] {
-  const raw = parseYaml(text, file);
+  const raw = parseYamlFile(text, file);
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw invalid(file, '', 'must be a mapping of keys');
   const first = Value.Errors(schema, raw).First();
   if (first) {
@@ -50,35 +51,6 @@ function inconsistency(r: UserRubric, id: string): { key: string; why: string } 
   return null;
 }
 
-/** YAML errors carry a position, and the `yaml` package refuses duplicate keys. */
-function parseYaml(text: string, file: string): unknown {
-  const doc = parseDocument(text);
-  const syntax = doc.errors[0];
-  if (syntax) {
-    const pos = syntax.linePos?.[0];
-    const what = firstLine(syntax.message).replace(/ at line \d+, column \d+:?$/, '');
-    throw new InputError(`${file}${pos ? `:${pos.line}:${pos.col}` : ''}: ${what}`, 'fix the YAML syntax');
-  }
-  try {
-    return doc.toJS();
-  } catch (err) {
-    throw new InputError(`${file}: ${firstLine((err as Error).message)}`, 'fix the YAML');
-  }
-}
-
-function firstLine(s: string): string {
-  return s.split('\n')[0]?.trim() ?? s;
-}
-
 function invalid(file: string, key: string, why: string): InputError {
   return new InputError(`${file}: ${key ? `${key}: ` : ''}${why}`, 'fix the rubric file');
-}
-
-/** JSON pointer `/score_dimensions/2/scale` → `score_dimensions[2].scale` */
-function keyPath(pointer: string): string {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : `${i ? '.' : ''}${p.replace(/~1/g, '/').replace(/~0/g, '~')}`))
-    .join('');
 }
