@@ -37,7 +37,7 @@ if (!Bun.isMainThread) {
 }
 
 async function main() {
-  const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+  const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
   const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
   const CONCURRENCY = 16;
   const LATENCY_SAMPLES = 60;
@@ -64,54 +64,49 @@ async function main() {
   }
   console.log(`wrote ${SIZES.join(', ')} checkpoints of 50 nodes in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-  const viz = await startViz([join(dir, `ws${SIZES.at(-1)}`)], { cwd: dir, env: { HOME: dir } });
-  const stateBody = await (await fetch(`${viz.base}/state`)).text();
-  // the baseline answers a body of the same size, so both pay the same for bytes on the wire
-  const bare = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(stateBody, { headers: { 'content-type': 'application/json; charset=utf-8' } }) });
-  const bareUrl = `http://127.0.0.1:${bare.port}/`;
-
-  try {
-    await throughput(`${viz.base}/state`); // warm both servers and the connection pool
-    await throughput(bareUrl);
-    const stateRates: number[] = [];
-    const bareRates: number[] = [];
-    const floorRates: number[] = [];
-    // interleaved rounds: drift on a shared machine affects all alike
-    for (let r = 0; r < ROUNDS; r++) {
-      bareRates.push(await throughput(bareUrl));
-      stateRates.push(await throughput(`${viz.base}/state`));
-      floorRates.push(await throughput(`${viz.base}/api/active-checkpoint`));
-    }
-    const stateRate = median(stateRates);
-    const bareRate = median(bareRates);
-    const floorRate = median(floorRates);
-    const ratio = stateRate / bareRate;
-    console.log(`GET /state, ${CONCURRENCY} concurrent loops, ${REQUESTS} requests x ${ROUNDS} rounds (median)`);
-    console.log(`  bare Bun.serve JSON handler   ${bareRate.toFixed(0).padStart(7)} req/s`);
-    console.log(`  svc viz /state                ${stateRate.toFixed(0).padStart(7)} req/s  ${ratio.toFixed(2)}x bare  target at least 0.5x: ${ratio >= 0.5 ? 'met' : 'MISSED'}`);
-    // a route that reads no checkpoint file: what the server stack (token check, CORS, access log, routing) leaves
-    console.log(`  svc viz /api/active-checkpoint ${floorRate.toFixed(0).padStart(6)} req/s  ${(floorRate / bareRate).toFixed(2)}x bare  (server stack alone, no target)`);
-  } finally {
-    await viz.stop();
-  }
-
-  const bareLatency = await latency(bareUrl);
-  console.log(`GET /api/checkpoints, median of ${LATENCY_SAMPLES} sequential requests after a warm-up (bare handler: ${bareLatency.toFixed(2)} ms)`);
+  const bareLatencies: number[] = [];
+  const rows: string[] = [];
   for (const size of SIZES) {
-    const ws = await startViz([join(dir, `ws${size}`)], { cwd: dir, env: { HOME: dir } });
+    const viz = await startViz([join(dir, `ws${size}`)], { cwd: dir, env: { HOME: dir } });
+    const stateBody = await (await fetch(`${viz.base}/state`)).text();
+    // the baseline answers a body of the same size, so both pay the same for bytes on the wire
+    const bare = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(stateBody, { headers: { 'content-type': 'application/json; charset=utf-8' } }) });
+    const bareUrl = `http://127.0.0.1:${bare.port}/`;
     try {
-      const url = `${ws.base}/api/checkpoints`;
+      await throughput(`${viz.base}/state`); // warm both servers and the connection pool
+      await throughput(bareUrl);
+      const stateRates: number[] = [];
+      const bareRates: number[] = [];
+      const floorRates: number[] = [];
+      // interleaved rounds: drift on a shared machine affects all alike
+      for (let r = 0; r < ROUNDS; r++) {
+        bareRates.push(await throughput(bareUrl));
+        stateRates.push(await throughput(`${viz.base}/state`));
+        floorRates.push(await throughput(`${viz.base}/api/active-checkpoint`));
+      }
+      const [stateRate, bareRate, floorRate] = [median(stateRates), median(bareRates), median(floorRates)];
+      const ratio = stateRate / bareRate;
+      console.log(`${String(size).padStart(5)} checkpoints: GET /state ${stateRate.toFixed(0).padStart(6)} req/s against bare ${bareRate.toFixed(0).padStart(6)} req/s = ${ratio.toFixed(2)}x  target at least 0.5x: ${ratio >= 0.5 ? 'met' : 'MISSED'}`);
+      // a route that reads no checkpoint file: what the server stack (token check, CORS, access log, routing) leaves
+      console.log(`${' '.repeat(19)}/api/active-checkpoint ${floorRate.toFixed(0).padStart(6)} req/s = ${(floorRate / bareRate).toFixed(2)}x bare (server stack alone, no target)`);
+
+      const url = `${viz.base}/api/checkpoints`;
       const listed = (await (await fetch(url)).json()) as unknown[];
       if (listed.length !== size) throw new Error(`listed ${listed.length} of ${size} checkpoints`);
       await run(url, 1, 5);
       const ms = await latency(url);
+      const bareMs = await latency(bareUrl);
+      bareLatencies.push(bareMs);
       const verdict = size === 1000 ? `  target under 20 ms: ${ms < 20 ? 'met' : 'MISSED'}` : '';
-      console.log(`  ${String(size).padStart(5)} checkpoints  ${ms.toFixed(2).padStart(7)} ms  ${(ms / bareLatency).toFixed(1).padStart(6)}x bare${verdict}`);
+      rows.push(`  ${String(size).padStart(5)} checkpoints  ${ms.toFixed(2).padStart(7)} ms  ${(ms / bareMs).toFixed(1).padStart(6)}x bare (${bareMs.toFixed(2)} ms)${verdict}`);
     } finally {
-      await ws.stop();
+      await viz.stop();
+      bare.stop(true);
     }
   }
-  bare.stop(true);
+  console.log(`GET /state: ${CONCURRENCY} concurrent loops, ${REQUESTS} requests x ${ROUNDS} rounds (median) each`);
+  console.log(`GET /api/checkpoints, median of ${LATENCY_SAMPLES} sequential requests after a warm-up:`);
+  for (const row of rows) console.log(row);
   worker.terminate();
   removeDir(dir);
 }

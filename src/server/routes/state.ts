@@ -7,7 +7,13 @@ import { runState } from '../../core/checkpoint/state.ts';
 import { InputError } from '../../core/errors.ts';
 import { queryGpus } from '../../core/system/gpu.ts';
 import { resourceMetrics } from '../../core/system/metrics.ts';
+import { memoForTurn } from '../../core/turn-memo.ts';
 import type { ServerContext } from '../context.ts';
+
+const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
+
+/** The dashboard's most frequent call: polls handled in one turn of the event loop share one answer. */
+const stateJson = memoForTurn((_key: string, read: () => unknown) => JSON.stringify(read()));
 
 /** A comment line every so often keeps proxies and browsers from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000;
@@ -25,7 +31,8 @@ export const stateRoutes = (ctx: ServerContext) =>
     .get('/state', () => {
       const active = ctx.active;
       const launched = ctx.launched && ctx.launched.checkpoint === active ? ctx.launched : null;
-      return runState(active, () => defaultModel(ctx), launched);
+      const body = stateJson(`${active}|${launched?.pid}|${launched?.exitCode}`, () => runState(active, () => defaultModel(ctx), launched));
+      return new Response(body, { headers: JSON_TYPE });
     })
     .get('/api/gpu-monitor', () => queryGpus({ path: ctx.env.PATH ?? '' }))
     .get('/api/resource-metrics', () => resourceMetrics(ctx.workspaceRoot))
