@@ -5,7 +5,7 @@ import { loadEnv } from '../core/config/environment.ts';
 import { InputError } from '../core/errors.ts';
 import { checkpointsRoot } from '../core/workspace.ts';
 import { locateDashboardRoot, ServerContext } from '../server/context.ts';
-import { startDashboard } from '../server/serve.ts';
+import { isLoopback, startDashboard } from '../server/serve.ts';
 
 export default defineCommand({
   meta: { description: 'Start the dashboard: the web UI and its HTTP API, on 127.0.0.1' },
@@ -45,8 +45,4 @@ function portArg(raw: string): number {
   const n = Number(raw);
   if (!/^\d+$/.test(raw.trim()) || n > 65535) throw new InputError(`--port must be a whole number from 0 to 65535, got '${raw}'`);
   return n;
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }

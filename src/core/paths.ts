@@ -18,6 +18,16 @@ export function resolveInside(root: string, userPath: string, what = 'path'): st
   return target;
 }
 
+/** One directory entry's name, as ids in URLs are: not `.` or `..`, no separator, no NUL. */
+export function isPlainName(name: string): boolean {
+  return name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name);
+}
+
+/** A run or node id as svc and the reference implementation make them: letters, digits, `.`, `_`, `-`, no `..`. */
+export function isSafeId(id: string): boolean {
+  return typeof id === 'string' && id.length <= 255 && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id) && !id.includes('..');
+}
+
 /** True when `child` is `parent` or lies below it (lexically). */
 export function isWithin(parent: string, child: string): boolean {
   const rel = relative(parent, child);

@@ -51,7 +51,10 @@ export async function compileLatex(texAbs: string, opts: { env: Env; timeoutMs?:
 async function runLatexmk(latexmk: string, texAbs: string, env: Env, timeoutMs: number): Promise<CompileResult> {
   const dir = dirname(texAbs);
   const stem = basename(texAbs, extname(texAbs));
-  const proc = Bun.spawn([latexmk, '-pdf', '-interaction=nonstopmode', '-halt-on-error', basename(texAbs)], {
+  // -norc: a latexmkrc is Perl, and anyone who can save a file beside the draft could plant one;
+  // shell escape stays off for the same reason
+  const args = ['-norc', '-pdf', '-pdflatex=pdflatex -no-shell-escape %O %S', '-interaction=nonstopmode', '-halt-on-error', basename(texAbs)];
+  const proc = Bun.spawn([latexmk, ...args], {
     cwd: dir,
     env: toolEnv(env),
     stdin: 'ignore',
@@ -100,12 +103,17 @@ function requireTool(name: string, env: Env): string {
   return found;
 }
 
-/** The environment TeX runs with: everything but credentials, which a document has no use for. */
+/**
+ * The environment TeX runs with: where to find programs and TeX files, nothing else. Variables
+ * that load code into Perl or the dynamic linker (PERL5OPT, LD_PRELOAD) and credentials stay out.
+ */
 function toolEnv(env: Env): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && !/KEY|TOKEN|SECRET|PASSWORD/i.test(k)) out[k] = v;
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && TOOL_ENV.test(k)) out[k] = v;
   return out;
 }
+
+const TOOL_ENV = /^(PATH|HOME|LANG|LC_[A-Z]+|TZ|TMPDIR|TEXINPUTS|BIBINPUTS|BSTINPUTS|TEXMF[A-Z]*|SOURCE_DATE_EPOCH)$/;
 
 /**
  * TeX's log of the document. When latexmk finds nothing to do it leaves the previous log, which

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import type { ServerContext } from './context.ts';
-import { errorResponse, messageOf, statusOf, validationMessage } from './http.ts';
+import { checkBodyDepth, errorResponse, messageOf, statusOf, validationMessage } from './http.ts';
 import { ROUTES } from './routes/index.ts';
 
 /**
@@ -9,7 +9,9 @@ import { ROUTES } from './routes/index.ts';
  * client as a stack trace or a dropped connection.
  */
 export function createApp(ctx: ServerContext) {
-  let app = new Elysia().onError(({ code, error, request }) => {
+  let app = new Elysia()
+    .onBeforeHandle(({ body }) => checkBodyDepth(body))
+    .onError(({ code, error, request }) => {
       switch (code) {
         case 'PARSE':
           return errorResponse(400, 'malformed request body: expected valid JSON (or the declared content type)');

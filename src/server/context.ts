@@ -2,16 +2,13 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Config, loadConfig } from '../core/config/config.ts';
 import type { Env } from '../core/config/env-vars.ts';
-import { dotenvFor, mergedEnv } from '../core/config/environment.ts';
+import { dotenvFor, mergedEnv, secretsAsReferences } from '../core/config/environment.ts';
 import { isCheckpointDir, listCheckpointDirs } from '../core/checkpoint/locate.ts';
 import { ConflictError, NotFoundError } from '../core/errors.ts';
-import { resolveInside } from '../core/paths.ts';
+import { isPlainName, resolveInside } from '../core/paths.ts';
 import { memoForTurn } from '../core/turn-memo.ts';
 
 type Cached<T> = { at: number; active: string | null; value: T };
-
-/** A run the dashboard started itself; its exit code is known only to us. */
-export type LaunchedRun = { pid: number; checkpoint: string; exitCode: number | null };
 
 /**
  * What every route shares: where checkpoints live, which one is active, and the configuration.
@@ -22,7 +19,6 @@ export class ServerContext {
   private activeDir: string | null;
   private configCache: Cached<Config> | null = null;
   private envCache: Cached<Env> | null = null;
-  launched: LaunchedRun | null = null;
 
   constructor(
     /** the process environment as given; .env files are read under it, and may change while we run */
@@ -59,7 +55,7 @@ export class ServerContext {
    * Unknown ids, and names that try to leave the root, are not found.
    */
   checkpointDir(id: string): string {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id) || id.includes('..')) throw new NotFoundError('not found');
+    if (typeof id !== 'string' || !isPlainName(id)) throw new NotFoundError('not found');
     let dir: string;
     try {
       dir = resolveInside(this.checkpointsRoot, id, 'checkpoint');
@@ -78,19 +74,20 @@ export class ServerContext {
   config(): Config {
     const c = this.configCache;
     if (c && this.fresh(c)) return c.value;
-    const value = loadConfig({ env: this.processEnv, cwd: this.cwd, checkpoints: this.checkpointsRoot, checkpointDir: this.active ?? undefined });
+    const value = loadConfig({ env: this.processEnv, cwd: this.cwd, checkpoints: this.checkpointsRoot, checkpointDir: this.active ?? undefined, hideSecrets: true });
     this.configCache = { at: Date.now(), active: this.active, value };
     return value;
   }
 
   /**
-   * The environment as svc sees it now: the process environment over the .env files. Read apart
-   * from config(), so that a broken workflow copy does not stop the route that replaces it.
+   * The environment as svc sees it now (the process environment over the .env files) without its
+   * secrets: nothing the dashboard does needs a key's value. Read apart from config(), so that a
+   * broken workflow copy does not stop the route that replaces it.
    */
   get env(): Env {
     const c = this.envCache;
     if (c && this.fresh(c)) return c.value;
-    const value = mergedEnv(this.processEnv, dotenvFor(this.processEnv, this.cwd, this.active ?? undefined));
+    const value = secretsAsReferences(mergedEnv(this.processEnv, dotenvFor(this.processEnv, this.cwd, this.active ?? undefined)));
     this.envCache = { at: Date.now(), active: this.active, value };
     return value;
   }

@@ -18,7 +18,7 @@ export function preflight(req: Request): Response {
 /** The origin header for an ordinary answer to a cross-origin request. */
 export function allowOrigin(req: Request, res: Response): Response {
   const origin = req.headers.get('origin');
-  if (origin === null) return res;
+  if (origin === null || res.headers.has('access-control-allow-origin')) return res;
   try {
     res.headers.set('access-control-allow-origin', origin);
     res.headers.append('vary', 'Origin');

@@ -32,15 +32,28 @@ export function statusOf(err: unknown): number {
   // the request was fine; the file it names is not usable
   if (err instanceof InvalidRecordError) return 422;
   if (err instanceof InputError) return 400;
-  if (err instanceof SvcError) return 500;
+  const code = (err as NodeJS.ErrnoException)?.code;
+  // a path the request named that the file system cannot take
+  if (code === 'ENAMETOOLONG' || code === 'ELOOP' || code === 'ENOTDIR') return 400;
+  if (code === 'EACCES' || code === 'EPERM') return 403;
   return 500;
 }
 
 /** One line for the error body; internal errors say so instead of leaking a stack. */
 export function messageOf(err: unknown): string {
   if (err instanceof HttpError || err instanceof SvcError) return oneLine(err);
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (code && statusOf(err) < 500) return FS_ERRORS[code] ?? code;
   return `internal error: ${oneLine(err)}`;
 }
+
+const FS_ERRORS: Record<string, string> = {
+  ENAMETOOLONG: 'a name in the path is too long',
+  ELOOP: 'the path has too many symbolic links',
+  ENOTDIR: 'a part of the path is a file, not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+};
 
 type ValidationLike = { all?: { path?: string; message?: string; summary?: string }[]; type?: string; message?: string };
 
@@ -50,4 +63,17 @@ export function validationMessage(err: unknown, where = 'body'): string {
   if (!first) return `invalid ${where}`;
   const path = (first.path ?? '').split('/').filter(Boolean).join('.');
   return `${where}${path ? `.${path}` : ''}: ${first.summary ?? first.message ?? 'invalid value'}`;
+}
+
+/** Deeper than any settings or workflow document; deeper bodies would only exhaust the stack. */
+export const MAX_BODY_DEPTH = 32;
+
+/** Refuses a JSON body nested deeper than MAX_BODY_DEPTH, without recursion. */
+export function checkBodyDepth(body: unknown): void {
+  if (body === null || typeof body !== 'object') return;
+  let level: unknown[] = [body];
+  for (let depth = 1; level.length > 0; depth++) {
+    if (depth > MAX_BODY_DEPTH) throw new InputError(`the request body is nested more than ${MAX_BODY_DEPTH} levels deep`);
+    level = level.flatMap((v) => (v !== null && typeof v === 'object' ? Object.values(v as object).filter((c) => c !== null && typeof c === 'object') : []));
+  }
 }

@@ -146,10 +146,10 @@ describe('env-keys', () => {
 
   test('POST also takes {keys: {...}} and creates the file', async () => {
     const v = await start();
-    const { status, body } = await v.post('/api/env-keys', { keys: { MY_VAR: 'one two' } });
+    const { status, body } = await v.post('/api/env-keys', { keys: { SCHOLAR_API_KEY: 'one two' } });
     expect(status).toBe(200);
-    expect(body.saved).toEqual(['MY_VAR']);
-    expect(readFileSync(envFile(), 'utf8')).toBe('MY_VAR="one two"\n');
+    expect(body.saved).toEqual(['SCHOLAR_API_KEY']);
+    expect(readFileSync(envFile(), 'utf8')).toBe('SCHOLAR_API_KEY="one two"\n');
   });
 
   test('bad names and values are a 400 and the .env is unchanged byte for byte', async () => {
@@ -158,7 +158,11 @@ describe('env-keys', () => {
     const cases: [unknown, string][] = [
       [{ 'bad-name': 'x' }, "'bad-name' is not a variable name"],
       [{ lower: 'x' }, "'lower' is not a variable name"],
-      [{ GOOD: 'x', '9LIVES': 'x' }, "'9LIVES' is not a variable name"],
+      [{ SVC_MODEL: 'x', '9LIVES': 'x' }, "'9LIVES' is not a variable name"],
+      // names that would change how programs run, not settings or credentials
+      [{ PERL5OPT: '-MEvil' }, 'PERL5OPT is not a variable svc reads or a credential'],
+      [{ LD_PRELOAD: '/tmp/x.so' }, 'LD_PRELOAD is not a variable svc reads or a credential'],
+      [{ PATH: '/tmp' }, 'PATH is not a variable svc reads or a credential'],
       [{ SVC_MODEL: 'first\nINJECTED=1' }, 'the value of SVC_MODEL spans lines'],
       [{ keys: { SVC_MODEL: 'a\r\nb' } }, 'the value of SVC_MODEL spans lines'],
       [{ SVC_MODEL: 42 }, 'the value of SVC_MODEL must be a string'],
@@ -177,7 +181,7 @@ describe('env-keys', () => {
 
   test('a refused POST creates no .env', async () => {
     const v = await start();
-    expect((await v.post('/api/env-keys', { A: 'x\ny' })).status).toBe(400);
+    expect((await v.post('/api/env-keys', { A_TOKEN: 'x\ny' })).status).toBe(400);
     expect(existsSync(envFile())).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { lstatSync, realpathSync, type Stats, statSync, unlinkSync } from 'node:fs';
+import { basename } from 'node:path';
 import { writeFileAtomic } from '../atomic.ts';
 import { InputError, NotFoundError } from '../errors.ts';
 import { checkpointFilePath, displayPath, realRelative, refuseSecret } from './files-path.ts';
@@ -16,7 +17,11 @@ const RUN_RECORDS = new Set([
   'idea.json',
   'viz_access.jsonl',
   'results.json',
+  'memory_backup.jsonl.gz',
 ]);
+
+/** latexmk runs its rc files as Perl; the compile route ignores them, and none can be saved. */
+const LATEXMK_RC = new Set(['latexmkrc', '.latexmkrc']);
 
 /** True for a run record at the checkpoint root (`memory_access.jsonl` and its rotations included). */
 export function isRunRecord(relToRoot: string): boolean {
@@ -75,6 +80,7 @@ function editableTarget(root: string, rel: string, followLast: boolean): string 
   if (isRunRecord(realRelative(root, abs, followLast))) {
     throw new InputError(`'${rel}' is a run record that svc writes itself`, 'it cannot be changed or deleted through the file API');
   }
+  if (LATEXMK_RC.has(basename(abs))) throw new InputError(`'${rel}' would be run as code by latexmk`, 'LaTeX options go in the document');
   return abs;
 }
 

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, NotFoundError } from '../errors.ts';
-import { resolveInside } from '../paths.ts';
+import { isSafeId, resolveInside } from '../paths.ts';
 import { experimentsDirOf } from '../workspace.ts';
 
 /**
@@ -41,7 +41,7 @@ export function isNodeMetaFile(name: string): boolean {
  * A node id is a name, never a path; a node that has none is not found.
  */
 export function nodeWorkDir(checkpointDir: string, nodeId: string): string {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(nodeId) || nodeId.includes('..')) {
+  if (!isSafeId(nodeId)) {
     throw new InputError(`node id '${nodeId}' is not a node id`, 'node ids are names such as node_1a2b3c4d, without slashes or ..');
   }
   // the id is a plain name, so joining it cannot leave the experiments directory; a link can

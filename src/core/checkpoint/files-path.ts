@@ -32,15 +32,28 @@ export function regularFileStat(abs: string, rel: string): Stats {
 }
 
 /**
- * `.env` files hold API keys (svc reads one from the checkpoint); the file API never lists,
- * returns or changes them. Keys are managed through /api/env-keys.
+ * Files that hold credentials: `.env` files (svc reads one from the checkpoint), private keys and
+ * anything under a `secrets` directory, the same names an artifact bundle never ships. The file
+ * API and the source viewer never list, return or change them; keys go through /api/env-keys.
  */
 export function isSecretFile(name: string): boolean {
-  return name === '.env' || name.startsWith('.env.');
+  return name === '.env' || name.startsWith('.env.') || /\.(pem|key)$/i.test(name) || /^id_(rsa|ed25519|ecdsa|dsa)$/.test(name);
 }
 
+/** Refuses a secret file, by the name it is asked for and by the file a link leads to. */
 export function refuseSecret(abs: string, rel: string): void {
-  if (isSecretFile(basename(abs))) throw new InputError(`'${rel}' holds secrets and is not served by the file API`, 'manage keys with /api/env-keys');
+  const underSecrets = rel.split(/[\\/]/).slice(0, -1).includes('secrets');
+  if (underSecrets || isSecretFile(basename(abs)) || isSecretFile(basename(realOrSelf(abs)))) {
+    throw new InputError(`'${rel}' holds secrets and is not served`, 'manage keys with /api/env-keys');
+  }
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
 }
 
 /**

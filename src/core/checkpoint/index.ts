@@ -1,7 +1,8 @@
 import { readdirSync, type Stats } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { SvcError } from '../errors.ts';
 import { isCheckpointDir } from './locate.ts';
+import { resolveInside } from '../paths.ts';
 import { isAlive, readPid } from './pid.ts';
 import { isUnchanged, type Snapshot, statOrNull, takeSnapshot, treeJsonSuffices, unwatch } from './snapshot.ts';
 import type { CheckpointStatus } from './status.ts';
@@ -80,11 +81,21 @@ function readRoot(root: string): string[] {
 function build(dir: string, dirStat: Stats): Cached {
   // the snapshot first: a write racing with the reads below then shows up on the next call
   const snapshot = takeSnapshot(dir, dirStat, WATCHED);
-  if (!isCheckpointDir(dir)) return { snapshot, entry: null, pid: null };
+  if (!isCheckpointDir(dir) || leadsOut(dir)) return { snapshot, entry: null, pid: null };
   const { entry, fromTreeJson } = entryOf(dir);
   // one stat fewer per checkpoint of the reference layout, which writes both tree files
   if (fromTreeJson) unwatch(snapshot, 'nodes_tree.json');
   return { snapshot, entry, pid: readPid(dir) };
+}
+
+/** A link in the checkpoints directory to a run elsewhere is not listed: no route would open it. */
+function leadsOut(dir: string): boolean {
+  try {
+    resolveInside(dirname(dir), basename(dir));
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 function entryOf(dir: string): { entry: CheckpointListEntry; fromTreeJson: boolean } {

@@ -8,7 +8,7 @@ export const MEMORY_BACKUP = 'memory_backup.jsonl.gz';
 const ACCESS_LOG = 'memory_access.jsonl';
 const ACCESS_SUMMARY = 'memory_access.summary.json';
 /** A backup unpacking to more than this is refused rather than held in memory. */
-const MAX_BACKUP_BYTES = 256 * 1024 * 1024;
+const MAX_BACKUP_BYTES = 32 * 1024 * 1024;
 /** Of each access log only the newest part is read; the writer rotates at 100 MB by default. */
 const MAX_ACCESS_READ_BYTES = 64 * 1024 * 1024;
 

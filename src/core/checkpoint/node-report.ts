@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, InvalidRecordError, NotFoundError, TooLargeError } from '../errors.ts';
-import { resolveInside } from '../paths.ts';
+import { isSafeId, resolveInside } from '../paths.ts';
 
 export const NODE_REPORT_FILE = 'node_report.json';
 
@@ -36,7 +36,7 @@ export function readNodeReport(workspaceRoot: string, runId: string, nodeId: str
 
 /** Ids are single directory names: no separators, no `..`, nothing hidden. */
 function checkId(id: string, what: string): void {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id) || id.includes('..') || id.length > 255) {
+  if (!isSafeId(id)) {
     throw new InputError(`${what} '${JSON.stringify(id).slice(1, -1)}' is not valid`, 'ids are directory names: letters, digits, . _ -');
   }
 }

@@ -1,7 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 import { InputError, NotFoundError, TooLargeError } from '../errors.ts';
 import { resolveInside } from '../paths.ts';
+import { refuseSecret } from './files-path.ts';
 
 /** Larger files are not rendered: a browser would struggle, and source files are far smaller. */
 export const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
@@ -22,6 +23,13 @@ export type SourceRoots = { checkpoint: string; experiments: string; project: st
  * one of the roots. `..` out of the checkpoint, other absolute paths and symlinks leading out are refused.
  */
 export function locateSourceFile(userPath: string, roots: SourceRoots): string {
+  const file = insideARoot(userPath, roots);
+  // a project root holds .env with API keys, and may hold key files: never shown
+  refuseSecret(file, relative(roots.project, file).startsWith('..') ? relative(roots.checkpoint, file) : relative(roots.project, file));
+  return file;
+}
+
+function insideARoot(userPath: string, roots: SourceRoots): string {
   if (userPath.trim() === '') throw new InputError('no path given', 'pass ?path=<file relative to the checkpoint, or absolute>');
   if (!isAbsolute(userPath)) return resolveInside(roots.checkpoint, userPath, 'path');
   for (const root of [roots.checkpoint, roots.experiments, roots.project]) {

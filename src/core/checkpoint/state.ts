@@ -9,9 +9,6 @@ import { countNodes, statusWithoutProcess } from './status.ts';
 import { bestNode, costOf, EvaluationCriteria } from './summary.ts';
 import { readTree } from './tree.ts';
 
-/** A run of this checkpoint started by the caller itself, whose exit code it saw. */
-export type KnownRun = { pid: number; exitCode: number | null };
-
 type Model = { provider: string; model: string };
 
 /**
@@ -31,20 +28,26 @@ type Live = Pick<StateSnapshot, 'running_pid' | 'is_running' | 'exit_code' | 'ru
  * are present. The parts read from files are cached until one of them changes; whether the run's
  * process is alive is checked on every call.
  */
-export function runState(dir: string | null, defaultModel: () => Model, launched: KnownRun | null = null): StateSnapshot {
-  if (!dir) {
-    const alive = launched && launched.exitCode === null ? launched.pid : null;
-    return live(alive, launched?.exitCode ?? null, alive ? 'running' : 'idle');
-  }
-  const entry = currentEntry(dir, defaultModel);
+export function runState(dir: string | null, defaultModel: () => Model): StateSnapshot {
+  // exit_code stays null until the dashboard can start runs itself and so sees how they end
+  if (!dir) return live(null, null, 'idle');
+  const entry = currentEntry(dir);
   const pid = entry.recordedPid !== null && aliveThisTurn(entry.recordedPid) ? entry.recordedPid : null;
   const status = pid !== null ? 'running' : (entry.body.status ?? 'new');
   const label = pid !== null ? `running: ${entry.body.phase}` : status;
-  return { ...live(pid, launched?.exitCode ?? null, label), ...entry.body, status };
+  const recorded = entry.body.model;
+  const model = recorded?.provider && recorded.model ? recorded : withDefaults(recorded, defaultModel);
+  return { ...live(pid, null, label), ...entry.body, model, status };
+}
+
+/** The launch record's model where it has one, the configuration's otherwise. */
+function withDefaults(recorded: Model | undefined, defaultModel: () => Model): Model {
+  const d = defaultModel();
+  return { provider: recorded?.provider || d.provider, model: recorded?.model || d.model };
 }
 
 /** /state is the dashboard's most frequent call: while nothing changes, a poll costs a few stats, once per turn. */
-const currentEntry = memoForTurn((dir: string, defaultModel: () => Model): Cached => {
+const currentEntry = memoForTurn((dir: string): Cached => {
   const entry = cache.get(dir);
   if (entry && isCurrent(dir)) return entry;
   const st = statOrNull(dir);
@@ -52,7 +55,7 @@ const currentEntry = memoForTurn((dir: string, defaultModel: () => Model): Cache
   const snapshot = st && takeSnapshot(dir, st, WATCHED);
   const read = readTree(dir);
   if (snapshot && treeJsonSuffices(dir, read)) unwatch(snapshot, 'nodes_tree.json');
-  const fresh = { snapshot, body: readState(dir, read.tree, defaultModel), recordedPid: readPid(dir) };
+  const fresh = { snapshot, body: readState(dir, read.tree), recordedPid: readPid(dir) };
   cache.set(dir, fresh);
   return fresh;
 });
@@ -68,11 +71,10 @@ function live(pid: number | null, exitCode: number | null, label: string): Live 
   return { running_pid: pid, is_running: pid !== null, exit_code: exitCode, running: pid !== null, pid, status_label: label };
 }
 
-function readState(dir: string, tree: TreeFile | null, defaultModel: () => Model): Omit<StateSnapshot, keyof Live> {
+function readState(dir: string, tree: TreeFile | null): Omit<StateSnapshot, keyof Live> {
   const problems: string[] = [];
   const c = countNodes(tree);
   const launch = readRecord(dir, 'launch_config.json', LaunchConfig, problems);
-  const fallback = launch?.llm_model && launch.llm_provider ? null : defaultModel();
   const cost = costOf(dir, problems);
   const criteria = readRecord(dir, 'evaluation_criteria.json', EvaluationCriteria, problems);
   const metric = criteria?.primary_metric || readRecord(dir, 'idea.json', IdeaFile, problems)?.primary_metric || null;
@@ -83,7 +85,8 @@ function readState(dir: string, tree: TreeFile | null, defaultModel: () => Model
     status: statusWithoutProcess(tree),
     phase: phaseOf(dir, tree !== null && tree.nodes.length > 0),
     nodes: { total: c.total, completed: c.success, running: c.running, failed: c.failed, pending: c.pending },
-    model: { provider: launch?.llm_provider || fallback?.provider || '', model: launch?.llm_model || fallback?.model || '' },
+    // what the run was launched with; the rest is filled in per call from the configuration, which can change
+    model: { provider: launch?.llm_provider || '', model: launch?.llm_model || '' },
     ...(cost ? { cost: { usd: cost.usd, tokens: cost.tokens, calls: cost.calls } } : {}),
     best: best && { id: best.id, score: best.score, metric: best.metric, value: best.value },
     updated_at: new Date().toISOString(),

@@ -40,6 +40,7 @@ export async function saveUploads(checkpointDir: string, files: UploadedFile[], 
     if (f.data.size > maxFileBytes) {
       throw new TooLargeError(`${name} is ${f.data.size} bytes; an uploaded file is at most ${maxFileBytes} bytes`);
     }
+    if (planned.has(name)) throw new InputError(`two files in the upload are named ${name}`, 'give each file its own name');
     const target = uploadPath(checkpointDir, name);
     if (lstatSync(target, { throwIfNoEntry: false })?.isDirectory()) throw new ConflictError(`${UPLOADS_DIR}/${name} is a directory`, 'upload under another name');
     planned.set(name, { target, data: f.data });

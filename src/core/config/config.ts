@@ -3,7 +3,7 @@ import type { Workflow } from '../../schema/workflow.ts';
 import { InputError } from '../errors.ts';
 import { checkpointsRoot, projectRoot } from '../workspace.ts';
 import type { DotenvEntry } from './dotenv.ts';
-import { dotenvFor, mergedEnv } from './environment.ts';
+import { dotenvFor, mergedEnv, secretsAsReferences } from './environment.ts';
 import type { Env } from './env-vars.ts';
 import { profile } from './profiles.ts';
 import { readSavedSettings, type SavedSettings } from './saved-settings.ts';
@@ -31,6 +31,8 @@ export type LoadOptions = {
   profile?: string;
   /** override of the checkpoints directory (a --checkpoints flag) */
   checkpoints?: string;
+  /** leave secret variables unexpanded in the workflow: for showing configuration, never for running */
+  hideSecrets?: boolean;
 };
 
 export function loadConfig(opts: LoadOptions = {}): Config {
@@ -45,7 +47,7 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   return {
     env,
     dotenv,
-    workflow: loadWorkflow({ checkpointDir: opts.checkpointDir, configPath: opts.configPath, env: merged }),
+    workflow: loadWorkflow({ checkpointDir: opts.checkpointDir, configPath: opts.configPath, env: opts.hideSecrets ? secretsAsReferences(merged) : merged }),
     savedPath,
     saved: readSavedSettings(savedPath),
     profile: opts.profile,

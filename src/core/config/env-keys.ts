@@ -13,6 +13,16 @@ export type EnvKeyEntry = {
 };
 
 const NAME = /^[A-Z_][A-Z0-9_]*$/;
+/** Credentials of services svc does not list itself (a scholarly API key, say). */
+const CREDENTIAL = /^[A-Z][A-Z0-9_]*_(API_KEY|KEY|TOKEN|SECRET|PASSWORD)$/;
+
+/**
+ * Names the dashboard may write: the variables svc reads, and credentials. Anything else could
+ * change how every program started from this project behaves (PATH, LD_PRELOAD, PERL5OPT).
+ */
+function writable(name: string): boolean {
+  return envVar(name) !== undefined || CREDENTIAL.test(name);
+}
 
 /**
  * Every variable svc reads, and any other name found in the .env files, with whether it is set
@@ -40,6 +50,7 @@ export function saveEnvKeys(file: string, body: unknown): string[] {
   const updates: Record<string, string> = {};
   for (const name of names) {
     if (!NAME.test(name)) throw new InputError(`'${name.slice(0, 80)}' is not a variable name`, 'use capital letters, digits and _, not starting with a digit');
+    if (!writable(name)) throw new InputError(`${name} is not a variable svc reads or a credential`, 'see GET /api/env-keys for the names; credentials end in _API_KEY, _KEY, _TOKEN, _SECRET or _PASSWORD');
     const value = pairs[name];
     if (typeof value !== 'string') throw new InputError(`the value of ${name} must be a string`);
     if (/[\r\n]/.test(value)) throw new InputError(`the value of ${name} spans lines; a .env value is one line`);

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { binaryDir, checkpointsRoot, homeDir, projectRoot } from '../workspace.ts';
 import { type DotenvEntry, loadDotenvChain } from './dotenv.ts';
-import type { Env } from './env-vars.ts';
+import { type Env, envVar } from './env-vars.ts';
+import { isSecretKey } from './saved-settings.ts';
 
 /** .env files in the spec's priority order; an earlier file wins for the same key. */
 export function dotenvFor(env: Env, cwd: string, checkpointDir?: string): Map<string, DotenvEntry> {
@@ -17,6 +18,16 @@ export function loadEnv(opts: { env?: Env; cwd?: string; checkpointDir?: string 
 /** The checkpoints directory in use: a --checkpoints flag, else from SVC_CHECKPOINT_DIR (.env included). */
 export function checkpointsDir(flag?: string): string {
   return flag !== undefined ? resolve(flag) : checkpointsRoot(loadEnv());
+}
+
+/**
+ * The environment with each secret (a variable marked secret, or any name that reads as a key,
+ * token, secret or password) replaced by its own `${NAME}` reference. What only shows or checks
+ * configuration loads with this: a `${PROVIDERA_API_KEY}` in a workflow then shows as written,
+ * and the key can never come back out in an answer or an error message.
+ */
+export function secretsAsReferences(env: Env): Env {
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, envVar(k)?.secret || isSecretKey(k) ? `\${${k}}` : v]));
 }
 
 /** The environment with .env values filled in under the real environment. */

@@ -68,7 +68,7 @@ function figure(field: string): number | null {
 
 function spawn(exe: string, path: string, timeoutMs: number) {
   try {
-    return Bun.spawn([exe, ...QUERY], { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', env: { ...process.env, PATH: path }, timeout: timeoutMs, killSignal: 'SIGKILL' });
+    return Bun.spawn([exe, ...QUERY], { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', env: { PATH: path, LANG: 'C' }, timeout: timeoutMs, killSignal: 'SIGKILL' });
   } catch (err) {
     return err as Error;
   }

@@ -30,8 +30,7 @@ export const stateRoutes = (ctx: ServerContext) =>
   new Elysia({ name: 'state' })
     .get('/state', () => {
       const active = ctx.active;
-      const launched = ctx.launched && ctx.launched.checkpoint === active ? ctx.launched : null;
-      const body = stateJson(`${active}|${launched?.pid}|${launched?.exitCode}`, () => runState(active, () => defaultModel(ctx), launched));
+      const body = stateJson(String(active), () => runState(active, () => defaultModel(ctx)));
       return new Response(body, { headers: JSON_TYPE });
     })
     .get('/api/gpu-monitor', () => queryGpus({ path: ctx.env.PATH ?? '' }))
@@ -112,6 +111,11 @@ function logEventStream(dir: string, start: LogCursor | null, recent: number, si
 
 /** The model a run would use when its checkpoint does not record one: environment, then workflow. */
 function defaultModel(ctx: ServerContext): { provider: string; model: string } {
-  const cfg = ctx.config();
-  return { provider: String(effective(cfg, 'backend').value ?? ''), model: String(effective(cfg, 'model').value ?? '') };
+  try {
+    const cfg = ctx.config();
+    return { provider: String(effective(cfg, 'backend').value ?? ''), model: String(effective(cfg, 'model').value ?? '') };
+  } catch {
+    // a broken .env or workflow is reported by the routes that read them; /state keeps answering
+    return { provider: '', model: '' };
+  }
 }

@@ -32,7 +32,8 @@ async function formFiles(request: Request): Promise<UploadedFile[]> {
   });
   const files: UploadedFile[] = [];
   form.forEach((value) => {
-    if (typeof value !== 'string') files.push({ name: value.name, data: value });
+    // a part sent with filename="" has no name at all; the name check answers it
+    if (typeof value !== 'string') files.push({ name: value.name ?? '', data: value });
   });
   return files;
 }

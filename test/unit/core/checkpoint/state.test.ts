@@ -20,9 +20,9 @@ afterEach(async () => {
 
 const model = () => ({ provider: 'p', model: 'm' });
 /** One poll, as a request in its own turn of the event loop (within a turn, checks are shared). */
-const poll = async (ck: string | null, launched: Parameters<typeof runState>[2] = null) => {
+const poll = async (ck: string | null) => {
   await new Promise((done) => setImmediate(done));
-  return runState(ck, model, launched);
+  return runState(ck, model);
 };
 
 describe('runState', () => {

@@ -55,10 +55,9 @@ describe('saveUploads and deleteUpload', () => {
     expect(readFileSync(join(ck, 'uploads', 'b.txt'), 'utf8')).toBe('bee');
   });
 
-  test('two files that clean to one name: the later wins, once', async () => {
-    const saved = await saveUploads(ck, [file('x/a.txt', 'first'), file('y/a.txt', 'second')], 100);
-    expect(saved).toEqual([{ name: 'a.txt', path: 'uploads/a.txt', size: 6 }]);
-    expect(readFileSync(join(ck, 'uploads', 'a.txt'), 'utf8')).toBe('second');
+  test('two files that clean to one name are refused, and nothing is written', async () => {
+    await expect(saveUploads(ck, [file('x/a.txt', 'first'), file('y/a.txt', 'second')], 100)).rejects.toThrow('two files in the upload are named a.txt');
+    expect(existsSync(join(ck, 'uploads', 'a.txt'))).toBe(false);
   });
 
   test('a file over the cap refuses the whole request before anything is written', async () => {

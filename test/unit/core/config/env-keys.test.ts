@@ -40,19 +40,25 @@ describe('saving variables', () => {
   });
 
   test('also takes {keys: {...}}', () => {
-    expect(saveEnvKeys(envFile(), { keys: { A_B: '1' } })).toEqual(['A_B']);
-    expect(readFileSync(envFile(), 'utf8')).toBe('A_B=1\n');
+    expect(saveEnvKeys(envFile(), { keys: { A_TOKEN: '1' } })).toEqual(['A_TOKEN']);
+    expect(readFileSync(envFile(), 'utf8')).toBe('A_TOKEN=1\n');
+  });
+
+  test.each(['PERL5OPT', 'LD_PRELOAD', 'PATH', 'NODE_OPTIONS', 'BASH_ENV'])('%s, which changes how programs run, is refused', (name) => {
+    writeFileSync(envFile(), original);
+    expect(() => saveEnvKeys(envFile(), { [name]: 'x' })).toThrow(`${name} is not a variable svc reads or a credential`);
+    expect(readFileSync(envFile(), 'utf8')).toBe(original);
   });
 
   test.each([
     [{ 'lower-case': 'v' }, "'lower-case' is not a variable name"],
     [{ '1ABC': 'v' }, "'1ABC' is not a variable name"],
     [{ svc_model: 'v' }, "'svc_model' is not a variable name"],
-    [{ GOOD: 'ok', 'BAD NAME': 'v' }, "'BAD NAME' is not a variable name"],
-    [{ KEY: 'line1\nline2' }, 'the value of KEY spans lines'],
-    [{ KEY: 'line1\rline2' }, 'the value of KEY spans lines'],
-    [{ KEY: 5 }, 'the value of KEY must be a string'],
-    [{ KEY: 'both \' and "' }, 'cannot hold both kinds of quote'],
+    [{ SVC_MODEL: 'ok', 'BAD NAME': 'v' }, "'BAD NAME' is not a variable name"],
+    [{ API_KEY: 'line1\nline2' }, 'the value of API_KEY spans lines'],
+    [{ API_KEY: 'line1\rline2' }, 'the value of API_KEY spans lines'],
+    [{ API_KEY: 5 }, 'the value of API_KEY must be a string'],
+    [{ SVC_MODEL: 'both \' and "' }, 'cannot hold both kinds of quote'],
     [{}, 'nothing to save'],
     [['KEY'], 'the body must be a JSON object'],
   ])('%j is refused, the file unchanged byte for byte, no value in the message', (body, message) => {
@@ -69,7 +75,7 @@ describe('saving variables', () => {
   });
 
   test('a refused body creates no file', () => {
-    expect(() => saveEnvKeys(envFile(), { KEY: 'a\nb' })).toThrow();
+    expect(() => saveEnvKeys(envFile(), { SVC_MODEL: 'a\nb' })).toThrow();
     expect(existsSync(envFile())).toBe(false);
   });
 });

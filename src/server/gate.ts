@@ -1,0 +1,66 @@
+import { timingSafeEqual } from 'node:crypto';
+import { errorResponse } from './http.ts';
+
+export type Target = { path: string; pathname: string };
+
+/** Paths that hand out run data and so need the token; the page and its assets load without it. */
+const GUARDED = (pathname: string) => pathname.startsWith('/api/') || pathname === '/codefile';
+/** Where a browser cannot send a header (an event stream, a link) and may give ?token= instead. */
+const TOKEN_IN_QUERY = new Set(['/api/logs', '/codefile']);
+
+/**
+ * What every request passes before routing: a Host this server answers to, a path the router reads
+ * the same way we do, percent-encoding that decodes, and the token where one is set. Returns the
+ * request's path, or the answer that refuses it.
+ */
+export function admit(req: Request, opts: { hosts: Set<string> | null; token: Buffer | null }): Target | Response {
+  const url = req.url;
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  // the router takes the path from the 11th character on; a shorter host would make it route
+  // another path than the one checked here
+  if (start < 11 || url.indexOf('/', 11) !== start) return errorResponse(400, 'bad Host header');
+  // a loopback server answers only to loopback names: a page whose name was rebound to 127.0.0.1 gets nothing
+  if (opts.hosts && !opts.hosts.has((req.headers.get('host') ?? '').toLowerCase())) return errorResponse(421, 'this server answers only to 127.0.0.1, localhost and [::1]');
+  const path = url.slice(start);
+  const q = path.indexOf('?');
+  const pathname = q < 0 ? path : path.slice(0, q);
+  try {
+    decodeURIComponent(pathname);
+  } catch {
+    return errorResponse(400, 'malformed percent-encoding in the path');
+  }
+  // a preflight carries no credentials by design; it is answered without any data
+  if (opts.token && req.method !== 'OPTIONS' && GUARDED(pathname) && !tokenMatches(req, path, pathname, opts.token)) {
+    return errorResponse(401, 'missing or wrong token: send Authorization: Bearer <SVC_GUI_TOKEN>');
+  }
+  return { path, pathname };
+}
+
+/** The loopback names a server on `port` answers to. */
+export function loopbackHosts(port: number): Set<string> {
+  return new Set(['127.0.0.1', 'localhost', '[::1]'].flatMap((h) => [h, `${h}:${port}`]));
+}
+
+function tokenMatches(req: Request, path: string, pathname: string, expected: Buffer): boolean {
+  const header = req.headers.get('authorization') ?? '';
+  const fromQuery = TOKEN_IN_QUERY.has(pathname) && path.length > pathname.length ? new URLSearchParams(path.slice(pathname.length + 1)).get('token') : null;
+  const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7) : (fromQuery ?? ''));
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** A token in the query is a secret: it never reaches the access log, however its name is spelled. */
+export function redactToken(path: string): string {
+  const q = path.indexOf('?');
+  if (q < 0 || !/token/i.test(decodeSafe(path.slice(q)))) return path;
+  const params = new URLSearchParams(path.slice(q + 1));
+  for (const key of new Set(params.keys())) if (/token/i.test(key)) params.set(key, 'REDACTED');
+  return `${path.slice(0, q)}?${params}`;
+}
+
+function decodeSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
