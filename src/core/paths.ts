@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InputError } from './errors.ts';
 
@@ -73,5 +73,14 @@ export function exists(p: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The path's stat, or null when it is absent or cannot be examined. */
+export function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
   }
 }

@@ -1,6 +1,7 @@
-import { lstatSync, realpathSync, type Stats, statSync, unlinkSync } from 'node:fs';
+import { lstatSync, realpathSync, type Stats, unlinkSync } from 'node:fs';
 import { basename } from 'node:path';
 import { writeFileAtomic } from '../atomic.ts';
+import { statOrNull } from '../paths.ts';
 import { InputError, NotFoundError } from '../errors.ts';
 import { checkpointFilePath, displayPath, realRelative, refuseSecret } from './files-path.ts';
 
@@ -84,10 +85,3 @@ function editableTarget(root: string, rel: string, followLast: boolean): string 
   return abs;
 }
 
-function statOrNull(abs: string): Stats | null {
-  try {
-    return statSync(abs);
-  } catch {
-    return null;
-  }
-}

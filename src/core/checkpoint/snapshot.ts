@@ -1,4 +1,5 @@
-import { type Stats, statSync } from 'node:fs';
+import type { Stats } from 'node:fs';
+import { statOrNull } from '../paths.ts';
 import { basename, join } from 'node:path';
 
 /**
@@ -50,15 +51,6 @@ export function unwatch(s: Snapshot, name: string): void {
 export function treeJsonSuffices(dir: string, read: { file: string | null; problems: string[] }): boolean {
   const treeJson = join(dir, 'tree.json');
   return read.file === treeJson && !read.problems.some((p) => p.startsWith(`${treeJson}:`));
-}
-
-/** The path's stat, or null when it is absent or cannot be examined. */
-export function statOrNull(path: string): Stats | null {
-  try {
-    return statSync(path, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return null;
-  }
 }
 
 function sig(st: Stats): string {

@@ -9,6 +9,7 @@ import { profile } from './profiles.ts';
 import { readSavedSettings, type SavedSettings } from './saved-settings.ts';
 import { SETTINGS, type SettingDef, type SettingValue, settingDef } from './setting-defs.ts';
 import { type LoadedWorkflow, loadWorkflow } from './workflow.ts';
+import { isPresent } from '../values.ts';
 
 /** Everything that decides an effective value, loaded once per command. */
 export type Config = {
@@ -73,14 +74,14 @@ function resolve(cfg: Config, def: SettingDef, explicit: SettingValue | undefine
   const hit = (value: unknown, source: string): Effective => ({ key: def.key, value: coerce(def, value, source), source });
   const fromEnv = firstEnv(cfg, def.env ?? []);
   if (def.envBeatsExplicit && fromEnv) return hit(fromEnv.value, fromEnv.source);
-  if (present(explicit)) return hit(explicit, 'argument');
+  if (isPresent(explicit)) return hit(explicit, 'argument');
   if (fromEnv) return hit(fromEnv.value, fromEnv.source);
   const overlay = def.profile ? profile(cfg.profile) : undefined;
-  if (overlay && present(overlay[def.key])) return hit(overlay[def.key], `profile ${cfg.profile}`);
-  if (def.saved && present(cfg.saved[def.saved])) return hit(cfg.saved[def.saved], `${cfg.savedPath}: ${def.saved}`);
+  if (overlay && isPresent(overlay[def.key])) return hit(overlay[def.key], `profile ${cfg.profile}`);
+  if (def.saved && isPresent(cfg.saved[def.saved])) return hit(cfg.saved[def.saved], `${cfg.savedPath}: ${def.saved}`);
   const wf: Workflow = cfg.workflow.workflow;
   const inWorkflow = def.workflow?.(wf);
-  if (present(inWorkflow)) return hit(inWorkflow, `${cfg.workflow.path}: ${def.workflowKey}`);
+  if (isPresent(inWorkflow)) return hit(inWorkflow, `${cfg.workflow.path}: ${def.workflowKey}`);
   const late = firstEnv(cfg, def.envFallback ?? []);
   if (late) return hit(late.value, late.source);
   if (def.fallback && !seen.has(def.fallback)) {
@@ -103,10 +104,6 @@ function firstEnv(cfg: Config, names: readonly string[]): { value: string; sourc
     if (d && d.value !== '') return { value: d.value, source: `${d.file}: ${name}` };
   }
   return undefined;
-}
-
-function present(v: unknown): boolean {
-  return v !== undefined && v !== null && v !== '';
 }
 
 function coerce(def: SettingDef, raw: unknown, source: string): SettingValue {

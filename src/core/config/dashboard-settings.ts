@@ -5,6 +5,7 @@ import { DASHBOARD_KEYS, type DashboardKey, dashboardKey, ORS, ORS_KEYS, orsKey 
 import { PROFILE_NAMES, PROFILES } from './profiles.ts';
 import { isSecretKey, readSavedSettings, type SavedSettings, saveSettings } from './saved-settings.ts';
 import { secretKeyPath, withoutSecretKeys } from './secrets.ts';
+import { isMapping, isPresent } from '../values.ts';
 
 /** Where a displayed value comes from: 'saved', 'env NAME', 'workflow' or 'default'. */
 export type SettingSource = string;
@@ -75,12 +76,12 @@ function resolveKey(cfg: Config, wf: Workflow, k: DashboardKey, saved: SavedSett
   if (Object.hasOwn(saved, k.key)) {
     const v = saved[k.key];
     const fromWorkflow = !v && REFILLED.has(k.key) ? k.workflow?.(wf) : undefined;
-    return present(fromWorkflow) ? { value: fromWorkflow, source: 'workflow' } : { value: v, source: 'saved' };
+    return isPresent(fromWorkflow) ? { value: fromWorkflow, source: 'workflow' } : { value: v, source: 'saved' };
   }
   const env = firstEnv(cfg, k.env);
   if (env) return { value: fromText(k, env.value), source: env.source };
   const inWorkflow = k.workflow?.(wf);
-  if (present(inWorkflow)) return { value: inWorkflow, source: 'workflow' };
+  if (isPresent(inWorkflow)) return { value: inWorkflow, source: 'workflow' };
   const late = firstEnv(cfg, k.envFallback);
   if (late) return { value: fromText(k, late.value), source: late.source };
   return { value: structuredClone(k.default), source: 'default' };
@@ -106,14 +107,6 @@ function fromText(k: DashboardKey, text: string): unknown {
     if (/^(0|false|off|no)$/i.test(text.trim())) return false;
   }
   return text;
-}
-
-function present(v: unknown): boolean {
-  return v !== undefined && v !== null && v !== '';
-}
-
-function isMapping(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /**

@@ -2,6 +2,7 @@ import { InputError } from '../errors.ts';
 import { type DotenvEntry, updateDotenv } from './dotenv.ts';
 import { ENV_VARS, type Env, envVar } from './env-vars.ts';
 import { isSecretKey } from './saved-settings.ts';
+import { isMapping } from '../values.ts';
 
 export type EnvKeyEntry = {
   name: string;
@@ -60,6 +61,3 @@ export function saveEnvKeys(file: string, body: unknown): string[] {
   return names;
 }
 
-function isMapping(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}

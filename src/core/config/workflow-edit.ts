@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../atomic.ts';
 import { InputError, TooLargeError } from '../errors.ts';
 import type { Env } from './env-vars.ts';
 import { maskSecretValues } from './secrets.ts';
-import { BUNDLED, BUNDLED_WORKFLOW_TEXT, bundledWorkflow, type LoadedWorkflow, parseWorkflow, type WorkflowSource } from './workflow.ts';
+import { BUNDLED, BUNDLED_WORKFLOW_TEXT, type LoadedWorkflow, parseWorkflow, type WorkflowSource } from './workflow.ts';
 
 /** Far above any real workflow; a bigger text is a mistake, not a workflow. */
 export const MAX_WORKFLOW_BYTES = 1024 * 1024;

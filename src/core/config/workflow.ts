@@ -10,6 +10,7 @@ import type { Env } from './env-vars.ts';
 import { expandEnv } from './expand-env.ts';
 import { parseYamlFile } from './yaml.ts';
 import { keyPath } from '../key-path.ts';
+import { isMapping } from '../values.ts';
 
 export const BUNDLED_WORKFLOW_TEXT: string = bundledText as unknown as string;
 export const BUNDLED = '(bundled workflow.yaml)';
@@ -155,10 +156,6 @@ export function deepMerge(base: unknown, over: unknown): unknown {
   const out: Record<string, unknown> = { ...base };
   for (const [k, v] of Object.entries(over)) out[k] = deepMerge(base[k], v);
   return out;
-}
-
-function isMapping(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function readText(path: string): string {
