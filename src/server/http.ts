@@ -55,14 +55,17 @@ const FS_ERRORS: Record<string, string> = {
   EPERM: 'operation not permitted',
 };
 
-type ValidationLike = { all?: { path?: string; message?: string; summary?: string }[]; type?: string; message?: string };
+type ValidationLike = { all?: { path?: string; message?: string; summary?: string; schema?: { anyOf?: { const?: unknown }[] } }[]; type?: string; message?: string };
 
 /** Elysia's validation error as one readable line: `body.max_nodes: Expected integer`. */
 export function validationMessage(err: unknown, where = 'body'): string {
   const first = (err as ValidationLike)?.all?.[0];
   if (!first) return `invalid ${where}`;
   const path = (first.path ?? '').split('/').filter(Boolean).join('.');
-  return `${where}${path ? `.${path}` : ''}: ${first.summary ?? first.message ?? 'invalid value'}`;
+  // a union of literals reads as its choices, not as "one of: 'string', 'string'"
+  const choices = (first.schema?.anyOf ?? []).map((s) => s.const).filter((c) => c !== undefined);
+  const why = choices.length > 0 ? `must be one of ${choices.join(', ')}` : (first.summary ?? first.message ?? 'invalid value');
+  return `${where}${path ? `.${path}` : ''}: ${why}`;
 }
 
 /** Deeper than any settings or workflow document; deeper bodies would only exhaust the stack. */
