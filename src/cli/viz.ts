@@ -16,7 +16,8 @@ export default defineCommand({
   },
   async run({ args }) {
     const env = loadEnv();
-    const where = locateDashboardRoot(args.dir === undefined ? undefined : resolve(args.dir), checkpointsRoot(env));
+    const pinned = env.SVC_CHECKPOINT_DIR ? resolve(env.SVC_CHECKPOINT_DIR) : undefined;
+    const where = locateDashboardRoot(args.dir === undefined ? undefined : resolve(args.dir), checkpointsRoot(env), pinned);
     const cfg = loadConfig({ checkpoints: where.checkpointsRoot, checkpointDir: where.active ?? undefined });
     const port = Number(effective(cfg, 'gui_port', args.port === undefined ? undefined : portArg(args.port)).value);
     if (port > 65535) throw new InputError(`port ${port} is out of range`, 'use 0 to 65535');

@@ -112,10 +112,15 @@ const stillThere = memoForTurn((dir: string) => existsSync(dir));
 /**
  * Where `svc viz [dir]` looks: a checkpoint (it becomes active, its parent is the checkpoints
  * directory), a workspace holding `checkpoints/`, or a checkpoints directory itself. Without an
- * argument, the configured checkpoints directory; the newest checkpoint there is selected.
+ * argument, the configured checkpoints directory, with the run SVC_CHECKPOINT_DIR names (`pinned`)
+ * or else the newest checkpoint there selected.
  */
-export function locateDashboardRoot(arg: string | undefined, defaultRoot: string): { checkpointsRoot: string; active: string | null } {
-  if (arg === undefined) return { checkpointsRoot: defaultRoot, active: newest(defaultRoot) };
+export function locateDashboardRoot(arg: string | undefined, defaultRoot: string, pinned?: string): { checkpointsRoot: string; active: string | null } {
+  if (arg === undefined) {
+    // SVC_CHECKPOINT_DIR names one run: that one is selected
+    const active = pinned && existsSync(pinned) && isCheckpointDir(pinned) ? pinned : newest(defaultRoot);
+    return { checkpointsRoot: defaultRoot, active };
+  }
   if (!existsSync(arg)) throw new NotFoundError(`${arg} does not exist`, 'give a checkpoint or workspace directory');
   if (!statSync(arg).isDirectory()) throw new ConflictError(`${arg} is a file, not a checkpoint or workspace directory`);
   if (isCheckpointDir(arg)) return { checkpointsRoot: dirname(arg), active: arg };

@@ -229,6 +229,18 @@ describe('starting', () => {
     }
   });
 
+  test('without a directory: the parent of SVC_CHECKPOINT_DIR is listed, and that run selected', async () => {
+    const older = join(ws, 'checkpoints', '20261101100000_older');
+    const v = await startViz([], { cwd: dir, env: { SVC_CHECKPOINT_DIR: older } });
+    try {
+      expect((await v.get('/state')).body.checkpoint_id).toBe('20261101100000_older');
+      const ids = ((await v.get('/api/checkpoints')).body as { id: string }[]).map((c) => c.id);
+      expect(ids).toEqual(['20261102100000_newer', '20261101100000_older']);
+    } finally {
+      await v.stop();
+    }
+  });
+
   test('binding beyond loopback warns that the API has no authentication', async () => {
     const v = await startViz([ws, '--host', '0.0.0.0'], { cwd: dir });
     try {
