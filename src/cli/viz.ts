@@ -5,7 +5,8 @@ import { loadEnv } from '../core/config/environment.ts';
 import { InputError } from '../core/errors.ts';
 import { checkpointsRoot } from '../core/workspace.ts';
 import { locateDashboardRoot, ServerContext } from '../server/context.ts';
-import { isLoopback, startDashboard } from '../server/serve.ts';
+import { isLoopback } from '../server/gate.ts';
+import { startDashboard } from '../server/serve.ts';
 
 export default defineCommand({
   meta: { description: 'Start the dashboard: the web UI and its HTTP API, on 127.0.0.1' },

@@ -38,7 +38,8 @@ function outside(what: string, userPath: string, root: string): InputError {
   return new InputError(`${what} '${userPath}' is outside ${root}`, 'give a path inside it');
 }
 
-function realOrSelf(p: string): string {
+/** The path with symlinks resolved, or the path itself when it cannot be resolved (absent, dangling). */
+export function realOrSelf(p: string): string {
   try {
     return realpathSync(p);
   } catch {
@@ -50,7 +51,7 @@ function realOrSelf(p: string): string {
  * realpath of the longest existing prefix, with the missing tail appended;
  * null for a dangling symlink, whose target could be anywhere.
  */
-function realOfDeepestExisting(p: string): string | null {
+export function realOfDeepestExisting(p: string): string | null {
   let head = p;
   const tail: string[] = [];
   while (!exists(head)) {
@@ -83,4 +84,9 @@ export function statOrNull(path: string): Stats | null {
   } catch {
     return null;
   }
+}
+
+/** A regular file at `p` (links followed); false when absent or unreadable. */
+export function isFileAt(p: string): boolean {
+  return statOrNull(p)?.isFile() ?? false;
 }

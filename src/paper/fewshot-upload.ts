@@ -6,6 +6,7 @@ import { exampleFiles, examplesDir } from './fewshot.ts';
 import { cleanId } from './fewshot-ids.ts';
 import { reviewRecord } from './fewshot-record.ts';
 import type { LoadedRubric } from './rubrics.ts';
+import { decodeBase64 } from '../core/text.ts';
 
 /** Per-file caps of an uploaded example. */
 export const MAX_EXCERPT_BYTES = 2 * 1024 * 1024;
@@ -60,8 +61,7 @@ export function uploadExample(projectRoot: string, loaded: LoadedRubric, upload:
 export function decodePdf(base64: string): Buffer {
   const body = base64.replace(/^data:application\/pdf;base64,/, '').replace(/\s+/g, '');
   if (Math.floor((body.length * 3) / 4) > MAX_PDF_BYTES) throw new TooLargeError(`pdf_base64 decodes to more than ${MAX_PDF_BYTES / 1024 / 1024} MB`);
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body) || body.length % 4 === 1) throw new InputError('pdf_base64 is not valid base64');
-  const bytes = Buffer.from(body, 'base64');
+  const bytes = decodeBase64(body, 'pdf_base64');
   if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-') throw new InputError('pdf_base64 does not decode to a PDF: the file must start with %PDF-');
   return bytes;
 }

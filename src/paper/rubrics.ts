@@ -5,6 +5,7 @@ import { Rubric, UserRubric } from '../schema/rubric.ts';
 import { cleanId } from './fewshot-ids.ts';
 import { BUNDLED_RUBRIC_TEXTS } from './rubrics/bundled.ts';
 import { parseRubric } from './rubrics/parse.ts';
+import { isFileAt } from '../core/paths.ts';
 
 /** The rubric directory of a project; a definition file there adds or overrides a rubric. */
 export const RUBRIC_DIR = 'reviewer_rubrics';
@@ -75,7 +76,7 @@ function userRubricFiles(dir: string, problems: string[]): { id: string; path: s
     const m = /^(.*)\.(yaml|yml)$/.exec(name);
     if (!m?.[1]) continue;
     const path = join(dir, name);
-    if (!isFile(path)) continue;
+    if (!isFileAt(path)) continue;
     const id = m[1];
     if (!/^[A-Za-z0-9_-]+$/.test(id)) {
       problems.push(`${path}: '${id}' is not a rubric id (letters, digits, _ and - only)`);
@@ -96,14 +97,6 @@ function readRubricFile(path: string): string {
     return readFileSync(path, 'utf8');
   } catch (err) {
     throw new Error(`${path}: cannot read: ${(err as Error).message}`);
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
   }
 }
 

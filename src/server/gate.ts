@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { errorResponse } from './http.ts';
 
-export type Target = { path: string; pathname: string };
+/** A request's path and query, its path alone, and the answer refusing it when it may not pass. */
+export type Admission = { path: string; pathname: string; refused: Response | null };
 
 /** Paths that hand out run data and so need the token; the page and its assets load without it. */
 const GUARDED = (pathname: string) => pathname.startsWith('/api/') || pathname === '/codefile';
@@ -10,20 +11,23 @@ const TOKEN_IN_QUERY = new Set(['/api/logs', '/codefile']);
 
 /**
  * What every request passes before routing: a Host this server answers to, a path the router reads
- * the same way we do, percent-encoding that decodes, and the token where one is set. Returns the
- * request's path, or the answer that refuses it.
+ * the same way we do, percent-encoding that decodes, and the token where one is set.
  */
-export function admit(req: Request, opts: { hosts: Set<string> | null; token: Buffer | null }): Target | Response {
+export function admit(req: Request, opts: { hosts: Set<string> | null; token: Buffer | null }): Admission {
   const url = req.url;
   const start = url.indexOf('/', url.indexOf('//') + 2);
-  // the router takes the path from the 11th character on; a shorter host would make it route
-  // another path than the one checked here
-  if (start < 11 || url.indexOf('/', 11) !== start) return errorResponse(400, 'bad Host header');
-  // a loopback server answers only to loopback names: a page whose name was rebound to 127.0.0.1 gets nothing
-  if (opts.hosts && !opts.hosts.has((req.headers.get('host') ?? '').toLowerCase())) return errorResponse(421, 'this server answers only to 127.0.0.1, localhost and [::1]');
-  const path = url.slice(start);
+  const path = start < 0 ? '/' : url.slice(start);
   const q = path.indexOf('?');
   const pathname = q < 0 ? path : path.slice(0, q);
+  return { path, pathname, refused: refusal(req, opts, start, path, pathname) };
+}
+
+function refusal(req: Request, opts: { hosts: Set<string> | null; token: Buffer | null }, start: number, path: string, pathname: string): Response | null {
+  // the router takes the path from the 11th character on; a shorter host would make it route
+  // another path than the one checked here
+  if (start < 11 || req.url.indexOf('/', 11) !== start) return errorResponse(400, 'bad Host header');
+  // a loopback server answers only to loopback names: a page whose name was rebound to 127.0.0.1 gets nothing
+  if (opts.hosts && !opts.hosts.has((req.headers.get('host') ?? '').toLowerCase())) return errorResponse(421, 'this server answers only to 127.0.0.1, localhost and [::1]');
   try {
     decodeURIComponent(pathname);
   } catch {
@@ -33,7 +37,12 @@ export function admit(req: Request, opts: { hosts: Set<string> | null; token: Bu
   if (opts.token && req.method !== 'OPTIONS' && GUARDED(pathname) && !tokenMatches(req, path, pathname, opts.token)) {
     return errorResponse(401, 'missing or wrong token: send Authorization: Bearer <SVC_GUI_TOKEN>');
   }
-  return { path, pathname };
+  return null;
+}
+
+/** An address only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }
 
 /** The loopback names a server on `port` answers to. */

@@ -4,7 +4,7 @@ import { AccessLog } from './access-log.ts';
 import { createApp } from './app.ts';
 import { allowOrigin, preflight } from './cors.ts';
 import type { ServerContext } from './context.ts';
-import { admit, loopbackHosts, redactToken } from './gate.ts';
+import { admit, isLoopback, loopbackHosts, redactToken } from './gate.ts';
 import { errorResponse } from './http.ts';
 import { bodyLimitFor } from './limits.ts';
 import { STATIC_ROUTES } from './routes/static.ts';
@@ -24,15 +24,14 @@ export function startDashboard(ctx: ServerContext, opts: { host: string; port: n
 
   const handle = async (req: Request, server: Server<undefined>): Promise<Response> => {
     const started = performance.now();
-    const target = admit(req, { hosts, token });
+    const { path, pathname, refused } = admit(req, { hosts, token });
     // a request for another host is not ours to log
-    if (target instanceof Response && target.status === 421) return target;
-    const path = target instanceof Response ? pathOnly(req.url) : target.path;
+    if (refused?.status === 421) return refused;
     let res: Response;
     try {
-      if (target instanceof Response) res = target;
-      else if (req.method === 'OPTIONS' && target.pathname.startsWith('/api/')) res = preflight(req);
-      else res = await app.handle(req.body === null ? req : await limitBody(req, target.pathname));
+      if (refused) res = refused;
+      else if (req.method === 'OPTIONS' && pathname.startsWith('/api/')) res = preflight(req);
+      else res = await app.handle(req.body === null ? req : await limitBody(req, pathname));
     } catch (err) {
       res = err instanceof Response ? err : errorResponse(500, `internal error: ${(err as Error)?.message ?? err}`);
     }
@@ -103,15 +102,6 @@ async function limitBody(req: Request, pathname: string): Promise<Request> {
     chunks.push(chunk);
   }
   return new Request(req.url, { method: req.method, headers: req.headers, body: Buffer.concat(chunks) });
-}
-
-function pathOnly(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  return start < 0 ? '/' : url.slice(start);
-}
-
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }
 
 function tooLarge(limit: number): Response {

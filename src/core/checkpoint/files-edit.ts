@@ -4,6 +4,7 @@ import { writeFileAtomic } from '../atomic.ts';
 import { statOrNull } from '../paths.ts';
 import { InputError, NotFoundError } from '../errors.ts';
 import { checkpointFilePath, displayPath, realRelative, refuseSecret } from './files-path.ts';
+import { decodeBase64 } from '../text.ts';
 
 /** Records a run writes and reads back; a hand edit would corrupt the run, so the file API leaves them alone. */
 const RUN_RECORDS = new Set([
@@ -34,11 +35,7 @@ export function isRunRecord(relToRoot: string): boolean {
 export function decodeContent(content: string, encoding = 'utf8'): Buffer {
   if (encoding === 'utf8') return Buffer.from(content, 'utf8');
   if (encoding !== 'base64') throw new InputError(`encoding must be 'utf8' or 'base64', got '${encoding}'`);
-  const compact = content.replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) {
-    throw new InputError('content is not valid base64', "send the bytes base64-encoded, or text with encoding 'utf8'");
-  }
-  return Buffer.from(compact, 'base64');
+  return decodeBase64(content, 'content', "send the bytes base64-encoded, or text with encoding 'utf8'");
 }
 
 /**

@@ -1,7 +1,7 @@
-import { realpathSync, type Stats, statSync } from 'node:fs';
+import { type Stats, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { InputError, NotFoundError } from '../errors.ts';
-import { resolveInside } from '../paths.ts';
+import { realOfDeepestExisting, realOrSelf, resolveInside } from '../paths.ts';
 
 /**
  * A file path a client names inside a checkpoint (or a node's work directory): relative, inside
@@ -48,41 +48,12 @@ export function refuseSecret(abs: string, rel: string): void {
   }
 }
 
-function realOrSelf(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-}
-
 /**
  * Where `abs` really is, relative to the real root: directories along the way resolved, and the
  * last component too when `followLast` (a link named tree.json is not tree.json; a link to it is).
  */
 export function realRelative(root: string, abs: string, followLast: boolean): string {
-  const real = (p: string): string | null => {
-    try {
-      return realpathSync(p);
-    } catch {
-      return null;
-    }
-  };
-  const target = (followLast && real(abs)) || join(realOfExistingParent(dirname(abs)), basename(abs));
-  return relative(real(root) ?? root, target).split(sep).join('/');
-}
-
-function realOfExistingParent(dir: string): string {
-  const tail: string[] = [];
-  let head = dir;
-  for (;;) {
-    try {
-      return join(realpathSync(head), ...tail);
-    } catch {
-      const parent = dirname(head);
-      if (parent === head) return dir;
-      tail.unshift(basename(head));
-      head = parent;
-    }
-  }
+  const parent = dirname(abs);
+  const target = (followLast ? realOfDeepestExisting(abs) : null) ?? join(realOfDeepestExisting(parent) ?? parent, basename(abs));
+  return relative(realOrSelf(root), target).split(sep).join('/');
 }

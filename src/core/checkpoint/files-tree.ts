@@ -1,4 +1,5 @@
-import { listDir, realRoot } from './files-walk.ts';
+import { realOrSelf } from '../paths.ts';
+import { listDir } from './files-walk.ts';
 
 export type TreeNode = {
   name: string;
@@ -22,7 +23,7 @@ export const MAX_TREE_ENTRIES = 5_000;
  * sorted; tooling directories, temp files and secrets left out, and files `hideFile` names.
  */
 export function fileTree(root: string, name: string, hideFile: (name: string) => boolean = () => false, limits: TreeLimits = {}): TreeNode {
-  const rootReal = realRoot(root);
+  const rootReal = realOrSelf(root);
   const maxDepth = limits.maxDepth ?? MAX_TREE_DEPTH;
   let left = limits.maxEntries ?? MAX_TREE_ENTRIES;
   let cut = false;

@@ -55,12 +55,3 @@ function entryStat(rootReal: string, abs: string): Stats | null {
     return null;
   }
 }
-
-/** The root with symlinks resolved, which symlink targets are checked against. */
-export function realRoot(root: string): string {
-  try {
-    return realpathSync(root);
-  } catch {
-    return root;
-  }
-}

@@ -1,5 +1,6 @@
 import { type FileType, fileTypeOf } from './files-type.ts';
-import { listDir, realRoot } from './files-walk.ts';
+import { realOrSelf } from '../paths.ts';
+import { listDir } from './files-walk.ts';
 
 export type ListedFile = { path: string; size: number; type: FileType; mtime: number };
 export type FileList = { files: ListedFile[]; truncated: boolean };
@@ -12,7 +13,7 @@ export const MAX_LISTED_FILES = 10_000;
  * sorted. Tooling directories, temp files and secrets are left out. `mtime` is in seconds since the epoch.
  */
 export function listCheckpointFiles(root: string, cap = MAX_LISTED_FILES): FileList {
-  const rootReal = realRoot(root);
+  const rootReal = realOrSelf(root);
   const files: ListedFile[] = [];
   const pending: { abs: string; rel: string }[] = [{ abs: root, rel: '' }];
   while (pending.length > 0) {

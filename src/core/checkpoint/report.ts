@@ -2,8 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NodeRecord } from '../../schema/checkpoint.ts';
 import { readCheckpointText } from './records.ts';
-import type { CheckpointStatus, NodeCounts } from './status.ts';
-import { type BestNode, type Cost, summarizeCheckpoint } from './summary.ts';
+import { type CheckpointSummary, summarizeCheckpoint } from './summary.ts';
 
 /** Report files larger than this are named as a problem instead of being sent whole. */
 const MAX_REPORT_BYTES = 8 * 1024 * 1024;
@@ -17,24 +16,11 @@ const ORS_FILES = {
   rubric_meta: 'ors_rubric.meta.json',
 } as const;
 
-export type CheckpointReport = {
-  id: string;
-  path: string;
-  status: CheckpointStatus;
-  pid: number | null;
-  goal: string | null;
-  ideas: { title: string; overall_score: number | null }[];
+/** The summary every command shares, plus what only the dashboard shows. */
+export type CheckpointReport = CheckpointSummary & {
   node_count: number;
-  nodes: NodeCounts;
-  best: BestNode | null;
   /** the primary metric's value on the best node, when both are known */
   top_metric: { name: string; value: number; node_id: string } | null;
-  cost: Cost | null;
-  review_score: number | null;
-  modified: string;
-  tree_file: string | null;
-  /** damaged or unreadable files, one line each */
-  problems: string[];
   /** review_report.json as written; present when the file is */
   review?: unknown;
   /** parsed JSON; a string for legacy runs (a text or Markdown report) */
@@ -54,21 +40,9 @@ export function checkpointReport(dir: string, opts: { withNodes?: boolean } = {}
   const { tree, ...s } = summarizeCheckpoint(dir);
   const problems = s.problems;
   const report: CheckpointReport = {
-    id: s.id,
-    path: s.path,
-    status: s.status,
-    pid: s.pid,
-    goal: s.goal,
-    ideas: s.ideas,
+    ...s,
     node_count: s.nodes.total,
-    nodes: s.nodes,
-    best: s.best,
     top_metric: s.best?.metric && s.best.value !== null ? { name: s.best.metric, value: s.best.value, node_id: s.best.id } : null,
-    cost: s.cost,
-    review_score: s.review_score,
-    modified: s.modified,
-    tree_file: s.tree_file,
-    problems,
   };
   const review = readJson(join(dir, 'review_report.json'), problems);
   if (review !== undefined) report.review = review;

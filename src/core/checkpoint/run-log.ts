@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CostTraceRecord } from '../../schema/checkpoint.ts';
+import { isFileAt } from '../paths.ts';
 
 /**
  * Where a reader of the run log is: byte offsets into the run log and into cost_trace.jsonl, both
@@ -53,7 +54,7 @@ function newestRunLog(dir: string): string | null {
     const epoch = Number(RUN_LOG.exec(name)?.[1] ?? Number.NaN);
     if (Number.isNaN(epoch) || (best && best.epoch >= epoch)) continue;
     const file = join(dir, name);
-    if (isFile(file)) best = { file, epoch };
+    if (isFileAt(file)) best = { file, epoch };
   }
   return best?.file ?? null;
 }
@@ -84,7 +85,7 @@ export function runLogSince(checkpointDir: string, since: LogCursor, n: number, 
   }
   const costFile = join(checkpointDir, COST_TRACE);
   let costAt = since.cost <= fileSize(costFile) ? since.cost : 0;
-  if (lines.length < n && isFile(costFile)) {
+  if (lines.length < n && isFileAt(costFile)) {
     const read = readLines(costFile, costAt, n - lines.length, false);
     costAt = read.end;
     for (const l of read.lines) {
@@ -196,7 +197,7 @@ export function costMessage(line: string): string | null {
 
 /** Offset just after the last newline: a record still being written is not counted as read. */
 function lastLineEnd(file: string): number {
-  if (!isFile(file)) return 0;
+  if (!isFileAt(file)) return 0;
   const { end } = tailLines(file, 1, false);
   return end;
 }
@@ -206,13 +207,5 @@ function fileSize(file: string): number {
     return statSync(file).size;
   } catch {
     return 0;
-  }
-}
-
-function isFile(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
   }
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic.ts';
 import { ConflictError, InputError, NotFoundError, TooLargeError } from '../errors.ts';
 import { resolveInside } from '../paths.ts';
+import { printable } from '../text.ts';
 
 /** Where a checkpoint keeps the files a researcher gave it; every node's work dir gets a copy. */
 export const UPLOADS_DIR = 'uploads';
@@ -86,10 +87,4 @@ function truncateKeepingExtension(name: string): string {
   let stem = [...name.slice(0, name.length - ext.length)];
   while (stem.length > 0 && (stem.length + [...ext].length > MAX_NAME_BYTES || Buffer.byteLength(stem.join('') + ext) > MAX_NAME_BYTES)) stem = stem.slice(0, -1);
   return (stem.join('') + ext).trim();
-}
-
-/** A name fit for an error message: control characters shown as escapes, long names cut. */
-function printable(raw: string): string {
-  const shown = JSON.stringify(raw).slice(1, -1);
-  return shown.length > 80 ? `${shown.slice(0, 77)}...` : shown;
 }

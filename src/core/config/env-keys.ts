@@ -1,7 +1,7 @@
 import { InputError } from '../errors.ts';
 import { type DotenvEntry, updateDotenv } from './dotenv.ts';
 import { ENV_VARS, type Env, envVar } from './env-vars.ts';
-import { isSecretKey } from './saved-settings.ts';
+import { isSecretVar } from './environment.ts';
 import { isMapping } from '../values.ts';
 
 export type EnvKeyEntry = {
@@ -34,7 +34,7 @@ export function listEnvKeys(env: Env, dotenv: ReadonlyMap<string, DotenvEntry>):
   const extra = [...dotenv.keys()].filter((n) => !envVar(n)).sort();
   return [...known, ...extra].map((name) => {
     const source = env[name] ? 'environment' : dotenv.get(name)?.value ? (dotenv.get(name)?.file ?? null) : null;
-    return { name, meaning: envVar(name)?.meaning ?? '', secret: envVar(name)?.secret === true || isSecretKey(name), set: source !== null, source };
+    return { name, meaning: envVar(name)?.meaning ?? '', secret: isSecretVar(name), set: source !== null, source };
   });
 }
 

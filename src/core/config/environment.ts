@@ -27,7 +27,12 @@ export function checkpointsDir(flag?: string): string {
  * and the key can never come back out in an answer or an error message.
  */
 export function secretsAsReferences(env: Env): Env {
-  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, envVar(k)?.secret || isSecretKey(k) ? `\${${k}}` : v]));
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, isSecretVar(k) ? `\${${k}}` : v]));
+}
+
+/** A variable whose value is a secret: marked so in the table, or named like a key, token or password. */
+export function isSecretVar(name: string): boolean {
+  return envVar(name)?.secret === true || isSecretKey(name);
 }
 
 /** The environment with .env values filled in under the real environment. */

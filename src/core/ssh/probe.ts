@@ -2,6 +2,7 @@ import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { InputError, UnavailableError } from '../errors.ts';
+import { printable } from '../text.ts';
 
 /** A login to probe, as a client gives it; empty strings count as not given. */
 export type SshLogin = { host: string; port?: number; user?: string; key?: string };
@@ -37,14 +38,14 @@ export function findSsh(path: string | undefined): string {
  */
 export function sshTarget(login: SshLogin, opts: { cwd: string; home: string }): SshTarget {
   const host = login.host.trim().replace(/^\[(.*)\]$/, '$1');
-  if (host.startsWith('-')) throw new InputError(`host '${shown(login.host)}' starts with '-'`, 'give a host name or IP address');
+  if (host.startsWith('-')) throw new InputError(`host '${printable(login.host)}' starts with '-'`, 'give a host name or IP address');
   if (host.length > 253 || !(isIP(host) !== 0 || HOSTNAME.test(host))) {
-    throw new InputError(`host '${shown(login.host)}' is not a host name or IP address`);
+    throw new InputError(`host '${printable(login.host)}' is not a host name or IP address`);
   }
   const port = login.port ?? 22;
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new InputError(`port ${port} is out of range`, 'use 1 to 65535');
   const user = login.user?.trim() || null;
-  if (user !== null && !USER.test(user)) throw new InputError(`user '${shown(user)}' is not a plain user name`);
+  if (user !== null && !USER.test(user)) throw new InputError(`user '${printable(user)}' is not a plain user name`);
   const key = login.key?.trim() ? keyFile(login.key.trim(), opts) : null;
   return { host, port, user, key };
 }
@@ -117,9 +118,4 @@ function sshEnv(env: ProbeOptions['env']): Record<string, string> {
 
 function seconds(ms: number): string {
   return String(Math.round(ms / 100) / 10);
-}
-
-function shown(s: string): string {
-  const j = JSON.stringify(s).slice(1, -1);
-  return j.length > 80 ? `${j.slice(0, 77)}...` : j;
 }
