@@ -1,9 +1,9 @@
 // Attacks on the dashboard: each one a request a hostile page or client could send, each answered
 // with a clear {error}, nothing read, run or leaked.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { writeCheckpoint } from '../support/checkpoint.ts';
 import { removeDir, tempDir } from '../support/svc.ts';
 import { startViz, type Viz } from '../support/viz.ts';
@@ -62,6 +62,15 @@ describe('the token and the Host header', () => {
     expect(out).not.toContain(ck);
   });
 
+  test('a wrong token of the right length, or an empty one, is refused', async () => {
+    const near = `${TOKEN.slice(0, -1)}3`;
+    for (const init of [{ headers: { Authorization: `Bearer ${near}` } }, { headers: { Authorization: 'Bearer ' } }]) {
+      expect((await guarded.req('/api/checkpoints', init)).status).toBe(401);
+    }
+    expect((await guarded.req(`/api/logs?format=json&token=${near}`)).status).toBe(401);
+    expect((await guarded.req('/api/checkpoints', { headers: { Authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+  });
+
   test('the source viewer needs the token too', async () => {
     const res = await guarded.req(`/codefile?path=experiment.md`);
     expect(res.status).toBe(401);
@@ -91,6 +100,30 @@ describe('secrets never leave', () => {
     const res = await viz.post('/api/workflow', { yaml: 'resources:\n  cpus: ${PROVIDERA_API_KEY}\n' });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).not.toContain(KEY);
+  });
+});
+
+describe('links leading out of the checkpoint', () => {
+  test('compile refuses a draft reached through a linked directory, and writes nothing outside', async () => {
+    const outside = join(dir, 'outside-paper');
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(join(outside, 'x.tex'), '\\documentclass{article}\\begin{document}x\\end{document}\n');
+    symlinkSync(outside, join(ck, 'linked-paper'));
+    const res = await viz.post('/api/checkpoint/compile', { path: 'linked-paper/x.tex' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toContain('outside');
+    expect(readdirSync(outside)).toEqual(['x.tex']);
+  });
+
+  test('the file tree does not enter a linked directory out', async () => {
+    const outside = join(dir, 'outside-tree');
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(join(outside, 'elsewhere.txt'), 'x');
+    symlinkSync(outside, join(ck, 'linked-tree'));
+    const { status, body } = await viz.get(`/api/checkpoint/${basename(ck)}/filetree`);
+    expect(status).toBe(200);
+    const text = JSON.stringify(body);
+    expect(text).not.toContain('elsewhere.txt');
   });
 });
 

@@ -229,3 +229,36 @@ describe('POST /api/workflow/skills and /api/workflow/disabled-tools', () => {
     expect(readFileSync(copy, 'utf8')).toBe(original);
   });
 });
+
+describe('every workflow edit goes to the checkpoint copy', () => {
+  test('flow, skills and disabled-tools leave the project file and the bundled default as they were', async () => {
+    const projectFile = join(project, 'workflow.yaml');
+    const projectText = 'llm: {model: project-model}\n';
+    writeFileSync(projectFile, projectText);
+    const { v, copy } = await withCheckpoint('llm: {model: run-model}\n');
+    const before = (await v.get('/api/workflow/default')).body;
+    const flow = (await v.get('/api/workflow/flow')).body;
+    const edits: [string, unknown][] = [
+      ['/api/workflow/flow', { nodes: flow.nodes.map((n: { id: string }) => ({ id: n.id })), edges: flow.edges }],
+      ['/api/workflow/skills', { name: 'web-skill', enabled: false }],
+      ['/api/workflow/disabled-tools', { skill: 'paper-skill', tools: ['compile_paper'] }],
+    ];
+    for (const [path, body] of edits) expect([path, (await v.post(path, body)).status]).toEqual([path, 200]);
+    expect(readFileSync(projectFile, 'utf8')).toBe(projectText);
+    expect((await v.get('/api/workflow/default')).body).toEqual(before);
+    const copyText = readFileSync(copy, 'utf8');
+    expect(copyText).toContain('run-model');
+    expect(copyText).toContain('paper-skill:compile_paper');
+  });
+
+  test('malformed JSON on any workflow write is a 400 and the copy is unchanged', async () => {
+    const original = 'llm: {model: kept}\n';
+    const { v, copy } = await withCheckpoint(original);
+    for (const path of ['/api/workflow', '/api/workflow/flow', '/api/workflow/skills', '/api/workflow/disabled-tools']) {
+      const res = await v.req(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": ' });
+      expect([path, res.status]).toEqual([path, 400]);
+      expect(((await res.json()) as { error: string }).error).toContain('malformed request body');
+    }
+    expect(readFileSync(copy, 'utf8')).toBe(original);
+  });
+});
