@@ -1,5 +1,19 @@
+import type { SkillDef } from './tool.ts';
+
 /**
- * Skills compiled into this binary, served by `svc skill serve <name>`. A workflow may name a
- * built-in skill that this version does not have yet; skills-list says so.
+ * Skills compiled into this binary, served by `svc skill serve <name>`. Each loads on demand so
+ * that a skill process starts only the code it serves. A workflow may name a built-in skill that
+ * this version does not have yet; skills-list says so.
  */
-export const BUILTIN_SKILLS: ReadonlySet<string> = new Set<string>();
+const LOADERS: Record<string, () => Promise<SkillDef>> = {};
+
+export const BUILTIN_SKILLS: ReadonlySet<string> = new Set(Object.keys(LOADERS));
+
+export async function loadSkill(name: string): Promise<SkillDef | undefined> {
+  const load = Object.hasOwn(LOADERS, name) ? LOADERS[name] : undefined;
+  return load ? await load() : undefined;
+}
+
+export async function loadAllSkills(): Promise<SkillDef[]> {
+  return Promise.all(Object.values(LOADERS).map((load) => load()));
+}
