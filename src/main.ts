@@ -10,6 +10,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   settings: { description: 'show effective settings and their sources, or save new ones', load: () => import('./cli/settings.ts').then((m) => m.default) },
   viz: { description: 'start the dashboard (web UI and HTTP API) on 127.0.0.1:8765', load: () => import('./cli/viz.ts').then((m) => m.default) },
   'skills-list': { description: 'list the skills of the workflow and their phases', load: () => import('./cli/skills-list.ts').then((m) => m.default) },
+  skill: { description: 'serve a built-in skill over MCP stdio (svc skill serve <name>)', load: () => import('./cli/skill.ts').then((m) => m.default) },
 };
 
 function rootHelp(): string {

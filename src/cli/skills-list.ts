@@ -1,17 +1,20 @@
 import { defineCommand } from 'citty';
 import { loadConfig } from '../core/config/config.ts';
-import { listSkills, type SkillEntry } from '../core/config/skills.ts';
+import { definedEnv, loadEnv } from '../core/config/environment.ts';
+import { disabledTools, listSkills } from '../core/config/skills.ts';
+import { describeSkills, type SkillInfo } from '../mcp/catalogue.ts';
 import { print, printJson, table } from './output.ts';
 
 export default defineCommand({
-  meta: { description: 'List the skills of the workflow with their phases and where they come from' },
+  meta: { description: 'List the skills of the workflow with their tool counts, phases and where they come from' },
   args: {
     config: { type: 'string', description: 'workflow file (default: bundled)' },
-    json: { type: 'boolean', description: 'print as JSON' },
+    json: { type: 'boolean', description: 'print as JSON, with every tool' },
   },
-  run({ args }) {
+  async run({ args }) {
     const cfg = loadConfig({ configPath: args.config });
-    const skills = listSkills(cfg.workflow.workflow, cfg.projectRoot);
+    const wf = cfg.workflow.workflow;
+    const skills = await describeSkills(listSkills(wf, cfg.projectRoot), disabledTools(wf), definedEnv(loadEnv()));
     if (args.json) {
       printJson(skills);
       return;
@@ -19,14 +22,14 @@ export default defineCommand({
     print(`workflow: ${cfg.workflow.path}\n`);
     print(
       table(
-        ['SKILL', 'PHASES', 'PATH'],
-        skills.map((s) => [s.name, s.phases.join(','), where(s)]),
+        ['SKILL', 'TOOLS', 'PHASES', 'SOURCE'],
+        skills.map((s) => [s.name, s.tool_count ?? '-', s.phases.join(','), where(s)]),
       ),
     );
   },
 });
 
-function where(s: SkillEntry): string {
-  if (s.builtin) return s.found ? 'built in' : 'built in, not in this version yet';
-  return s.found ? s.path : `${s.path} (missing)`;
+function where(s: SkillInfo): string {
+  const source = s.builtin ? 'built in' : s.path;
+  return s.problem ? `${source} (${s.problem})` : source;
 }

@@ -43,3 +43,8 @@ export function mergedEnv(env: Env, dotenv: Map<string, DotenvEntry>): Env {
   return out;
 }
 
+
+/** The variables that are set, as a child process's environment takes them. */
+export function definedEnv(env: Env): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}

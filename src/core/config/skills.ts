@@ -17,3 +17,12 @@ export function listSkills(wf: Workflow, projectRoot: string): SkillEntry[] {
     return { name: s.name, phases, path, builtin, found: builtin ? BUILTIN_SKILLS.has(s.name) : existsSync(path), enabled: !phases.includes('none') };
   });
 }
+
+/**
+ * Tools switched off by the workflow: its `disabled_tools` (`<skill>:<tool>` or a bare tool name)
+ * and the tool of every search stage that is switched off.
+ */
+export function disabledTools(wf: Workflow): string[] {
+  const fromStages = wf.bfts_pipeline.filter((s) => s.enabled === false && s.tool).map((s) => (s.skill ? `${s.skill}:${s.tool}` : String(s.tool)));
+  return [...new Set([...(wf.disabled_tools ?? []), ...fromStages])];
+}

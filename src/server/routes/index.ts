@@ -5,6 +5,7 @@ import { checkpointRoutes } from './checkpoints.ts';
 import { fewshotRoutes } from './fewshot.ts';
 import { nodeRoutes } from './nodes.ts';
 import { settingsRoutes } from './settings.ts';
+import { skillRoutes } from './skills.ts';
 import { stateRoutes } from './state.ts';
 import { staticRoutes } from './static.ts';
 import { uploadRoutes } from './uploads.ts';
@@ -21,6 +22,7 @@ export const ROUTES: ((ctx: ServerContext) => Elysia<any, any, any, any, any, an
   wizardRoutes,
   uploadRoutes,
   fewshotRoutes,
+  skillRoutes,
   nodeRoutes,
   staticRoutes,
 ];

@@ -1,0 +1,30 @@
+import { Elysia } from 'elysia';
+import type { Config } from '../../core/config/config.ts';
+import { definedEnv } from '../../core/config/environment.ts';
+import { disabledTools, listSkills } from '../../core/config/skills.ts';
+import { NotFoundError } from '../../core/errors.ts';
+import { describeSkills, type SkillInfo } from '../../mcp/catalogue.ts';
+import type { ServerContext } from '../context.ts';
+
+/** The skills of the active workflow and their tools; what a run would be able to call. */
+export const skillRoutes = (ctx: ServerContext) => {
+  let cache: { cfg: Config; skills: Promise<SkillInfo[]> } | null = null;
+  const skills = () => {
+    const cfg = ctx.config();
+    if (cache?.cfg !== cfg) {
+      const wf = cfg.workflow.workflow;
+      cache = { cfg, skills: describeSkills(listSkills(wf, cfg.projectRoot), disabledTools(wf), definedEnv(ctx.env)) };
+    }
+    return cache.skills;
+  };
+  return new Elysia({ name: 'skills' })
+    .get('/api/skills', async () => ({ skills: (await skills()).map(({ tools: _tools, ...rest }) => rest) }))
+    .get('/api/skill/:name', async ({ params }) => {
+      const skill = (await skills()).find((s) => s.name === params.name);
+      if (!skill) throw new NotFoundError(`unknown skill '${params.name.slice(0, 80)}'`, 'see GET /api/skills');
+      return skill;
+    })
+    .get('/api/tools', async () => ({
+      tools: (await skills()).flatMap((s) => s.tools.map((t) => ({ skill: s.name, phases: s.phases, enabled: s.enabled && !t.disabled, ...t }))),
+    }));
+};

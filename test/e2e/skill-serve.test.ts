@@ -1,0 +1,91 @@
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { removeDir, SVC, svc, tempDir } from '../support/svc.ts';
+
+let dir: string;
+beforeEach(() => {
+  dir = tempDir();
+});
+afterEach(() => removeDir(dir));
+
+async function connect(skill: string): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(new StdioClientTransport({ command: SVC, args: ['skill', 'serve', skill], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, SVC_WORK_DIR: dir }, stderr: 'pipe' }));
+  return client;
+}
+
+const text = (r: { content?: unknown }) => ((r.content as { text: string }[])[0] ?? { text: '' }).text;
+
+describe('svc skill serve', () => {
+  test('an unknown skill exits 2 and lists the skills', async () => {
+    const r = await svc(['skill', 'serve', 'nope-skill'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^svc: unknown skill 'nope-skill' \(skills: .*coding-skill.*\)\n$/);
+    expect(r.stderr).toContain('benchmark-skill');
+    expect(r.stderr).toContain('evaluator-skill');
+  });
+
+  test('lists its tools with their schemas and answers calls as JSON', async () => {
+    const client = await connect('coding-skill');
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(['emit_results', 'read_file', 'run_bash', 'run_code', 'write_code']);
+      const bash = tools.find((t) => t.name === 'run_bash');
+      expect(bash?.inputSchema.required).toContain('command');
+      const r = await client.callTool({ name: 'run_bash', arguments: { command: 'echo hello; echo oops >&2' } });
+      expect(r.isError).toBeFalsy();
+      const out = JSON.parse(text(r));
+      expect(out.stdout).toBe('hello\n');
+      expect(out.stderr).toBe('oops\n');
+      expect(out.exit_code).toBe(0);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('a missing or mistyped argument is an {error} naming it, and the server goes on', async () => {
+    const client = await connect('coding-skill');
+    try {
+      const missing = await client.callTool({ name: 'run_bash', arguments: {} });
+      expect(missing.isError).toBe(true);
+      expect(JSON.parse(text(missing))).toEqual({ error: "run_bash: missing argument 'command'" });
+      const mistyped = await client.callTool({ name: 'run_bash', arguments: { command: 'true', timeout: 'soon' } });
+      expect(JSON.parse(text(mistyped)).error).toMatch(/^run_bash: argument 'timeout' .*got "soon"$/);
+      const unknown = await client.callTool({ name: 'no_such_tool', arguments: {} });
+      expect(JSON.parse(text(unknown)).error).toMatch(/^unknown tool 'no_such_tool' \(tools: .*run_bash.*\)$/);
+      const ok = await client.callTool({ name: 'run_bash', arguments: { command: 'echo still here' } });
+      expect(JSON.parse(text(ok)).stdout).toBe('still here\n');
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('stdout carries protocol frames only, and the server exits when stdin closes', async () => {
+    const proc = Bun.spawn([SVC, 'skill', 'serve', 'coding-skill'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, SVC_WORK_DIR: dir }, stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' });
+    const frames = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'run_bash', arguments: { command: 'echo printed; seq 1 3' } } },
+    ];
+    for (const f of frames) proc.stdin.write(`${JSON.stringify(f)}\n`);
+    await proc.stdin.flush();
+    const reader = proc.stdout.getReader();
+    let out = '';
+    while (!out.includes('"id":2')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += new TextDecoder().decode(value);
+    }
+    proc.stdin.end();
+    reader.releaseLock();
+    out += await new Response(proc.stdout).text();
+    expect(await proc.exited).toBe(0);
+    const lines = out.split('\n').filter((l) => l !== '');
+    expect(lines.length).toBe(2);
+    for (const line of lines) expect(JSON.parse(line).jsonrpc).toBe('2.0');
+    const answer = JSON.parse(lines[1] ?? '{}');
+    expect(JSON.parse(answer.result.content[0].text).stdout).toBe('printed\n1\n2\n3\n');
+  });
+});
