@@ -1,5 +1,6 @@
 // Cold start of the binary: `svc --help` and `svc status` on a 1,000-node checkpoint, each against
 // spawning /bin/true in the same run, so a noisy machine shifts the baseline too.
+import { median } from './measure.ts';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeCheckpoint } from '../support/checkpoint.ts';
@@ -24,11 +25,6 @@ function once(cmd: string[]): number {
   return ms;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
-};
 
 for (const c of cases) once(c.cmd); // warm the page cache
 const times: number[][] = cases.map(() => []);

@@ -2,6 +2,7 @@
 // `svc viz` on workspaces of 1, 200 and 1,000 checkpoints (50 nodes each), each against a bare
 // Bun.serve JSON handler in this process, measured the same way in the same run. The load runs
 // in a worker thread, so neither server shares its thread with the client.
+import { median } from './measure.ts';
 import { join } from 'node:path';
 import { writeCheckpoint } from '../support/checkpoint.ts';
 import { removeDir, tempDir } from '../support/svc.ts';
@@ -111,8 +112,3 @@ async function main() {
   removeDir(dir);
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
-}

@@ -15,7 +15,7 @@ async function connect(skill: string): Promise<Client> {
   return client;
 }
 
-const text = (r: { content?: unknown }) => ((r.content as { text: string }[])[0] ?? { text: '' }).text;
+const text = (r: Record<string, unknown>) => ((r.content as { text: string }[])[0] ?? { text: '' }).text;
 
 describe('svc skill serve', () => {
   test('an unknown skill exits 2 and lists the skills', async () => {
