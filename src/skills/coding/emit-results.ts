@@ -3,11 +3,11 @@ import { Type as T } from '@sinclair/typebox';
 import { writeJsonAtomic } from '../../core/atomic.ts';
 import { envValue } from '../../core/config/env-vars.ts';
 import { InputError, oneLine } from '../../core/errors.ts';
-import { resolveInside, statOrNull } from '../../core/paths.ts';
+import { statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
 import { CONTRACT_FILE, readMetricContract } from '../evaluator/metric-contract.ts';
 import { defineTool, type ToolContext } from '../tool.ts';
-import { openWorkDir, requireName, WorkDirParam } from './work-dir.ts';
+import { fileInWorkDir, WorkDirParam } from './work-dir.ts';
 
 const Measurement = T.Union([T.Number(), T.Array(T.Number(), { minItems: 1 })]);
 
@@ -28,8 +28,6 @@ export const emitResults = defineTool({
     { additionalProperties: false },
   ),
   run(args, ctx) {
-    requireName(args.file, 'file');
-    if (extname(args.file).toLowerCase() !== '.json') throw new InputError(`file '${printable(args.file)}' is not a .json file`, 'leave the default results.json');
     const measured = Object.keys(args.measurements);
     if (measured.length === 0) throw new InputError('measurements is empty', 'give at least one measured number');
     const shared = measured.filter((k) => Object.hasOwn(args.params, k));
@@ -42,8 +40,8 @@ export const emitResults = defineTool({
     for (const [key, value] of Object.entries(args.measurements)) {
       if (![value].flat().every(Number.isFinite)) throw new InputError(`measurements.${printable(key)} is not a finite number`);
     }
-    const dir = openWorkDir(args.work_dir, ctx.env);
-    const path = resolveInside(dir, args.file, 'file');
+    const { path } = fileInWorkDir(args.file, 'file', args.work_dir, ctx.env);
+    if (extname(path).toLowerCase() !== '.json') throw new InputError(`file '${printable(args.file)}' is not a .json file`, 'leave the default results.json');
     if (statOrNull(path)?.isDirectory()) throw new InputError(`file '${printable(args.file)}' is a directory`);
     const record = {
       schema_version: '1.0',

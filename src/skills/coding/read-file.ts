@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Type as T } from '@sinclair/typebox';
 import { InputError, NotFoundError, TooLargeError } from '../../core/errors.ts';
-import { resolveInside, statOrNull } from '../../core/paths.ts';
+import { statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
 import { defineTool } from '../tool.ts';
-import { openWorkDir, requireName, WorkDirParam } from './work-dir.ts';
+import { fileInWorkDir, WorkDirParam } from './work-dir.ts';
 
 /** A file read whole to be paged; anything larger is a job for grep, head or tail. */
 export const MAX_READ_BYTES = 64 * 1024 * 1024;
@@ -25,9 +25,7 @@ export const readFile = defineTool({
     { additionalProperties: false },
   ),
   run(args, ctx) {
-    requireName(args.path, 'path');
-    const dir = openWorkDir(args.work_dir, ctx.env);
-    const file = resolveInside(dir, args.path, 'path');
+    const { dir, path: file } = fileInWorkDir(args.path, 'path', args.work_dir, ctx.env);
     const shown = printable(args.path);
     const st = statOrNull(file);
     if (!st) throw new NotFoundError(`no file '${shown}' in ${dir}`);

@@ -1,12 +1,12 @@
 import { extname } from 'node:path';
 import { Type as T } from '@sinclair/typebox';
 import { InputError, NotFoundError, UnavailableError } from '../../core/errors.ts';
-import { resolveInside, statOrNull } from '../../core/paths.ts';
+import { statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
 import { defineTool } from '../tool.ts';
 import { childEnv, EXEC_TOOL_TIMEOUT_S, RESULT_SHAPE, TimeoutParam } from './exec-params.ts';
 import { runProcess } from './run-process.ts';
-import { openWorkDir, requireName, WorkDirParam } from './work-dir.ts';
+import { fileInWorkDir, WorkDirParam } from './work-dir.ts';
 
 /** The program that runs a file, by extension, and what to install when it is missing. */
 const INTERPRETERS: Record<string, { program: string; install: string }> = {
@@ -32,9 +32,7 @@ export const runCode = defineTool({
   ),
   timeoutS: EXEC_TOOL_TIMEOUT_S,
   run(args, ctx) {
-    requireName(args.filename, 'filename');
-    const cwd = openWorkDir(args.work_dir, ctx.env);
-    const file = resolveInside(cwd, args.filename, 'filename');
+    const { dir: cwd, path: file } = fileInWorkDir(args.filename, 'filename', args.work_dir, ctx.env);
     const st = statOrNull(file);
     if (!st) throw new NotFoundError(`no file '${printable(args.filename)}' in ${cwd}`, 'write it first with write_code');
     if (!st.isFile()) throw new InputError(`filename '${printable(args.filename)}' is not a regular file`);

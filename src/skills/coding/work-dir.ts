@@ -3,6 +3,7 @@ import { isAbsolute } from 'node:path';
 import { Type as T } from '@sinclair/typebox';
 import { envValue } from '../../core/config/env-vars.ts';
 import { InputError, oneLine } from '../../core/errors.ts';
+import { resolveInside } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
 import type { ToolContext } from '../tool.ts';
 
@@ -24,7 +25,12 @@ export function openWorkDir(given: string | undefined, env: ToolContext['env']):
   return dir;
 }
 
-/** An empty name would resolve to the work directory itself. */
-export function requireName(value: string, what: string): void {
-  if (value.trim() === '') throw new InputError(`${what} is empty`, 'give a file name relative to work_dir');
+/**
+ * A file argument of a coding tool, inside the work directory: `..`, absolute paths elsewhere and
+ * symlinks that lead out are refused, and so is an empty name, which would be the directory itself.
+ */
+export function fileInWorkDir(userPath: string, what: string, workDir: string | undefined, env: ToolContext['env']): { dir: string; path: string } {
+  if (userPath.trim() === '') throw new InputError(`${what} is empty`, 'give a file name relative to work_dir');
+  const dir = openWorkDir(workDir, env);
+  return { dir, path: resolveInside(dir, userPath, what) };
 }

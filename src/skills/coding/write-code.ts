@@ -1,10 +1,10 @@
 import { Type as T } from '@sinclair/typebox';
 import { writeFileAtomic } from '../../core/atomic.ts';
 import { InputError } from '../../core/errors.ts';
-import { resolveInside, statOrNull } from '../../core/paths.ts';
+import { statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
 import { defineTool } from '../tool.ts';
-import { openWorkDir, requireName, WorkDirParam } from './work-dir.ts';
+import { fileInWorkDir, WorkDirParam } from './work-dir.ts';
 
 export const writeCode = defineTool({
   name: 'write_code',
@@ -19,9 +19,7 @@ export const writeCode = defineTool({
     { additionalProperties: false },
   ),
   run(args, ctx) {
-    requireName(args.filename, 'filename');
-    const dir = openWorkDir(args.work_dir, ctx.env);
-    const path = resolveInside(dir, args.filename, 'filename');
+    const { path } = fileInWorkDir(args.filename, 'filename', args.work_dir, ctx.env);
     const existing = statOrNull(path);
     if (existing && !existing.isFile()) throw new InputError(`filename '${printable(args.filename)}' is a directory or special file, not a file`);
     const mode = existing ? existing.mode & 0o777 : args.code.startsWith('#!') ? 0o755 : 0o644;
