@@ -48,7 +48,7 @@ export class SkillPool {
     try {
       const tool = await this.find(name, opts.skill);
       const conn = await this.connection(tool.skill);
-      const timeoutS = opts.timeoutS ?? toolTimeoutS(tool.timeoutS, args);
+      const timeoutS = opts.timeoutS ?? toolTimeoutS(tool.timeoutS, args, tool.inputSchema);
       return await this.send(conn, tool, args, timeoutS, opts.signal);
     } catch (err) {
       return { error: err instanceof SvcError ? oneLine(err) : `${name}: ${oneLine(err)}` };

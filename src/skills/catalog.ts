@@ -5,7 +5,10 @@ import type { SkillDef } from './tool.ts';
  * that a skill process starts only the code it serves. A workflow may name a built-in skill that
  * this version does not have yet; skills-list says so.
  */
-const LOADERS: Record<string, () => Promise<SkillDef>> = {};
+const LOADERS: Record<string, () => Promise<SkillDef>> = {
+  'coding-skill': () => import('./coding/index.ts').then((m) => m.default),
+  'evaluator-skill': () => import('./evaluator/index.ts').then((m) => m.default),
+};
 
 export const BUILTIN_SKILLS: ReadonlySet<string> = new Set(Object.keys(LOADERS));
 

@@ -80,7 +80,7 @@ describe('the run tool client', () => {
     await pool.call('run_bash', { command: 'true' });
     const first = (await pool.running())['coding-skill'];
     expect(typeof first).toBe('number');
-    const call = pool.call('run_bash', { command: 'sleep 30' });
+    const call = pool.call('run_bash', { command: 'sleep 5' });
     await Bun.sleep(300);
     process.kill(first as number, 'SIGKILL');
     const crashed = await call;

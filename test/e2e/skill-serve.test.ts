@@ -79,8 +79,11 @@ describe('svc skill serve', () => {
       out += new TextDecoder().decode(value);
     }
     proc.stdin.end();
-    reader.releaseLock();
-    out += await new Response(proc.stdout).text();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += new TextDecoder().decode(value);
+    }
     expect(await proc.exited).toBe(0);
     const lines = out.split('\n').filter((l) => l !== '');
     expect(lines.length).toBe(2);
