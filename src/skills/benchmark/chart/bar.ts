@@ -3,12 +3,14 @@ import type { BarChart } from './data.ts';
 import { HEIGHT, type Labels, layoutFrame, WIDTH } from './frame.ts';
 import { seriesColour } from './palette.ts';
 import { el, svgDocument } from './svg.ts';
-import { niceTicks } from './ticks.ts';
+import { niceTicks, withMargin } from './ticks.ts';
 
 /** Grouped bars: one group per label, one bar per series, measured from zero. */
 export function barSvg(chart: BarChart, labels: Labels): string {
+  // Bars grow from zero: zero is always on the axis, and the margin only goes beyond the bars' ends.
   const [lo, hi] = extent(chart.series.flatMap((s) => s.values));
-  const ticks = niceTicks(Math.min(0, lo), Math.max(0, hi));
+  const [padLo, padHi] = withMargin(Math.min(0, lo), Math.max(0, hi));
+  const ticks = niceTicks(lo < 0 ? padLo : 0, hi > 0 ? padHi : 0);
   const frame = layoutFrame({
     title: labels.title,
     x: { kind: 'band', labels: chart.labels, label: labels.xlabel },

@@ -3,22 +3,22 @@ import { InputError, TooLargeError } from '../../../core/errors.ts';
 import { isMapping } from '../../../core/values.ts';
 import { finiteNumbers } from '../numbers.ts';
 
-/** The data shapes plot accepts, one per family of plot types. */
+/** The data shapes plot accepts, one per family of plot types; unknown fields (a misspelt name) are refused. */
 
 const Numbers = T.Array(T.Number());
 const Strings = T.Array(T.String());
 
 export const BarData = T.Object(
   { labels: Strings, values: T.Optional(Numbers), series: T.Optional(T.Record(T.String(), Numbers)) },
-  { description: 'bar: {labels, values} or {labels, series: {name: values}}, one value per label' },
+  { additionalProperties: false, description: 'bar: {labels, values} or {labels, series: {name: values}}, one value per label' },
 );
 export const XYData = T.Object(
   { x: T.Optional(Numbers), y: T.Optional(Numbers), series: T.Optional(T.Record(T.String(), T.Object({ x: Numbers, y: Numbers }))) },
-  { description: 'line and scatter: {x, y} or {series: {name: {x, y}}}' },
+  { additionalProperties: false, description: 'line and scatter: {x, y} or {series: {name: {x, y}}}' },
 );
 export const HeatmapData = T.Object(
   { matrix: T.Array(Numbers), x_labels: T.Optional(Strings), y_labels: T.Optional(Strings) },
-  { description: 'heatmap: {matrix: rows of numbers, x_labels?: one per column, y_labels?: one per row}' },
+  { additionalProperties: false, description: 'heatmap: {matrix: rows of numbers, x_labels?: one per column, y_labels?: one per row}' },
 );
 export const PlotData = T.Union([BarData, XYData, HeatmapData]);
 export type PlotData = Static<typeof PlotData>;

@@ -15,8 +15,8 @@ export function heatmapSvg(chart: HeatmapChart, labels: Labels): string {
   const [min, max] = extent(chart.matrix.flat());
   const ticks = niceTicks(min, max);
   const tickText = tickLabels(ticks);
-  const inRange = ticks.values.map((v, i) => [v, tickText[i] as string] as const).filter(([v]) => v >= min && v <= max);
-  const barTicks = inRange.length ? inRange : [[min, String(min)] as const];
+  // A constant matrix has one colour: its value is the only tick.
+  const barTicks = max === min ? [[min, String(min)] as const] : ticks.values.map((v, i) => [v, tickText[i] as string] as const);
   const labelWidth = Math.max(...barTicks.map(([, l]) => textWidth(l, 12)));
   const frame = layoutFrame({
     title: labels.title,

@@ -3,7 +3,7 @@ import type { XYChart } from './data.ts';
 import { HEIGHT, type Labels, layoutFrame, WIDTH } from './frame.ts';
 import { seriesColour } from './palette.ts';
 import { el, px, svgDocument } from './svg.ts';
-import { niceTicks } from './ticks.ts';
+import { niceTicks, withMargin } from './ticks.ts';
 
 /** Above this many points a line is drawn without a marker on every point. */
 const MARKERS_UP_TO = 60;
@@ -14,8 +14,8 @@ export function xySvg(chart: XYChart, kind: 'line' | 'scatter', labels: Labels):
   const ys = chart.series.flatMap((s) => s.y);
   const frame = layoutFrame({
     title: labels.title,
-    x: { kind: 'linear', ticks: niceTicks(...extent(xs)), label: labels.xlabel },
-    y: { kind: 'linear', ticks: niceTicks(...extent(ys)), label: labels.ylabel },
+    x: { kind: 'linear', ticks: niceTicks(...withMargin(...extent(xs))), label: labels.xlabel },
+    y: { kind: 'linear', ticks: niceTicks(...withMargin(...extent(ys))), label: labels.ylabel },
     legend: chart.named
       ? chart.series.map((s, i) => ({ name: s.name, colour: seriesColour(i), mark: kind === 'line' ? ('line' as const) : ('dot' as const) }))
       : [],

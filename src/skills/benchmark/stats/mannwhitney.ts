@@ -31,10 +31,11 @@ export function mannWhitneyU(a: readonly number[], b: readonly number[]): MannWh
   if (Math.min(n1, n2) <= EXACT_MAX_SMALLER_N && !ties) {
     return { statistic: u1, p_value: Math.min(1, 2 * exactUSf(u, n1, n2)), method: 'exact' };
   }
+  // Every value tied: U has no variance and carries no information (scipy: z = -infinity, p = 1).
+  if (tieSizes.length === 1) return { statistic: u1, p_value: 1, method: 'asymptotic' };
   const n = n1 + n2;
   const sd = Math.sqrt(((n1 * n2) / 12) * (n + 1 - tieTerm(tieSizes) / (n * (n - 1))));
-  // Every value tied: U carries no information and scipy's z is -infinity (p = 1).
-  const z = sd === 0 ? -Infinity : (u - (n1 * n2) / 2 - 0.5) / sd;
+  const z = (u - (n1 * n2) / 2 - 0.5) / sd;
   return { statistic: u1, p_value: Math.min(1, 2 * normalSf(z)), method: 'asymptotic', z };
 }
 
