@@ -1,26 +1,19 @@
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { InputError, InvalidRecordError, NotFoundError } from '../../../../src/core/errors.ts';
 import { analyzeResults } from '../../../../src/skills/benchmark/analyze-results.ts';
-import { removeDir, tempDir } from '../../../support/svc.ts';
+import { useWorkDir } from './work-dir-fixture.ts';
 
-let base: string;
-let work: string;
-beforeEach(() => {
-  base = tempDir();
-  work = join(base, 'work');
-  mkdirSync(work);
-});
-afterEach(() => removeDir(base));
+const { base, work, ctx } = useWorkDir();
 
 type Summary = { n: number; mean: number; std: number | null; min: number; max: number; median: number; ignored?: number };
 type Analysis = { path: string; format: string; metrics: Record<string, Summary>; missing: string[]; not_numeric: string[] };
 
 function analyze(file: string, content: string, metrics: string[] = []): Analysis {
-  writeFileSync(join(work, file), content);
-  return analyzeResults.run({ result_path: file, metrics }, { signal: new AbortController().signal, env: { SVC_WORK_DIR: work } }) as Analysis;
+  writeFileSync(join(work(), file), content);
+  return analyzeResults.run({ result_path: file, metrics }, ctx()) as Analysis;
 }
 
 describe('analyze_results', () => {
@@ -34,7 +27,7 @@ describe('analyze_results', () => {
     };
     const r = analyze('results.json', JSON.stringify(results));
     expect(r.format).toBe('json');
-    expect(r.path).toBe(join(work, 'results.json'));
+    expect(r.path).toBe(join(work(), 'results.json'));
     expect(Object.keys(r.metrics)).toEqual(['accuracy', 'wall_time_s', 'scores.accuracy', 'f1', 'predictions']);
     const acc = r.metrics.accuracy as Summary;
     expect(acc).toMatchObject({ n: 4, min: 0.9, max: 0.94, median: 0.915 });
@@ -96,8 +89,7 @@ describe('analyze_results', () => {
 });
 
 describe('analyze_results refuses bad input', () => {
-  const ctx = () => ({ signal: new AbortController().signal, env: { SVC_WORK_DIR: work } });
-
+  
   test.each([
     ['not JSON', 'r.json', '{"a": ', InvalidRecordError, /^result_path 'r\.json' is not valid JSON/],
     ['a JSON scalar', 'r.json', '42', InvalidRecordError, /holds neither an object nor a list of records/],
@@ -106,11 +98,11 @@ describe('analyze_results refuses bad input', () => {
     ['an unclosed quote', 'r.csv', 'a,b\n"1,2\n', InvalidRecordError, /quoted field that is never closed/],
     ['an empty CSV', 'r.csv', '', InvalidRecordError, /^result_path 'r\.csv' is empty$/],
   ])('%s', (_, file, content, kind, message) => {
-    writeFileSync(join(work, file), content);
+    writeFileSync(join(work(), file), content);
     const call = () => analyzeResults.run({ result_path: file, metrics: [] }, ctx());
     expect(call).toThrow(kind);
     expect(call).toThrow(message);
-    expect(readFileSync(join(work, file), 'utf8')).toBe(content);
+    expect(readFileSync(join(work(), file), 'utf8')).toBe(content);
   });
 
   test('a missing file', () => {
@@ -119,13 +111,13 @@ describe('analyze_results refuses bad input', () => {
   });
 
   test.each(['../secret.json', '/etc/passwd', 'link/secret.json', ''])('a path outside the work dir: %j', (p) => {
-    mkdirSync(join(base, 'outside'));
-    writeFileSync(join(base, 'outside', 'secret.json'), '{"a": [1]}');
-    writeFileSync(join(base, 'secret.json'), '{"a": [1]}');
-    symlinkSync(join(base, 'outside'), join(work, 'link'));
+    mkdirSync(join(base(), 'outside'));
+    writeFileSync(join(base(), 'outside', 'secret.json'), '{"a": [1]}');
+    writeFileSync(join(base(), 'secret.json'), '{"a": [1]}');
+    symlinkSync(join(base(), 'outside'), join(work(), 'link'));
     const call = () => analyzeResults.run({ result_path: p, metrics: [] }, ctx());
     expect(call).toThrow(InputError);
     expect(call).toThrow(p === '' ? /^result_path is empty/ : /is outside/);
-    expect(readdirSync(work)).toEqual(['link']);
+    expect(readdirSync(work())).toEqual(['link']);
   });
 });

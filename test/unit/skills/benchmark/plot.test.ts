@@ -1,24 +1,16 @@
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { describe, expect, test } from 'bun:test';
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { InputError, TooLargeError } from '../../../../src/core/errors.ts';
 import { svgToPng } from '../../../../src/skills/benchmark/chart/png.ts';
 import { plot } from '../../../../src/skills/benchmark/plot.ts';
-import { removeDir, tempDir } from '../../../support/svc.ts';
 import { countColour, darkPixels, decodePng, PNG_SIGNATURE, pngSize } from './png-decode.ts';
+import { useWorkDir } from './work-dir-fixture.ts';
 import { checkWellFormed } from './xml-check.ts';
 
-let base: string;
-let work: string;
-beforeEach(() => {
-  base = tempDir();
-  work = join(base, 'work');
-  mkdirSync(work);
-});
-afterEach(() => removeDir(base));
+const { base, work, ctx } = useWorkDir();
 
-const ctx = () => ({ signal: new AbortController().signal, env: { SVC_WORK_DIR: work } });
 type Args = Parameters<typeof plot.run>[0];
 type Written = { svg: { path: string; bytes: number }; png: { path: string; bytes: number; width: number; height: number } };
 const draw = async (args: Partial<Args> & Pick<Args, 'data' | 'plot_type'>) =>
@@ -43,8 +35,8 @@ const PLOTS: [Args['plot_type'], Args['data'], string[]][] = [
 describe('plot writes an SVG and a PNG of every type', () => {
   test.each(PLOTS)('%s %j', async (type, data, texts) => {
     const out = await draw({ data, plot_type: type, title: 'Results & <more>', xlabel: 'x "axis"', ylabel: "y 'axis'" });
-    expect(out.svg.path).toBe(join(work, 'figure.svg'));
-    expect(out.png.path).toBe(join(work, 'figure.png'));
+    expect(out.svg.path).toBe(join(work(), 'figure.svg'));
+    expect(out.png.path).toBe(join(work(), 'figure.png'));
 
     const svg = readFileSync(out.svg.path, 'utf8');
     expect(Buffer.byteLength(svg)).toBe(out.svg.bytes);
@@ -93,22 +85,22 @@ describe('plot writes an SVG and a PNG of every type', () => {
     ['figures/acc_lr0.01', 'figures/acc_lr0.01'],
   ])('output_path %s writes %s.svg and %s.png', async (outputPath, stem) => {
     const out = await draw({ data: { x: [1, 2], y: [3, 4] }, plot_type: 'line', output_path: outputPath });
-    expect(out.svg.path).toBe(join(work, `${stem}.svg`));
-    expect(out.png.path).toBe(join(work, `${stem}.png`));
+    expect(out.svg.path).toBe(join(work(), `${stem}.svg`));
+    expect(out.png.path).toBe(join(work(), `${stem}.png`));
     expect(statSync(out.png.path).size).toBe(out.png.bytes);
   });
 
   test('work_dir wins over SVC_WORK_DIR', async () => {
-    const other = join(base, 'other');
+    const other = join(base(), 'other');
     const out = await draw({ data: { x: [1, 2], y: [3, 4] }, plot_type: 'scatter', work_dir: other });
     expect(out.svg.path).toBe(join(other, 'figure.svg'));
-    expect(readdirSync(work)).toEqual([]);
+    expect(readdirSync(work())).toEqual([]);
   });
 
   test('one value, and all values equal, still make a chart', async () => {
     await draw({ data: { x: [5], y: [5] }, plot_type: 'scatter', output_path: 'one' });
     await draw({ data: { matrix: [[2, 2], [2, 2]] }, plot_type: 'heatmap', output_path: 'flat' });
-    expect(readdirSync(work).sort()).toEqual(['flat.png', 'flat.svg', 'one.png', 'one.svg']);
+    expect(readdirSync(work()).sort()).toEqual(['flat.png', 'flat.svg', 'one.png', 'one.svg']);
   });
 });
 
@@ -142,21 +134,21 @@ describe('plot refuses bad input and writes nothing', () => {
     const call = draw({ plot_type: 'bar', data: { labels: ['a'], values: [1] }, ...args } as Args);
     await expect(call).rejects.toThrow(InputError);
     await expect(draw({ plot_type: 'bar', data: { labels: ['a'], values: [1] }, ...args } as Args)).rejects.toThrow(message);
-    expect(readdirSync(work)).toEqual([]);
-    expect(readdirSync(base)).toEqual(['work']);
+    expect(readdirSync(work())).toEqual([]);
+    expect(readdirSync(base())).toEqual(['work']);
   });
 
   test('a symlink leading out of the work dir is refused', async () => {
-    mkdirSync(join(base, 'outside'));
-    Bun.spawnSync(['ln', '-s', join(base, 'outside'), join(work, 'link')]);
+    mkdirSync(join(base(), 'outside'));
+    symlinkSync(join(base(), 'outside'), join(work(), 'link'));
     await expect(draw({ plot_type: 'bar', data: { labels: ['a'], values: [1] }, output_path: 'link/fig' })).rejects.toThrow(/is outside/);
-    expect(readdirSync(join(base, 'outside'))).toEqual([]);
+    expect(readdirSync(join(base(), 'outside'))).toEqual([]);
   });
 
   test('an output name that is a directory is refused', async () => {
-    mkdirSync(join(work, 'figure.png'));
+    mkdirSync(join(work(), 'figure.png'));
     await expect(draw({ plot_type: 'bar', data: { labels: ['a'], values: [1] } })).rejects.toThrow(/is a directory/);
-    expect(readdirSync(work)).toEqual(['figure.png']);
+    expect(readdirSync(work())).toEqual(['figure.png']);
   });
 
   test('a relative SVC_WORK_DIR is refused', async () => {
@@ -167,14 +159,14 @@ describe('plot refuses bad input and writes nothing', () => {
   test('more points than the limit', async () => {
     const x = new Array(1_000_001).fill(1);
     await expect(draw({ plot_type: 'scatter', data: { x, y: x } })).rejects.toThrow(TooLargeError);
-    expect(readdirSync(work)).toEqual([]);
+    expect(readdirSync(work())).toEqual([]);
   });
 
   test('an existing figure is replaced whole, never left half-written', async () => {
-    writeFileSync(join(work, 'figure.svg'), 'old');
+    writeFileSync(join(work(), 'figure.svg'), 'old');
     await draw({ plot_type: 'bar', data: { labels: ['a'], values: [1] } });
-    expect(checkWellFormed(readFileSync(join(work, 'figure.svg'), 'utf8')).root).toBe('svg');
-    expect(readdirSync(work).sort()).toEqual(['figure.png', 'figure.svg']);
+    expect(checkWellFormed(readFileSync(join(work(), 'figure.svg'), 'utf8')).root).toBe('svg');
+    expect(readdirSync(work()).sort()).toEqual(['figure.png', 'figure.svg']);
   });
 });
 

@@ -20,6 +20,17 @@ function close(actual: number, expected: number, tolerance = TOLERANCE): void {
   expect(Math.abs(actual - expected)).toBeLessThan(tolerance);
 }
 
+/** [sample, statistic, p-value, method] */
+type RankCase = [string, S.Pair, number, number, string];
+function expectReferences(name: 'mannwhitney' | 'wilcoxon', cases: RankCase[]): void {
+  test.each(cases)('%s', (_, pair, statistic, p, method) => {
+    const r = run(pair, name);
+    expect(r.statistic).toBe(statistic);
+    close(r.p_value, p);
+    expect(r.method).toBe(method);
+  });
+}
+
 describe('ttest (scipy.stats.ttest_ind, equal_var=True; Welch alongside)', () => {
   // [sample, t, p, Welch t, Welch p] from scipy 1.17.1 (1.10.1 agrees to 1e-15)
   const cases: [string, S.Pair, number, number, number, number][] = [
@@ -54,8 +65,8 @@ describe('ttest (scipy.stats.ttest_ind, equal_var=True; Welch alongside)', () =>
 });
 
 describe('mannwhitney (scipy.stats.mannwhitneyu, two-sided, method auto)', () => {
-  // [sample, U of data_a, p, method]
-  const cases: [string, S.Pair, number, number, string][] = [
+  // the statistic is U of data_a
+  expectReferences('mannwhitney', [
     // scipy docs example: "MannwhitneyuResult(statistic=17.0, pvalue=0.1111111111111111)", exact
     ['workers (scipy docs)', S.WORKERS, 17, 0.1111111111111111, 'exact'],
     // data from R's ?wilcox.test; R prints the one-sided p 0.1272 (W = 35); two-sided from scipy 1.10.1 and 1.17.1
@@ -68,13 +79,7 @@ describe('mannwhitney (scipy.stats.mannwhitneyu, two-sided, method auto)', () =>
     ['unequal variance (one tie)', S.UNEQUAL_VARIANCE, 5, 0.08143973230450288, 'asymptotic'],
     ['sleep (ties)', S.SLEEP, 25.5, 0.06932757543362658, 'asymptotic'],
     ['large', S.LARGE, 1228.5, 0.3346098950734747, 'asymptotic'],
-  ];
-  test.each(cases)('%s', (_, pair, u, p, method) => {
-    const r = run(pair, 'mannwhitney');
-    expect(r.statistic).toBe(u);
-    close(r.p_value, p);
-    expect(r.method).toBe(method);
-  });
+  ]);
 
   test('all values equal: no evidence of a difference (p = 1, as scipy)', () => {
     const r = run({ a: [3, 3, 3], b: [3, 3] }, 'mannwhitney');
@@ -84,8 +89,8 @@ describe('mannwhitney (scipy.stats.mannwhitneyu, two-sided, method auto)', () =>
 });
 
 describe('wilcoxon (scipy.stats.wilcoxon: zero_method wilcox, correction False, method auto)', () => {
-  // [sample, statistic min(R+, R−), p, method]
-  const cases: [string, S.Pair, number, number, string][] = [
+  // the statistic is min(R+, R−)
+  expectReferences('wilcoxon', [
     // scipy docs example: "(24.0, 0.041259765625)"
     ['corn (scipy docs)', S.CORN, 24, 0.041259765625, 'exact'],
     // data from R's ?wilcox.test; R prints the one-sided p 0.01953 (V = 40); two-sided from scipy 1.10.1 and 1.17.1
@@ -100,13 +105,7 @@ describe('wilcoxon (scipy.stats.wilcoxon: zero_method wilcox, correction False, 
     ['10 pairs with zeros', S.PAIRS_ZEROS_10, 1.5, 0.09375, 'permutation'],
     ['sleep, paired (zero and ties)', S.SLEEP, 0, 0.00390625, 'permutation'],
     ['30 pairs with ties', S.PAIRS_TIED_30, 130.5, 0.03587834103075659, 'asymptotic'],
-  ];
-  test.each(cases)('%s', (_, pair, w, p, method) => {
-    const r = run(pair, 'wilcoxon');
-    expect(r.statistic).toBe(w);
-    close(r.p_value, p);
-    expect(r.method).toBe(method);
-  });
+  ]);
 
   test('zero differences are dropped and counted', () => {
     expect(run(S.PAIRS_ZEROS_10, 'wilcoxon')).toMatchObject({ n_a: 10, n_b: 10, n_nonzero: 6 });
