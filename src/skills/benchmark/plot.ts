@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { Type as T } from '@sinclair/typebox';
+import { type Static, Type as T } from '@sinclair/typebox';
 import { writeFileAtomic } from '../../core/atomic.ts';
 import { InputError } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
@@ -13,8 +13,8 @@ import { svgToPng } from './chart/png.ts';
 import { xySvg } from './chart/xy.ts';
 import { pathInWorkDir, WorkDirParam } from './work-dir.ts';
 
-export const PlotType = T.Union([T.Literal('bar'), T.Literal('line'), T.Literal('scatter'), T.Literal('heatmap')]);
-type PlotType = 'bar' | 'line' | 'scatter' | 'heatmap';
+const PlotType = T.Union([T.Literal('bar'), T.Literal('line'), T.Literal('scatter'), T.Literal('heatmap')]);
+type PlotType = Static<typeof PlotType>;
 
 /** Extensions of other image formats: a caller naming one expects a file plot does not write. */
 const OTHER_IMAGE = /\.(pdf|eps|ps|jpe?g|gif|webp|tiff?|bmp)$/i;

@@ -6,7 +6,7 @@ import { mean, median } from './stats/summary.ts';
 import { studentTTest } from './stats/ttest.ts';
 import { wilcoxonSignedRank } from './stats/wilcoxon.ts';
 
-export const TestName = T.Union([T.Literal('ttest'), T.Literal('mannwhitney'), T.Literal('wilcoxon')]);
+const TestName = T.Union([T.Literal('ttest'), T.Literal('mannwhitney'), T.Literal('wilcoxon')]);
 
 export const statisticalTest = defineTool({
   name: 'statistical_test',

@@ -8,29 +8,29 @@ import { finiteNumbers } from '../numbers.ts';
 const Numbers = T.Array(T.Number());
 const Strings = T.Array(T.String());
 
-export const BarData = T.Object(
+const BarData = T.Object(
   { labels: Strings, values: T.Optional(Numbers), series: T.Optional(T.Record(T.String(), Numbers)) },
   { additionalProperties: false, description: 'bar: {labels, values} or {labels, series: {name: values}}, one value per label' },
 );
-export const XYData = T.Object(
+const XYData = T.Object(
   { x: T.Optional(Numbers), y: T.Optional(Numbers), series: T.Optional(T.Record(T.String(), T.Object({ x: Numbers, y: Numbers }))) },
   { additionalProperties: false, description: 'line and scatter: {x, y} or {series: {name: {x, y}}}' },
 );
-export const HeatmapData = T.Object(
+const HeatmapData = T.Object(
   { matrix: T.Array(Numbers), x_labels: T.Optional(Strings), y_labels: T.Optional(Strings) },
   { additionalProperties: false, description: 'heatmap: {matrix: rows of numbers, x_labels?: one per column, y_labels?: one per row}' },
 );
 export const PlotData = T.Union([BarData, XYData, HeatmapData]);
 export type PlotData = Static<typeof PlotData>;
 
-export type Series = { name: string; values: number[] };
-export type XYSeries = { name: string; x: number[]; y: number[] };
+type Series = { name: string; values: number[] };
+type XYSeries = { name: string; x: number[]; y: number[] };
 export type BarChart = { labels: string[]; series: Series[]; named: boolean };
 export type XYChart = { series: XYSeries[]; named: boolean };
 export type HeatmapChart = { matrix: number[][]; xLabels: string[]; yLabels: string[] };
 
 /** Keeps files and render times reasonable; a figure with more points than this is unreadable anyway. */
-export const MAX_POINTS = 1_000_000;
+const MAX_POINTS = 1_000_000;
 
 /** The fields of any of the shapes, for checking which one was given. */
 type AnyShape = { labels?: unknown; values?: unknown; series?: unknown; x?: unknown; y?: unknown; matrix?: unknown; x_labels?: unknown; y_labels?: unknown };

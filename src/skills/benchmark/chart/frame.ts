@@ -13,10 +13,10 @@ const MAX_LEGEND_CHARS = 24;
 const LEGEND_ROW = 20;
 const ROTATION_DEG = 40;
 
-export type Axis = { kind: 'linear'; ticks: Ticks; label: string } | { kind: 'band'; labels: string[]; label: string };
-export type LegendEntry = { name: string; colour: string; mark: 'box' | 'line' | 'dot' };
+type Axis = { kind: 'linear'; ticks: Ticks; label: string } | { kind: 'band'; labels: string[]; label: string };
+type LegendEntry = { name: string; colour: string; mark: 'box' | 'line' | 'dot' };
 
-export type FrameSpec = {
+type FrameSpec = {
   title: string;
   x: Axis;
   y: Axis;
@@ -32,9 +32,9 @@ export type Area = { left: number; top: number; width: number; height: number };
 export type Labels = { title: string; xlabel: string; ylabel: string };
 
 /** Maps a value (linear axis) or a category index (band axis) to a pixel coordinate. */
-export type Scale = { pos: (v: number) => number; band: number };
+type Scale = { pos: (v: number) => number; band: number };
 
-export type Frame = { area: Area; x: Scale; y: Scale; back: string; front: string };
+type Frame = { area: Area; x: Scale; y: Scale; back: string; front: string };
 
 export function layoutFrame(spec: FrameSpec): Frame {
   const yLabels = axisLabels(spec.y);
@@ -144,7 +144,8 @@ function titles(spec: FrameSpec, area: Area): string {
 
 /** The text shortened with an ellipsis until its estimated width fits. */
 function fit(s: string, size: number, width: number): string {
-  let max = [...s].length;
+  // No line of the chart holds more than about 200 characters; start there for very long texts.
+  let max = Math.min([...s].length, 200);
   while (max > 4 && textWidth(clip(s, max), size) > width) max--;
   return clip(s, max);
 }

@@ -1,7 +1,7 @@
 /** Colours: a categorical palette for series and a viridis-like scale for heatmaps. */
 
 /** The ten colours matplotlib uses by default, familiar from most papers. */
-export const SERIES_COLOURS = [
+const SERIES_COLOURS = [
   '#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf',
 ] as const;
 

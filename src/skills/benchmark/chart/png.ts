@@ -8,7 +8,7 @@ import fontPath from 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf' with { type: 'file' }
  */
 
 /** Pixels per SVG unit: an 800×500 chart becomes a 1600×1000 PNG, sharp enough for a paper. */
-export const PNG_SCALE = 2;
+const PNG_SCALE = 2;
 
 let font: Promise<Uint8Array> | undefined;
 

@@ -17,7 +17,7 @@ export function px(v: number): string {
   return Object.is(r, -0) ? '0' : String(r);
 }
 
-export type Attrs = Record<string, string | number | undefined>;
+type Attrs = Record<string, string | number | undefined>;
 
 export function el(tag: string, attrs: Attrs, body?: string): string {
   let s = `<${tag}`;

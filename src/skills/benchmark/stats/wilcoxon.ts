@@ -22,7 +22,8 @@ const PERMUTATION_MAX_N = 13;
  * Two-sided Wilcoxon signed-rank test of paired samples as scipy.stats.wilcoxon with its defaults
  * (zero_method 'wilcox': zero differences dropped; correction=False; method 'auto'). For at most 50
  * pairs without ties or zeros the exact distribution; with ties or zeros and at most 13 pairs the
- * exact permutation distribution (as scipy ≥ 1.13); otherwise the normal approximation with
+ * exact permutation distribution (as in scipy 1.17; older releases such as 1.10 used the untied
+ * table or the normal approximation there); otherwise the normal approximation with
  * tie correction.
  */
 export function wilcoxonSignedRank(a: readonly number[], b: readonly number[]): WilcoxonResult {
