@@ -6,6 +6,7 @@ import type { SkillDef } from './tool.ts';
  * this version does not have yet; skills-list says so.
  */
 const LOADERS: Record<string, () => Promise<SkillDef>> = {
+  'benchmark-skill': () => import('./benchmark/index.ts').then((m) => m.default),
   'coding-skill': () => import('./coding/index.ts').then((m) => m.default),
   'evaluator-skill': () => import('./evaluator/index.ts').then((m) => m.default),
 };

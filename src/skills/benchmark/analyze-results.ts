@@ -5,7 +5,7 @@ import { printable } from '../../core/text.ts';
 import { defineTool } from '../tool.ts';
 import { readResults } from './results/read-results.ts';
 import { type Summary, summarize } from './stats/summary.ts';
-import { pathInWorkDir, WorkDirParam } from './work-dir.ts';
+import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
 
 /** Results files are tables of numbers; anything larger is not one this tool should load whole. */
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -23,7 +23,7 @@ export const analyzeResults = defineTool({
     work_dir: WorkDirParam,
   }),
   run(args, ctx) {
-    const path = pathInWorkDir(args.result_path, 'result_path', args.work_dir, ctx.env);
+    const path = fileInWorkDir(args.result_path, 'result_path', args.work_dir, ctx.env).path;
     if (!isFileAt(path)) throw new NotFoundError(`result_path '${printable(args.result_path)}' is not a file (looked at ${path})`);
     const size = statOrNull(path)?.size ?? 0;
     if (size > MAX_BYTES) throw new TooLargeError(`result_path '${printable(args.result_path)}' has ${size} bytes; at most ${MAX_BYTES} are read`);

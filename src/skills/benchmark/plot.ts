@@ -11,7 +11,7 @@ import type { Labels } from './chart/frame.ts';
 import { heatmapSvg } from './chart/heatmap.ts';
 import { svgToPng } from './chart/png.ts';
 import { xySvg } from './chart/xy.ts';
-import { pathInWorkDir, WorkDirParam } from './work-dir.ts';
+import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
 
 const PlotType = T.Union([T.Literal('bar'), T.Literal('line'), T.Literal('scatter'), T.Literal('heatmap')]);
 type PlotType = Static<typeof PlotType>;
@@ -39,8 +39,8 @@ export const plot = defineTool({
   timeoutS: 120,
   async run(args, ctx) {
     const base = outputBase(args.output_path);
-    const svgPath = pathInWorkDir(`${base}.svg`, 'output_path', args.work_dir, ctx.env);
-    const pngPath = pathInWorkDir(`${base}.png`, 'output_path', args.work_dir, ctx.env);
+    const svgPath = fileInWorkDir(`${base}.svg`, 'output_path', args.work_dir, ctx.env).path;
+    const pngPath = fileInWorkDir(`${base}.png`, 'output_path', args.work_dir, ctx.env).path;
     for (const p of [svgPath, pngPath]) {
       if (statOrNull(p)?.isDirectory()) throw new InputError(`output_path '${p}' is a directory`, 'give a file name');
     }

@@ -7,7 +7,7 @@ import { statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
 import { CONTRACT_FILE, readMetricContract } from '../evaluator/metric-contract.ts';
 import { defineTool, type ToolContext } from '../tool.ts';
-import { fileInWorkDir, WorkDirParam } from './work-dir.ts';
+import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
 
 const Measurement = T.Union([T.Number(), T.Array(T.Number(), { minItems: 1 })]);
 

@@ -4,7 +4,7 @@ import { InputError, NotFoundError, TooLargeError } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
 import { defineTool } from '../tool.ts';
-import { fileInWorkDir, WorkDirParam } from './work-dir.ts';
+import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
 
 /** A file read whole to be paged; anything larger is a job for grep, head or tail. */
 export const MAX_READ_BYTES = 64 * 1024 * 1024;

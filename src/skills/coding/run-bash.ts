@@ -3,7 +3,7 @@ import { InputError, UnavailableError } from '../../core/errors.ts';
 import { defineTool } from '../tool.ts';
 import { childEnv, EXEC_TOOL_TIMEOUT_S, RESULT_SHAPE, TimeoutParam } from './exec-params.ts';
 import { runProcess } from './run-process.ts';
-import { openWorkDir, WorkDirParam } from './work-dir.ts';
+import { openWorkDir, WorkDirParam } from '../work-dir.ts';
 
 export const runBash = defineTool({
   name: 'run_bash',

@@ -6,7 +6,7 @@ import { printable } from '../../core/text.ts';
 import { defineTool } from '../tool.ts';
 import { childEnv, EXEC_TOOL_TIMEOUT_S, RESULT_SHAPE, TimeoutParam } from './exec-params.ts';
 import { runProcess } from './run-process.ts';
-import { fileInWorkDir, WorkDirParam } from './work-dir.ts';
+import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
 
 /** The program that runs a file, by extension, and what to install when it is missing. */
 const INTERPRETERS: Record<string, { program: string; install: string }> = {

@@ -4,7 +4,7 @@ import { InputError } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
 import { defineTool } from '../tool.ts';
-import { fileInWorkDir, WorkDirParam } from './work-dir.ts';
+import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
 
 export const writeCode = defineTool({
   name: 'write_code',
