@@ -59,7 +59,7 @@ export class CassettePlayer {
     const answer = recorded[n];
     if (!answer) {
       const why = recorded.length ? `its ${recorded.length} recorded answer${recorded.length > 1 ? 's are' : ' is'} used up` : 'it has no recorded answer';
-      throw new ReplayDivergedError(`replay diverged from the recording: a ${role} request to ${model} that the cassette ${this.path} does not hold (${why})`, 'the run asked what the recorded run did not: record it again, or replay the cassette of this run');
+      throw new ReplayDivergedError(`replay diverged from the recording: the ${role} request to ${model} that the cassette ${this.path} does not hold (${why})`, 'the run asked what the recorded run did not: record it again, or replay the cassette of this run');
     }
     this.used.set(key, n + 1);
     return answer;

@@ -85,6 +85,7 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
 
   async function complete(req: CompletionRequest): Promise<Completion> {
     const c = choice(req.role);
+    if (!req.messages.length) throw new InputError(`the ${req.role} model request has no messages`);
     if (c.backend === 'replay') return replay(c, req);
     apiKey(c, env);
     ledger.checkBudget();

@@ -51,7 +51,7 @@ export function describeFailure(err: unknown, ctx: FailureContext): unknown {
   const { backend, model, role } = choice;
   const at = address(choice);
   if (ctx.timeoutS !== null) {
-    return new UnavailableError(`${backend} gave no answer to a ${role} request to ${model} within ${ctx.timeoutS} s (SVC_LLM_TIMEOUT_S)`, 'raise SVC_LLM_TIMEOUT_S, or check that the backend is not stuck');
+    return new UnavailableError(`${backend} gave no answer to the ${role} request to ${model} within ${ctx.timeoutS} s (SVC_LLM_TIMEOUT_S)`, 'raise SVC_LLM_TIMEOUT_S, or check that the backend is not stuck');
   }
   const api = apiCallError(err);
   const status = api?.statusCode;
@@ -61,7 +61,7 @@ export function describeFailure(err: unknown, ctx: FailureContext): unknown {
     if ((status === 401 || status === 403) && keyVar) return new InputError(`${backend} refused the key in ${keyVar} (HTTP ${status}: ${said})`, `check ${keyVar}`);
     if (classifyFailure(err).retry) {
       const times = attempts > 1 ? ` ${attempts} times` : '';
-      return new UnavailableError(`${backend} answered HTTP ${status}${times} to a ${role} request to ${model}: ${said}`, 'the service is busy or failing: try again later, or raise SVC_LLM_MAX_RETRIES');
+      return new UnavailableError(`${backend} answered HTTP ${status}${times} to the ${role} request to ${model}: ${said}`, 'the service is busy or failing: try again later, or raise SVC_LLM_MAX_RETRIES');
     }
     return new SvcError(`${backend} at ${at} rejected the ${role} request to ${model} (HTTP ${status}): ${said}`);
   }
@@ -70,10 +70,10 @@ export function describeFailure(err: unknown, ctx: FailureContext): unknown {
     const variable = addressVariable(choice);
     return new UnavailableError(`no model backend reachable at ${at} (${backend}${variable ? `; ${variable}` : ''})`, unreachableHint(backend));
   }
-  if (code) return new UnavailableError(`the connection to ${at} was cut (${code}) ${attempts} time${attempts > 1 ? 's' : ''} during a ${role} request (${backend})`, 'check the backend and the network, or raise SVC_LLM_MAX_RETRIES');
+  if (code) return new UnavailableError(`the connection to ${at} was cut (${code}) ${attempts} time${attempts > 1 ? 's' : ''} during the ${role} request (${backend})`, 'check the backend and the network, or raise SVC_LLM_MAX_RETRIES');
   // a 2xx APICallError is a body the SDK could not parse
   if (err instanceof Error && (BAD_REPLY.has(err.name) || status !== undefined)) {
-    return new SvcError(`${backend} at ${at} sent a reply to a ${role} request that is not a valid ${backend === 'providerb' ? 'Messages API' : 'chat completion'} answer: ${providerMessage(err.message)}`);
+    return new SvcError(`${backend} at ${at} sent a reply to the ${role} request that is not a valid ${backend === 'providerb' ? 'Messages API' : 'chat completion'} answer: ${providerMessage(err.message)}`);
   }
   return err;
 }

@@ -78,3 +78,12 @@ test('a model id prefixed with a backend goes to that backend', async () => {
   expect(answer).toMatchObject({ text: 'from b', model: 'claude-haiku-4-5', backend: 'providerb' });
   expect((server.requests[0]?.body as { model: string }).model).toBe('claude-haiku-4-5');
 });
+
+test('tool-call arguments that are not JSON reach the caller as their text, so the agent can say what is wrong', async () => {
+  const call = { id: 'c1', type: 'function', function: { name: 'add', arguments: '{"a": 1,' } };
+  server.push({ json: { id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [call] }, finish_reason: 'tool_calls' }] } });
+  const c = await client(box, { LOCALLLM_HOST: hostOf(server) }).complete({ role: 'bfts', messages: [{ role: 'user', content: 'x' }], tools: [ADD] });
+  expect(c.toolCalls).toEqual([{ id: 'c1', name: 'add', args: '{"a": 1,' }]);
+  // a reply without usage counts zero tokens
+  expect(c.usage).toEqual({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });
+});

@@ -59,7 +59,7 @@ describe('retries', () => {
     for (let i = 0; i < 5; i++) server.push({ status: 503, retryAfter: 0 });
     const err = await rejection(client(box, local(server, { SVC_LLM_MAX_RETRIES: '2' })).complete(ASK));
     expect(err).toBeInstanceOf(UnavailableError);
-    expect(err.message).toBe('localllm answered HTTP 503 3 times to a run request to qwen3:4b: scripted error 503');
+    expect(err.message).toBe('localllm answered HTTP 503 3 times to the run request to qwen3:4b: scripted error 503');
     expect((err as SvcError).hint).toContain('SVC_LLM_MAX_RETRIES');
     expect(server.requests).toHaveLength(3);
   });
@@ -67,7 +67,7 @@ describe('retries', () => {
   test('SVC_LLM_MAX_RETRIES=0 makes one attempt', async () => {
     server.push({ status: 429, retryAfter: 0 }, { text: 'never' });
     const err = await rejection(client(box, local(server, { SVC_LLM_MAX_RETRIES: '0' })).complete(ASK));
-    expect(err.message).toStartWith('localllm answered HTTP 429 to a run request');
+    expect(err.message).toStartWith('localllm answered HTTP 429 to the run request');
     expect(server.requests).toHaveLength(1);
   });
 
@@ -83,7 +83,7 @@ describe('retries', () => {
     try {
       const err = await rejection(client(box, { LOCALLLM_HOST: `127.0.0.1:${cut.port}`, SVC_LLM_MAX_RETRIES: '1' }).complete(ASK));
       expect(err).toBeInstanceOf(UnavailableError);
-      expect(err.message).toBe(`the connection to http://127.0.0.1:${cut.port} was cut (ECONNRESET) 2 times during a run request (localllm)`);
+      expect(err.message).toBe(`the connection to http://127.0.0.1:${cut.port} was cut (ECONNRESET) 2 times during the run request (localllm)`);
     } finally {
       cut.stop(true);
     }
@@ -134,7 +134,7 @@ describe('failures in one line', () => {
     server.push({ raw: '{"choices": [' });
     const err = await rejection(client(box, local(server)).complete(ASK));
     expect(err).toBeInstanceOf(SvcError);
-    expect(err.message).toStartWith(`localllm at ${server.url} sent a reply to a run request that is not a valid chat completion answer:`);
+    expect(err.message).toStartWith(`localllm at ${server.url} sent a reply to the run request that is not a valid chat completion answer:`);
     expect(err.message).not.toContain('\n');
   });
 
@@ -142,7 +142,7 @@ describe('failures in one line', () => {
     server.push({ text: 'late', delayMs: 3000 });
     const err = await rejection(client(box, local(server, { SVC_LLM_TIMEOUT_S: '0.3' })).complete(ASK));
     expect(err).toBeInstanceOf(UnavailableError);
-    expect(err.message).toBe('localllm gave no answer to a run request to qwen3:4b within 0.3 s (SVC_LLM_TIMEOUT_S)');
+    expect(err.message).toBe('localllm gave no answer to the run request to qwen3:4b within 0.3 s (SVC_LLM_TIMEOUT_S)');
   });
 
   test("the caller's abort ends the call with the caller's reason", async () => {
@@ -151,6 +151,13 @@ describe('failures in one line', () => {
     setTimeout(() => ctl.abort(new Error('stopped by the user')), 100);
     const err = await rejection(client(box, local(server)).complete({ ...ASK, signal: ctl.signal }));
     expect(err.message).toBe('stopped by the user');
+  });
+
+  test('a request without messages is refused before any request', async () => {
+    const err = await rejection(client(box, local(server)).complete({ role: 'idea', messages: [] }));
+    expect(err).toBeInstanceOf(InputError);
+    expect(err.message).toBe('the idea model request has no messages');
+    expect(server.requests).toHaveLength(0);
   });
 
   test('bad limit variables are input errors naming the variable', async () => {
