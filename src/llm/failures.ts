@@ -79,7 +79,7 @@ export function describeFailure(err: unknown, ctx: FailureContext): unknown {
 }
 
 /** Where requests go, for messages: the configured base, else the provider's own. */
-export function address(choice: ModelChoice): string {
+function address(choice: ModelChoice): string {
   return choice.baseUrl ?? DEFAULT_BASE[choice.backend] ?? choice.backend;
 }
 

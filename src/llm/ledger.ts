@@ -25,8 +25,8 @@ export type CostRecord = {
   price_source: PriceSource;
 };
 
-export const TRACE_FILE = 'cost_trace.jsonl';
-export const SUMMARY_FILE = 'cost_summary.json';
+const TRACE_FILE = 'cost_trace.jsonl';
+const SUMMARY_FILE = 'cost_summary.json';
 
 /**
  * The cost ledger of a run: every call appended to `<checkpoint>/cost_trace.jsonl`, and

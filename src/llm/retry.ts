@@ -1,5 +1,5 @@
 /** How long to wait before a retry, at most: a server asking for longer is asked again after this. */
-export const MAX_RETRY_WAIT_MS = 60_000;
+const MAX_RETRY_WAIT_MS = 60_000;
 const BASE_BACKOFF_MS = 500;
 
 /** What the caller's classifier says about a failed attempt. */

@@ -18,7 +18,7 @@ const ALIASES: Readonly<Record<string, Backend>> = { openai: 'providera', anthro
  */
 export type ModelChoice = { role: ModelRole; model: string; backend: Backend; baseUrl: string | null; why: string };
 
-export const ROLE_SETTING: Readonly<Record<ModelRole, string>> = {
+const ROLE_SETTING: Readonly<Record<ModelRole, string>> = {
   run: 'model',
   idea: 'model_idea',
   bfts: 'model_bfts',
@@ -57,7 +57,7 @@ export function modelFor(role: ModelRole, cfg: Config): ModelChoice {
 }
 
 /** A backend name or alias (case-insensitive), or an InputError listing the valid ones. */
-export function backendNamed(name: string, source: string): Backend {
+function backendNamed(name: string, source: string): Backend {
   const key = name.trim().toLowerCase();
   const found = (BACKENDS as readonly string[]).includes(key) ? (key as Backend) : ALIASES[key];
   if (found) return found;

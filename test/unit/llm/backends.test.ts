@@ -1,17 +1,13 @@
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import type { ChatMessage, ToolSpec } from '../../../src/llm/types.ts';
-import { type ModelServer, startModelServer } from '../../support/model-server.ts';
-import { client, type Sandbox, sandbox } from './helpers.ts';
+import type { ModelServer } from '../../support/model-server.ts';
+import { client, freshEachTest, type Sandbox } from './helpers.ts';
 
 let box: Sandbox;
 let server: ModelServer;
-beforeEach(() => {
-  box = sandbox();
-  server = startModelServer();
-});
-afterEach(() => {
-  server.stop();
-  box.close();
+freshEachTest((b, s) => {
+  box = b;
+  server = s;
 });
 
 const hostOf = (s: ModelServer) => s.url.replace('http://', '');

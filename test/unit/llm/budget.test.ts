@@ -1,20 +1,16 @@
-import { afterEach, beforeEach, expect, test } from 'bun:test';
+import { expect, test } from 'bun:test';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BudgetExceededError } from '../../../src/llm/errors.ts';
-import { type ModelServer, startModelServer } from '../../support/model-server.ts';
-import { client, rejection, type Sandbox, sandbox } from './helpers.ts';
+import type { ModelServer } from '../../support/model-server.ts';
+import { client, freshEachTest, rejection, type Sandbox } from './helpers.ts';
 
 let box: Sandbox;
 let server: ModelServer;
-beforeEach(() => {
-  box = sandbox();
-  server = startModelServer();
+freshEachTest((b, s) => {
+  box = b;
+  server = s;
   writeFileSync(join(box.dir, 'prices.yaml'), 'priced: [1.0, 1.0]\n');
-});
-afterEach(() => {
-  server.stop();
-  box.close();
 });
 
 // every call costs (10 + 5) / 1000 * $1 = $0.015

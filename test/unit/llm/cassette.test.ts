@@ -1,22 +1,18 @@
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, NotFoundError } from '../../../src/core/errors.ts';
 import { canonicalJson, requestKey } from '../../../src/llm/cassette.ts';
 import { ReplayDivergedError } from '../../../src/llm/errors.ts';
 import type { ChatMessage, Completion, CompletionRequest, ToolSpec } from '../../../src/llm/types.ts';
-import { type ModelServer, startModelServer } from '../../support/model-server.ts';
-import { client, rejection, type Sandbox, sandbox } from './helpers.ts';
+import type { ModelServer } from '../../support/model-server.ts';
+import { client, freshEachTest, rejection, type Sandbox } from './helpers.ts';
 
 let box: Sandbox;
 let server: ModelServer;
-beforeEach(() => {
-  box = sandbox();
-  server = startModelServer();
-});
-afterEach(() => {
-  server.stop();
-  box.close();
+freshEachTest((b, s) => {
+  box = b;
+  server = s;
 });
 
 const live = () => ({ LOCALLLM_HOST: server.url.slice(7) });

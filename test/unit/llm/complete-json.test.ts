@@ -1,18 +1,14 @@
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { ModelAnswerError } from '../../../src/llm/errors.ts';
 import { JSON_INSTRUCTION, parseJsonAnswer } from '../../../src/llm/json-answer.ts';
-import { type ModelServer, startModelServer } from '../../support/model-server.ts';
-import { client, rejection, type Sandbox, sandbox } from './helpers.ts';
+import type { ModelServer } from '../../support/model-server.ts';
+import { client, freshEachTest, rejection, type Sandbox } from './helpers.ts';
 
 let box: Sandbox;
 let server: ModelServer;
-beforeEach(() => {
-  box = sandbox();
-  server = startModelServer();
-});
-afterEach(() => {
-  server.stop();
-  box.close();
+freshEachTest((b, s) => {
+  box = b;
+  server = s;
 });
 
 type Sent = { messages: { role: string; content: string }[] };

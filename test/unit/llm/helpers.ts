@@ -1,7 +1,9 @@
+import { afterEach, beforeEach } from 'bun:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Config, loadConfig } from '../../../src/core/config/config.ts';
 import { createModelClient, type ModelClient } from '../../../src/llm/client.ts';
+import { type ModelServer, startModelServer } from '../../support/model-server.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
 /** A temp project with a home directory and a checkpoint, so no real .env file is read. */
@@ -20,6 +22,21 @@ export function sandbox(): Sandbox {
     load: (env = {}) => loadConfig({ cwd: project, env: { HOME: join(dir, 'home'), ...env } }),
     close: () => removeDir(dir),
   };
+}
+
+/** A fresh sandbox and scripted model server for every test of the file, handed to `use`. */
+export function freshEachTest(use: (box: Sandbox, server: ModelServer) => void): void {
+  let box: Sandbox | undefined;
+  let server: ModelServer | undefined;
+  beforeEach(() => {
+    box = sandbox();
+    server = startModelServer();
+    use(box, server);
+  });
+  afterEach(() => {
+    server?.stop();
+    box?.close();
+  });
 }
 
 /** A client for `env`; the checkpoint is used only when asked for. */

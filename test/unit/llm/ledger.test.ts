@@ -1,19 +1,15 @@
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CostLedger, type CostRecord, costRecordOf } from '../../../src/llm/ledger.ts';
-import { type ModelServer, startModelServer } from '../../support/model-server.ts';
-import { client, rejection, type Sandbox, sandbox } from './helpers.ts';
+import type { ModelServer } from '../../support/model-server.ts';
+import { client, freshEachTest, rejection, type Sandbox } from './helpers.ts';
 
 let box: Sandbox;
 let server: ModelServer;
-beforeEach(() => {
-  box = sandbox();
-  server = startModelServer();
-});
-afterEach(() => {
-  server.stop();
-  box.close();
+freshEachTest((b, s) => {
+  box = b;
+  server = s;
 });
 
 const traceLines = () => readFileSync(join(box.checkpoint, 'cost_trace.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as CostRecord);

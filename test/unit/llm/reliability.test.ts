@@ -1,17 +1,13 @@
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { InputError, SvcError, UnavailableError } from '../../../src/core/errors.ts';
-import { type ModelServer, startModelServer } from '../../support/model-server.ts';
-import { client, closedPort, rejection, type Sandbox, sandbox } from './helpers.ts';
+import type { ModelServer } from '../../support/model-server.ts';
+import { client, closedPort, freshEachTest, rejection, type Sandbox } from './helpers.ts';
 
 let box: Sandbox;
 let server: ModelServer;
-beforeEach(() => {
-  box = sandbox();
-  server = startModelServer();
-});
-afterEach(() => {
-  server.stop();
-  box.close();
+freshEachTest((b, s) => {
+  box = b;
+  server = s;
 });
 
 const ASK = { role: 'run' as const, messages: [{ role: 'user' as const, content: 'hi' }] };
@@ -97,6 +93,12 @@ describe('failures in one line', () => {
     expect(err).toBeInstanceOf(UnavailableError);
     expect(err.message).toBe(`no model backend reachable at http://127.0.0.1:${port} (localllm; LOCALLLM_HOST)`);
     expect((err as SvcError).hint).toBe('start the local model daemon, or set LOCALLLM_HOST, or SVC_BACKEND with a provider key');
+  });
+
+  test('a host name that does not resolve', async () => {
+    const err = await rejection(client(box, { LOCALLLM_HOST: 'no-such-host.invalid' }).complete(ASK));
+    expect(err).toBeInstanceOf(UnavailableError);
+    expect(err.message).toBe('no model backend reachable at http://no-such-host.invalid:11434 (localllm; LOCALLLM_HOST)');
   });
 
   test('an unreachable openai-compatible server names LLM_API_BASE', async () => {
