@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { NotFoundError } from '../core/errors.ts';
 import { isMapping } from '../core/values.ts';
 import { ReplayDivergedError } from './errors.ts';
-import type { ModelRole } from './route.ts';
+import { type ModelRole, withoutBackendPrefix } from './route.ts';
 import type { CompletionRequest, RecordedCompletion } from './types.ts';
 
 export const CASSETTE_FILE = 'llm_cassette.jsonl';
@@ -24,7 +24,7 @@ export type CassetteEntry = {
 
 /** sha256 of the parts of a request that decide the answer, as canonical JSON. */
 export function requestKey(model: string, req: CompletionRequest): string {
-  const decisive = { model, messages: req.messages, tools: req.tools ?? null, toolChoice: req.toolChoice ?? null, temperature: req.temperature ?? null, maxOutputTokens: req.maxOutputTokens ?? null };
+  const decisive = { model: withoutBackendPrefix(model), messages: req.messages, tools: req.tools ?? null, toolChoice: req.toolChoice ?? null, temperature: req.temperature ?? null, maxOutputTokens: req.maxOutputTokens ?? null };
   return new Bun.CryptoHasher('sha256').update(canonicalJson(decisive)).digest('hex');
 }
 

@@ -79,7 +79,7 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
     if (!path) throw new InputError('the replay backend needs a cassette', 'set SVC_REPLAY_CASSETTE, or run with a checkpoint directory that holds llm_cassette.jsonl');
     player ??= new CassettePlayer(path);
     const answer = player.next(requestKey(c.model, req), req.role, c.model);
-    ledger.append(costRecordOf({ role: req.role, meta: req.meta, model: c.model, backend: 'replay', usage: answer.usage, price: { costUsd: 0, source: 'replay' }, latencyMs: 0, nodeId: env.SVC_CURRENT_NODE_ID }));
+    ledger.append(costRecordOf({ role: req.role, meta: req.meta, model: answer.model, backend: 'replay', usage: answer.usage, price: { costUsd: 0, source: 'replay' }, latencyMs: 0, nodeId: env.SVC_CURRENT_NODE_ID }));
     return { ...answer, backend: 'replay', costUsd: 0 };
   }
 

@@ -88,6 +88,14 @@ function servedElsewhere(model: string, configured: Backend): boolean {
   return hosted !== null && hosted !== configured && (configured === 'localllm' || configured === 'providera' || configured === 'providerb');
 }
 
+/**
+ * The id without a backend prefix, canonical or alias. Cassette keys use it, so that a recording
+ * made on vLLM with "openai/gpt-oss-20b" replays where the replay backend strips that prefix.
+ */
+export function withoutBackendPrefix(id: string): string {
+  return splitBackendPrefix(id, 'replay')?.model ?? id;
+}
+
 /** The hosted backend of a built-in default model id, if it has one. */
 function hostedBackendOf(model: string): Backend | null {
   if (/^(gpt-|o\d)/.test(model)) return 'providera';

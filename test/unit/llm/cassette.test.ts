@@ -64,6 +64,15 @@ describe('record, then replay offline', () => {
     expect(existsSync(join(other, 'cost_trace.jsonl'))).toBe(true);
   });
 
+  test('a served id that starts like a backend name replays under the same model setting', async () => {
+    server.push({ text: 'from vllm' });
+    const ask: CompletionRequest = { role: 'run', messages: [{ role: 'user', content: 'q' }] };
+    await client(box, { SVC_BACKEND: 'vllm', LLM_API_BASE: `${server.url}/v1`, SVC_MODEL: 'openai/gpt-oss-20b' }, true).complete(ask);
+    expect((server.requests[0]?.body as { model: string }).model).toBe('openai/gpt-oss-20b');
+    const c = await client(box, { SVC_BACKEND: 'replay', SVC_MODEL: 'openai/gpt-oss-20b' }, true).complete(ask);
+    expect(c).toMatchObject({ text: 'from vllm', model: 'openai/gpt-oss-20b', backend: 'replay' });
+  });
+
   test('the same request asked again gets the recorded answers in recorded order', async () => {
     server.push({ text: 'first' }, { text: 'second' });
     const ask: CompletionRequest = { role: 'idea', messages: [{ role: 'user', content: 'an idea please' }] };
