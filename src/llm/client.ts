@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { LanguageModel } from 'ai';
 import type { Config } from '../core/config/config.ts';
 import { mergedEnv } from '../core/config/environment.ts';
-import type { Env } from '../core/config/env-vars.ts';
+import { type Env, envValue } from '../core/config/env-vars.ts';
 import { InputError } from '../core/errors.ts';
 import { CASSETTE_FILE, CassettePlayer, recordExchange, requestKey } from './cassette.ts';
 import { classifyFailure, describeFailure } from './failures.ts';
@@ -18,7 +18,7 @@ import type { Completion, CompletionRequest, RecordedCompletion } from './types.
 
 export type ModelClientOptions = {
   cfg: Config;
-  /** the run's checkpoint: cost ledger, cassette and price overrides live there; null for none */
+  /** the run's checkpoint, where the cost ledger, cassette and price overrides live: SVC_CHECKPOINT_DIR when absent (a skill process), null for none */
   checkpointDir?: string | null;
   /** keys and the model layer's variables; the config's environment over its .env files when absent */
   env?: Env;
@@ -44,7 +44,7 @@ export type ModelClient = {
 export function createModelClient(opts: ModelClientOptions): ModelClient {
   const env = opts.env ?? mergedEnv(opts.cfg.env, opts.cfg.dotenv);
   const limits = readLimits(env);
-  const checkpointDir = opts.checkpointDir ?? null;
+  const checkpointDir = opts.checkpointDir === undefined ? envValue(env, 'SVC_CHECKPOINT_DIR') : opts.checkpointDir;
   const ledger = new CostLedger(checkpointDir, limits.budgetUsd);
   const prices = PriceBook.load(limits.pricesFile, checkpointDir);
   const recordTo = checkpointDir && limits.record ? join(checkpointDir, CASSETTE_FILE) : null;

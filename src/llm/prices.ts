@@ -30,7 +30,9 @@ export class PriceBook {
     try {
       text = path ? readFileSync(path, 'utf8') : null;
     } catch (err) {
-      if (file) throw new InputError(`SVC_MODEL_PRICES names ${file}, which cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`, 'point it at a YAML file of model: [input, output] USD per 1K tokens');
+      const code = (err as NodeJS.ErrnoException).code ?? 'error';
+      if (file) throw new InputError(`SVC_MODEL_PRICES names ${file}, which cannot be read (${code})`, 'point it at a YAML file of model: [input, output] USD per 1K tokens');
+      if (code !== 'ENOENT') throw new InputError(`${path} cannot be read (${code})`, 'fix its permissions, or remove it to use the maintained price table');
     }
     return new PriceBook(text === null || !path ? [] : parseRows(text, path));
   }

@@ -47,7 +47,7 @@ export function modelFor(role: ModelRole, cfg: Config): ModelChoice {
     if (prefixed) model = prefixed.model;
   } else if (prefixed) {
     ({ model, backend } = prefixed);
-    note = `; backend from the model id prefix '${prefixed.prefix}/'`;
+    note = `; the model id prefix '${prefixed.prefix}/' selects ${backend}`;
   } else if (m.source.startsWith('default') && servedElsewhere(model, configured)) {
     backend = hostedBackendOf(model) as Backend;
     note = `; the built-in hosted model goes to ${backend}, ${configured} does not serve it`;
@@ -113,7 +113,7 @@ function baseUrlFor(backend: Backend, isConfigured: boolean, cfg: Config): strin
   return null;
 }
 
-/** LOCALLLM_HOST as a URL: `host:port`, a bare host (port 11434) or a full URL. */
+/** LOCALLLM_HOST as the daemon's URL: from `host:port`, a bare host (port 11434) or a full URL. */
 export function daemonUrl(host: string): string {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host : `http://${host}`;
   let url: URL;
@@ -123,7 +123,8 @@ export function daemonUrl(host: string): string {
     throw new InputError(`LOCALLLM_HOST '${host}' is not a host:port or a URL`, 'e.g. 127.0.0.1:11434');
   }
   if (withScheme !== host && url.port === '') url.port = '11434';
-  return url.href.replace(/\/+$/, '');
+  // the daemon's address, not its OpenAI-compatible API under /v1
+  return url.href.replace(/\/+$/, '').replace(/\/v1$/, '');
 }
 
 function sourceText(e: Effective): string {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createModelClient } from '../../../src/llm/client.ts';
 import { CostLedger, type CostRecord, costRecordOf } from '../../../src/llm/ledger.ts';
 import type { ModelServer } from '../../support/model-server.ts';
 import { client, freshEachTest, rejection, type Sandbox } from './helpers.ts';
@@ -52,6 +53,13 @@ describe('cost_trace.jsonl and cost_summary.json through real calls', () => {
       ['openai-compatible', 0, 'unknown'],
     ]);
     expect(summary()).toMatchObject({ call_count: 2, total_cost_usd: 0, by_phase: { unknown: { cost_usd: 0, tokens: 30 } } });
+  });
+
+  test('a client given no checkpoint (a skill process) uses SVC_CHECKPOINT_DIR', async () => {
+    server.push({ text: 'a' });
+    const cfg = box.load({ LOCALLLM_HOST: server.url.slice(7), SVC_CHECKPOINT_DIR: box.checkpoint });
+    await createModelClient({ cfg }).complete(ask('run', { skill: 'idea-skill' }));
+    expect(traceLines()).toMatchObject([{ skill: 'idea-skill', backend: 'localllm' }]);
   });
 
   test('a failed call is not in the ledger', async () => {

@@ -117,7 +117,7 @@ describe('backends', () => {
 describe('model id prefixes', () => {
   test('a backend name selects that backend and is not sent as part of the id', () => {
     expect(route('run', { SVC_MODEL: 'providerb/claude-x' })).toMatchObject({ model: 'claude-x', backend: 'providerb' });
-    expect(route('run', { SVC_MODEL: 'providerb/claude-x' }).why).toContain("backend from the model id prefix 'providerb/'");
+    expect(route('run', { SVC_MODEL: 'providerb/claude-x' }).why).toBe("model claude-x from env SVC_MODEL; backend localllm from (bundled workflow.yaml): llm.backend; the model id prefix 'providerb/' selects providerb");
     expect(route('run', { SVC_MODEL: 'anthropic/claude-x' }).backend).toBe('providerb');
     expect(route('run', { SVC_BACKEND: 'providera', SVC_MODEL: 'localllm/qwen3:8b' })).toMatchObject({ model: 'qwen3:8b', backend: 'localllm' });
   });
@@ -139,6 +139,7 @@ test('LOCALLLM_HOST forms', () => {
   expect(daemonUrl('gpu-node')).toBe('http://gpu-node:11434');
   expect(daemonUrl('https://llm.example.org/')).toBe('https://llm.example.org');
   expect(daemonUrl('http://10.0.0.5:8080')).toBe('http://10.0.0.5:8080');
+  expect(daemonUrl('http://10.0.0.5:11434/v1/')).toBe('http://10.0.0.5:11434');
   expect(() => daemonUrl('http://[bad')).toThrow("LOCALLLM_HOST 'http://[bad' is not a host:port or a URL");
   expect(route('run', { LOCALLLM_HOST: 'gpu-node:9999' }).baseUrl).toBe('http://gpu-node:9999');
 });
