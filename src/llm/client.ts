@@ -16,6 +16,10 @@ import { type ModelChoice, type ModelRole, modelFor } from './route.ts';
 import { sdkComplete } from './sdk-call.ts';
 import type { Completion, CompletionRequest, RecordedCompletion } from './types.ts';
 
+export type { CallMeta, ChatMessage, Completion, CompletionRequest, ToolCall, ToolSpec, Usage } from './types.ts';
+export type { JsonCheck } from './json-answer.ts';
+export type { ModelChoice, ModelRole } from './route.ts';
+
 export type ModelClientOptions = {
   cfg: Config;
   /** the run's checkpoint, where the cost ledger, cassette and price overrides live: SVC_CHECKPOINT_DIR when absent (a skill process), null for none */
