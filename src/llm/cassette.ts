@@ -1,0 +1,100 @@
+import { appendFileSync, readFileSync } from 'node:fs';
+import { NotFoundError } from '../core/errors.ts';
+import { isMapping } from '../core/values.ts';
+import { ReplayDivergedError } from './errors.ts';
+import { type ModelRole, withoutBackendPrefix } from './route.ts';
+import type { CompletionRequest, RecordedCompletion } from './types.ts';
+
+export const CASSETTE_FILE = 'llm_cassette.jsonl';
+
+/**
+ * One line of a cassette: the answer under the key of the request that got it. The request's
+ * messages are not kept (an agent's context grows with every step; storing each would make the
+ * cassette grow with the square of a run's length), only a few facts to read it by.
+ */
+export type CassetteEntry = {
+  key: string;
+  role: ModelRole;
+  model: string;
+  backend: string;
+  recorded_at: string;
+  message_count: number;
+  response: RecordedCompletion;
+};
+
+/** sha256 of the parts of a request that decide the answer, as canonical JSON. */
+export function requestKey(model: string, req: CompletionRequest): string {
+  const decisive = { model: withoutBackendPrefix(model), messages: req.messages, tools: req.tools ?? null, toolChoice: req.toolChoice ?? null, temperature: req.temperature ?? null, maxOutputTokens: req.maxOutputTokens ?? null };
+  return new Bun.CryptoHasher('sha256').update(canonicalJson(decisive)).digest('hex');
+}
+
+/** JSON with object keys sorted at every depth and undefined members left out. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  if (isMapping(value)) {
+    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function recordExchange(path: string, entry: CassetteEntry): void {
+  appendFileSync(path, `${JSON.stringify(entry)}\n`);
+}
+
+/**
+ * Answers from a cassette: for each key, the recorded answers in recorded order, so workers asking
+ * the same question get the answers the recorded run got, in the same order.
+ */
+export class CassettePlayer {
+  private answers: Map<string, RecordedCompletion[]> | null = null;
+  private readonly used = new Map<string, number>();
+
+  constructor(readonly path: string) {}
+
+  next(key: string, role: ModelRole, model: string): RecordedCompletion {
+    const answers = this.load();
+    const recorded = answers.get(key) ?? [];
+    const n = this.used.get(key) ?? 0;
+    const answer = recorded[n];
+    if (!answer) {
+      const why = recorded.length ? `its ${recorded.length} recorded answer${recorded.length > 1 ? 's are' : ' is'} used up` : 'it has no recorded answer';
+      throw new ReplayDivergedError(`replay diverged from the recording: the ${role} request to ${model} that the cassette ${this.path} does not hold (${why})`, 'the run asked what the recorded run did not: record it again, or replay the cassette of this run');
+    }
+    this.used.set(key, n + 1);
+    return answer;
+  }
+
+  private load(): Map<string, RecordedCompletion[]> {
+    if (this.answers) return this.answers;
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch {
+      throw new NotFoundError(`no cassette to replay at ${this.path}`, 'record a run first (SVC_LLM_RECORD on, the default), or set SVC_REPLAY_CASSETTE to its llm_cassette.jsonl');
+    }
+    const answers = new Map<string, RecordedCompletion[]>();
+    for (const line of text.split('\n')) {
+      const entry = parseEntry(line);
+      if (!entry) continue; // a torn last line of a killed run
+      const list = answers.get(entry.key) ?? [];
+      list.push(entry.response);
+      answers.set(entry.key, list);
+    }
+    this.answers = answers;
+    return answers;
+  }
+}
+
+function parseEntry(line: string): { key: string; response: RecordedCompletion } | null {
+  if (!line.trim()) return null;
+  try {
+    const v: unknown = JSON.parse(line);
+    if (!isMapping(v) || typeof v.key !== 'string' || !isMapping(v.response)) return null;
+    const r = v.response;
+    if (typeof r.text !== 'string' || !Array.isArray(r.toolCalls) || !isMapping(r.usage)) return null;
+    return { key: v.key, response: r as RecordedCompletion };
+  } catch {
+    return null;
+  }
+}

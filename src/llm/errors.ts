@@ -1,0 +1,29 @@
+import { SvcError } from '../core/errors.ts';
+
+/** SVC_BUDGET_USD is spent: no new model call starts. */
+export class BudgetExceededError extends SvcError {
+  constructor(
+    readonly spentUsd: number,
+    readonly budgetUsd: number,
+    where: string,
+  ) {
+    super(`model budget reached: $${spentUsd.toFixed(6)} spent of SVC_BUDGET_USD=${budgetUsd}`, `raise or unset SVC_BUDGET_USD to allow more calls (${where})`);
+    this.name = 'BudgetExceededError';
+  }
+}
+
+/** The replay backend was asked something the recorded run did not ask. */
+export class ReplayDivergedError extends SvcError {
+  constructor(message: string, hint: string) {
+    super(message, hint);
+    this.name = 'ReplayDivergedError';
+  }
+}
+
+/** A model's answer is not what was asked for (JSON), even after a corrective retry. */
+export class ModelAnswerError extends SvcError {
+  constructor(message: string, hint?: string) {
+    super(message, hint);
+    this.name = 'ModelAnswerError';
+  }
+}

@@ -1,0 +1,119 @@
+import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { statOrNull } from '../core/paths.ts';
+import { BudgetExceededError } from './errors.ts';
+import type { Price, PriceSource } from './prices.ts';
+import { type CostSummary, TraceTally } from './trace-tally.ts';
+import type { CallMeta, Usage } from './types.ts';
+
+/** One line of cost_trace.jsonl: the reference implementation's record, plus where the price came from. */
+export type CostRecord = {
+  timestamp: string;
+  node_id: string | null;
+  phase: string | null;
+  skill: string | null;
+  model: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  estimated_cost_usd: number;
+  component: string;
+  op: string;
+  backend: string;
+  embedding_tokens: number;
+  latency_ms: number;
+  price_source: PriceSource;
+};
+
+const TRACE_FILE = 'cost_trace.jsonl';
+const SUMMARY_FILE = 'cost_summary.json';
+
+/**
+ * The cost ledger of a run: every call appended to `<checkpoint>/cost_trace.jsonl`, and
+ * cost_summary.json rewritten from the whole trace, other processes' lines included. Without a
+ * checkpoint the totals live in memory, so SVC_BUDGET_USD still bounds one process's calls.
+ *
+ * The summary is replaced by a rename without fsync: it is derived from the trace, which every
+ * writer's next call and every reader can count again, and an fsync per call costs milliseconds
+ * on network filesystems.
+ */
+export class CostLedger {
+  private readonly tally: TraceTally;
+  private readonly trace: string | null;
+  private readonly summaryPath: string | null;
+
+  constructor(
+    checkpointDir: string | null,
+    private readonly budgetUsd: number | null,
+  ) {
+    this.trace = checkpointDir ? join(checkpointDir, TRACE_FILE) : null;
+    this.summaryPath = checkpointDir ? join(checkpointDir, SUMMARY_FILE) : null;
+    if (checkpointDir) mkdirSync(checkpointDir, { recursive: true });
+    this.tally = new TraceTally(this.trace);
+    this.tally.catchUp();
+  }
+
+  get spentUsd(): number {
+    return this.tally.spentUsd;
+  }
+
+  summary(): CostSummary {
+    this.tally.catchUp();
+    return this.tally.summary();
+  }
+
+  /** Refuses a new call once the spend, every writer's included, has reached the budget. */
+  checkBudget(): void {
+    if (this.budgetUsd === null) return;
+    this.tally.catchUp();
+    if (this.tally.spentUsd >= this.budgetUsd) throw new BudgetExceededError(this.tally.spentUsd, this.budgetUsd, this.trace ? `spend counted from ${this.trace}` : 'spend of this process');
+  }
+
+  append(record: CostRecord): void {
+    if (!this.trace || !this.summaryPath) {
+      this.tally.add(record);
+      return;
+    }
+    // one write with O_APPEND: lines of several processes never interleave
+    appendFileSync(this.trace, `${JSON.stringify(record)}\n`);
+    // a writer that read before another's append rewrites the summary; the other writes after its own append
+    for (let round = 0; round < 3; round++) {
+      const seen = this.tally.catchUp();
+      replaceFile(this.summaryPath, `${JSON.stringify(this.tally.summary(), null, 2)}\n`);
+      if ((statOrNull(this.trace)?.size ?? 0) === seen) break;
+    }
+  }
+}
+
+/** The ledger line of one answered call; phase defaults to the role, node to SVC_CURRENT_NODE_ID. */
+export function costRecordOf(call: { role: string; meta?: CallMeta; model: string; backend: string; usage: Usage; price: Price; latencyMs: number; nodeId?: string }): CostRecord {
+  const { meta = {}, usage } = call;
+  return {
+    timestamp: `${new Date().toISOString().slice(0, 19)}Z`,
+    node_id: meta.node_id ?? call.nodeId ?? null,
+    phase: meta.phase ?? (call.role === 'run' ? null : call.role),
+    skill: meta.skill ?? null,
+    model: call.model,
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    total_tokens: usage.totalTokens,
+    estimated_cost_usd: call.price.costUsd,
+    component: meta.component ?? 'llm',
+    op: meta.op ?? 'completion',
+    backend: call.backend,
+    embedding_tokens: 0,
+    latency_ms: Math.round(call.latencyMs),
+    price_source: call.price.source,
+  };
+}
+
+function replaceFile(path: string, text: string): void {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}

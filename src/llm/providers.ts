@@ -1,0 +1,48 @@
+import type { LanguageModel } from 'ai';
+import type { Env } from '../core/config/env-vars.ts';
+import { InputError } from '../core/errors.ts';
+import { KEY_VARIABLE } from './failures.ts';
+import type { ModelChoice } from './route.ts';
+
+/**
+ * The SDK model object for a choice. Provider packages are imported here, on the first call,
+ * so commands that never call a model do not pay for loading them.
+ */
+export async function sdkModel(choice: ModelChoice, env: Env, fetch?: typeof globalThis.fetch): Promise<LanguageModel> {
+  const key = apiKey(choice, env);
+  const baseURL = choice.baseUrl ?? undefined;
+  switch (choice.backend) {
+    case 'localllm': {
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+      return createOpenAICompatible({ name: 'localllm', baseURL: `${choice.baseUrl}/v1`, includeUsage: true, fetch })(choice.model);
+    }
+    case 'openai-compatible': {
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+      return createOpenAICompatible({ name: 'openai-compatible', baseURL: baseURL as string, apiKey: key ?? undefined, includeUsage: true, fetch })(choice.model);
+    }
+    case 'providera': {
+      const { createOpenAI } = await import('@ai-sdk/openai');
+      // chat completions: the protocol every OpenAI-compatible server and proxy speaks
+      return createOpenAI({ apiKey: key ?? undefined, baseURL, fetch }).chat(choice.model);
+    }
+    case 'providerb': {
+      const { createAnthropic } = await import('@ai-sdk/anthropic');
+      return createAnthropic({ apiKey: key ?? undefined, baseURL, fetch })(choice.model);
+    }
+    case 'replay':
+      throw new Error('the replay backend answers from its cassette, not through a provider');
+  }
+}
+
+/**
+ * The key a hosted backend needs, or an InputError naming its variable before any request is
+ * made. openai-compatible servers often need none, so LLM_API_KEY is optional.
+ */
+export function apiKey(choice: ModelChoice, env: Env): string | null {
+  const variable = KEY_VARIABLE[choice.backend];
+  if (!variable) return null;
+  const key = env[variable];
+  if (key) return key;
+  if (choice.backend === 'openai-compatible') return null;
+  throw new InputError(`${variable} is not set: ${choice.backend} needs it for the ${choice.role} model ${choice.model}`, `set ${variable} in the environment or a .env file, or choose another backend (SVC_BACKEND)`);
+}
