@@ -7,6 +7,7 @@ import { isCheckpointDir, listCheckpointDirs } from '../core/checkpoint/locate.t
 import { ConflictError, NotFoundError } from '../core/errors.ts';
 import { isPlainName, resolveInside } from '../core/paths.ts';
 import { memoForTurn } from '../core/turn-memo.ts';
+import { createModelClient, type ModelClient } from '../llm/client.ts';
 
 type Cached<T> = { at: number; active: string | null; value: T };
 
@@ -94,6 +95,15 @@ export class ServerContext {
 
   private fresh(c: { at: number; active: string | null }): boolean {
     return c.active === this.active && Date.now() - c.at < 2000;
+  }
+
+  /**
+   * A model client for the wizard's model-assisted routes. It needs the real keys, so it loads the
+   * configuration with secrets, and keeps no ledger: the wizard's calls belong to no run.
+   */
+  modelClient(): ModelClient {
+    const cfg = loadConfig({ env: this.processEnv, cwd: this.cwd, checkpoints: this.checkpointsRoot, checkpointDir: this.active ?? undefined });
+    return createModelClient({ cfg, checkpointDir: null });
   }
 
   invalidate(): void {

@@ -1,0 +1,92 @@
+import { UnavailableError } from '../core/errors.ts';
+import { isMapping } from '../core/values.ts';
+
+/** One model the local daemon holds, as its model list reports it. */
+export type LocalModel = {
+  name: string;
+  size_bytes: number | null;
+  parameter_size: string | null;
+  quantization: string | null;
+  family: string | null;
+  modified_at: string | null;
+};
+
+export type DaemonModels = { url: string; reachable: true; version: string | null; models: LocalModel[] } | { url: string; reachable: false; error: string };
+
+const PROBE_TIMEOUT_MS = 3000;
+
+/** The daemon's models through its model-list endpoint; an unreachable daemon is a value, not an error. */
+export async function daemonModels(url: string, fetchFn: typeof fetch = fetch): Promise<DaemonModels> {
+  try {
+    const [tags, version] = await Promise.all([getJson(url, '/api/tags', fetchFn), getJson(url, '/api/version', fetchFn).catch(() => null)]);
+    const list = isMapping(tags) && Array.isArray(tags.models) ? tags.models : [];
+    const v = isMapping(version) && typeof version.version === 'string' ? version.version : null;
+    return { url, reachable: true, version: v, models: list.filter(isMapping).map(localModel) };
+  } catch (err) {
+    return { url, reachable: false, error: (err as Error).message };
+  }
+}
+
+/** Models the daemon has loaded now, with the memory each holds. */
+export async function loadedModels(url: string, fetchFn: typeof fetch = fetch): Promise<{ name: string; size_bytes: number | null; vram_bytes: number | null }[]> {
+  const ps = await getJson(url, '/api/ps', fetchFn);
+  const list = isMapping(ps) && Array.isArray(ps.models) ? ps.models : [];
+  return list.filter(isMapping).map((m) => ({ name: String(m.name ?? m.model ?? ''), size_bytes: num(m.size), vram_bytes: num(m.size_vram) }));
+}
+
+/**
+ * Forwards a GET to the daemon. Only the configured daemon is ever asked, and only for a path
+ * under it, so the proxy cannot be pointed elsewhere.
+ */
+export async function proxyGet(url: string, path: string, search: string, fetchFn: typeof fetch = fetch): Promise<Response> {
+  const target = new URL(url);
+  target.pathname = `/${path.replace(/^\/+/, '')}`;
+  target.search = search;
+  let res: Response;
+  try {
+    res = await fetchFn(target, { signal: AbortSignal.timeout(30_000), redirect: 'manual' });
+  } catch (err) {
+    throw unreachable(url, err);
+  }
+  const headers = new Headers();
+  const type = res.headers.get('content-type');
+  if (type) headers.set('content-type', type);
+  return new Response(res.body, { status: res.status, headers });
+}
+
+async function getJson(url: string, path: string, fetchFn: typeof fetch): Promise<unknown> {
+  let res: Response;
+  try {
+    res = await fetchFn(new URL(path, url), { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+  } catch (err) {
+    throw unreachable(url, err);
+  }
+  if (!res.ok) throw new UnavailableError(`the local model daemon at ${url} answered ${res.status} to ${path}`);
+  try {
+    return await res.json();
+  } catch {
+    throw new UnavailableError(`the local model daemon at ${url} sent something other than JSON for ${path}`);
+  }
+}
+
+function unreachable(url: string, err: unknown): UnavailableError {
+  const why = (err as Error)?.name === 'TimeoutError' ? 'no answer in time' : 'not reachable';
+  return new UnavailableError(`local model daemon at ${url}: ${why}`, 'start it, or set LOCALLLM_HOST to where it listens');
+}
+
+function localModel(m: Record<string, unknown>): LocalModel {
+  const d = isMapping(m.details) ? m.details : {};
+  const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+  return {
+    name: String(m.name ?? m.model ?? ''),
+    size_bytes: num(m.size),
+    parameter_size: str(d.parameter_size),
+    quantization: str(d.quantization_level),
+    family: str(d.family),
+    modified_at: str(m.modified_at),
+  };
+}
+
+function num(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
