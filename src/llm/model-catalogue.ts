@@ -6,7 +6,7 @@ import { effective } from '../core/config/config.ts';
 import { diskFigures, memoryFigures } from '../core/system/metrics.ts';
 import { KEY_VARIABLE } from './failures.ts';
 import { type DaemonModels, daemonModels, loadedModels } from './local-daemon.ts';
-import { type Backend, daemonUrl, type ModelChoice, type ModelRole, modelFor, ROLE_SETTING } from './route.ts';
+import { type Backend, daemonUrl, MODEL_ROLES, type ModelChoice, modelFor } from './route.ts';
 
 export type HostedProvider = { id: Backend; key_variable: string; key_present: boolean; models: string[]; models_from: string };
 
@@ -23,7 +23,7 @@ const PRICE_TABLE_PROVIDER: Readonly<Partial<Record<Backend, string>>> = { provi
 
 /** What models svc can use here: the role routing, the local daemon's models, hosted providers with keys. */
 export async function modelCatalogue(cfg: Config, env: Env, fetchFn: typeof fetch = fetch): Promise<ModelCatalogue> {
-  const roles = (Object.keys(ROLE_SETTING) as ModelRole[]).map((r) => modelFor(r, cfg));
+  const roles = MODEL_ROLES.map((r) => modelFor(r, cfg));
   const local = await daemonModels(daemonUrl(String(effective(cfg, 'localllm_host').value)), fetchFn);
   const providers: HostedProvider[] = [];
   for (const id of ['providera', 'providerb'] as const) {

@@ -33,6 +33,8 @@ const ROLE_SETTING: Readonly<Record<ModelRole, string>> = {
   vlm: 'model_vlm',
 };
 
+export const MODEL_ROLES = Object.keys(ROLE_SETTING) as ModelRole[];
+
 export function modelFor(role: ModelRole, cfg: Config): ModelChoice {
   const setting = ROLE_SETTING[role];
   const m = effective(cfg, setting);

@@ -38,9 +38,17 @@ export async function serveSkill(skill: SkillDef, env: Readonly<Record<string, s
 
 const STOP_GRACE_MS = 3000;
 
-/** The tool as MCP clients see it: TypeBox schemas are JSON Schema already. */
+/**
+ * The tool as MCP clients see it: TypeBox schemas are JSON Schema already. An argument with a
+ * default is filled in by the server, so a model need not give it: it is not listed as required.
+ */
 export function listing(tool: ToolDef) {
-  return { name: tool.name, description: tool.description, inputSchema: JSON.parse(JSON.stringify(tool.params)) };
+  const inputSchema = JSON.parse(JSON.stringify(tool.params)) as { properties?: Record<string, { default?: unknown }>; required?: string[] };
+  if (inputSchema.required) {
+    inputSchema.required = inputSchema.required.filter((name) => inputSchema.properties?.[name]?.default === undefined);
+    if (inputSchema.required.length === 0) delete inputSchema.required;
+  }
+  return { name: tool.name, description: tool.description, inputSchema };
 }
 
 export async function callTool(

@@ -330,13 +330,36 @@ describe('svc settings and skills-list', () => {
     expect(r.stderr).toMatch(new RegExp(`^svc: ${wf.replace(/[.]/g, '\\.')}:\\d+:\\d+: .+ \\(fix the YAML syntax\\)\\n$`));
   });
 
-  test('skills-list shows the thirteen skills and their phases', async () => {
+  test('skills-list shows the thirteen skills with their tool counts and phases', async () => {
     const r = await svc(['skills-list'], { cwd: dir });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/coding-skill\s+bfts,reproduce\s+built in/);
+    expect(r.stdout).toMatch(/coding-skill\s+5\s+bfts,reproduce\s+built in\n/);
+    expect(r.stdout).toMatch(/benchmark-skill\s+3\s+bfts\s+built in\n/);
+    expect(r.stdout).toMatch(/evaluator-skill\s+1\s+bfts\s+built in\n/);
+    expect(r.stdout).toMatch(/paper-skill\s+-\s+paper\s+built in \(built in, not in this version yet\)\n/);
+    const all = JSON.parse((await svc(['skills-list', '--json'], { cwd: dir })).stdout);
+    const coding = all.find((s: { name: string }) => s.name === 'coding-skill');
+    expect(coding.tools.map((t: { name: string }) => t.name)).toEqual(['write_code', 'run_code', 'run_bash', 'read_file', 'emit_results']);
+    expect(coding.tools[2].input_schema.required).toEqual(['command']);
     const custom = join(dir, 'wf.yaml');
     writeFileSync(custom, `skills:\n  - {name: my-skill, path: "{{ari_root}}/skills/mine", phase: [bfts]}\nbfts_pipeline: []\npipeline: []\n`);
     const mine = JSON.parse((await svc(['skills-list', '--config', custom, '--json'], { cwd: dir, env: { SVC_ROOT: dir } })).stdout);
-    expect(mine).toEqual([{ name: 'my-skill', phases: ['bfts'], path: join(dir, 'skills', 'mine'), builtin: false, found: false, enabled: true }]);
+    expect(mine).toEqual([
+      {
+        name: 'my-skill',
+        phases: ['bfts'],
+        path: join(dir, 'skills', 'mine'),
+        builtin: false,
+        found: false,
+        enabled: true,
+        description: '',
+        uses_model: null,
+        env: [],
+        tool_count: null,
+        tools: [],
+        problem: `skill my-skill: nothing to run at ${join(dir, 'skills', 'mine')} (give a directory with src/server.py or an executable MCP server)`,
+      },
+    ]);
   });
+
 });

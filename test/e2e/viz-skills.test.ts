@@ -1,0 +1,54 @@
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeCheckpoint } from '../support/checkpoint.ts';
+import { removeDir, tempDir } from '../support/svc.ts';
+import { startViz, type Viz } from '../support/viz.ts';
+
+let dir: string;
+let viz: Viz;
+beforeEach(async () => {
+  dir = tempDir();
+  const root = join(dir, 'workspace', 'checkpoints');
+  mkdirSync(root, { recursive: true });
+  writeCheckpoint(root);
+  viz = await startViz([], { cwd: dir, env: { SVC_ROOT: dir } });
+});
+afterEach(async () => {
+  await viz.stop();
+  removeDir(dir);
+});
+
+describe('skills and tools', () => {
+  test('GET /api/skills: every workflow skill with its tool count, phases and whether this version has it', async () => {
+    const { status, body } = await viz.get('/api/skills');
+    expect(status).toBe(200);
+    expect(body.skills).toHaveLength(13);
+    const byName = Object.fromEntries(body.skills.map((s: { name: string }) => [s.name, s]));
+    expect(byName['coding-skill']).toMatchObject({ tool_count: 5, phases: ['bfts', 'reproduce'], builtin: true, found: true, enabled: true, uses_model: false, problem: null });
+    expect(byName['benchmark-skill'].tool_count).toBe(3);
+    expect(byName['paper-skill']).toMatchObject({ tool_count: null, found: false, problem: 'built in, not in this version yet' });
+    expect(byName['coding-skill'].tools).toBeUndefined();
+  });
+
+  test('GET /api/skill/<name>: its tools with their schemas and the variables it reads; an unknown name is 404', async () => {
+    const { body } = await viz.get('/api/skill/coding-skill');
+    expect(body.env).toEqual(['SVC_WORK_DIR', 'SVC_CHECKPOINT_DIR']);
+    expect(body.tools.map((t: { name: string }) => t.name)).toEqual(['write_code', 'run_code', 'run_bash', 'read_file', 'emit_results']);
+    expect(body.tools[3]).toMatchObject({ name: 'read_file', disabled: false, input_schema: { type: 'object', required: ['path'] } });
+    expect(await viz.get('/api/skill/nope-skill')).toEqual({ status: 404, body: { error: "unknown skill 'nope-skill' (see GET /api/skills)" } });
+    expect((await viz.get('/api/skill/..%2F..%2Fetc')).status).toBe(404);
+  });
+
+  test('GET /api/tools: the combined catalogue follows the workflow switches', async () => {
+    const before = (await viz.get('/api/tools')).body.tools;
+    expect(before).toHaveLength(9);
+    expect(before.find((t: { name: string }) => t.name === 'plot')).toMatchObject({ skill: 'benchmark-skill', phases: ['bfts'], enabled: true, disabled: false });
+    expect((await viz.post('/api/workflow/disabled-tools', { skill: 'benchmark-skill', tools: ['plot'] })).status).toBe(200);
+    expect((await viz.post('/api/workflow/skills', { name: 'coding-skill', enabled: false })).status).toBe(200);
+    const after = (await viz.get('/api/tools')).body.tools;
+    expect(after.find((t: { name: string }) => t.name === 'plot')).toMatchObject({ enabled: false, disabled: true });
+    expect(after.find((t: { name: string }) => t.name === 'run_bash')).toMatchObject({ enabled: false, phases: ['none'] });
+    expect(after.find((t: { name: string }) => t.name === 'statistical_test')).toMatchObject({ enabled: true });
+  });
+});
