@@ -1,12 +1,14 @@
-// Tool servers: MCP round trip through the run's client pool (against a plain pipe echo to a child
-// process), skill server start to first answer (against spawning the same binary for --version),
-// each measured in the same run so a noisy machine shifts the baseline too.
-import { writeFileSync } from 'node:fs';
+// Tool servers and the cost ledger: MCP round trip through the run's client pool (against a plain
+// pipe echo to a child process), skill server start to first answer (against spawning the same
+// binary for --version), and one ledger append with its budget check (against appending the same
+// line to a file), each measured in the same run so a noisy machine shifts the baseline too.
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { listSkills } from '../../src/core/config/skills.ts';
 import { bundledWorkflow } from '../../src/core/config/workflow.ts';
+import { CostLedger, costRecordOf } from '../../src/llm/ledger.ts';
 import { SkillPool } from '../../src/mcp/pool.ts';
 import { median, report } from './measure.ts';
 import { removeDir, SVC, tempDir } from '../support/svc.ts';
@@ -66,9 +68,35 @@ function versionSpawn(): number {
   return performance.now() - t0;
 }
 
+/** Per call: the ledger's budget check and append (trace line, summary rewritten), against a bare append. */
+function ledgerAppends(n: number): { ledger: number[]; bare: number[] } {
+  const ckpt = join(dir, 'ledger');
+  mkdirSync(ckpt, { recursive: true });
+  const ledger = new CostLedger(ckpt, 1e9);
+  const record = () => costRecordOf({ role: 'bfts', meta: { phase: 'bfts', skill: 'coding-skill' }, model: 'gpt-4o-mini', backend: 'providera', usage: { promptTokens: 1200, completionTokens: 300, totalTokens: 1500 }, price: { costUsd: 0.00036, source: 'genai-prices' }, latencyMs: 850 });
+  const bareFile = join(dir, 'bare.jsonl');
+  const out = { ledger: [] as number[], bare: [] as number[] };
+  for (let i = 0; i < n; i++) {
+    const r = record();
+    let t0 = performance.now();
+    appendFileSync(bareFile, `${JSON.stringify(r)}\n`);
+    out.bare.push(performance.now() - t0);
+    t0 = performance.now();
+    ledger.checkBudget();
+    ledger.append(r);
+    out.ledger.push(performance.now() - t0);
+  }
+  return out;
+}
+
+const appends = ledgerAppends(CALLS);
+console.log(`${CALLS} ledger appends, median`);
+report('append the line to a file (baseline)', median(appends.bare), median(appends.bare));
+report('ledger: budget check, append, summary', median(appends.ledger), median(appends.bare), 1);
+
 const echo = await pipeEcho(CALLS);
 const calls = await poolCalls(CALLS);
-console.log(`${CALLS} calls each, median`);
+console.log(`\n${CALLS} calls each, median`);
 report('pipe echo (baseline)', median(echo), median(echo));
 report('MCP tools/call read_file via the pool', median(calls), median(echo), 2);
 
