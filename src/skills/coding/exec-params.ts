@@ -1,4 +1,5 @@
 import { Type as T } from '@sinclair/typebox';
+import { isSecretVar } from '../../core/config/environment.ts';
 import type { ToolContext } from '../tool.ts';
 import { KILL_GRACE_S, OUTPUT_MAX_CHARS } from './run-process.ts';
 
@@ -18,11 +19,14 @@ export const TimeoutParam = T.Number({
 export const EXEC_TOOL_TIMEOUT_S = MAX_TIMEOUT_S + KILL_GRACE_S + 30;
 
 /**
- * The skill's environment, passed on so SVC_* and PATH reach the code. Python output is unbuffered
- * so that what a script printed before a timeout is not lost in its buffer.
+ * The skill's environment, passed on so SVC_* and PATH reach the code, less svc's credentials
+ * (provider keys, tokens): code a model wrote has no business reading them, and its output ends up
+ * in logs and memory. Python output is unbuffered so that what a script printed before a timeout
+ * is not lost in its buffer.
  */
 export function childEnv(env: ToolContext['env']): Record<string, string | undefined> {
-  return { PYTHONUNBUFFERED: '1', ...env };
+  const kept = Object.entries(env).filter(([name]) => !isSecretVar(name));
+  return { PYTHONUNBUFFERED: '1', ...Object.fromEntries(kept) };
 }
 
 /** Shown with a run's output so a model knows what the fields mean. */

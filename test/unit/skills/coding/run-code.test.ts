@@ -103,3 +103,10 @@ describe('run_bash', () => {
     await expect(callTool(runBash, { command: 'true', timeout: 7201 }, env())).rejects.toThrow(/timeout/);
   });
 });
+
+describe('the environment of the code', () => {
+  test('svc credentials are not passed on; the rest of the skill environment is', async () => {
+    const r = await callTool(runBash, { command: 'echo "[$PROVIDERA_API_KEY][$SVC_GUI_TOKEN][$MY_SERVICE_TOKEN][$SVC_PROBE]"' }, env({ PROVIDERA_API_KEY: 'sk-1', SVC_GUI_TOKEN: 't', MY_SERVICE_TOKEN: 'x', SVC_PROBE: 'kept' }));
+    expect(r.stdout).toBe('[][][][kept]\n');
+  });
+});

@@ -1,19 +1,16 @@
 import { readFileSync } from 'node:fs';
 import type { TSchema } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import { checkArguments } from '../../../../src/mcp/arguments.ts';
 import type { ToolDef } from '../../../../src/skills/tool.ts';
 
 export type Env = Record<string, string | undefined>;
 
 /**
- * Calls a tool as the skill server does: defaults filled in and the arguments checked against the
- * tool's schema first, so a test cannot hand `run` something a real call could not.
+ * Calls a tool as the skill server does, through the same argument check, so a test cannot hand
+ * `run` something a real call could not.
  */
 export async function callTool<P extends TSchema>(tool: ToolDef<P>, args: Record<string, unknown>, env: Env, signal?: AbortSignal): Promise<any> {
-  const filled = Value.Default(tool.params, structuredClone(args));
-  const first = Value.Errors(tool.params, filled).First();
-  if (first) throw new Error(`arguments do not fit the schema: ${first.path} ${first.message}`);
-  return await tool.run(filled as P['static'], { signal: signal ?? new AbortController().signal, env });
+  return await tool.run(checkArguments(tool.params, tool.name, args), { signal: signal ?? new AbortController().signal, env });
 }
 
 /** True while the process exists and is not a zombie waiting to be reaped. */
