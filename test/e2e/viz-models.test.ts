@@ -125,6 +125,7 @@ describe('model-assisted wizard helpers', () => {
   test('bad requests and an unreachable or unconfigured model give one clear line', async () => {
     const v = await open();
     expect((await v.post('/api/config/generate', { answers: {} })).body).toEqual({ error: 'answers is empty (send the wizard answers as {answers: {...}})' });
+    expect(await v.post('/api/config/generate', { answers: 'a Slurm cluster' })).toEqual({ status: 400, body: { error: 'answers must be an object of question: answer (send the wizard answers as {answers: {...}})' } });
     expect((await v.post('/api/chat-goal', {})).status).toBe(400);
     expect((await v.req('/api/chat-goal', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"goal": ' })).status).toBe(400);
     expect(chats()).toHaveLength(0);
