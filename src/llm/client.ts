@@ -75,7 +75,7 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
       if (req.signal?.aborted) throw req.signal.reason;
       const last = err instanceof RetriesExhausted ? err.last : err;
       const attempts = err instanceof RetriesExhausted ? err.attempts : 1;
-      throw describeFailure(last, { choice: c, attempts, timeoutS: timeout.aborted ? limits.timeoutMs / 1000 : null });
+      throw describeFailure(last, { choice: c, attempts, timeoutS: timeout.aborted ? limits.timeoutMs / 1000 : null, key: apiKey(c, env) });
     }
   }
 

@@ -124,6 +124,20 @@ describe('failures in one line', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  test('a provider that echoes the key in its error does not get it into ours', async () => {
+    const key = 'sk-live-0123456789abcdef';
+    const hosted = client(box, { SVC_BACKEND: 'providera', PROVIDERA_API_KEY: key, LLM_API_BASE: `${server.url}/v1`, SVC_MODEL: 'gpt-4o-mini', SVC_LLM_MAX_RETRIES: '0' });
+    server.push({ status: 401, body: { error: { message: `Incorrect API key provided: ${key}` } } }, { status: 400, body: { error: { message: `bad header: Bearer ${key}` } } });
+    expect((await rejection(hosted.complete(ASK))).message).toBe('providera refused the key in PROVIDERA_API_KEY (HTTP 401: Incorrect API key provided: ***)');
+    expect((await rejection(hosted.complete(ASK))).message).toBe(`providera at ${server.url}/v1 rejected the run request to gpt-4o-mini (HTTP 400): bad header: Bearer ***`);
+  });
+
+  test('a user and password in the API base are not repeated in a message', async () => {
+    const port = closedPort();
+    const err = await rejection(client(box, { SVC_BACKEND: 'openai-compatible', LLM_API_BASE: `http://user:pw-0123456789@127.0.0.1:${port}/v1` }).complete(ASK));
+    expect(err.message).toBe(`no model backend reachable at http://127.0.0.1:${port}/v1 (openai-compatible; llm.base_url or LLM_API_BASE)`);
+  });
+
   test("another 4xx: one line with the provider's message, not retried", async () => {
     server.push({ status: 404, body: { error: { message: "model 'nope' not found", type: 'not_found', code: null } } });
     const err = await rejection(client(box, local(server, { SVC_MODEL: 'nope' })).complete(ASK));
