@@ -34,6 +34,14 @@ function networkCode(err: unknown): string | null {
   return null;
 }
 
+/** An error of ours the SDK wrapped (an answer over the size cap, read by the SDK): reported as it is. */
+function ownCause(err: unknown): SvcError | null {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof SvcError) return e;
+  }
+  return null;
+}
+
 /** 408, 429, 5xx and cut connections are retried; the server's Retry-After sets the wait. */
 export function classifyFailure(err: unknown): Verdict {
   const api = apiCallError(err);
@@ -54,6 +62,8 @@ export function describeFailure(err: unknown, ctx: FailureContext): unknown {
   if (ctx.timeoutS !== null) {
     return new UnavailableError(`${backend} gave no answer to the ${role} request to ${model} within ${ctx.timeoutS} s (SVC_LLM_TIMEOUT_S)`, 'raise SVC_LLM_TIMEOUT_S, or check that the backend is not stuck');
   }
+  const own = ownCause(err);
+  if (own) return own;
   const api = apiCallError(err);
   const status = api?.statusCode;
   if (api && status !== undefined && status >= 400) {

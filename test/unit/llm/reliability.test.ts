@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { InputError, SvcError, UnavailableError } from '../../../src/core/errors.ts';
+import { InputError, SvcError, TooLargeError, UnavailableError } from '../../../src/core/errors.ts';
+import { MAX_ANSWER_BYTES } from '../../../src/llm/capped-fetch.ts';
 import type { ModelServer } from '../../support/model-server.ts';
 import { client, closedPort, freshEachTest, rejection, type Sandbox } from './helpers.ts';
 
@@ -144,6 +145,23 @@ describe('failures in one line', () => {
     expect(err).toBeInstanceOf(SvcError);
     expect(err.message).toBe(`localllm at ${server.url} rejected the run request to nope (HTTP 404): model 'nope' not found`);
     expect(server.requests).toHaveLength(1);
+  });
+
+  test('an answer larger than any model gives ends the call with one line instead of filling memory', async () => {
+    server.push({ raw: ' '.repeat(MAX_ANSWER_BYTES + 1) });
+    const announced = await rejection(client(box, local(server)).complete(ASK));
+    expect(announced).toBeInstanceOf(TooLargeError);
+    expect(announced.message).toBe(`the model server at ${server.url} sent more than ${MAX_ANSWER_BYTES} bytes for one answer`);
+    // no length announced, and no end
+    const chunk = new Uint8Array(1 << 20).fill(32);
+    const endless = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(new ReadableStream({ pull: (ctl) => ctl.enqueue(chunk) }), { headers: { 'content-type': 'application/json' } }) });
+    try {
+      const streamed = await rejection(client(box, { LOCALLLM_HOST: `127.0.0.1:${endless.port}` }).complete(ASK));
+      expect(streamed).toBeInstanceOf(TooLargeError);
+      expect(streamed.message).toBe(`the model server at http://127.0.0.1:${endless.port} sent more than ${MAX_ANSWER_BYTES} bytes for one answer`);
+    } finally {
+      endless.stop(true);
+    }
   });
 
   test('a reply that is not JSON', async () => {
