@@ -1,5 +1,7 @@
 import { TooLargeError } from '../core/errors.ts';
 
+type Fetch = (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => Promise<Response>;
+
 /** Far above any model's answer: a 128k-token answer is about half a megabyte of JSON. */
 export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
@@ -7,8 +9,8 @@ export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
  * fetch whose response bodies end with an error past `maxBytes`. The SDK reads an answer whole,
  * so a server (or a wrong API base) sending without end would otherwise take all memory.
  */
-export function cappedFetch(inner: typeof fetch, maxBytes = MAX_ANSWER_BYTES): typeof fetch {
-  const capped = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]): Promise<Response> => {
+export function cappedFetch(inner: Fetch, maxBytes = MAX_ANSWER_BYTES): typeof fetch {
+  const capped: Fetch = async (input, init) => {
     const res = await inner(input, init);
     if (!res.body) return res;
     const tooLarge = () => new TooLargeError(`the model server at ${originOf(input)} sent more than ${maxBytes} bytes for one answer`, 'check the API base: no model answers that much');
