@@ -22,12 +22,18 @@ export async function serveSkill(skill: SkillDef, env: Readonly<Record<string, s
     void call.finally(() => running.delete(call));
     return call;
   });
+  // a line that is not a protocol message is dropped, and one over the transport's size limit ends
+  // the session: either way the client hears nothing, so the reason goes to stderr
+  server.onerror = (err) => console.error(`${skill.name}: ${protocolProblem(err)}`);
   const transport = new StdioServerTransport();
   const done = new Promise<void>((resolve) => {
     transport.onclose = resolve;
     // the transport does not notice end of input by itself
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);
+    // a client closing us with a signal gets the same orderly stop: running commands are stopped
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
   });
   await server.connect(transport);
   await done;
@@ -71,6 +77,13 @@ export async function callTool(
 
 function failure(message: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: message }) }] };
+}
+
+/** What went wrong with the input stream, in one line. */
+function protocolProblem(err: Error): string {
+  if (err instanceof SyntaxError) return `ignored a line on stdin that is not JSON (${err.message})`;
+  if (err.name === 'ZodError') return 'ignored a line on stdin that is not a JSON-RPC message';
+  return err.message.replace(/\s+/g, ' ').slice(0, 300);
 }
 
 function keepStdoutForFrames(): void {
