@@ -5,6 +5,7 @@ import { version } from '../../package.json';
 import { oneLine, SvcError } from '../core/errors.ts';
 import type { SkillDef, ToolDef } from '../skills/tool.ts';
 import { checkArguments } from './arguments.ts';
+import { protocolProblem } from './protocol-problem.ts';
 
 /**
  * Serves one skill over MCP stdio until stdin closes. stdout carries protocol frames only:
@@ -77,13 +78,6 @@ export async function callTool(
 
 function failure(message: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: message }) }] };
-}
-
-/** What went wrong with the input stream, in one line. */
-function protocolProblem(err: Error): string {
-  if (err instanceof SyntaxError) return `ignored a line on stdin that is not JSON (${err.message})`;
-  if (err.name === 'ZodError') return 'ignored a line on stdin that is not a JSON-RPC message';
-  return err.message.replace(/\s+/g, ' ').slice(0, 300);
 }
 
 function keepStdoutForFrames(): void {

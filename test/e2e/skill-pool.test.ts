@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { afterEach, beforeEach, describe, expect, spyOn, test } from 'bun:test';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listSkills } from '../../src/core/config/skills.ts';
@@ -107,6 +107,20 @@ describe('the run tool client', () => {
     pool = new SkillPool({ skills: [{ name: 'empty-skill', phases: ['bfts'], path: empty, builtin: false, found: true, enabled: true }], env: { PATH: '/usr/bin:/bin' } });
     expect(await pool.call('anything')).toEqual({ error: `unknown tool 'anything'; empty-skill offers no tools: skill empty-skill: nothing to run at ${empty} (give a directory with src/server.py or an executable MCP server)` });
     expect(await pool.running()).toEqual({});
+  });
+
+  test('an external server that prints to stdout still serves, and the lines it loses are noted on stderr', async () => {
+    await pool.close();
+    const chatty = join(dir, 'chatty.sh');
+    writeFileSync(chatty, `#!/bin/sh\necho "starting up"\nexec ${SVC} skill serve coding-skill\n`, { mode: 0o755 });
+    const logged = spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      pool = new SkillPool({ skills: [{ name: 'chatty-skill', phases: ['bfts'], path: chatty, builtin: false, found: true, enabled: true }], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SVC_WORK_DIR: dir } });
+      expect(await pool.call('run_bash', { command: 'echo fine' })).toEqual({ result: expect.objectContaining({ stdout: 'fine\n' }) });
+      expect(logged.mock.calls.map((c) => String(c[0]))).toContainEqual(expect.stringMatching(/^chatty-skill: ignored a line that is not JSON \(/));
+    } finally {
+      logged.mockRestore();
+    }
   });
 
   test('calls that see their server die together start one new server; none is left behind', async () => {

@@ -99,8 +99,8 @@ describe('svc skill serve', () => {
     server.send('this is not json', '[1, 2, 3]', call(2, 'run_bash', { command: 'echo still here' }));
     expect(JSON.parse((await server.answer(2)).result.content[0].text).stdout).toBe('still here\n');
     expect(await server.stop()).toBe(0);
-    expect(server.stderr()).toContain('coding-skill: ignored a line on stdin that is not JSON (');
-    expect(server.stderr()).toContain('coding-skill: ignored a line on stdin that is not a JSON-RPC message\n');
+    expect(server.stderr()).toContain('coding-skill: ignored a line that is not JSON (');
+    expect(server.stderr()).toContain('coding-skill: ignored a line that is not a JSON-RPC message\n');
   });
 
   test('a message over the size limit ends the session with the reason on stderr', async () => {
