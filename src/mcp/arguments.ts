@@ -16,8 +16,11 @@ export function checkArguments<S extends TSchema>(schema: S, tool: string, raw: 
   const args = Value.Default(schema, copy);
   const first = Value.Errors(schema, args).First();
   if (!first) return args as S['static'];
+  // a misspelt name is the likeliest mistake, and the list of names is the likeliest fix
+  const unknown = schema.additionalProperties === false ? unknownKey(schema, args) : undefined;
+  if (unknown) throw new InputError(`${tool}: ${unknown}`);
   const name = first.path.replace(/^\//, '').replace(/\//g, '.');
-  if (name === '') throw new InputError(`${tool}: ${unknownKey(schema, args) ?? first.message.toLowerCase()}`);
+  if (name === '') throw new InputError(`${tool}: ${first.message.toLowerCase()}`);
   const given = valueAt(args, first.path);
   if (given === undefined) throw new InputError(`${tool}: missing argument '${name}'`);
   throw new InputError(`${tool}: argument '${name}' ${first.message.toLowerCase()}, got ${describe(given)}`);
