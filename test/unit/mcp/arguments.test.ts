@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { callTool } from '../../../src/mcp/serve.ts';
 import { plot } from '../../../src/skills/benchmark/plot.ts';
 import { emitResults } from '../../../src/skills/coding/emit-results.ts';
+import type { ToolDef } from '../../../src/skills/tool.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
 let dir: string;
@@ -12,7 +13,7 @@ beforeEach(() => {
 });
 afterEach(() => removeDir(dir));
 
-const tools = new Map([emitResults, plot].map((t) => [t.name, t]));
+const tools = new Map<string, ToolDef<any>>([emitResults, plot].map((t) => [t.name, t]));
 const call = async (name: string, json: string) => {
   const reply = await callTool(tools, name, JSON.parse(json), { signal: new AbortController().signal, env: { SVC_WORK_DIR: dir } });
   return { isError: reply.isError === true, body: JSON.parse((reply.content[0] as { text: string }).text) };
