@@ -33,7 +33,7 @@ resources.executor is one of local, slurm, pbs, lsf; container.mode one of auto,
  * each proposal is checked the way a run checks a workflow file (a rejected one is sent back with
  * the reason), and the result is returned as YAML to review and save.
  */
-export async function generateConfig(client: ModelClient, answers: Record<string, unknown>, env: Env, signal?: AbortSignal): Promise<GeneratedConfig> {
+export async function generateConfig(client: ModelClient, answers: unknown, env: Env, signal?: AbortSignal): Promise<GeneratedConfig> {
   if (!isMapping(answers)) throw new InputError('answers must be an object of question: answer', 'send the wizard answers as {answers: {...}}');
   const text = JSON.stringify(answers);
   if (Object.keys(answers).length === 0) throw new InputError('answers is empty', 'send the wizard answers as {answers: {...}}');

@@ -25,7 +25,7 @@ test('a key named like a property every object has is refused and sent back like
 
 test('answers that are not an object are refused before any model is asked', async () => {
   for (const answers of ['compute on a cluster', [1, 2], null]) {
-    const err = await rejection(generateConfig(local(), answers as unknown as Record<string, unknown>, {}));
+    const err = await rejection(generateConfig(local(), answers, {}));
     expect(err).toBeInstanceOf(InputError);
     expect(err.message).toBe('answers must be an object of question: answer');
   }
