@@ -4,7 +4,7 @@ import type { Phase } from '../schema/workflow.ts';
 import { loadSkill } from '../skills/catalog.ts';
 import { type Env, SkillConnection } from './connection.ts';
 import { listing } from './serve.ts';
-import { toolTimeoutS } from './timeouts.ts';
+import { MAX_WAIT_S, toolTimeoutS } from './timeouts.ts';
 
 export type ToolInfo = { skill: string; name: string; description: string; inputSchema: Record<string, unknown>; timeoutS?: number };
 export type ToolOutcome = { result: unknown } | { error: string };
@@ -51,7 +51,7 @@ export class SkillPool {
     try {
       const tool = await this.find(name, opts.skill);
       const conn = await this.connection(tool.skill);
-      const timeoutS = opts.timeoutS ?? toolTimeoutS(tool.timeoutS, args, tool.inputSchema);
+      const timeoutS = Math.min(opts.timeoutS ?? toolTimeoutS(tool.timeoutS, args, tool.inputSchema), MAX_WAIT_S);
       return await this.send(conn, tool, args, timeoutS, opts.signal);
     } catch (err) {
       return { error: err instanceof SvcError ? oneLine(err) : `${name}: ${oneLine(err)}` };

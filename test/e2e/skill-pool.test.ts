@@ -77,6 +77,11 @@ describe('the run tool client', () => {
     expect(await pool.call('run_bash', { command: 'echo ok' })).toEqual({ result: expect.objectContaining({ stdout: 'ok\n' }) });
   });
 
+  test('a wait longer than a timer can hold is capped: the call is answered, not timed out at once', async () => {
+    expect(await pool.call('run_bash', { command: 'echo hi', timeout: 1e9 })).toEqual({ error: "run_bash: argument 'timeout' expected number to be less or equal to 7200, got number 1000000000" });
+    expect(await pool.call('run_bash', { command: 'echo hi' }, { timeoutS: 1e10 })).toEqual({ result: expect.objectContaining({ stdout: 'hi\n' }) });
+  });
+
   test('a skill process that dies mid-call is reported and restarted once', async () => {
     await pool.call('run_bash', { command: 'true' });
     const first = (await pool.running())['coding-skill'];
