@@ -8,7 +8,8 @@ import { basename, dirname, join } from 'node:path';
 export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): void {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
+  // the name is cut so that a target name of the longest length allowed still leaves room for the rest
+  const tmp = join(dir, `.${Array.from(basename(path)).slice(0, 40).join('')}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
   const fd = openSync(tmp, 'w', mode);
   try {
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;

@@ -5,6 +5,7 @@ import { mergedEnv } from '../core/config/environment.ts';
 import { type Env, envValue } from '../core/config/env-vars.ts';
 import { InputError } from '../core/errors.ts';
 import { CASSETTE_FILE, CassettePlayer, recordExchange, requestKey } from './cassette.ts';
+import { checkpointFile } from './checkpoint-file.ts';
 import { classifyFailure, describeFailure } from './failures.ts';
 import { completeJsonWith, type JsonCheck } from './json-answer.ts';
 import { CostLedger, costRecordOf } from './ledger.ts';
@@ -51,7 +52,7 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
   const checkpointDir = opts.checkpointDir === undefined ? envValue(env, 'SVC_CHECKPOINT_DIR') : opts.checkpointDir;
   const ledger = new CostLedger(checkpointDir, limits.budgetUsd);
   const prices = PriceBook.load(limits.pricesFile, checkpointDir);
-  const recordTo = checkpointDir && limits.record ? join(checkpointDir, CASSETTE_FILE) : null;
+  const recordTo = checkpointDir && limits.record ? checkpointFile(checkpointDir, CASSETTE_FILE) : null;
   const choices = new Map<ModelRole, ModelChoice>();
   const models = new Map<ModelRole, Promise<LanguageModel>>();
   let player: CassettePlayer | null = null;
@@ -74,7 +75,7 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
       if (req.signal?.aborted) throw req.signal.reason;
       const last = err instanceof RetriesExhausted ? err.last : err;
       const attempts = err instanceof RetriesExhausted ? err.attempts : 1;
-      throw describeFailure(last, { choice: c, attempts, timeoutS: timeout.aborted ? limits.timeoutMs / 1000 : null });
+      throw describeFailure(last, { choice: c, attempts, timeoutS: timeout.aborted ? limits.timeoutMs / 1000 : null, key: apiKey(c, env) });
     }
   }
 

@@ -34,6 +34,14 @@ function networkCode(err: unknown): string | null {
   return null;
 }
 
+/** An error of ours the SDK wrapped (an answer over the size cap, read by the SDK): reported as it is. */
+function ownCause(err: unknown): SvcError | null {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof SvcError) return e;
+  }
+  return null;
+}
+
 /** 408, 429, 5xx and cut connections are retried; the server's Retry-After sets the wait. */
 export function classifyFailure(err: unknown): Verdict {
   const api = apiCallError(err);
@@ -43,7 +51,8 @@ export function classifyFailure(err: unknown): Verdict {
   return { retry: code !== null && CUT.has(code), afterMs: null };
 }
 
-export type FailureContext = { choice: ModelChoice; attempts: number; timeoutS: number | null };
+/** `key`: the key the request carried; a provider that echoes it in an error does not get it into ours. */
+export type FailureContext = { choice: ModelChoice; attempts: number; timeoutS: number | null; key: string | null };
 
 /** A failed call as one line the user can act on; errors that are not the backend's are returned unchanged. */
 export function describeFailure(err: unknown, ctx: FailureContext): unknown {
@@ -53,10 +62,12 @@ export function describeFailure(err: unknown, ctx: FailureContext): unknown {
   if (ctx.timeoutS !== null) {
     return new UnavailableError(`${backend} gave no answer to the ${role} request to ${model} within ${ctx.timeoutS} s (SVC_LLM_TIMEOUT_S)`, 'raise SVC_LLM_TIMEOUT_S, or check that the backend is not stuck');
   }
+  const own = ownCause(err);
+  if (own) return own;
   const api = apiCallError(err);
   const status = api?.statusCode;
   if (api && status !== undefined && status >= 400) {
-    const said = providerMessage(api.message);
+    const said = providerMessage(api.message, ctx.key);
     const keyVar = KEY_VARIABLE[backend];
     if ((status === 401 || status === 403) && keyVar) return new InputError(`${backend} refused the key in ${keyVar} (HTTP ${status}: ${said})`, `check ${keyVar}`);
     if (classifyFailure(err).retry) {
@@ -73,14 +84,14 @@ export function describeFailure(err: unknown, ctx: FailureContext): unknown {
   if (code) return new UnavailableError(`the connection to ${at} was cut (${code}) ${attempts} time${attempts > 1 ? 's' : ''} during the ${role} request (${backend})`, 'check the backend and the network, or raise SVC_LLM_MAX_RETRIES');
   // a 2xx APICallError is a body the SDK could not parse
   if (err instanceof Error && (BAD_REPLY.has(err.name) || status !== undefined)) {
-    return new SvcError(`${backend} at ${at} sent a reply to the ${role} request that is not a valid ${backend === 'providerb' ? 'Messages API' : 'chat completion'} answer: ${providerMessage(err.message)}`);
+    return new SvcError(`${backend} at ${at} sent a reply to the ${role} request that is not a valid ${backend === 'providerb' ? 'Messages API' : 'chat completion'} answer: ${providerMessage(err.message, ctx.key)}`);
   }
   return err;
 }
 
-/** Where requests go, for messages: the configured base, else the provider's own. */
+/** Where requests go, for messages: the configured base (without a user:password in it), else the provider's own. */
 function address(choice: ModelChoice): string {
-  return choice.baseUrl ?? DEFAULT_BASE[choice.backend] ?? choice.backend;
+  return (choice.baseUrl ?? DEFAULT_BASE[choice.backend] ?? choice.backend).replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
 }
 
 function addressVariable(choice: ModelChoice): string | null {
@@ -95,8 +106,12 @@ function unreachableHint(backend: Backend): string {
   return 'check the network, or set LLM_API_BASE to a reachable API base';
 }
 
-/** A provider's error text as part of one line. */
-function providerMessage(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+/** Keys shorter than this are placeholders, not secrets; masking them would garble the message. */
+const MIN_SECRET_LENGTH = 8;
+
+/** A provider's error text as part of one line, with the key masked wherever the provider echoed it. */
+function providerMessage(text: string, key: string | null): string {
+  const masked = key && key.length >= MIN_SECRET_LENGTH ? text.split(key).join('***') : text;
+  const flat = masked.replace(/\s+/g, ' ').trim();
   return flat.length > 300 ? `${flat.slice(0, 297)}...` : flat || 'no message';
 }

@@ -35,7 +35,7 @@ export async function completeJsonWith<T>(complete: (req: CompletionRequest) => 
  * from the first { or [ to the last } or ]. Reasoning in <think> tags is dropped first.
  */
 export function parseJsonAnswer(text: string): { value: unknown } | { error: string } {
-  const body = text.replace(/<think>[\s\S]*?<\/think>/g, '').trim();
+  const body = withoutThinking(text).trim();
   if (!body) return { error: 'the answer was empty' };
   const fence = /```[a-zA-Z]*\s*\n?([\s\S]*?)```/.exec(body)?.[1]?.trim();
   const start = body.search(/[[{]/);
@@ -51,4 +51,20 @@ export function parseJsonAnswer(text: string): { value: unknown } | { error: str
     }
   }
   return { error: first ?? 'no JSON found' };
+}
+
+/**
+ * The text without its <think>…</think> spans, in one pass; an unclosed one stays. A lazy pattern
+ * would read the rest of the answer again from every unclosed tag: minutes for a looping model.
+ */
+function withoutThinking(text: string): string {
+  let kept = '';
+  let at = 0;
+  for (let open = text.indexOf('<think>'); open >= 0; open = text.indexOf('<think>', at)) {
+    const close = text.indexOf('</think>', open + '<think>'.length);
+    if (close < 0) break;
+    kept += text.slice(at, open);
+    at = close + '</think>'.length;
+  }
+  return kept + text.slice(at);
 }

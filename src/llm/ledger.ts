@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { statOrNull } from '../core/paths.ts';
+import { checkpointFile } from './checkpoint-file.ts';
 import { BudgetExceededError } from './errors.ts';
 import type { Price, PriceSource } from './prices.ts';
 import { type CostSummary, TraceTally } from './trace-tally.ts';
@@ -46,9 +47,9 @@ export class CostLedger {
     checkpointDir: string | null,
     private readonly budgetUsd: number | null,
   ) {
-    this.trace = checkpointDir ? join(checkpointDir, TRACE_FILE) : null;
-    this.summaryPath = checkpointDir ? join(checkpointDir, SUMMARY_FILE) : null;
     if (checkpointDir) mkdirSync(checkpointDir, { recursive: true });
+    this.trace = checkpointDir ? checkpointFile(checkpointDir, TRACE_FILE) : null;
+    this.summaryPath = checkpointDir ? checkpointFile(checkpointDir, SUMMARY_FILE) : null;
     this.tally = new TraceTally(this.trace);
     this.tally.catchUp();
   }

@@ -1,6 +1,7 @@
 import type { LanguageModel } from 'ai';
 import type { Env } from '../core/config/env-vars.ts';
 import { InputError } from '../core/errors.ts';
+import { cappedFetch } from './capped-fetch.ts';
 import { KEY_VARIABLE } from './failures.ts';
 import type { ModelChoice } from './route.ts';
 
@@ -8,8 +9,9 @@ import type { ModelChoice } from './route.ts';
  * The SDK model object for a choice. Provider packages are imported here, on the first call,
  * so commands that never call a model do not pay for loading them.
  */
-export async function sdkModel(choice: ModelChoice, env: Env, fetch?: typeof globalThis.fetch): Promise<LanguageModel> {
+export async function sdkModel(choice: ModelChoice, env: Env, given?: typeof globalThis.fetch): Promise<LanguageModel> {
   const key = apiKey(choice, env);
+  const fetch = cappedFetch(given ?? ((input, init) => globalThis.fetch(input, init)));
   const baseURL = choice.baseUrl ?? undefined;
   switch (choice.backend) {
     case 'localllm': {

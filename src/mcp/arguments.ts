@@ -10,14 +10,38 @@ import { isMapping } from '../core/values.ts';
  */
 export function checkArguments<S extends TSchema>(schema: S, tool: string, raw: unknown): S['static'] {
   if (raw !== undefined && !isMapping(raw)) throw new InputError(`${tool}: arguments must be an object`);
-  const args = Value.Default(schema, structuredClone(raw ?? {}));
+  const copy = structuredClone(raw ?? {});
+  const reserved = protoKeyAt(copy);
+  if (reserved !== null) throw new InputError(`${tool}: argument '${reserved}' uses the key __proto__, which an object cannot hold`, 'rename the key');
+  const args = Value.Default(schema, copy);
   const first = Value.Errors(schema, args).First();
   if (!first) return args as S['static'];
+  // a misspelt name is the likeliest mistake, and the list of names is the likeliest fix
+  const unknown = schema.additionalProperties === false ? unknownKey(schema, args) : undefined;
+  if (unknown) throw new InputError(`${tool}: ${unknown}`);
   const name = first.path.replace(/^\//, '').replace(/\//g, '.');
-  if (name === '') throw new InputError(`${tool}: ${unknownKey(schema, args) ?? first.message.toLowerCase()}`);
+  if (name === '') throw new InputError(`${tool}: ${first.message.toLowerCase()}`);
   const given = valueAt(args, first.path);
   if (given === undefined) throw new InputError(`${tool}: missing argument '${name}'`);
   throw new InputError(`${tool}: argument '${name}' ${first.message.toLowerCase()}, got ${describe(given)}`);
+}
+
+/**
+ * Where a parsed argument has an own key `__proto__`, or null. Filling in defaults would turn that
+ * key into the object's prototype: the value would vanish from the data and answer lookups instead.
+ */
+function protoKeyAt(root: unknown): string | null {
+  const pending: [unknown, string][] = [[root, '']];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [value, path] = next;
+    if (value === null || typeof value !== 'object') continue;
+    for (const [key, inner] of Object.entries(value)) {
+      const at = path === '' ? key : `${path}.${key}`;
+      if (key === '__proto__') return at;
+      pending.push([inner, at]);
+    }
+  }
+  return null;
 }
 
 function unknownKey(schema: TSchema, args: unknown): string | undefined {

@@ -5,6 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { version } from '../../package.json';
 import type { SkillEntry } from '../core/config/skills.ts';
 import { UnavailableError } from '../core/errors.ts';
+import { protocolProblem } from './protocol-problem.ts';
 import { selfCommand } from './self-command.ts';
 
 export type Env = Record<string, string>;
@@ -26,6 +27,8 @@ export class SkillConnection {
     const client = new Client({ name: 'svc', version });
     const conn = new SkillConnection(skill.name, client, transport);
     client.onclose = () => conn.closed(`${skill.name} stopped${exitNote(transport)}`);
+    // an external server that prints to stdout loses those lines, and perhaps an answer with them
+    client.onerror = (err) => console.error(`${skill.name}: ${protocolProblem(err)}`);
     try {
       await client.connect(transport);
     } catch (err) {

@@ -4,7 +4,7 @@ import type { Phase } from '../schema/workflow.ts';
 import { loadSkill } from '../skills/catalog.ts';
 import { type Env, SkillConnection } from './connection.ts';
 import { listing } from './serve.ts';
-import { toolTimeoutS } from './timeouts.ts';
+import { MAX_WAIT_S, toolTimeoutS } from './timeouts.ts';
 
 export type ToolInfo = { skill: string; name: string; description: string; inputSchema: Record<string, unknown>; timeoutS?: number };
 export type ToolOutcome = { result: unknown } | { error: string };
@@ -30,6 +30,9 @@ export class SkillPool {
   private readonly disabled: Set<string>;
   private readonly connections = new Map<string, Promise<SkillConnection>>();
   private catalogue: Promise<ToolInfo[]> | null = null;
+  /** why an external skill offers no tools: it would not start or not list them */
+  private readonly unlisted = new Map<string, string>();
+  private closed = false;
 
   constructor(private readonly opts: PoolOptions) {
     this.skills = new Map(opts.skills.filter((s) => s.enabled).map((s) => [s.name, s]));
@@ -48,7 +51,7 @@ export class SkillPool {
     try {
       const tool = await this.find(name, opts.skill);
       const conn = await this.connection(tool.skill);
-      const timeoutS = opts.timeoutS ?? toolTimeoutS(tool.timeoutS, args, tool.inputSchema);
+      const timeoutS = Math.min(opts.timeoutS ?? toolTimeoutS(tool.timeoutS, args, tool.inputSchema), MAX_WAIT_S);
       return await this.send(conn, tool, args, timeoutS, opts.signal);
     } catch (err) {
       return { error: err instanceof SvcError ? oneLine(err) : `${name}: ${oneLine(err)}` };
@@ -66,6 +69,7 @@ export class SkillPool {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const all = [...this.connections.values()];
     this.connections.clear();
     await Promise.all(all.map((p) => p.then((c) => c.close()).catch(() => {})));
@@ -78,6 +82,7 @@ export class SkillPool {
       const reply = await Promise.race([request, gone.promise.then((why) => ({ crashed: why }) as const)]);
       if ('crashed' in reply) {
         request.catch(() => {});
+        if (this.closed) return { error: `${tool.name} was cancelled: the tool client was closed` };
         const restarted = await this.restart(tool.skill);
         return { error: `${tool.skill} stopped while running ${tool.name}: ${reply.crashed}; ${restarted}` };
       }
@@ -92,9 +97,8 @@ export class SkillPool {
     }
   }
 
-  /** A server that died is started again at once, so the next call finds it ready. */
+  /** A server that died is started again at once, so the next call finds it ready; calls that saw it die together start one. */
   private async restart(skill: string): Promise<string> {
-    this.connections.delete(skill);
     try {
       await this.connection(skill);
       return 'it was restarted';
@@ -108,10 +112,12 @@ export class SkillPool {
     if (current) {
       return current.then((conn) => {
         if (conn.alive) return conn;
-        this.connections.delete(skill);
+        // another caller may have replaced the dead one already
+        if (this.connections.get(skill) === current) this.connections.delete(skill);
         return this.connection(skill);
       });
     }
+    if (this.closed) return Promise.reject(new SvcError('the tool client is closed'));
     const entry = this.skills.get(skill);
     if (!entry) return Promise.reject(new SvcError(`skill '${skill}' is not enabled in this workflow`));
     const opening = openWithRetries(entry, this.opts.env, this.opts.program);
@@ -126,7 +132,8 @@ export class SkillPool {
     if (visible.length > 1) throw new SvcError(`tool '${name}' is served by ${visible.map((t) => t.skill).join(' and ')}`, 'name the skill');
     const hidden = (await this.catalogue)?.find((t) => t.name === name && (skill === undefined || t.skill === skill));
     if (hidden) throw new SvcError(`tool '${name}' of ${hidden.skill} is disabled in this workflow`);
-    throw new SvcError(`unknown tool '${name}'${skill ? ` in ${skill}` : ''}`);
+    const unlisted = [...this.unlisted].filter(([s]) => skill === undefined || s === skill).map(([, why]) => why);
+    throw new SvcError(`unknown tool '${name}'${skill ? ` in ${skill}` : ''}${unlisted.length ? `; ${unlisted.join('; ')}` : ''}`);
   }
 
   private isDisabled(t: ToolInfo): boolean {
@@ -140,8 +147,16 @@ export class SkillPool {
         const def = entry.builtin ? await loadSkill(entry.name) : undefined;
         if (def) return def.tools.map((t) => ({ skill: entry.name, ...listing(t), ...(t.timeoutS ? { timeoutS: t.timeoutS } : {}) }));
         if (entry.builtin) return [];
-        const conn = await this.connection(entry.name).catch(() => null);
-        const listed = conn ? await conn.client.listTools().catch(() => null) : null;
+        const conn = await this.connection(entry.name).catch((err: unknown) => {
+          this.unlisted.set(entry.name, `${entry.name} offers no tools: ${oneLine(err)}`);
+          return null;
+        });
+        const listed = conn
+          ? await conn.client.listTools().catch((err: unknown) => {
+              this.unlisted.set(entry.name, `${entry.name} offers no tools: listing them failed: ${oneLine(err)}`);
+              return null;
+            })
+          : null;
         return (listed?.tools ?? []).map((t) => ({ skill: entry.name, name: t.name, description: t.description ?? '', inputSchema: t.inputSchema as Record<string, unknown> }));
       }),
     );

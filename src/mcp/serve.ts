@@ -5,6 +5,7 @@ import { version } from '../../package.json';
 import { oneLine, SvcError } from '../core/errors.ts';
 import type { SkillDef, ToolDef } from '../skills/tool.ts';
 import { checkArguments } from './arguments.ts';
+import { protocolProblem } from './protocol-problem.ts';
 
 /**
  * Serves one skill over MCP stdio until stdin closes. stdout carries protocol frames only:
@@ -22,12 +23,18 @@ export async function serveSkill(skill: SkillDef, env: Readonly<Record<string, s
     void call.finally(() => running.delete(call));
     return call;
   });
+  // a line that is not a protocol message is dropped, and one over the transport's size limit ends
+  // the session: either way the client hears nothing, so the reason goes to stderr
+  server.onerror = (err) => console.error(`${skill.name}: ${protocolProblem(err)}`);
   const transport = new StdioServerTransport();
   const done = new Promise<void>((resolve) => {
     transport.onclose = resolve;
     // the transport does not notice end of input by itself
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);
+    // a client closing us with a signal gets the same orderly stop: running commands are stopped
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
   });
   await server.connect(transport);
   await done;

@@ -5,6 +5,9 @@
  */
 export const DEFAULT_TOOL_TIMEOUT_S = 300;
 
+/** The longest a timer waits (2^31 - 1 ms): a longer wait fires at once, so waits are capped to it. */
+export const MAX_WAIT_S = Math.floor((2 ** 31 - 1) / 1000);
+
 const WALL_CLOCK_ARGS = ['timeout', 'time_limit_sec', 'timeout_global_sec', 'wall_time_sec'];
 const MARGIN_S = 60;
 

@@ -32,5 +32,19 @@ export function openWorkDir(given: string | undefined, env: ToolContext['env']):
 export function fileInWorkDir(userPath: string, what: string, workDir: string | undefined, env: ToolContext['env']): { dir: string; path: string } {
   if (userPath.trim() === '') throw new InputError(`${what} is empty`, 'give a file name relative to work_dir');
   const dir = openWorkDir(workDir, env);
-  return { dir, path: resolveInside(dir, userPath, what) };
+  const path = resolveInside(dir, userPath, what);
+  checkLength(path, what);
+  return { dir, path };
+}
+
+/** Linux's limits on one name in a path and on a whole path, in bytes. */
+const NAME_MAX = 255;
+const PATH_MAX = 4095;
+
+/** A name the filesystem would refuse is named here, not in a system error quoting the whole path. */
+function checkLength(path: string, what: string): void {
+  const bytes = Buffer.byteLength(path);
+  if (bytes > PATH_MAX) throw new InputError(`${what} is too long: ${bytes} bytes with work_dir, at most ${PATH_MAX}`, 'use shorter names');
+  const long = path.split('/').find((name) => Buffer.byteLength(name) > NAME_MAX);
+  if (long !== undefined) throw new InputError(`${what} has a name of ${Buffer.byteLength(long)} bytes ('${printable(long, 40)}'), at most ${NAME_MAX}`, 'use a shorter name');
 }

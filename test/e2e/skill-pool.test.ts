@@ -1,10 +1,11 @@
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { writeFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, spyOn, test } from 'bun:test';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listSkills } from '../../src/core/config/skills.ts';
 import { bundledWorkflow } from '../../src/core/config/workflow.ts';
 import { SkillPool } from '../../src/mcp/pool.ts';
 import { removeDir, SVC, tempDir } from '../support/svc.ts';
+import { isRunning } from '../unit/skills/coding/tool-call.ts';
 
 let dir: string;
 let pool: SkillPool;
@@ -76,6 +77,11 @@ describe('the run tool client', () => {
     expect(await pool.call('run_bash', { command: 'echo ok' })).toEqual({ result: expect.objectContaining({ stdout: 'ok\n' }) });
   });
 
+  test('a wait longer than a timer can hold is capped: the call is answered, not timed out at once', async () => {
+    expect(await pool.call('run_bash', { command: 'echo hi', timeout: 1e9 })).toEqual({ error: "run_bash: argument 'timeout' expected number to be less or equal to 7200, got number 1000000000" });
+    expect(await pool.call('run_bash', { command: 'echo hi' }, { timeoutS: 1e10 })).toEqual({ result: expect.objectContaining({ stdout: 'hi\n' }) });
+  });
+
   test('a skill process that dies mid-call is reported and restarted once', async () => {
     await pool.call('run_bash', { command: 'true' });
     const first = (await pool.running())['coding-skill'];
@@ -96,6 +102,83 @@ describe('the run tool client', () => {
     writeFileSync(broken, '#!/bin/sh\nexit 3\n', { mode: 0o755 });
     pool = new SkillPool({ skills: [{ name: 'broken-skill', phases: ['bfts'], path: broken, builtin: false, found: true, enabled: true }], env: { PATH: '/usr/bin:/bin' } });
     expect(await pool.tools()).toEqual([]);
-    expect(await pool.call('anything')).toEqual({ error: "unknown tool 'anything'" });
+    expect(await pool.call('anything')).toEqual({ error: expect.stringMatching(/^unknown tool 'anything'; broken-skill offers no tools: cannot start broken-skill: .*broken\.sh\)$/) });
+  });
+
+  test('an external skill directory without src/server.py: a call says why the skill offers nothing', async () => {
+    await pool.close();
+    const empty = join(dir, 'empty-skill');
+    mkdirSync(empty);
+    pool = new SkillPool({ skills: [{ name: 'empty-skill', phases: ['bfts'], path: empty, builtin: false, found: true, enabled: true }], env: { PATH: '/usr/bin:/bin' } });
+    expect(await pool.call('anything')).toEqual({ error: `unknown tool 'anything'; empty-skill offers no tools: skill empty-skill: nothing to run at ${empty} (give a directory with src/server.py or an executable MCP server)` });
+    expect(await pool.running()).toEqual({});
+  });
+
+  test('an external server that prints to stdout still serves, and the lines it loses are noted on stderr', async () => {
+    await pool.close();
+    const chatty = join(dir, 'chatty.sh');
+    writeFileSync(chatty, `#!/bin/sh\necho "starting up"\nexec ${SVC} skill serve coding-skill\n`, { mode: 0o755 });
+    const logged = spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      pool = new SkillPool({ skills: [{ name: 'chatty-skill', phases: ['bfts'], path: chatty, builtin: false, found: true, enabled: true }], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SVC_WORK_DIR: dir } });
+      expect(await pool.call('run_bash', { command: 'echo fine' })).toEqual({ result: expect.objectContaining({ stdout: 'fine\n' }) });
+      expect(logged.mock.calls.map((c) => String(c[0]))).toContainEqual(expect.stringMatching(/^chatty-skill: ignored a line that is not JSON \(/));
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
+  test('calls that see their server die together start one new server; none is left behind', async () => {
+    await pool.call('run_bash', { command: 'true' });
+    const first = (await pool.running())['coding-skill'] as number;
+    const calls = [1, 2, 3].map(() => pool.call('run_bash', { command: 'sleep 5' }));
+    await Bun.sleep(300);
+    process.kill(first, 'SIGKILL');
+    for (const outcome of await Promise.all(calls)) expect(outcome).toEqual({ error: expect.stringMatching(/^coding-skill stopped while running run_bash: .*; it was restarted$/) });
+    const second = (await pool.running())['coding-skill'];
+    expect(await settledServers(1)).toEqual([second as number]);
+    await pool.close();
+    expect(await settledServers(0)).toEqual([]);
+  });
+
+  test('closing the client while calls run cancels them and starts no server again', async () => {
+    const calls = [pool.call('run_bash', { command: 'sleep 30' }), pool.call('run_bash', { command: 'sleep 30' })];
+    await settledServers(1);
+    await pool.close();
+    expect(await Promise.all(calls)).toEqual([{ error: 'run_bash was cancelled: the tool client was closed' }, { error: 'run_bash was cancelled: the tool client was closed' }]);
+    expect(await settledServers(0)).toEqual([]);
+    expect(await pool.call('run_bash', { command: 'true' })).toEqual({ error: 'the tool client is closed' });
+    expect(await settledServers(0)).toEqual([]);
   });
 });
+
+/** Live coding-skill servers this test process started. */
+function codingServers(): number[] {
+  return readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .map(Number)
+    .filter((pid) => isRunning(pid) && parentOf(pid) === process.pid && commandOf(pid).includes('skill\0serve\0coding-skill'));
+}
+
+/** The live coding-skill servers once there are `count` of them, or after 5 s. */
+async function settledServers(count: number): Promise<number[]> {
+  for (let i = 0; i < 100 && codingServers().length !== count; i++) await Bun.sleep(50);
+  return codingServers();
+}
+
+function parentOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}

@@ -68,6 +68,26 @@ describe('models and the local daemon', () => {
     expect(models.requests.at(-1)?.path).toBe('/evil.example/x');
   });
 
+  test('no path, encoding or query turns the proxy towards another host or port', async () => {
+    const v = await open();
+    const reached: string[] = [];
+    const other = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => (reached.push(req.url), new Response('other')) });
+    try {
+      const o = `127.0.0.1:${other.port}`;
+      const tries = [`http://${o}/x`, `%2F%2F${o}/x`, `@${o}/x`, `%40${o}/x`, `%5C%5C${o}/x`, `..%2F..%2F${o}`, `x?url=http://${o}/`, `:${other.port}/x`];
+      for (const path of tries) {
+        const res = await v.req(`/api/localllm/${path}`);
+        expect(await res.text()).not.toBe('other');
+      }
+      expect(reached).toEqual([]);
+      expect(models.requests.length).toBe(tries.length);
+      expect((await v.req('/api/localllm/api/tags', { method: 'POST', body: '{}' })).status).toBe(404);
+      expect(models.requests.length).toBe(tries.length);
+    } finally {
+      other.stop(true);
+    }
+  });
+
   test('GET /api/localllm-resources: memory and disk per model, and an estimate for one not pulled yet', async () => {
     const v = await open();
     const { body } = await v.get('/api/localllm-resources');
@@ -125,6 +145,7 @@ describe('model-assisted wizard helpers', () => {
   test('bad requests and an unreachable or unconfigured model give one clear line', async () => {
     const v = await open();
     expect((await v.post('/api/config/generate', { answers: {} })).body).toEqual({ error: 'answers is empty (send the wizard answers as {answers: {...}})' });
+    expect(await v.post('/api/config/generate', { answers: 'a Slurm cluster' })).toEqual({ status: 400, body: { error: 'answers must be an object of question: answer (send the wizard answers as {answers: {...}})' } });
     expect((await v.post('/api/chat-goal', {})).status).toBe(400);
     expect((await v.req('/api/chat-goal', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"goal": ' })).status).toBe(400);
     expect(chats()).toHaveLength(0);

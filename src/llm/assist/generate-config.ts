@@ -33,7 +33,8 @@ resources.executor is one of local, slurm, pbs, lsf; container.mode one of auto,
  * each proposal is checked the way a run checks a workflow file (a rejected one is sent back with
  * the reason), and the result is returned as YAML to review and save.
  */
-export async function generateConfig(client: ModelClient, answers: Record<string, unknown>, env: Env, signal?: AbortSignal): Promise<GeneratedConfig> {
+export async function generateConfig(client: ModelClient, answers: unknown, env: Env, signal?: AbortSignal): Promise<GeneratedConfig> {
+  if (!isMapping(answers)) throw new InputError('answers must be an object of question: answer', 'send the wizard answers as {answers: {...}}');
   const text = JSON.stringify(answers);
   if (Object.keys(answers).length === 0) throw new InputError('answers is empty', 'send the wizard answers as {answers: {...}}');
   if (text.length > MAX_ANSWERS_BYTES) throw new InputError(`answers are ${text.length} bytes; at most ${MAX_ANSWERS_BYTES}`);
@@ -60,7 +61,7 @@ function onlyAllowed(v: unknown): string | null {
   if (!isMapping(v)) return 'the answer must be a JSON object';
   for (const [key, inner] of Object.entries(v)) {
     if (ALLOWED_TOP.includes(key)) continue;
-    const keys = ALLOWED[key];
+    const keys = Object.hasOwn(ALLOWED, key) ? ALLOWED[key] : undefined;
     if (!keys) return `key '${key}' may not be set (allowed: ${[...Object.keys(ALLOWED), ...ALLOWED_TOP].join(', ')})`;
     if (!isMapping(inner)) return `'${key}' must be an object`;
     const extra = Object.keys(inner).find((k) => !keys.includes(k));

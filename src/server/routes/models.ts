@@ -31,5 +31,6 @@ export const modelRoutes = (ctx: ServerContext) =>
       body: t.Object({ goal: t.Optional(t.String({ maxLength: 100_000 })), messages: t.Optional(t.Array(Turn)) }),
     })
     .post('/api/config/generate', ({ body, request }) => generateConfig(ctx.modelClient(), body.answers, ctx.env, request.signal), {
-      body: t.Object({ answers: t.Record(t.String(), t.Unknown()) }),
+      // checked by generateConfig: the validator would turn a string into an object of its characters
+      body: t.Object({ answers: t.Unknown() }),
     });

@@ -21,7 +21,7 @@ export const analyzeResults = defineTool({
     result_path: T.String({ description: 'results file, relative to work_dir' }),
     metrics: T.Optional(T.Array(T.String(), { default: [], description: 'metric names to summarise; empty for all' })),
     work_dir: WorkDirParam,
-  }),
+  }, { additionalProperties: false }),
   run(args, ctx) {
     const path = fileInWorkDir(args.result_path, 'result_path', args.work_dir, ctx.env).path;
     if (!isFileAt(path)) throw new NotFoundError(`result_path '${printable(args.result_path)}' is not a file (looked at ${path})`);

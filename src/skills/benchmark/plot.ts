@@ -35,7 +35,7 @@ export const plot = defineTool({
     xlabel: T.Optional(T.String({ default: '' })),
     ylabel: T.Optional(T.String({ default: '' })),
     work_dir: WorkDirParam,
-  }),
+  }, { additionalProperties: false }),
   timeoutS: 120,
   async run(args, ctx) {
     const base = outputBase(args.output_path);

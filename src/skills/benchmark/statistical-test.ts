@@ -21,7 +21,7 @@ export const statisticalTest = defineTool({
     data_a: T.Array(T.Number(), { description: 'first sample (for wilcoxon, the first value of each pair)' }),
     data_b: T.Array(T.Number(), { description: 'second sample (for wilcoxon, the second value of each pair)' }),
     test: T.Optional(TestName),
-  }),
+  }, { additionalProperties: false }),
   run(args) {
     const a = [...finiteNumbers(args.data_a, 'data_a')];
     const b = [...finiteNumbers(args.data_b, 'data_b')];

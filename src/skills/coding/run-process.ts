@@ -47,6 +47,9 @@ export async function runProcess(opts: ProcessOptions): Promise<ProcessResult> {
   if (opts.signal?.aborted) throw cancelled(program);
   const started = performance.now();
   const proc = spawn(opts, program);
+  const group = proc.pid;
+  runningGroups.add(group);
+  killRunningGroupsOnExit();
   const maxChars = opts.maxChars ?? OUTPUT_MAX_CHARS;
   const stdout = new CappedText(maxChars);
   const stderr = new CappedText(maxChars);
@@ -82,6 +85,7 @@ export async function runProcess(opts: ProcessOptions): Promise<ProcessResult> {
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);
+    runningGroups.delete(group);
   }
   if (aborted) throw cancelled(program);
   return {
@@ -109,6 +113,23 @@ function spawn(opts: ProcessOptions, program: string) {
   } catch (err) {
     throw new UnavailableError(`cannot start ${program}: ${oneLine(err)}`);
   }
+}
+
+/** Process groups of commands still running. */
+const runningGroups = new Set<number>();
+let exitHooked = false;
+
+/**
+ * A command still running when this process exits (a skill server whose client went away, with a
+ * command that ignores SIGTERM or has not finished stopping) is killed with its group rather than
+ * left behind without anyone to stop it.
+ */
+function killRunningGroupsOnExit(): void {
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once('exit', () => {
+    for (const group of runningGroups) signalGroup(group, 'SIGKILL');
+  });
 }
 
 const STOP = Symbol('stop');

@@ -10,8 +10,9 @@ export type MetricChoice = {
   found: 'metric marker' | 'metric line' | 'maximize/minimize' | 'known metric word';
 };
 
-const MARKER_RE = /<!--\s*(?:primary[ _-]?)?metric\s*:\s*(.*?)\s*-->/is;
-const MIN_EXPECTED_RE = /<!--\s*min_expected_metric\s*:\s*(.*?)\s*-->/is;
+/** What follows `<!--` in a metric marker and in a threshold marker, up to the value. */
+const MARKER_HEAD = /\s*(?:primary[ _-]?)?metric\s*:/iy;
+const MIN_EXPECTED_HEAD = /\s*min_expected_metric\s*:/iy;
 const GOAL_RE = /\b(maximi[sz]e|minimi[sz]e)\s+(?:the\s+|an?\s+)?((?:[\w/^-]+\s*){1,4})/gi;
 /** Where the name in a `Metric:` value ends and its explanation starts. */
 const NAME_END_RE = /\s+(?:and|or|vs\.?|on|of|for|at)\s+|[,;:(]|\s[-–—]\s/i;
@@ -23,7 +24,7 @@ const MAX_KEYWORD_CHARS = 64;
  * "minimize <metric>" phrase, then the well-known metric word mentioned most. Null when none is there.
  */
 export function findMetric(text: string): MetricChoice | null {
-  const marker = MARKER_RE.exec(text)?.[1];
+  const marker = commentValue(text, MARKER_HEAD);
   const fromMarker = marker ? named(marker, text, 'metric marker') : null;
   if (fromMarker) return fromMarker;
   const line = experimentMetric(text);
@@ -37,11 +38,28 @@ export function findMetric(text: string): MetricChoice | null {
 
 /** The `<!-- min_expected_metric: x -->` threshold, 0 when the text sets none. */
 export function findMinExpectedMetric(text: string): number {
-  const raw = MIN_EXPECTED_RE.exec(text)?.[1];
+  const raw = commentValue(text, MIN_EXPECTED_HEAD);
   if (raw === undefined) return 0;
   const value = raw.trim() === '' ? Number.NaN : Number(raw);
   if (!Number.isFinite(value)) throw new InputError(`min_expected_metric '${printable(raw)}' is not a number`, 'write it as <!-- min_expected_metric: 0.8 -->');
   return value;
+}
+
+/**
+ * The trimmed value of the first `<!-- head value -->` comment whose text starts with `head` (a
+ * sticky pattern). One pass over the text: a pattern with a lazy value and no `-->` to end it reads
+ * the rest of the text again from every `<!--`, minutes for a few hundred kilobytes.
+ */
+function commentValue(text: string, head: RegExp): string | undefined {
+  let end = -1;
+  for (let start = text.indexOf('<!--'); start >= 0; start = text.indexOf('<!--', start + 4)) {
+    // the first --> after a start is the first after every later start before it
+    if (end < start + 4) end = text.indexOf('-->', start + 4);
+    if (end < 0) return undefined;
+    head.lastIndex = start + 4;
+    if (head.test(text)) return text.slice(head.lastIndex, end).trim();
+  }
+  return undefined;
 }
 
 /** A metric the author named: its name as a snake_case keyword, and its direction. */

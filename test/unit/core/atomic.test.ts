@@ -19,6 +19,14 @@ describe('writeFileAtomic', () => {
     expect(readdirSync(dir)).toEqual(['a.json']);
   });
 
+  test('a name of the longest length the filesystem allows is written', () => {
+    for (const name of ['a'.repeat(255), '\u{1F600}'.repeat(63)]) {
+      writeFileAtomic(join(dir, name), 'x');
+      expect(readFileSync(join(dir, name), 'utf8')).toBe('x');
+    }
+    expect(readdirSync(dir)).toHaveLength(2);
+  });
+
   test('creates missing parent directories and applies the mode', () => {
     const f = join(dir, 'x', 'y', 'secret');
     writeFileAtomic(f, 'k', 0o600);

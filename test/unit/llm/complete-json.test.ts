@@ -68,3 +68,11 @@ test('parseJsonAnswer', () => {
   expect(parseJsonAnswer('   ')).toEqual({ error: 'the answer was empty' });
   expect(parseJsonAnswer('{"a": ')).toHaveProperty('error');
 });
+
+test('reasoning spans: several, nested, unclosed; and an answer of unclosed tags is read in one pass', () => {
+  expect(parseJsonAnswer('<think>a</think>{"a": <think>b</think>4}')).toEqual({ value: { a: 4 } });
+  expect(parseJsonAnswer('<think>x<think>y</think>{"a": 5}')).toEqual({ value: { a: 5 } });
+  expect(parseJsonAnswer('{"a": 6} <think>cut off')).toEqual({ value: { a: 6 } });
+  // a lazy pattern read the rest again from every tag: minutes for this answer
+  expect(parseJsonAnswer(`${'<think>'.repeat(150_000)}{"a": 7}`)).toEqual({ value: { a: 7 } });
+}, 20_000);

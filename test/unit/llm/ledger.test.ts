@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
-import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { InvalidRecordError } from '../../../src/core/errors.ts';
 import { createModelClient } from '../../../src/llm/client.ts';
 import { CostLedger, type CostRecord, costRecordOf } from '../../../src/llm/ledger.ts';
 import type { ModelServer } from '../../support/model-server.ts';
@@ -129,5 +130,34 @@ describe('several writers, torn lines, resume', () => {
     appendFileSync(join(box.checkpoint, 'cost_trace.jsonl'), ari.repeat(3));
     new CostLedger(box.checkpoint, null).append(record());
     expect(summary()).toMatchObject({ call_count: 4, total_cost_usd: 0.004, total_tokens: 465, by_phase: { idea: { cost_usd: 0.003, tokens: 450 }, bfts: { cost_usd: 0.001, tokens: 15 } } });
+  });
+});
+
+describe('files of the checkpoint that are not what they should be', () => {
+  test('a cost trace, summary or cassette that is a symlink out of the checkpoint is refused before any call; the file outside is untouched', async () => {
+    const outside = join(box.dir, 'outside.txt');
+    writeFileSync(outside, 'precious\n');
+    for (const name of ['cost_trace.jsonl', 'cost_summary.json', 'llm_cassette.jsonl']) {
+      const link = join(box.checkpoint, name);
+      symlinkSync(outside, link);
+      const err = await rejection((async () => client(box, hostedA(server, { SVC_LLM_RECORD: 'on' }), true).complete(ask()))());
+      expect(err).toBeInstanceOf(InvalidRecordError);
+      expect(err.message).toBe(`${link} is a symlink that leads out of the checkpoint`);
+      rmSync(link);
+    }
+    expect(readFileSync(outside, 'utf8')).toBe('precious\n');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  test('a symlink that stays inside the checkpoint is followed', () => {
+    writeFileSync(join(box.checkpoint, 'real_trace.jsonl'), '');
+    symlinkSync('real_trace.jsonl', join(box.checkpoint, 'cost_trace.jsonl'));
+    new CostLedger(box.checkpoint, null).append(record());
+    expect(readFileSync(join(box.checkpoint, 'real_trace.jsonl'), 'utf8').split('\n')).toHaveLength(2);
+  });
+
+  test('a directory where the trace should be is named, not a raw read error', () => {
+    mkdirSync(join(box.checkpoint, 'cost_trace.jsonl'));
+    expect(() => new CostLedger(box.checkpoint, 5)).toThrow(new InvalidRecordError(`${join(box.checkpoint, 'cost_trace.jsonl')} is not a regular file`));
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { InputError, SvcError, UnavailableError } from '../../../src/core/errors.ts';
+import { InputError, SvcError, TooLargeError, UnavailableError } from '../../../src/core/errors.ts';
+import { MAX_ANSWER_BYTES } from '../../../src/llm/capped-fetch.ts';
 import type { ModelServer } from '../../support/model-server.ts';
 import { client, closedPort, freshEachTest, rejection, type Sandbox } from './helpers.ts';
 
@@ -124,12 +125,43 @@ describe('failures in one line', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  test('a provider that echoes the key in its error does not get it into ours', async () => {
+    const key = 'sk-live-0123456789abcdef';
+    const hosted = client(box, { SVC_BACKEND: 'providera', PROVIDERA_API_KEY: key, LLM_API_BASE: `${server.url}/v1`, SVC_MODEL: 'gpt-4o-mini', SVC_LLM_MAX_RETRIES: '0' });
+    server.push({ status: 401, body: { error: { message: `Incorrect API key provided: ${key}` } } }, { status: 400, body: { error: { message: `bad header: Bearer ${key}` } } });
+    expect((await rejection(hosted.complete(ASK))).message).toBe('providera refused the key in PROVIDERA_API_KEY (HTTP 401: Incorrect API key provided: ***)');
+    expect((await rejection(hosted.complete(ASK))).message).toBe(`providera at ${server.url}/v1 rejected the run request to gpt-4o-mini (HTTP 400): bad header: Bearer ***`);
+  });
+
+  test('a user and password in the API base are not repeated in a message', async () => {
+    const port = closedPort();
+    const err = await rejection(client(box, { SVC_BACKEND: 'openai-compatible', LLM_API_BASE: `http://user:pw-0123456789@127.0.0.1:${port}/v1` }).complete(ASK));
+    expect(err.message).toBe(`no model backend reachable at http://127.0.0.1:${port}/v1 (openai-compatible; llm.base_url or LLM_API_BASE)`);
+  });
+
   test("another 4xx: one line with the provider's message, not retried", async () => {
     server.push({ status: 404, body: { error: { message: "model 'nope' not found", type: 'not_found', code: null } } });
     const err = await rejection(client(box, local(server, { SVC_MODEL: 'nope' })).complete(ASK));
     expect(err).toBeInstanceOf(SvcError);
     expect(err.message).toBe(`localllm at ${server.url} rejected the run request to nope (HTTP 404): model 'nope' not found`);
     expect(server.requests).toHaveLength(1);
+  });
+
+  test('an answer larger than any model gives ends the call with one line instead of filling memory', async () => {
+    server.push({ raw: ' '.repeat(MAX_ANSWER_BYTES + 1) });
+    const announced = await rejection(client(box, local(server)).complete(ASK));
+    expect(announced).toBeInstanceOf(TooLargeError);
+    expect(announced.message).toBe(`the model server at ${server.url} sent more than ${MAX_ANSWER_BYTES} bytes for one answer`);
+    // no length announced, and no end
+    const chunk = new Uint8Array(1 << 20).fill(32);
+    const endless = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(new ReadableStream({ pull: (ctl) => ctl.enqueue(chunk) }), { headers: { 'content-type': 'application/json' } }) });
+    try {
+      const streamed = await rejection(client(box, { LOCALLLM_HOST: `127.0.0.1:${endless.port}` }).complete(ASK));
+      expect(streamed).toBeInstanceOf(TooLargeError);
+      expect(streamed.message).toBe(`the model server at http://127.0.0.1:${endless.port} sent more than ${MAX_ANSWER_BYTES} bytes for one answer`);
+    } finally {
+      endless.stop(true);
+    }
   });
 
   test('a reply that is not JSON', async () => {

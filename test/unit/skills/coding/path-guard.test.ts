@@ -55,6 +55,17 @@ describe('every path argument stays inside the work directory', () => {
     });
   }
 
+  test.each(PATH_TOOLS)('%s: a name or path longer than the filesystem allows is refused in one short line', async (_, tool, args) => {
+    const what = _.split(' ')[1];
+    const name = `${'n'.repeat(300)}.json`;
+    const err = await callTool(tool, args(name), env()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as Error).message).toBe(`${what} has a name of 305 bytes ('${'n'.repeat(37)}...'), at most 255`);
+    const deep = `${'d/'.repeat(2100)}x.json`;
+    expect((await callTool(tool, args(deep), env()).catch((e: unknown) => e)).message).toMatch(new RegExp(`^${what} is too long: \\d+ bytes with work_dir, at most 4095$`));
+    expect(readdirSync(work)).toEqual(['link']);
+  });
+
   test('an absolute path inside the work directory is accepted', async () => {
     const r = await callTool(writeCode, { filename: join(work, 'in.py'), code: 'x = 1\n' }, env());
     expect(r.path).toBe(join(work, 'in.py'));

@@ -56,6 +56,21 @@ describe('findMinExpectedMetric', () => {
   });
 });
 
+describe('markers in a long text', () => {
+  test('a marker nested in or after comments is found as before', () => {
+    expect(findMetric('<!-- note <!-- metric: val_loss --> -->')?.keyword).toBe('val_loss');
+    expect(findMetric('<!-- a comment --> text <!--PRIMARY_metric:\n  f1 score\n-->')?.keyword).toBe('f1_score');
+    expect(findMinExpectedMetric('<!-- -->min_expected_metric: 5 --> <!-- min_expected_metric: 2 -->')).toBe(2);
+  });
+
+  // the pattern this replaces read the rest of the text again from every unclosed marker: minutes for these
+  test('many unclosed markers are read in one pass', () => {
+    const unclosed = '<!-- metric: '.repeat(60_000);
+    expect(findMetric(`${unclosed} Measure the accuracy.`)?.keyword).toBe('accuracy');
+    expect(findMinExpectedMetric('<!-- min_expected_metric: '.repeat(60_000))).toBe(0);
+  }, 20_000);
+});
+
 describe('toKeyword', () => {
   test('makes a snake_case key of a name, cut at a word within 64 characters', () => {
     expect(toKeyword('  Top-1 Accuracy (%) ')).toBe('top_1_accuracy');
