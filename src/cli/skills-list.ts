@@ -14,7 +14,7 @@ export default defineCommand({
   async run({ args }) {
     const cfg = loadConfig({ configPath: args.config });
     const wf = cfg.workflow.workflow;
-    const skills = await describeSkills(listSkills(wf, cfg.projectRoot), disabledTools(wf), definedEnv(loadEnv()));
+    const skills = await describeSkills(listSkills(wf, cfg.projectRoot), disabledTools(wf), definedEnv(loadEnv()), { startExternal: true });
     if (args.json) {
       printJson(skills);
       return;

@@ -20,9 +20,11 @@ const LIST_TIMEOUT_MS = 15_000;
 
 /**
  * What each skill of the workflow offers. Built-in skills describe themselves without starting;
- * an external server is started once, asked for its tools and stopped.
+ * an external server is started once, asked for its tools and stopped, when `startExternal` allows
+ * it. The dashboard does not: any web page may call it, and a workflow it can edit names the
+ * program to start.
  */
-export async function describeSkills(entries: SkillEntry[], disabled: string[], env: Env): Promise<SkillInfo[]> {
+export async function describeSkills(entries: SkillEntry[], disabled: string[], env: Env, opts: { startExternal: boolean }): Promise<SkillInfo[]> {
   const off = new Set(disabled);
   const isOff = (skill: string, tool: string) => off.has(tool) || off.has(`${skill}:${tool}`);
   return Promise.all(
@@ -33,6 +35,9 @@ export async function describeSkills(entries: SkillEntry[], disabled: string[], 
         if (!def) return { ...entry, description: '', uses_model: null, env: [], tool_count: null, tools: [], problem: 'built in, not in this version yet' };
         const tools = summarise(def.tools.map((t) => renamed(listing(t))));
         return { ...entry, description: def.description, uses_model: def.usesModel, env: def.env, tool_count: tools.length, tools, problem: null };
+      }
+      if (!opts.startExternal) {
+        return { ...entry, description: '', uses_model: null, env: [], tool_count: null, tools: [], problem: 'external server: svc skills-list starts it to list its tools' };
       }
       try {
         const tools = summarise(await listExternal(entry, env));

@@ -13,7 +13,7 @@ export const skillRoutes = (ctx: ServerContext) => {
     const cfg = ctx.config();
     if (cache?.cfg !== cfg) {
       const wf = cfg.workflow.workflow;
-      cache = { cfg, skills: describeSkills(listSkills(wf, cfg.projectRoot), disabledTools(wf), definedEnv(ctx.env)) };
+      cache = { cfg, skills: describeSkills(listSkills(wf, cfg.projectRoot), disabledTools(wf), definedEnv(ctx.env), { startExternal: false }) };
     }
     return cache.skills;
   };
