@@ -1,6 +1,7 @@
 import type { SkillEntry } from '../core/config/skills.ts';
 import { oneLine, SvcError } from '../core/errors.ts';
 import type { Phase } from '../schema/workflow.ts';
+import { CURRENT_NODE_META } from '../skills/call-env.ts';
 import { loadSkill } from '../skills/catalog.ts';
 import { type Env, SkillConnection } from './connection.ts';
 import { listing } from './serve.ts';
@@ -33,10 +34,13 @@ export class SkillPool {
   /** why an external skill offers no tools: it would not start or not list them */
   private readonly unlisted = new Map<string, string>();
   private closed = false;
+  private readonly spawnEnv: Env;
 
   constructor(private readonly opts: PoolOptions) {
     this.skills = new Map(opts.skills.filter((s) => s.enabled).map((s) => [s.name, s]));
     this.disabled = new Set(opts.disabledTools ?? []);
+    // the node travels with each call; a process-wide one would hold for every node alike
+    this.spawnEnv = Object.fromEntries(Object.entries(opts.env).filter(([name]) => name !== 'SVC_CURRENT_NODE_ID'));
   }
 
   /** Tools of the skills serving `phase` (every enabled skill when omitted), less the disabled ones. */
@@ -47,12 +51,13 @@ export class SkillPool {
   }
 
   /** Calls a tool by name; `skill` picks one when two skills have a tool of that name. */
-  async call(name: string, args: Record<string, unknown> = {}, opts: { skill?: string; signal?: AbortSignal; timeoutS?: number } = {}): Promise<ToolOutcome> {
+  /** `nodeId`: the node the call is made for (memory writes are allowed in its scope only). */
+  async call(name: string, args: Record<string, unknown> = {}, opts: { skill?: string; signal?: AbortSignal; timeoutS?: number; nodeId?: string } = {}): Promise<ToolOutcome> {
     try {
       const tool = await this.find(name, opts.skill);
       const conn = await this.connection(tool.skill);
       const timeoutS = Math.min(opts.timeoutS ?? toolTimeoutS(tool.timeoutS, args, tool.inputSchema), MAX_WAIT_S);
-      return await this.send(conn, tool, args, timeoutS, opts.signal);
+      return await this.send(conn, tool, args, timeoutS, opts.signal, opts.nodeId);
     } catch (err) {
       return { error: err instanceof SvcError ? oneLine(err) : `${name}: ${oneLine(err)}` };
     }
@@ -75,9 +80,10 @@ export class SkillPool {
     await Promise.all(all.map((p) => p.then((c) => c.close()).catch(() => {})));
   }
 
-  private async send(conn: SkillConnection, tool: ToolInfo, args: Record<string, unknown>, timeoutS: number, signal?: AbortSignal): Promise<ToolOutcome> {
+  private async send(conn: SkillConnection, tool: ToolInfo, args: Record<string, unknown>, timeoutS: number, signal?: AbortSignal, nodeId?: string): Promise<ToolOutcome> {
     const gone = conn.whenClosed();
-    const request = conn.client.callTool({ name: tool.name, arguments: args }, undefined, { timeout: timeoutS * 1000, signal });
+    const meta = nodeId ? { _meta: { [CURRENT_NODE_META]: nodeId } } : {};
+    const request = conn.client.callTool({ name: tool.name, arguments: args, ...meta }, undefined, { timeout: timeoutS * 1000, signal });
     try {
       const reply = await Promise.race([request, gone.promise.then((why) => ({ crashed: why }) as const)]);
       if ('crashed' in reply) {
@@ -120,7 +126,7 @@ export class SkillPool {
     if (this.closed) return Promise.reject(new SvcError('the tool client is closed'));
     const entry = this.skills.get(skill);
     if (!entry) return Promise.reject(new SvcError(`skill '${skill}' is not enabled in this workflow`));
-    const opening = openWithRetries(entry, this.opts.env, this.opts.program);
+    const opening = openWithRetries(entry, this.spawnEnv, this.opts.program);
     this.connections.set(skill, opening);
     opening.catch(() => this.connections.get(skill) === opening && this.connections.delete(skill));
     return opening;

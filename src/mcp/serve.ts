@@ -3,6 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { version } from '../../package.json';
 import { oneLine, SvcError } from '../core/errors.ts';
+import { callEnv } from '../skills/call-env.ts';
 import type { SkillDef, ToolDef } from '../skills/tool.ts';
 import { checkArguments } from './arguments.ts';
 import { protocolProblem } from './protocol-problem.ts';
@@ -18,7 +19,7 @@ export async function serveSkill(skill: SkillDef, env: Readonly<Record<string, s
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: skill.tools.map(listing) }));
   const running = new Set<Promise<CallToolResult>>();
   server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
-    const call = callTool(tools, req.params.name, req.params.arguments, { signal: extra.signal, env });
+    const call = callTool(tools, req.params.name, req.params.arguments, { signal: extra.signal, env: callEnv(env, req.params._meta) });
     running.add(call);
     void call.finally(() => running.delete(call));
     return call;
