@@ -101,11 +101,17 @@ describe('passages', () => {
 });
 
 describe('search', () => {
+  const T = {
+    warmup: 'learning rate warmup helped the validation accuracy',
+    diverged: 'learning rate too high: the loss diverged',
+    oom: 'gpu out of memory at batch size 512',
+    figures: 'unrelated note about figures',
+  };
   const corpus = [
-    { text: 'learning rate warmup helped the validation accuracy', tags: ['node:1', 'kind:node_scope'] },
-    { text: 'learning rate too high: the loss diverged', tags: ['node:2', 'kind:node_scope'] },
-    { text: 'gpu out of memory at batch size 512', tags: ['node:3', 'kind:failure_case'] },
-    { text: 'unrelated note about figures', tags: ['node:1'] },
+    { text: T.warmup, tags: ['node:1', 'kind:node_scope'] },
+    { text: T.diverged, tags: ['node:2', 'kind:node_scope'] },
+    { text: T.oom, tags: ['node:3', 'kind:failure_case'] },
+    { text: T.figures, tags: ['node:1'] },
   ];
 
   // both ways of ranking: the whole agent through FTS5, and the candidates of a few tags in process
@@ -114,9 +120,9 @@ describe('search', () => {
       const id = agent();
       store.addPassages(id, corpus);
       const hits = search(id, 'learning rate warmup', [...tags]);
-      expect(hits.map((h) => h.text)).toEqual([corpus[0]?.text, corpus[1]?.text]);
+      expect(hits.map((h) => h.text)).toEqual([T.warmup, T.diverged]);
       expect(hits[0]?.score).toBeGreaterThan(hits[1]?.score ?? Infinity);
-      expect(search(id, 'GPU Memory', [...tags]).map((h) => h.text)).toEqual([corpus[2]?.text]);
+      expect(search(id, 'GPU Memory', [...tags]).map((h) => h.text)).toEqual([T.oom]);
       expect(search(id, 'learning', [...tags], 'any', 1).length).toBe(1);
     });
 
@@ -139,9 +145,9 @@ describe('search', () => {
     const id = agent();
     store.addPassages(id, corpus);
     const texts = (tags: string[], match: 'any' | 'all') => search(id, 'learning memory note', tags, match).map((h) => h.text).sort();
-    expect(texts(['node:1'], 'any')).toEqual([corpus[0]?.text, corpus[3]?.text].sort());
-    expect(texts(['node:2', 'node:3'], 'any')).toEqual([corpus[1]?.text, corpus[2]?.text].sort());
-    expect(texts(['node:1', 'kind:node_scope'], 'all')).toEqual([corpus[0]?.text]);
+    expect(texts(['node:1'], 'any')).toEqual([T.warmup, T.figures].sort());
+    expect(texts(['node:2', 'node:3'], 'any')).toEqual([T.diverged, T.oom].sort());
+    expect(texts(['node:1', 'kind:node_scope'], 'all')).toEqual([T.warmup]);
     expect(texts(['node:1', 'kind:never'], 'all')).toEqual([]);
     expect(texts(['kind:never'], 'any')).toEqual([]);
   });
@@ -176,11 +182,11 @@ describe('search', () => {
     store.addPassages(id, corpus);
     for (const q of ['', '   ', '!!! ??? ***', '"']) {
       const hits = search(id, q, ['node:1']);
-      expect(hits.map((h) => h.text)).toEqual([corpus[3]?.text, corpus[0]?.text]);
+      expect(hits.map((h) => h.text)).toEqual([T.figures, T.warmup]);
       expect(hits.every((h) => h.score === 0)).toBe(true);
     }
-    expect(search(id, '', [], 'any', 2).map((h) => h.text)).toEqual([corpus[3]?.text, corpus[2]?.text]);
-    expect(search(id, '', ['node:1', 'kind:node_scope'], 'all').map((h) => h.text)).toEqual([corpus[0]?.text]);
+    expect(search(id, '', [], 'any', 2).map((h) => h.text)).toEqual([T.figures, T.oom]);
+    expect(search(id, '', ['node:1', 'kind:node_scope'], 'all').map((h) => h.text)).toEqual([T.warmup]);
   });
 
   test('many candidates go through the index and rank the same way', () => {
