@@ -8,30 +8,36 @@ import { passageBody } from './passage-text.ts';
  * a thousand candidate texts costs about as much as reading them. Lengths are counted in characters
  * (BM25 only uses a document's length relative to the average).
  */
-export function rankAmong<T extends { seq: number; text: string }>(rows: T[], words: string[], topK: number): (T & { score: number })[] {
-  const freqs = rows.map((row) => {
-    const body = fold(passageBody(row.text));
-    return { row, length: body.length, tf: words.map((w) => occurrences(body, w)) };
-  });
-  const n = freqs.length;
-  const avgLength = freqs.reduce((sum, f) => sum + f.length, 0) / Math.max(1, n) || 1;
+export function rankAmong(candidates: { seq: number; text: string }[], words: string[], topK: number): { seq: number; score: number }[] {
+  const bodies = foldAll(candidates.map((c) => passageBody(c.text)));
+  const tfs = bodies.map((body) => words.map((w) => occurrences(body, w)));
+  const n = candidates.length;
+  const avgLength = bodies.reduce((sum, b) => sum + b.length, 0) / Math.max(1, n) || 1;
   const idf = words.map((_, i) => {
-    const df = freqs.filter((f) => (f.tf[i] ?? 0) > 0).length;
+    const df = tfs.filter((tf) => (tf[i] ?? 0) > 0).length;
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   });
-  const scored: (T & { score: number })[] = [];
-  for (const { row, length, tf } of freqs) {
+  const scored: { seq: number; score: number }[] = [];
+  candidates.forEach(({ seq }, j) => {
+    const norm = K1 * (1 - B + (B * (bodies[j]?.length ?? 0)) / avgLength);
     let score = 0;
-    tf.forEach((count, i) => {
-      if (count > 0) score += ((idf[i] ?? 0) * count * (K1 + 1)) / (count + K1 * (1 - B + (B * length) / avgLength));
+    tfs[j]?.forEach((count, i) => {
+      if (count > 0) score += ((idf[i] ?? 0) * count * (K1 + 1)) / (count + norm);
     });
-    if (score > 0) scored.push({ ...row, score });
-  }
+    if (score > 0) scored.push({ seq, score });
+  });
   return scored.sort((a, b) => b.score - a.score || b.seq - a.seq).slice(0, topK);
 }
 
 const K1 = 1.2;
 const B = 0.75;
+
+/** fold() of each text; one call over all of them joined costs half as much as a call per text. */
+function foldAll(texts: string[]): string[] {
+  const folded = fold(texts.join('\u0001')).split('\u0001');
+  // a text that itself holds the joining character is folded on its own, with all the others
+  return folded.length === texts.length ? folded : texts.map(fold);
+}
 
 /** Lower case without diacritics, as FTS5's unicode61 tokenizer folds the indexed text. */
 export function fold(text: string): string {

@@ -137,8 +137,12 @@ export class MemoryStore {
       return this.db.query<PassageRow, (string | number)[]>(sql).all(...params, opts.topK).map((row) => ({ ...passageOf(row), score: 0 }));
     }
     if (tagged && this.tagRowsAtMost(tagSeqs, RANK_IN_PROCESS)) {
-      const rows = this.db.query<PassageRow, (string | number)[]>(`SELECT ${PASSAGE_COLUMNS} FROM passages p WHERE ${filter}`).all(...params);
-      return rankAmong(rows, words, opts.topK).map((row) => ({ ...passageOf(row), score: row.score }));
+      const ranked = rankAmong(this.candidates(tagSeqs, opts.match), words, opts.topK);
+      const rows = new Map(this.passagesBySeq(ranked.map((r) => r.seq)).map((row) => [row.seq, row]));
+      return ranked.flatMap(({ seq, score }) => {
+        const row = rows.get(seq);
+        return row ? [{ ...passageOf(row), score }] : [];
+      });
     }
     const scope = tagged ? tagSeqs.map(tagToken) : [agentToken(agent.seq)];
     const sql = `SELECT ${PASSAGE_COLUMNS}, bm25(passages_fts, 1.0, 0.0) AS rank FROM passages_fts JOIN passages p ON p.seq = passages_fts.rowid
@@ -176,6 +180,22 @@ export class MemoryStore {
   private tagSeq(agentId: string, tag: string, create: boolean): number {
     if (create) this.db.query('INSERT OR IGNORE INTO tag_names (agent_id, tag) VALUES (?, ?)').run(agentId, tag);
     return this.db.query<{ seq: number }, [string, string]>('SELECT seq FROM tag_names WHERE agent_id = ? AND tag = ?').get(agentId, tag)?.seq ?? -1;
+  }
+
+  /**
+   * Sequence number and text of the passages with any (all) of the tags, read along the tag index:
+   * a plain join, deduplicated here, measured cheaper than `seq IN (...)` or a DISTINCT subquery.
+   */
+  private candidates(tagSeqs: number[], match: TagMatch): { seq: number; text: string }[] {
+    const join = `SELECT p.seq, p.text FROM tags t CROSS JOIN passages p ON p.seq = t.passage_seq WHERE t.tag_seq IN (${marks(tagSeqs)})`;
+    const sql = match === 'all' ? `${join} GROUP BY t.passage_seq HAVING count(*) = ${tagSeqs.length}` : join;
+    const rows = this.db.query<{ seq: number; text: string }, number[]>(sql).all(...tagSeqs);
+    const seen = new Set<number>();
+    return rows.filter((r) => !seen.has(r.seq) && seen.add(r.seq));
+  }
+
+  private passagesBySeq(seqs: number[]): PassageRow[] {
+    return seqs.length === 0 ? [] : this.db.query<PassageRow, number[]>(`SELECT ${PASSAGE_COLUMNS} FROM passages p WHERE p.seq IN (${marks(seqs)})`).all(...seqs);
   }
 
   /** Whether the tags are on at most `limit` passages (counting a passage once per tag). */

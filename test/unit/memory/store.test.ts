@@ -168,13 +168,25 @@ describe('search', () => {
       { text: 'AND OR NOT NEAR', tags: ['node:1'] },
     ]);
     for (const tags of [[], ['node:1']]) {
-      expect(search(id, 'foo" OR bar*', tags).length).toBe(2);
-      expect(search(id, 'AND', tags).map((h) => h.text)).toContain('foo and bar');
+      expect(search(id, 'foo" OR bar*', tags).map((h) => h.text)).toEqual(['foo and bar']);
+      expect(search(id, 'AND', tags).map((h) => h.text).sort()).toEqual(['AND OR NOT NEAR', 'foo and bar']);
       for (const q of ['NEAR(foo bar)', 'body:foo', 'scope : a1', '(foo', '"', "'; DROP TABLE passages; --", '^foo', 'foo -bar', '{body scope}: x']) {
         expect(() => search(id, q, tags)).not.toThrow();
       }
     }
     expect(store.listPassages(id, all).length).toBe(2);
+  });
+
+  test('stop words count only when the query has nothing else', () => {
+    const id = agent();
+    store.addPassages(id, [
+      { text: 'the of the with the a', tags: ['node:1'] },
+      { text: 'loss curve', tags: ['node:1'] },
+    ]);
+    for (const tags of [[], ['node:1']]) {
+      expect(search(id, 'the loss of the', tags).map((h) => h.text)).toEqual(['loss curve']);
+      expect(search(id, 'the', tags).map((h) => h.text)).toEqual(['the of the with the a']);
+    }
   });
 
   test('a query without words gives the newest passages with the tags, score 0', () => {
