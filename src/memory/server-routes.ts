@@ -19,7 +19,7 @@ const AGENT = `^/v1/agents/${ID}`;
 const ROUTES: Route[] = [
   { method: 'GET', path: /^\/v1\/health$/, handle: () => json({ version, status: 'ok', server: 'svc' }) },
   { method: 'POST', path: /^\/v1\/agents$/, handle: createAgent },
-  { method: 'GET', path: /^\/v1\/agents$/, handle: (store, _req, url) => json(store.listAgents(url.searchParams.get('name'))) },
+  { method: 'GET', path: /^\/v1\/agents$/, handle: listAgents },
   { method: 'GET', path: new RegExp(`${AGENT}$`), handle: (store, _req, _url, [id]) => json(agentOr404(store, id)) },
   { method: 'DELETE', path: new RegExp(`${AGENT}$`), handle: deleteAgent },
   { method: 'POST', path: new RegExp(`${AGENT}/archival-memory$`), handle: addPassages },
@@ -69,6 +69,11 @@ async function createAgent(store: MemoryStore, req: Request): Promise<Response> 
   const agent = store.createAgent(name, tagsField(body), blocks as { label: string; value: string }[]);
   if (!agent) throw new RequestError(409, `an agent named '${name}' already exists`);
   return json(agent);
+}
+
+function listAgents(store: MemoryStore, _req: Request, url: URL): Response {
+  const opts = { name: url.searchParams.get('name'), limit: intParam(url, 'limit', MAX_PAGE, MAX_PAGE), after: url.searchParams.get('after') };
+  return json(store.listAgents(opts));
 }
 
 function deleteAgent(store: MemoryStore, _req: Request, _url: URL, [id]: string[]): Response {

@@ -48,11 +48,11 @@ export class MemoryStore {
     })();
   }
 
-  listAgents(name?: string | null): AgentRecord[] {
-    const rows = name
-      ? this.db.query<AgentRow, [string]>('SELECT * FROM agents WHERE name = ? ORDER BY seq').all(name)
-      : this.db.query<AgentRow, []>('SELECT * FROM agents ORDER BY seq').all();
-    return rows.map(agentOf);
+  /** Oldest first; a page of `limit` after the agent `after`, optionally only those of one name. */
+  listAgents(opts: { name?: string | null; limit?: number; after?: string | null } = {}): AgentRecord[] {
+    const sql = `SELECT * FROM agents WHERE (?1 IS NULL OR name = ?1)
+      AND seq > coalesce((SELECT seq FROM agents WHERE id = ?2), -1) ORDER BY seq LIMIT ?3`;
+    return this.db.query<AgentRow, [string | null, string | null, number]>(sql).all(opts.name ?? null, opts.after ?? null, opts.limit ?? -1).map(agentOf);
   }
 
   getAgent(id: string): AgentRecord | null {

@@ -1,5 +1,5 @@
 // A Letta server as far as svc's memory client talks to it: Letta's paths, shapes and limits
-// (no batch adds, no tag filter on lists, no score in search results, duplicate agent names allowed,
+// (agents need a model and an embedding, lists come in pages of 50, no batch adds, no tag filter on lists, no score in search results, duplicate agent names allowed,
 // blocks created apart and attached). Keeps everything in memory and counts requests per route.
 type Passage = { id: string; text: string; tags: string[]; agent_id: string; created_at: string };
 type Agent = { id: string; name: string; tags: string[]; created_at: string; blocks: Map<string, string> };
@@ -31,11 +31,17 @@ export function startLettaServer(opts: { apiKey?: string } = {}): LettaServer {
       const sub = m?.[2] ?? '';
       if (route === 'GET /v1/health') return json({ version: '0.16.0', status: 'ok' });
       if (route === 'POST /v1/agents') {
+        if (typeof body.model !== 'string' || typeof body.embedding !== 'string') return json({ detail: 'Must specify either model or llm_config, and embedding or embedding_config' }, 422);
         const a = { id: `agent-${crypto.randomUUID()}`, name: body.name, tags: body.tags ?? [], created_at: now(), blocks: new Map() };
         agents.set(a.id, a);
         return json(agentJson(a));
       }
-      if (route === 'GET /v1/agents') return json([...agents.values()].filter((a) => !url.searchParams.get('name') || a.name === url.searchParams.get('name')).map(agentJson));
+      if (route === 'GET /v1/agents') {
+        const named = [...agents.values()].filter((a) => !url.searchParams.get('name') || a.name === url.searchParams.get('name'));
+        const after = url.searchParams.get('after');
+        const start = after ? named.findIndex((a) => a.id === after) + 1 : 0;
+        return json(named.slice(start, start + Number(url.searchParams.get('limit') ?? 50)).map(agentJson));
+      }
       if (route === 'POST /v1/blocks') {
         const b = { id: `block-${crypto.randomUUID()}`, label: body.label, value: body.value };
         blocks.set(b.id, b);

@@ -58,6 +58,14 @@ for (const kind of ['svc', 'letta'] as const) {
       await expect(client.deleteAgent(id)).rejects.toBeInstanceOf(NotFoundError);
     });
 
+    test('listAgents reads every page', async () => {
+      const { client } = counting(url());
+      const ids = await Promise.all(Array.from({ length: 60 }, (_, i) => client.ensureAgent(`${kind}-many-${i}`)));
+      const listed = (await client.listAgents()).map((a) => a.id);
+      expect(ids.every((id) => listed.includes(id))).toBe(true);
+      await Promise.all(ids.map((id) => client.deleteAgent(id)));
+    });
+
     test('concurrent ensureAgent calls agree on one agent', async () => {
       const ids = await Promise.all(Array.from({ length: 8 }, () => counting(url()).client.ensureAgent(`${kind}-race`)));
       expect(new Set(ids).size).toBe(1);
@@ -139,7 +147,7 @@ describe('requests per server', () => {
   });
 
   test('on letta the oldest agent of a name wins', async () => {
-    const post = () => fetch(`${letta.url}/v1/agents/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'dup' }) }).then((r) => r.json() as Promise<{ id: string }>);
+    const post = () => fetch(`${letta.url}/v1/agents/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'dup', model: 'm', embedding: 'e' }) }).then((r) => r.json() as Promise<{ id: string }>);
     const first = await post();
     await post();
     expect(await counting(letta.url).client.ensureAgent('dup')).toBe(first.id);
@@ -156,7 +164,7 @@ describe('failures', () => {
         for (const key of [undefined, 'wrong']) {
           const err = await counting(base, key).client.listAgents().catch((e: unknown) => e);
           expect(err).toBeInstanceOf(SvcError);
-          expect((err as SvcError).hint).toContain('MEMBACKEND_API_KEY');
+          expect((err as SvcError).message).toContain('MEMBACKEND_API_KEY');
           expect((err as SvcError).message).toContain('401');
         }
         expect(await counting(base, 'k1').client.listAgents()).toEqual([]);

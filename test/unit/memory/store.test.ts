@@ -22,8 +22,15 @@ describe('agents', () => {
     const id = agent('x');
     expect(id).toStartWith('agent-');
     expect(store.createAgent('x', [], [])).toBeNull();
-    expect(store.listAgents('x').map((a) => a.id)).toEqual([id]);
+    expect(store.listAgents({ name: 'x' }).map((a) => a.id)).toEqual([id]);
     expect(store.listAgents().length).toBe(1);
+  });
+
+  test('agents list oldest first, in pages', () => {
+    const ids = ['a', 'b', 'c'].map((n) => agent(n));
+    expect(store.listAgents({ limit: 2 }).map((a) => a.id)).toEqual(ids.slice(0, 2));
+    expect(store.listAgents({ limit: 2, after: ids[1] }).map((a) => a.id)).toEqual(ids.slice(2));
+    expect(store.listAgents({ name: 'b', after: ids[0] }).map((a) => a.id)).toEqual([ids[1] as string]);
   });
 
   test('memory blocks given at creation are readable and replaceable', () => {
