@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { loadEnv } from '../core/config/environment.ts';
-import { InputError } from '../core/errors.ts';
 import { defaultMemoryDataDir, startMemoryServer } from '../memory/server.ts';
 import { isLoopback } from '../server/gate.ts';
+import { portArg, stopOnSignal } from './serve-args.ts';
 
 export default defineCommand({
   meta: { description: 'Run the embedded memory server (SQLite, speaking the part of the Letta REST API svc uses)' },
@@ -23,20 +23,7 @@ export default defineCommand({
     }
     const server = startMemoryServer({ port, host, dataDir, apiKey });
     process.stderr.write(`svc memory: serving ${dataDir} at ${server.url}${apiKey ? ' (MEMBACKEND_API_KEY required)' : ''}\n`);
-    await new Promise<void>((done) => {
-      const stop = () => {
-        process.stderr.write('svc memory: stopping\n');
-        void server.stop().then(done);
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    await stopOnSignal('svc memory', server.stop);
     return 0;
   },
 });
-
-function portArg(raw: string): number {
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || n > 65535) throw new InputError(`--port must be a whole number from 0 to 65535, got '${raw}'`);
-  return n;
-}

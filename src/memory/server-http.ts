@@ -1,22 +1,8 @@
 /** Wire helpers of the memory server: Letta answers errors as `{detail}`, and so do we. */
-
-/** A request the server refuses, with its status. */
-export class RequestError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'RequestError';
-  }
-}
+import { HttpError, json } from '../server/http.ts';
 
 /** Request bodies above this are refused (413) before they are parsed. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
-
-export function json(data: unknown, status = 200): Response {
-  return new Response(JSON.stringify(data), { status, headers: { 'content-type': 'application/json' } });
-}
 
 export function detail(status: number, message: string): Response {
   return json({ detail: message }, status);
@@ -39,18 +25,18 @@ export async function readJson(req: Request): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch {
-    throw new RequestError(400, text.trim() === '' ? 'request body is empty; expected JSON' : 'request body is not valid JSON');
+    throw new HttpError(400, text.trim() === '' ? 'request body is empty; expected JSON' : 'request body is not valid JSON');
   }
 }
 
-const tooLarge = () => new RequestError(413, `request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`);
+const tooLarge = () => new HttpError(413, `request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`);
 
 /** A whole number query parameter within bounds, or the default when absent. */
 export function intParam(url: URL, name: string, fallback: number, max: number): number {
   const raw = url.searchParams.get(name);
   if (raw === null || raw === '') return fallback;
   const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < 1 || n > max) throw new RequestError(400, `${name} must be a whole number from 1 to ${max}, got '${raw}'`);
+  if (!/^\d+$/.test(raw) || n < 1 || n > max) throw new HttpError(400, `${name} must be a whole number from 1 to ${max}, got '${raw}'`);
   return n;
 }
 
@@ -58,7 +44,7 @@ export function boolParam(url: URL, name: string, fallback: boolean): boolean {
   const raw = url.searchParams.get(name);
   if (raw === null || raw === '') return fallback;
   if (raw === 'true' || raw === 'false') return raw === 'true';
-  throw new RequestError(400, `${name} must be true or false, got '${raw}'`);
+  throw new HttpError(400, `${name} must be true or false, got '${raw}'`);
 }
 
 /** Tags as FastAPI takes a list: the parameter repeated (`tags=a&tags=b`). */
@@ -72,13 +58,13 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
 
 export function stringField(body: Record<string, unknown>, name: string): string {
   const v = body[name];
-  if (typeof v !== 'string') throw new RequestError(422, `${name} must be a string`);
+  if (typeof v !== 'string') throw new HttpError(422, `${name} must be a string`);
   return v;
 }
 
 export function tagsField(body: Record<string, unknown>, name = 'tags'): string[] {
   const v = body[name];
   if (v === undefined || v === null) return [];
-  if (!Array.isArray(v) || !v.every((t) => typeof t === 'string')) throw new RequestError(422, `${name} must be a list of strings`);
+  if (!Array.isArray(v) || !v.every((t) => typeof t === 'string')) throw new HttpError(422, `${name} must be a list of strings`);
   return v;
 }

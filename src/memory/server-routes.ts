@@ -1,6 +1,7 @@
 import { version } from '../../package.json';
 import type { MemoryStore, ScoredPassageRecord, TagMatch } from './store.ts';
-import { boolParam, detail, intParam, isRecord, json, readJson, RequestError, stringField, tagsField, tagsParam } from './server-http.ts';
+import { HttpError, json } from '../server/http.ts';
+import { boolParam, detail, intParam, isRecord, readJson, stringField, tagsField, tagsParam } from './server-http.ts';
 
 /** The most passages one list, search or batch add takes. */
 export const MAX_PAGE = 10_000;
@@ -43,7 +44,7 @@ export async function route(store: MemoryStore, req: Request): Promise<Response>
     try {
       return await r.handle(store, req, url, m.slice(1).map(decodeSegment));
     } catch (err) {
-      if (err instanceof RequestError) return detail(err.status, err.message);
+      if (err instanceof HttpError) return detail(err.status, err.message);
       throw err;
     }
   }
@@ -54,20 +55,20 @@ function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw new RequestError(400, `malformed path segment '${segment}'`);
+    throw new HttpError(400, `malformed path segment '${segment}'`);
   }
 }
 
 async function createAgent(store: MemoryStore, req: Request): Promise<Response> {
   const body = await objectBody(req);
   const name = stringField(body, 'name').trim();
-  if (!name) throw new RequestError(422, 'name must not be empty');
+  if (!name) throw new HttpError(422, 'name must not be empty');
   const blocks = body.memory_blocks ?? [];
   if (!Array.isArray(blocks) || !blocks.every((b) => isRecord(b) && typeof b.label === 'string' && typeof b.value === 'string')) {
-    throw new RequestError(422, 'memory_blocks must be a list of {label, value} with string values');
+    throw new HttpError(422, 'memory_blocks must be a list of {label, value} with string values');
   }
   const agent = store.createAgent(name, tagsField(body), blocks as { label: string; value: string }[]);
-  if (!agent) throw new RequestError(409, `an agent named '${name}' already exists`);
+  if (!agent) throw new HttpError(409, `an agent named '${name}' already exists`);
   return json(agent);
 }
 
@@ -88,9 +89,9 @@ async function addPassages(store: MemoryStore, req: Request, _url: URL, [id]: st
   let items: { text: string; tags: string[] }[];
   if (batch === undefined) items = [{ text: stringField(body, 'text'), tags: tagsField(body) }];
   else {
-    if (!Array.isArray(batch) || batch.length > MAX_PAGE) throw new RequestError(422, `passages must be a list of at most ${MAX_PAGE} {text, tags}`);
+    if (!Array.isArray(batch) || batch.length > MAX_PAGE) throw new HttpError(422, `passages must be a list of at most ${MAX_PAGE} {text, tags}`);
     items = batch.map((p, i) => {
-      if (!isRecord(p)) throw new RequestError(422, `passages[${i}] must be an object {text, tags}`);
+      if (!isRecord(p)) throw new HttpError(422, `passages[${i}] must be an object {text, tags}`);
       return { text: stringField(p, 'text'), tags: tagsField(p) };
     });
   }
@@ -106,7 +107,7 @@ function listPassages(store: MemoryStore, _req: Request, url: URL, [id]: string[
 function searchPassages(store: MemoryStore, _req: Request, url: URL, [id]: string[]): Response {
   agentOr404(store, id);
   const match = url.searchParams.get('tag_match_mode') ?? 'any';
-  if (match !== 'any' && match !== 'all') throw new RequestError(422, `tag_match_mode must be any or all, got '${match}'`);
+  if (match !== 'any' && match !== 'all') throw new HttpError(422, `tag_match_mode must be any or all, got '${match}'`);
   const opts = { query: url.searchParams.get('query') ?? '', tags: tagsParam(url), match: match as TagMatch, topK: intParam(url, 'top_k', 10, MAX_PAGE) };
   const results = store.searchPassages(id ?? '', opts).map(searchResultJson);
   return json({ results, count: results.length });
@@ -114,14 +115,14 @@ function searchPassages(store: MemoryStore, _req: Request, url: URL, [id]: strin
 
 function deletePassage(store: MemoryStore, _req: Request, _url: URL, [id, memoryId]: string[]): Response {
   agentOr404(store, id);
-  if (!store.deletePassage(id ?? '', memoryId ?? '')) throw new RequestError(404, `passage ${memoryId} not found for agent ${id}`);
+  if (!store.deletePassage(id ?? '', memoryId ?? '')) throw new HttpError(404, `passage ${memoryId} not found for agent ${id}`);
   return json({ detail: `passage ${memoryId} deleted` });
 }
 
 function getBlock(store: MemoryStore, _req: Request, _url: URL, [id, label]: string[]): Response {
   agentOr404(store, id);
   const value = store.getBlock(id ?? '', label ?? '');
-  if (value === null) throw new RequestError(404, `block '${label}' not found for agent ${id}`);
+  if (value === null) throw new HttpError(404, `block '${label}' not found for agent ${id}`);
   return json({ label, value });
 }
 
@@ -134,7 +135,7 @@ async function setBlock(store: MemoryStore, req: Request, _url: URL, [id, label]
 
 async function objectBody(req: Request): Promise<Record<string, unknown>> {
   const body = await readJson(req);
-  if (!isRecord(body)) throw new RequestError(422, 'request body must be a JSON object');
+  if (!isRecord(body)) throw new HttpError(422, 'request body must be a JSON object');
   return body;
 }
 
@@ -144,7 +145,7 @@ function agentOr404(store: MemoryStore, id: string | undefined) {
   return agent;
 }
 
-const unknownAgent = (id: string | undefined) => new RequestError(404, `agent ${id} not found`);
+const unknownAgent = (id: string | undefined) => new HttpError(404, `agent ${id} not found`);
 
 function searchResultJson(p: ScoredPassageRecord) {
   return { id: p.id, timestamp: p.created_at, content: p.text, tags: p.tags, score: p.score };
