@@ -114,6 +114,7 @@ export class MemoryClient {
   }
 
   async addPassages(agentId: string, items: NewPassage[]): Promise<Passage[]> {
+    if (items.length === 0) return [];
     const path = `/v1/agents/${encodeURIComponent(agentId)}/archival-memory`;
     const wire = items.map((p) => ({ text: encodePassageText(p.text, p.metadata), tags: p.tags }));
     const out: Passage[] = [];
@@ -128,28 +129,30 @@ export class MemoryClient {
     return out;
   }
 
-  /** Oldest first; with tags, only passages having any of them. */
+  /**
+   * Oldest first, all of them unless `limit` is given, read in pages; with tags, only passages having
+   * any of them (svc's server filters, for Letta the client does).
+   */
   async listPassages(agentId: string, opts: { tags?: string[]; limit?: number; after?: string } = {}): Promise<Passage[]> {
-    const base = `/v1/agents/${encodeURIComponent(agentId)}/archival-memory?ascending=true`;
     const tags = opts.tags ?? [];
-    const limit = opts.limit ?? PAGE;
-    if ((await this.serverKind()) === 'svc' || tags.length === 0) {
-      const query = `${base}&limit=${limit}${opts.after ? `&after=${encodeURIComponent(opts.after)}` : ''}${tagQuery(tags)}`;
-      return ((await this.call('GET', query)) as WirePassage[]).map(passageOf);
-    }
+    const limit = opts.limit ?? Number.POSITIVE_INFINITY;
+    const serverFilters = tags.length === 0 || (await this.serverKind()) === 'svc';
     const wanted = new Set(tags);
     const out: Passage[] = [];
-    let after = opts.after;
-    for (;;) {
-      const page = (await this.call('GET', `${base}&limit=${PAGE}${after ? `&after=${encodeURIComponent(after)}` : ''}`)) as WirePassage[];
-      for (const p of page) if ((p.tags ?? []).some((t) => wanted.has(t)) && out.length < limit) out.push(passageOf(p));
-      if (out.length >= limit || page.length < PAGE) return out;
+    for (let after = opts.after; out.length < limit; ) {
+      const size = serverFilters ? Math.min(PAGE, limit - out.length) : PAGE;
+      const query = `?ascending=true&limit=${size}${after ? `&after=${encodeURIComponent(after)}` : ''}${serverFilters ? tagQuery(tags) : ''}`;
+      const page = (await this.call('GET', `/v1/agents/${encodeURIComponent(agentId)}/archival-memory${query}`)) as WirePassage[];
+      for (const p of page) if (out.length < limit && (serverFilters || (p.tags ?? []).some((t) => wanted.has(t)))) out.push(passageOf(p));
+      if (page.length < size) break;
       after = page[page.length - 1]?.id;
     }
+    return out;
   }
 
   /** Best first; with tags, only passages having any of them. Letta gives no score: rank order is kept as 1/(1+rank). */
   async searchPassages(agentId: string, query: string, opts: { tags?: string[]; topK: number }): Promise<ScoredPassage[]> {
+    if (opts.topK <= 0) return [];
     const path = `/v1/agents/${encodeURIComponent(agentId)}/archival-memory/search?query=${encodeURIComponent(query)}&top_k=${opts.topK}&tag_match_mode=any${tagQuery(opts.tags ?? [])}`;
     const answer = (await this.call('GET', path)) as { results?: WireResult[] };
     return (answer.results ?? []).map((r, i) => ({

@@ -4,7 +4,7 @@ import type { Server } from 'bun';
 import type { Env } from '../core/config/env-vars.ts';
 import { UnavailableError } from '../core/errors.ts';
 import { homeDir } from '../core/workspace.ts';
-import { detail, MAX_BODY_BYTES } from './server-http.ts';
+import { detail } from './server-http.ts';
 import { route } from './server-routes.ts';
 import { MemoryStore } from './store.ts';
 
@@ -38,8 +38,9 @@ export function startMemoryServer(opts: MemoryServerOptions): MemoryServer {
     server = Bun.serve({
       hostname: opts.host,
       port: opts.port,
-      // readJson refuses larger bodies itself, as JSON; Bun's own cut just above it is a bare 413
-      maxRequestBodySize: MAX_BODY_BYTES + 1024 * 1024,
+      // readJson refuses bodies over MAX_BODY_BYTES itself, as JSON, reading no more than that;
+      // Bun's own limit would answer a bare 413
+      maxRequestBodySize: 2 ** 40,
       fetch: handle,
     });
   } catch (err) {

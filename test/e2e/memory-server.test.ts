@@ -118,6 +118,8 @@ describe('bad requests are 4xx {detail} and change nothing', () => {
     const before = await count();
     const big = JSON.stringify({ text: 'x'.repeat(MAX_BODY_BYTES) });
     expect(await call('POST', `/v1/agents/${id}/archival-memory`, big)).toEqual({ status: 413, body: { detail: 'request body is larger than 16 MB' } });
+    const huge = JSON.stringify({ text: 'x'.repeat(3 * MAX_BODY_BYTES) });
+    expect(await call('POST', `/v1/agents/${id}/archival-memory`, huge)).toEqual({ status: 413, body: { detail: 'request body is larger than 16 MB' } });
     const chunk = new TextEncoder().encode('x'.repeat(1024 * 1024));
     let sent = 0;
     const stream = new ReadableStream({

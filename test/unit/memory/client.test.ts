@@ -82,6 +82,7 @@ for (const kind of ['svc', 'letta'] as const) {
         ['third', ['node:a', 'kind:x'], {}],
       ]);
       expect(await client.listPassages(id)).toEqual(added);
+      expect(await client.addPassages(id, [])).toEqual([]);
       expect((await client.listPassages(id, { tags: ['node:a'] })).map((p) => p.text)).toEqual(['first note', 'third']);
       expect((await client.listPassages(id, { tags: ['node:a'], limit: 1 })).map((p) => p.text)).toEqual(['first note']);
       expect((await client.listPassages(id, { after: added[0]?.id })).map((p) => p.text)).toEqual(['second note', 'third']);
@@ -129,6 +130,17 @@ describe('requests per server', () => {
     const added = await client.addPassages(id, Array.from({ length: 4500 }, (_, i) => item(`n${i}`)));
     expect(calls.filter((c) => c.startsWith('POST'))).toEqual(Array(3).fill(`POST /v1/agents/${id}/archival-memory`));
     expect(added.map((p) => p.text)).toEqual(Array.from({ length: 4500 }, (_, i) => `n${i}`));
+  });
+
+  test('svc lists come in pages of 1000 up to the limit, or all', async () => {
+    const { client, calls } = counting(svc.url);
+    const id = await client.ensureAgent('pages');
+    await client.addPassages(id, Array.from({ length: 2500 }, (_, i) => item(`n${i}`, [i % 2 ? 'node:odd' : 'node:even'])));
+    calls.length = 0;
+    expect((await client.listPassages(id)).map((p) => p.text)).toEqual(Array.from({ length: 2500 }, (_, i) => `n${i}`));
+    expect(calls.length).toBe(3);
+    expect((await client.listPassages(id, { limit: 1500, tags: ['node:odd'] })).map((p) => p.text)).toEqual(Array.from({ length: 1250 }, (_, i) => `n${2 * i + 1}`));
+    expect((await client.listPassages(id, { limit: 1001 })).length).toBe(1001);
   });
 
   test('letta gets one passage per request, and tag-filtered lists page through everything', async () => {
