@@ -14,8 +14,10 @@ const AGENT = `^/v1/agents/${ID}`;
 /**
  * The subset of Letta's REST API that svc's memory client uses, with Letta's paths and shapes.
  * Extensions: POST archival-memory also takes `{passages: [{text, tags}]}` (a batch in one
- * transaction); GET archival-memory takes `tags` (any-match); the health answer says `server: 'svc'`;
- * agent names are unique (creating a taken name is 409); PATCH of a missing block creates it.
+ * transaction, answered with the passages in order); GET archival-memory takes `tags` (repeated,
+ * any-match); search results carry their BM25 `score` (higher is better); the health answer says
+ * `server: 'svc'`; agent names are unique (creating a taken name is 409); PATCH of a missing block
+ * creates it. Lists, searches and batches take at most MAX_PAGE items.
  */
 const ROUTES: Route[] = [
   { method: 'GET', path: /^\/v1\/health$/, handle: () => json({ version, status: 'ok', server: 'svc' }) },
@@ -61,8 +63,8 @@ function decodeSegment(segment: string): string {
 
 async function createAgent(store: MemoryStore, req: Request): Promise<Response> {
   const body = await objectBody(req);
-  const name = stringField(body, 'name').trim();
-  if (!name) throw new HttpError(422, 'name must not be empty');
+  const name = stringField(body, 'name');
+  if (!name.trim()) throw new HttpError(422, 'name must not be empty');
   const blocks = body.memory_blocks ?? [];
   if (!Array.isArray(blocks) || !blocks.every((b) => isRecord(b) && typeof b.label === 'string' && typeof b.value === 'string')) {
     throw new HttpError(422, 'memory_blocks must be a list of {label, value} with string values');

@@ -35,7 +35,7 @@ const B = 0.75;
 /** fold() of each text; one call over all of them joined costs half as much as a call per text. */
 function foldAll(texts: string[]): string[] {
   const folded = fold(texts.join('\u0001')).split('\u0001');
-  // a text that itself holds the joining character is folded on its own, with all the others
+  // when a text holds the joining character itself, the split is off: fold each text alone
   return folded.length === texts.length ? folded : texts.map(fold);
 }
 
