@@ -180,8 +180,8 @@ test('20 concurrent writers of 100 adds each lose nothing', async () => {
 });
 
 /** `svc memory serve` in a child process; resolves once it says where it listens. */
-async function spawnServer(dataDir: string, args: string[] = []) {
-  const proc = Bun.spawn([process.execPath, ENTRY, '--port', '0', '--data-dir', dataDir, ...args], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, MEMBACKEND_API_KEY: '' } });
+async function spawnServer(dataDir: string, env: Record<string, string> = {}) {
+  const proc = Bun.spawn([process.execPath, ENTRY, '--port', '0', '--data-dir', dataDir], { stdout: 'pipe', stderr: 'pipe', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, ...env } });
   const reader = proc.stderr.getReader();
   let said = '';
   for (;;) {
@@ -190,6 +190,7 @@ async function spawnServer(dataDir: string, args: string[] = []) {
     said += new TextDecoder().decode(value);
     const url = /at (http:\/\/\S+)/.exec(said)?.[1];
     if (url) {
+      const banner = said;
       const rest = (async () => {
         for (;;) {
           const r = await reader.read();
@@ -197,7 +198,7 @@ async function spawnServer(dataDir: string, args: string[] = []) {
           said += new TextDecoder().decode(r.value);
         }
       })();
-      return { proc, url, stderr: rest };
+      return { proc, url, banner, stderr: rest };
     }
   }
 }
@@ -265,6 +266,19 @@ test('SIGTERM finishes the request in flight, then closes the database and exits
   } finally {
     again.proc.kill('SIGKILL');
     await again.proc.exited;
+  }
+});
+
+test('the serve command requires MEMBACKEND_API_KEY when it is set', async () => {
+  const child = await spawnServer(join(dir, 'keyed-cli'), { MEMBACKEND_API_KEY: 'k3' });
+  try {
+    expect(child.banner).toContain('(MEMBACKEND_API_KEY required)');
+    const refused = await new MemoryClient({ baseUrl: child.url, timeoutMs: 5000 }).listAgents().catch((e: Error) => e.message);
+    expect(refused).toContain('MEMBACKEND_API_KEY');
+    expect(await new MemoryClient({ baseUrl: child.url, apiKey: 'k3', timeoutMs: 5000 }).listAgents()).toEqual([]);
+  } finally {
+    child.proc.kill('SIGKILL');
+    await child.proc.exited;
   }
 });
 
