@@ -2,8 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
 import type { Server } from 'bun';
 import type { Env } from '../core/config/env-vars.ts';
-import { UnavailableError } from '../core/errors.ts';
 import { homeDir } from '../core/workspace.ts';
+import { bindError } from '../server/bind-error.ts';
 import { detail } from './server-http.ts';
 import { route } from './server-routes.ts';
 import { MemoryStore } from './store.ts';
@@ -45,11 +45,7 @@ export function startMemoryServer(opts: MemoryServerOptions): MemoryServer {
     });
   } catch (err) {
     store.close();
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UnavailableError(`port ${opts.port} on ${opts.host} is in use`, 'pick another with --port, or stop the server already there');
-    if (code === 'EACCES') throw new UnavailableError(`not allowed to listen on port ${opts.port}`, 'use a port above 1023');
-    if (code === 'EADDRNOTAVAIL') throw new UnavailableError(`cannot bind ${opts.host}: no such local address`, 'give an address of this machine with --host');
-    throw err;
+    throw bindError(err, opts.host, opts.port, 'pick another with --port, or stop the server already there');
   }
   const port = server.port ?? opts.port;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
