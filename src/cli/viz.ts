@@ -7,6 +7,7 @@ import { checkpointsRoot } from '../core/workspace.ts';
 import { locateDashboardRoot, ServerContext } from '../server/context.ts';
 import { isLoopback } from '../server/gate.ts';
 import { startDashboard } from '../server/serve.ts';
+import { portArg, stopOnSignal } from './serve-args.ts';
 
 export default defineCommand({
   meta: { description: 'Start the dashboard: the web UI and its HTTP API, on 127.0.0.1' },
@@ -31,20 +32,7 @@ export default defineCommand({
     const dashboard = startDashboard(ctx, { host, port });
     const open = token ? ` (open ${dashboard.url}/#token=<SVC_GUI_TOKEN> in the browser)` : '';
     process.stderr.write(`svc viz: dashboard at ${dashboard.url}${open}\nsvc viz: checkpoints in ${where.checkpointsRoot}${where.active ? `; active: ${where.active}` : ''}\n`);
-    await new Promise<void>((done) => {
-      const stop = () => {
-        process.stderr.write('svc viz: stopping\n');
-        void dashboard.stop().then(done);
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    await stopOnSignal('svc viz', dashboard.stop);
     return 0;
   },
 });
-
-function portArg(raw: string): number {
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || n > 65535) throw new InputError(`--port must be a whole number from 0 to 65535, got '${raw}'`);
-  return n;
-}

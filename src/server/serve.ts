@@ -1,6 +1,6 @@
 import type { Server } from 'bun';
-import { UnavailableError } from '../core/errors.ts';
 import { AccessLog } from './access-log.ts';
+import { bindError } from './bind-error.ts';
 import { createApp } from './app.ts';
 import { allowOrigin, preflight } from './cors.ts';
 import type { ServerContext } from './context.ts';
@@ -64,11 +64,7 @@ export function startDashboard(ctx: ServerContext, opts: { host: string; port: n
       error: (err) => errorResponse(500, `internal error: ${err.message}`),
     });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UnavailableError(`port ${opts.port} on ${opts.host} is in use`, 'pick another with --port or SVC_GUI_PORT (0 picks a free one)');
-    if (code === 'EACCES') throw new UnavailableError(`not allowed to listen on port ${opts.port}`, 'use a port above 1023');
-    if (code === 'EADDRNOTAVAIL') throw new UnavailableError(`cannot bind ${opts.host}: no such local address`, 'give an address of this machine with --host');
-    throw err;
+    throw bindError(err, opts.host, opts.port, 'pick another with --port or SVC_GUI_PORT (0 picks a free one)');
   }
   if (isLoopback(opts.host)) hosts = loopbackHosts(server.port ?? opts.port);
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;

@@ -1,0 +1,71 @@
+import { timingSafeEqual } from 'node:crypto';
+import { join } from 'node:path';
+import type { Server } from 'bun';
+import type { Env } from '../core/config/env-vars.ts';
+import { homeDir } from '../core/workspace.ts';
+import { bindError } from '../server/bind-error.ts';
+import { detail } from './server-http.ts';
+import { route } from './server-routes.ts';
+import { MemoryStore } from './store.ts';
+
+export type MemoryServerOptions = {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** When set, every request must carry `Authorization: Bearer <apiKey>`. */
+  apiKey?: string | null;
+};
+
+export type MemoryServer = { url: string; port: number; stop: () => Promise<void> };
+
+/** Starts the memory server on an open store; `stop` lets requests in flight finish, then closes the database. */
+export function startMemoryServer(opts: MemoryServerOptions): MemoryServer {
+  const store = MemoryStore.open(opts.dataDir);
+  const key = opts.apiKey ? Buffer.from(`Bearer ${opts.apiKey}`) : null;
+
+  const handle = async (req: Request): Promise<Response> => {
+    if (key && !authorized(req, key)) return detail(401, 'missing or wrong API key (Authorization: Bearer <key>)');
+    try {
+      return await route(store, req);
+    } catch (err) {
+      process.stderr.write(`svc memory: ${req.method} ${new URL(req.url).pathname}: ${(err as Error)?.stack ?? err}\n`);
+      return detail(500, `internal error: ${(err as Error)?.message ?? err}`);
+    }
+  };
+
+  let server: Server<undefined>;
+  try {
+    server = Bun.serve({
+      hostname: opts.host,
+      port: opts.port,
+      // readJson refuses bodies over MAX_BODY_BYTES itself, as JSON, reading no more than that;
+      // Bun's own limit would answer a bare 413
+      maxRequestBodySize: 2 ** 40,
+      fetch: handle,
+    });
+  } catch (err) {
+    store.close();
+    throw bindError(err, opts.host, opts.port, 'pick another with --port, or stop the server already there');
+  }
+  const port = server.port ?? opts.port;
+  const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  let stopped: Promise<void> | null = null;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    stop: () => {
+      stopped ??= server.stop(false).then(() => store.close());
+      return stopped;
+    },
+  };
+}
+
+function authorized(req: Request, expected: Buffer): boolean {
+  const given = Buffer.from(req.headers.get('authorization') ?? '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Where `svc memory serve` keeps its database unless told otherwise. */
+export function defaultMemoryDataDir(env: Env): string {
+  return join(homeDir(env), '.svc', 'memory');
+}
