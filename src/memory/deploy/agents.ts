@@ -1,0 +1,62 @@
+import { isCheckpointDir, listCheckpointDirs } from '../../core/checkpoint/locate.ts';
+import { oneLine } from '../../core/errors.ts';
+import { CHECKPOINT_BLOCK } from '../backup-agent.ts';
+import { agentNameFor, type MemoryClient } from '../client.ts';
+
+/** An agent of the memory server and the checkpoint it belongs to, as far as that can be told. */
+export type AgentOwner = {
+  id: string;
+  name: string;
+  /** the checkpoint directory the agent is marked with, or the one whose name hash matches */
+  checkpoint: string | null;
+  /** gone: its checkpoint no longer exists; unknown: no mark and no checkpoint here matches */
+  state: 'live' | 'gone' | 'unknown';
+};
+
+const OUR_AGENT = /^svc_agent_[0-9a-f]{12}$/;
+
+/**
+ * The server's checkpoint agents and whether their checkpoints still exist. An agent marked with
+ * its checkpoint directory is gone when that directory is no longer a checkpoint. An unmarked one
+ * is live when a checkpoint under `checkpointsRoot` has its name, else unknown: it may belong to
+ * another workspace using the same server, so it is never counted as gone.
+ */
+export async function checkpointAgents(client: MemoryClient, checkpointsRoot: string): Promise<AgentOwner[]> {
+  const here = new Map(listCheckpointDirs(checkpointsRoot).map((d) => [agentNameFor(d), d]));
+  const out: AgentOwner[] = [];
+  for (const agent of await client.listAgents()) {
+    if (!OUR_AGENT.test(agent.name)) continue;
+    const marked = await client.getBlock(agent.id, CHECKPOINT_BLOCK);
+    if (marked) out.push({ ...agent, checkpoint: marked, state: isCheckpointDir(marked) ? 'live' : 'gone' });
+    else {
+      const dir = here.get(agent.name) ?? null;
+      out.push({ ...agent, checkpoint: dir, state: dir === null ? 'unknown' : 'live' });
+    }
+  }
+  return out;
+}
+
+/** Delete the agents whose checkpoints are gone; returns them. */
+export async function pruneAgents(client: MemoryClient, agents: AgentOwner[]): Promise<AgentOwner[]> {
+  const gone = agents.filter((a) => a.state === 'gone');
+  for (const a of gone) await client.deleteAgent(a.id);
+  return gone;
+}
+
+export type AgentRemoval = { agent: string; deleted: boolean; warning?: string };
+
+/**
+ * Delete the agent named `name` (take it with agentNameFor before the checkpoint directory goes:
+ * the name hashes its real path). Never throws: a backend that is down or refuses gives a warning,
+ * and the checkpoint delete it belongs to goes on.
+ */
+export async function deleteAgentNamed(client: MemoryClient, name: string): Promise<AgentRemoval> {
+  try {
+    const id = await client.findAgent(name);
+    if (id === null) return { agent: name, deleted: false };
+    await client.deleteAgent(id);
+    return { agent: name, deleted: true };
+  } catch (err) {
+    return { agent: name, deleted: false, warning: `memory agent ${name} was not deleted: ${oneLine(err)}; svc memory prune-local removes it later` };
+  }
+}
