@@ -1,7 +1,8 @@
 import { isCheckpointDir, listCheckpointDirs } from '../../core/checkpoint/locate.ts';
 import { oneLine } from '../../core/errors.ts';
 import { CHECKPOINT_BLOCK } from '../backup-agent.ts';
-import { agentNameFor, type MemoryClient } from '../client.ts';
+import type { Env } from '../../core/config/env-vars.ts';
+import { agentNameFor, MemoryClient } from '../client.ts';
 
 /** An agent of the memory server and the checkpoint it belongs to, as far as that can be told. */
 export type AgentOwner = {
@@ -50,8 +51,9 @@ export type AgentRemoval = { agent: string; deleted: boolean; warning?: string }
  * the name hashes its real path). Never throws: a backend that is down or refuses gives a warning,
  * and the checkpoint delete it belongs to goes on.
  */
-export async function deleteAgentNamed(client: MemoryClient, name: string): Promise<AgentRemoval> {
+export async function deleteAgentNamed(env: Env, name: string): Promise<AgentRemoval> {
   try {
+    const client = MemoryClient.fromEnv(env);
     const id = await client.findAgent(name);
     if (id === null) return { agent: name, deleted: false };
     await client.deleteAgent(id);
