@@ -28,7 +28,7 @@ export type MigrateReport = {
   sources: MigrateSource[];
   /** react_step entries left out (without --react) */
   excluded: number;
-  /** what the import did; absent on a dry run */
+  /** what the import did; absent on a dry run and when there was nothing to import */
   imported?: ImportTally & { agent_id: string };
 };
 
@@ -56,7 +56,7 @@ export async function migrateCheckpointMemory(client: MemoryClient | null, check
       }
     }
   };
-  if (opts.dryRun || client === null) {
+  if (opts.dryRun || client === null || readers.length === 0) {
     for await (const _ of lines()) {
       // counting only
     }
