@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isMapping } from '../core/values.ts';
 import type { Passage } from './client.ts';
 
 /** The file a checkpoint's memory snapshot lives in (the reference implementation's name). */
@@ -37,7 +38,7 @@ export function parseContextBlock(raw: string | null): Json {
   if (raw === null || raw === '') return {};
   try {
     const v: unknown = JSON.parse(raw);
-    if (isObject(v)) return v;
+    if (isMapping(v)) return v;
   } catch {
     // not JSON: kept as text below
   }
@@ -53,8 +54,10 @@ export function passageToLine(p: Passage): EntryLine {
   const node = tagValue(p.tags, NODE_TAG) ?? stringOr(p.metadata.node_id);
   const ts = typeof p.metadata.ts === 'number' ? p.metadata.ts : Date.parse(p.created_at) / 1000;
   const line: EntryLine = { kind, text: p.text, metadata: p.metadata, ts: Number.isFinite(ts) ? ts : 0, entry_id: p.id, tags: p.tags };
+  if (node === undefined) return line;
   // the reference keeps a react step's node in its metadata, not on the line
-  return node !== undefined && kind !== 'react_step' ? { kind, node_id: node, ...withoutKind(line) } : line;
+  if (kind === 'react_step') return 'node_id' in p.metadata ? line : { ...line, metadata: { ...p.metadata, node_id: node } };
+  return { kind, node_id: node, ...withoutKind(line) };
 }
 
 /**
@@ -86,16 +89,16 @@ export function parseBackupLine(raw: string, defaultKind?: string): BackupLine |
 
 /** parseBackupLine for a record already parsed (a legacy file holding one JSON array). */
 export function recordToLine(v: unknown, defaultKind?: string): BackupLine | null {
-  if (!isObject(v)) return null;
+  if (!isMapping(v)) return null;
   const kind = stringOr(v.kind) ?? defaultKind;
   if (kind === undefined) return null;
   if (kind === 'core_seed') {
-    return { kind: 'core_seed', persona: stringOr(v.persona) ?? '', human: stringOr(v.human) ?? '', context: isObject(v.context) ? v.context : {}, seeded_at: typeof v.seeded_at === 'number' ? v.seeded_at : 0 };
+    return { kind: 'core_seed', persona: stringOr(v.persona) ?? '', human: stringOr(v.human) ?? '', context: isMapping(v.context) ? v.context : {}, seeded_at: typeof v.seeded_at === 'number' ? v.seeded_at : 0 };
   }
   // legacy files call the text `content`
   const text = stringOr(v.text) ?? stringOr(v.content);
   if (text === undefined) return null;
-  const line: EntryLine = { kind, text, metadata: isObject(v.metadata) ? v.metadata : {}, ts: typeof v.ts === 'number' ? v.ts : parseTs(v.ts) };
+  const line: EntryLine = { kind, text, metadata: isMapping(v.metadata) ? v.metadata : {}, ts: typeof v.ts === 'number' ? v.ts : parseTs(v.ts) };
   const node = stringOr(v.node_id);
   if (node !== undefined && node !== '') line.node_id = node;
   const id = stringOr(v.entry_id) ?? stringOr(v.id);
@@ -138,9 +141,6 @@ function stringOr(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-function isObject(v: unknown): v is Json {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** Legacy entries stamp ISO times; a line without a usable time gets 0. */
 function parseTs(v: unknown): number {

@@ -36,7 +36,7 @@ export type ImportTally = {
 /** A passage as the import knows it; id null while it waits in a batch. `fresh`: new, not a widened copy. */
 type Stored = { id: string | null; fresh: boolean; text: string; tags: string[]; metadata: Record<string, unknown> };
 
-const BATCH = 200;
+const BATCH = 1000;
 
 /**
  * Add a source's lines to an agent under a conflict mode. `source` is called once per pass

@@ -4,7 +4,7 @@ import type { Env } from '../../core/config/env-vars.ts';
 import { oneLine } from '../../core/errors.ts';
 import { MemoryClient } from '../client.ts';
 import { LETTA_PORT } from './docker.ts';
-import { commandLineOf, isOurProcess, type LocalPath, readRecord } from './local-state.ts';
+import { commandLineOf, type LocalPath, readRecord, recordIsOurs } from './local-state.ts';
 import { lastLine, runCommand } from './run-command.ts';
 import { backendUrl } from './target.ts';
 
@@ -46,7 +46,7 @@ export async function detectDeployments(workspace: string, env: Env): Promise<De
   const found: Omit<Deployment, 'reachable'>[] = [];
   const record = readRecord(workspace);
   if (record !== null) {
-    found.push({ path: record.path, found_by: 'pid file', id: record.pid === null ? record.path : String(record.pid), url: record.url, managed: record.pid === null || isOurProcess(record) });
+    found.push({ path: record.path, found_by: 'pid file', id: record.pid === null ? record.path : String(record.pid), url: record.url, managed: recordIsOurs(record) });
   }
   const seenPids = new Set(record?.pid != null ? [record.pid] : []);
   found.push(...(await dockerContainers(env, probes)), ...(await singularityInstances(env, probes)), ...serverProcesses(seenPids, probes));

@@ -67,6 +67,15 @@ export function isOurProcess(record: LocalRecord): boolean {
   return args.every((a, i) => tail[i] === a) && actual.slice(0, actual.length - args.length).includes(program ?? '');
 }
 
+/**
+ * Whether a record still describes what start-local started: a container or an instance (its
+ * teardown stops it, and its name is ours) does; a bare process only while isOurProcess.
+ * The process that runs an instance's runscript is retitled by the runtime, so it cannot be matched.
+ */
+export function recordIsOurs(record: LocalRecord): boolean {
+  return record.teardown.length > 0 || isOurProcess(record);
+}
+
 /** A process's arguments from /proc; null where that is not readable. */
 export function commandLineOf(pid: number): string[] | null {
   try {

@@ -3,7 +3,7 @@ import type { Env } from '../../core/config/env-vars.ts';
 import { definedEnv } from '../../core/config/environment.ts';
 import { UnavailableError } from '../../core/errors.ts';
 import { MemoryClient } from '../client.ts';
-import { isOurProcess, type LocalPath, type LocalRecord, localDir, logFile, readRecord, removeRecord, writeRecord } from './local-state.ts';
+import { isOurProcess, type LocalPath, recordIsOurs, type LocalRecord, localDir, logFile, readRecord, removeRecord, writeRecord } from './local-state.ts';
 import { type LaunchPlan, planFor } from './plan.ts';
 import { lastLine, runCommand, shellLine } from './run-command.ts';
 import { localTarget } from './target.ts';
@@ -29,12 +29,12 @@ const SETUP_TIMEOUT_MS = 15 * 60_000;
  * one that answers at MEMBACKEND_BASE_URL without being ours. A server that does not come up is
  * stopped again, and the error carries the end of its log.
  */
-export async function startLocal(workspace: string, env: Env, path: LocalPath, opts: { timeoutMs?: number } = {}): Promise<StartResult> {
+export async function startLocal(workspace: string, env: Env, path: LocalPath): Promise<StartResult> {
   const { url, port } = localTarget(env);
   const existing = readRecord(workspace);
   const probe = new MemoryClient({ baseUrl: url, timeoutMs: 2000 });
   const health = await probe.health().catch(() => null);
-  if (existing !== null && health !== null && (existing.pid === null || isOurProcess(existing))) {
+  if (existing !== null && health !== null && recordIsOurs(existing)) {
     return { started: false, url, path: existing.path, pid: existing.pid, version: health.version, message: `already running (${existing.path}) at ${url}` };
   }
   if (existing !== null) await teardown(workspace, existing, env);
@@ -55,7 +55,7 @@ export async function startLocal(workspace: string, env: Env, path: LocalPath, o
   writeRecord(workspace, record);
   const child = plan.serve ? spawnServe(plan, env, log) : null;
   if (child) writeRecord(workspace, { ...record, pid: child.pid });
-  const up = await waitHealthy(probe, { timeoutMs: opts.timeoutMs ?? plan.startTimeoutMs, exited: child ? () => child.exitCode : () => null });
+  const up = await waitHealthy(probe, { timeoutMs: plan.startTimeoutMs, exited: child ? () => child.exitCode : () => null });
   if (!up.ok) {
     if (child) await stopProcess(child.pid);
     await teardown(workspace, readRecord(workspace) ?? record, env);

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -7,21 +7,9 @@ import { BACKUP_FILE } from '../../../src/memory/backup-format.ts';
 import { backupCheckpointMemory } from '../../../src/memory/backup.ts';
 import { backupIntervalS, startPeriodicBackup } from '../../../src/memory/backup-schedule.ts';
 import { MemoryClient, agentNameFor } from '../../../src/memory/client.ts';
-import { removeDir, tempDir } from '../../support/svc.ts';
-import { type LiveMemory, makeCheckpoint, startLiveMemory } from './backup-server.ts';
+import { liveCheckpoint } from './backup-server.ts';
 
-let dir: string;
-let ckpt: string;
-let mem: LiveMemory;
-beforeEach(() => {
-  dir = tempDir();
-  ckpt = makeCheckpoint(dir);
-  mem = startLiveMemory(join(dir, 'db'));
-});
-afterEach(async () => {
-  await mem.server.stop();
-  removeDir(dir);
-});
+const t = liveCheckpoint();
 
 const lines = (file: string) =>
   gunzipSync(readFileSync(file))
@@ -31,7 +19,7 @@ const lines = (file: string) =>
     .map((l) => JSON.parse(l));
 
 async function seed(client: MemoryClient): Promise<string> {
-  const agent = await ensureCheckpointAgent(client, ckpt);
+  const agent = await ensureCheckpointAgent(client, t.ckpt);
   await client.addPassages(agent, [
     { text: 'baseline runs at 1.2 GFLOP/s', tags: ['node:n1', 'kind:node_scope'], metadata: { ts: 100.5, source: 'agent' } },
     { text: 'called run_bash make', tags: ['kind:react_step'], metadata: { node_id: 'n1', ts: 101 } },
@@ -44,9 +32,9 @@ async function seed(client: MemoryClient): Promise<string> {
 
 describe('backupCheckpointMemory', () => {
   test('writes every passage as a reference-format line, oldest first, then the core seed', async () => {
-    const agent = await seed(mem.client);
-    const r = await backupCheckpointMemory(mem.client, ckpt);
-    expect(r).toEqual({ file: join(ckpt, BACKUP_FILE), written: true, entries: 3, core_seed: true });
+    const agent = await seed(t.mem.client);
+    const r = await backupCheckpointMemory(t.mem.client, t.ckpt);
+    expect(r).toEqual({ file: join(t.ckpt, BACKUP_FILE), written: true, entries: 3, core_seed: true });
     const got = lines(r.file);
     expect(got.map((l) => l.kind)).toEqual(['node_scope', 'react_step', 'experiment_result', 'core_seed']);
     expect(got[0]).toMatchObject({ kind: 'node_scope', node_id: 'n1', text: 'baseline runs at 1.2 GFLOP/s', metadata: { ts: 100.5, source: 'agent' }, ts: 100.5 });
@@ -57,14 +45,22 @@ describe('backupCheckpointMemory', () => {
     expect(got[2].entry_id).toStartWith('passage-');
     expect(got[3]).toEqual({ kind: 'core_seed', persona: 'a careful researcher', human: '', context: { experiment_goal: 'faster kernel', seeded_at: 99 }, seeded_at: 99 });
     expect(Object.keys(got[0]).slice(0, 5)).toEqual(['kind', 'node_id', 'text', 'metadata', 'ts']);
-    expect(readdirSync(ckpt).filter((n) => n.includes('.tmp'))).toEqual([]);
-    expect(agent).toBe((await mem.client.findAgent(agentNameFor(ckpt))) ?? '');
+    expect(readdirSync(t.ckpt).filter((n) => n.includes('.tmp'))).toEqual([]);
+    expect(agent).toBe((await t.mem.client.findAgent(agentNameFor(t.ckpt))) ?? '');
+  });
+
+  test('a react step tagged with its node gets the node into its metadata, where the reference reads it', async () => {
+    const agent = await ensureCheckpointAgent(t.mem.client, t.ckpt);
+    await t.mem.client.addPassages(agent, [{ text: 'step', tags: ['kind:react_step', 'node:n3'], metadata: { ts: 1 } }]);
+    const [line] = lines((await backupCheckpointMemory(t.mem.client, t.ckpt)).file);
+    expect(line).toMatchObject({ kind: 'react_step', metadata: { ts: 1, node_id: 'n3' } });
+    expect(line.node_id).toBeUndefined();
   });
 
   test('an agent of 5,000 passages is walked page by page into one archive', async () => {
-    const agent = await ensureCheckpointAgent(mem.client, ckpt);
-    await mem.client.addPassages(agent, Array.from({ length: 5000 }, (_, i) => ({ text: `entry ${i}`, tags: [`node:n${i % 7}`], metadata: { i } })));
-    const r = await backupCheckpointMemory(mem.client, ckpt);
+    const agent = await ensureCheckpointAgent(t.mem.client, t.ckpt);
+    await t.mem.client.addPassages(agent, Array.from({ length: 5000 }, (_, i) => ({ text: `entry ${i}`, tags: [`node:n${i % 7}`], metadata: { i } })));
+    const r = await backupCheckpointMemory(t.mem.client, t.ckpt);
     expect(r.entries).toBe(5000);
     const got = lines(r.file);
     expect(got.length).toBe(5000);
@@ -72,80 +68,80 @@ describe('backupCheckpointMemory', () => {
   });
 
   test('no agent: nothing written, and an existing backup is left alone', async () => {
-    writeFileSync(join(ckpt, BACKUP_FILE), 'previous');
-    const r = await backupCheckpointMemory(mem.client, ckpt);
+    writeFileSync(join(t.ckpt, BACKUP_FILE), 'previous');
+    const r = await backupCheckpointMemory(t.mem.client, t.ckpt);
     expect(r).toMatchObject({ written: false, reason: 'the memory backend has no agent for this checkpoint' });
-    expect(readFileSync(join(ckpt, BACKUP_FILE), 'utf8')).toBe('previous');
+    expect(readFileSync(join(t.ckpt, BACKUP_FILE), 'utf8')).toBe('previous');
   });
 
   test('an empty agent never replaces a backup that has content (a wiped backend looks like that)', async () => {
-    await seed(mem.client);
-    await backupCheckpointMemory(mem.client, ckpt);
-    const before = readFileSync(join(ckpt, BACKUP_FILE));
-    await mem.client.deleteAgent((await mem.client.findAgent(agentNameFor(ckpt))) ?? '');
-    await ensureCheckpointAgent(mem.client, ckpt);
-    const r = await backupCheckpointMemory(mem.client, ckpt);
+    await seed(t.mem.client);
+    await backupCheckpointMemory(t.mem.client, t.ckpt);
+    const before = readFileSync(join(t.ckpt, BACKUP_FILE));
+    await t.mem.client.deleteAgent((await t.mem.client.findAgent(agentNameFor(t.ckpt))) ?? '');
+    await ensureCheckpointAgent(t.mem.client, t.ckpt);
+    const r = await backupCheckpointMemory(t.mem.client, t.ckpt);
     expect(r).toMatchObject({ written: false, reason: `the agent is empty; kept the existing ${BACKUP_FILE}` });
-    expect(readFileSync(join(ckpt, BACKUP_FILE))).toEqual(before);
+    expect(readFileSync(join(t.ckpt, BACKUP_FILE))).toEqual(before);
   });
 
   test('a connection that drops mid-backup leaves the previous backup whole and no temp file', async () => {
-    const agent = await seed(mem.client);
-    await mem.client.addPassages(agent, Array.from({ length: 1200 }, (_, i) => ({ text: `bulk ${i}`, tags: ['node:n3'], metadata: {} })));
-    await backupCheckpointMemory(mem.client, ckpt);
-    const before = readFileSync(join(ckpt, BACKUP_FILE));
-    await mem.client.addPassages(agent, [{ text: 'newer', tags: ['node:n3'], metadata: {} }]);
+    const agent = await seed(t.mem.client);
+    await t.mem.client.addPassages(agent, Array.from({ length: 1200 }, (_, i) => ({ text: `bulk ${i}`, tags: ['node:n3'], metadata: {} })));
+    await backupCheckpointMemory(t.mem.client, t.ckpt);
+    const before = readFileSync(join(t.ckpt, BACKUP_FILE));
+    await t.mem.client.addPassages(agent, [{ text: 'newer', tags: ['node:n3'], metadata: {} }]);
     // the second page of passages never arrives
     let lists = 0;
     const dropping = (async (input: Request | string | URL, init?: RequestInit) => {
       if (String(input instanceof Request ? input.url : input).includes('/archival-memory?') && ++lists === 2) throw new TypeError('connection reset');
       return fetch(input, init);
     }) as typeof fetch;
-    const flaky = new MemoryClient({ baseUrl: mem.url, timeoutMs: 5000, fetch: dropping });
-    await expect(backupCheckpointMemory(flaky, ckpt)).rejects.toThrow();
-    expect(readFileSync(join(ckpt, BACKUP_FILE))).toEqual(before);
-    expect(readdirSync(ckpt).filter((n) => n.includes('.tmp'))).toEqual([]);
+    const flaky = new MemoryClient({ baseUrl: t.mem.url, timeoutMs: 5000, fetch: dropping });
+    await expect(backupCheckpointMemory(flaky, t.ckpt)).rejects.toThrow();
+    expect(readFileSync(join(t.ckpt, BACKUP_FILE))).toEqual(before);
+    expect(readdirSync(t.ckpt).filter((n) => n.includes('.tmp'))).toEqual([]);
   });
 
   test('the backend down: an error naming the URL, the old backup untouched', async () => {
-    await seed(mem.client);
-    await backupCheckpointMemory(mem.client, ckpt);
-    const before = readFileSync(join(ckpt, BACKUP_FILE));
-    await mem.server.stop();
-    await expect(backupCheckpointMemory(mem.client, ckpt)).rejects.toThrow(mem.url);
-    expect(readFileSync(join(ckpt, BACKUP_FILE))).toEqual(before);
+    await seed(t.mem.client);
+    await backupCheckpointMemory(t.mem.client, t.ckpt);
+    const before = readFileSync(join(t.ckpt, BACKUP_FILE));
+    await t.mem.server.stop();
+    await expect(backupCheckpointMemory(t.mem.client, t.ckpt)).rejects.toThrow(t.mem.url);
+    expect(readFileSync(join(t.ckpt, BACKUP_FILE))).toEqual(before);
   });
 });
 
 describe('startPeriodicBackup', () => {
   test('SVC_MEMORY_BACKUP_INTERVAL_S unset or 0: off', async () => {
-    await seed(mem.client);
+    await seed(t.mem.client);
     for (const env of [{}, { SVC_MEMORY_BACKUP_INTERVAL_S: '0' }]) {
-      const p = startPeriodicBackup(mem.client, ckpt, env);
+      const p = startPeriodicBackup(t.mem.client, t.ckpt, env);
       expect(p.intervalS).toBe(0);
       await p.stop();
     }
-    expect(readdirSync(ckpt)).not.toContain(BACKUP_FILE);
+    expect(readdirSync(t.ckpt)).not.toContain(BACKUP_FILE);
   });
 
   test('backs up on its interval until stopped; stop waits for the backup under way', async () => {
-    await seed(mem.client);
+    await seed(t.mem.client);
     const seen: unknown[] = [];
-    const p = startPeriodicBackup(mem.client, ckpt, { SVC_MEMORY_BACKUP_INTERVAL_S: '0.05' }, (r) => seen.push(r));
+    const p = startPeriodicBackup(t.mem.client, t.ckpt, { SVC_MEMORY_BACKUP_INTERVAL_S: '0.05' }, (r) => seen.push(r));
     while (seen.length < 2) await Bun.sleep(20);
     await p.stop();
     const count = seen.length;
     expect(seen[0]).toMatchObject({ written: true, entries: 3 });
-    expect(lines(join(ckpt, BACKUP_FILE)).length).toBe(4);
+    expect(lines(join(t.ckpt, BACKUP_FILE)).length).toBe(4);
     await Bun.sleep(150);
     expect(seen.length).toBe(count);
   });
 
   test('a backend that goes down costs the outcome an error, not the caller', async () => {
-    await seed(mem.client);
-    await mem.server.stop();
+    await seed(t.mem.client);
+    await t.mem.server.stop();
     const seen: unknown[] = [];
-    const p = startPeriodicBackup(mem.client, ckpt, { SVC_MEMORY_BACKUP_INTERVAL_S: '0.05' }, (r) => seen.push(r));
+    const p = startPeriodicBackup(t.mem.client, t.ckpt, { SVC_MEMORY_BACKUP_INTERVAL_S: '0.05' }, (r) => seen.push(r));
     while (seen.length < 2) await Bun.sleep(20);
     await p.stop();
     expect(seen.every((r) => r instanceof Error)).toBe(true);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { deploymentName, dockerPlan } from '../../../src/memory/deploy/docker.ts';
 import { embeddedPlan } from '../../../src/memory/deploy/embedded.ts';
 import { stopLocal } from '../../../src/memory/deploy/local.ts';
-import { isOurProcess, type LocalRecord, localDir, readRecord, recordFile, writeRecord } from '../../../src/memory/deploy/local-state.ts';
+import { commandLineOf, isOurProcess, type LocalRecord, localDir, readRecord, recordFile, writeRecord } from '../../../src/memory/deploy/local-state.ts';
 import { findLetta, pipPlan } from '../../../src/memory/deploy/pip.ts';
 import { planFor } from '../../../src/memory/deploy/plan.ts';
 import { singularityPlan } from '../../../src/memory/deploy/singularity.ts';
@@ -113,12 +113,19 @@ describe('localTarget', () => {
   });
 });
 
+/** `sleep 30` in a session of its own, once it runs sleep (a fresh child shows the parent's command line until its exec). */
+async function sleeping(): Promise<Bun.Subprocess> {
+  const p = Bun.spawn(['sleep', '30'], { stdio: ['ignore', 'ignore', 'ignore'], detached: true });
+  children.push(p);
+  while (commandLineOf(p.pid)?.[0] !== 'sleep') await Bun.sleep(5);
+  return p;
+}
+
 describe('the pid file', () => {
   const record = (pid: number | null, serve: string[] | null): LocalRecord => ({ path: 'auto', url: 'http://127.0.0.1:1', port: 1, pid, serve, teardown: [], log: join(localDir(ws), 'server.log'), started_at: '2026-01-01T00:00:00Z' });
 
   test('a process is ours only while it runs the recorded command', async () => {
-    const sleeper = Bun.spawn(['sleep', '30'], { stdio: ['ignore', 'ignore', 'ignore'] });
-    children.push(sleeper);
+    const sleeper = await sleeping();
     const sleep = Bun.which('sleep') ?? 'sleep';
     expect(isOurProcess(record(sleeper.pid, ['sleep', '30']))).toBe(true);
     expect(isOurProcess(record(sleeper.pid, [sleep, '31']))).toBe(false);
@@ -134,8 +141,7 @@ describe('the pid file', () => {
   });
 
   test('a pid file whose process runs something else is removed, and the process is left alone', async () => {
-    const other = Bun.spawn(['sleep', '30'], { stdio: ['ignore', 'ignore', 'ignore'] });
-    children.push(other);
+    const other = await sleeping();
     writeRecord(ws, record(other.pid, ['svc', 'memory', 'serve', '--port', '1']));
     const r = await stopLocal(ws, { PATH: emptyPath });
     expect(r).toEqual({ stopped: false, message: `removed a stale pid file (process ${other.pid} is gone or runs something else)`, warnings: [] });
@@ -144,8 +150,7 @@ describe('the pid file', () => {
   });
 
   test('stop-local stops the recorded process when it is ours', async () => {
-    const ours = Bun.spawn(['sleep', '30'], { stdio: ['ignore', 'ignore', 'ignore'], detached: true });
-    children.push(ours);
+    const ours = await sleeping();
     writeRecord(ws, record(ours.pid, ['sleep', '30']));
     const r = await stopLocal(ws, { PATH: emptyPath });
     expect(r.stopped).toBe(true);

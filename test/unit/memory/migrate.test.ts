@@ -1,46 +1,34 @@
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { BACKUP_FILE } from '../../../src/memory/backup-format.ts';
 import { agentNameFor, MemoryClient } from '../../../src/memory/client.ts';
 import { LEGACY_NODE_FILE, LEGACY_REACT_FILE, migrateCheckpointMemory } from '../../../src/memory/migrate.ts';
-import { removeDir, tempDir } from '../../support/svc.ts';
-import { deadUrl, type LiveMemory, makeCheckpoint, startLiveMemory, writeLines } from './backup-server.ts';
+import { deadUrl, liveCheckpoint, writeLines } from './backup-server.ts';
 
-let dir: string;
-let ckpt: string;
-let mem: LiveMemory;
-beforeEach(() => {
-  dir = tempDir();
-  ckpt = makeCheckpoint(dir);
-  mem = startLiveMemory(join(dir, 'db'));
-});
-afterEach(async () => {
-  await mem.server.stop();
-  removeDir(dir);
-});
+const t = liveCheckpoint();
 
 /** The files a checkpoint of the file-memory era holds, and a backup beside them. */
 function legacyFiles(): void {
-  writeLines(join(ckpt, LEGACY_NODE_FILE), [
+  writeLines(join(t.ckpt, LEGACY_NODE_FILE), [
     { node_id: 'n1', text: 'loop unrolling helped', metadata: { gain: 0.2 }, ts: '2025-01-02T03:04:05+00:00' },
     { node_id: 'n2', content: 'old field name', metadata: {} },
   ]);
-  writeFileSync(join(ckpt, LEGACY_NODE_FILE), `${readFileSync(join(ckpt, LEGACY_NODE_FILE), 'utf8')}{"node_id": "n3", "te\n`);
-  writeFileSync(join(ckpt, LEGACY_REACT_FILE), JSON.stringify([{ content: 'step 1: read the code', metadata: { node_id: 'n1' }, ts: '2025-01-02T03:04:06+00:00' }, 'not an entry']));
+  writeFileSync(join(t.ckpt, LEGACY_NODE_FILE), `${readFileSync(join(t.ckpt, LEGACY_NODE_FILE), 'utf8')}{"node_id": "n3", "te\n`);
+  writeFileSync(join(t.ckpt, LEGACY_REACT_FILE), JSON.stringify([{ content: 'step 1: read the code', metadata: { node_id: 'n1' }, ts: '2025-01-02T03:04:06+00:00' }, 'not an entry']));
   const backup = [
     { kind: 'node_scope', node_id: 'n1', text: 'loop unrolling helped', metadata: { gain: 0.2 }, ts: 1 },
     { kind: 'failure_case', node_id: 'n4', text: 'segfault at -O3', metadata: {}, ts: 2 },
     { kind: 'react_step', text: 'step 2: ran it', metadata: { node_id: 'n4' }, ts: 3 },
   ];
-  writeFileSync(join(ckpt, BACKUP_FILE), gzipSync(backup.map((b) => `${JSON.stringify(b)}\n`).join('')));
+  writeFileSync(join(t.ckpt, BACKUP_FILE), gzipSync(backup.map((b) => `${JSON.stringify(b)}\n`).join('')));
 }
 
 describe('migrateCheckpointMemory', () => {
   test('imports the backup and memory_store.jsonl, leaving react steps out without --react', async () => {
     legacyFiles();
-    const r = await migrateCheckpointMemory(mem.client, ckpt, { react: false, dryRun: false });
+    const r = await migrateCheckpointMemory(t.mem.client, t.ckpt, { react: false, dryRun: false });
     expect(r.sources.map((s) => [s.file, s.kinds, s.skipped, s.damage])).toEqual([
       [BACKUP_FILE, { node_scope: 1, failure_case: 1, react_step: 1 }, 0, null],
       [LEGACY_NODE_FILE, { node_scope: 2 }, 1, null],
@@ -48,8 +36,8 @@ describe('migrateCheckpointMemory', () => {
     expect(r.excluded).toBe(1);
     // the same n1 text in both files is one memory
     expect(r.imported).toMatchObject({ read: 4, added: 3, kept: 1 });
-    const agent = (await mem.client.findAgent(agentNameFor(ckpt))) ?? '';
-    const ps = await mem.client.listPassages(agent);
+    const agent = (await t.mem.client.findAgent(agentNameFor(t.ckpt))) ?? '';
+    const ps = await t.mem.client.listPassages(agent);
     expect(ps.map((p) => [p.text, p.tags.sort()])).toEqual([
       ['loop unrolling helped', ['kind:node_scope', 'node:n1']],
       ['segfault at -O3', ['kind:failure_case', 'node:n4']],
@@ -59,20 +47,20 @@ describe('migrateCheckpointMemory', () => {
     expect(ps[0]?.metadata.ts).toBe(1);
     expect(ps[2]?.metadata.ts).toBe(0);
     // the files are left as they are
-    expect(readdirSync(ckpt)).toContain(LEGACY_NODE_FILE);
+    expect(readdirSync(t.ckpt)).toContain(LEGACY_NODE_FILE);
   });
 
   test('--react adds the react steps of the backup and of memory.json; a second run adds nothing', async () => {
     legacyFiles();
-    const r = await migrateCheckpointMemory(mem.client, ckpt, { react: true, dryRun: false });
+    const r = await migrateCheckpointMemory(t.mem.client, t.ckpt, { react: true, dryRun: false });
     expect(r.sources.map((s) => s.file)).toEqual([BACKUP_FILE, LEGACY_NODE_FILE, LEGACY_REACT_FILE]);
     expect(r.sources[2]).toMatchObject({ kinds: { react_step: 1 }, skipped: 1 });
     expect(r.excluded).toBe(0);
     expect(r.imported).toMatchObject({ added: 5, kept: 1 });
-    const again = await migrateCheckpointMemory(mem.client, ckpt, { react: true, dryRun: false });
+    const again = await migrateCheckpointMemory(t.mem.client, t.ckpt, { react: true, dryRun: false });
     expect(again.imported).toMatchObject({ added: 0, kept: 6 });
-    const agent = (await mem.client.findAgent(agentNameFor(ckpt))) ?? '';
-    const react = await mem.client.listPassages(agent, { tags: ['kind:react_step'] });
+    const agent = (await t.mem.client.findAgent(agentNameFor(t.ckpt))) ?? '';
+    const react = await t.mem.client.listPassages(agent, { tags: ['kind:react_step'] });
     expect(react.map((p) => [p.text, p.metadata.node_id])).toEqual([
       ['step 2: ran it', 'n4'],
       ['step 1: read the code', 'n1'],
@@ -82,23 +70,23 @@ describe('migrateCheckpointMemory', () => {
   test('a dry run counts without a backend and writes nothing', async () => {
     legacyFiles();
     const client = new MemoryClient({ baseUrl: await deadUrl(), timeoutMs: 1000 });
-    const r = await migrateCheckpointMemory(client, ckpt, { react: true, dryRun: true });
+    const r = await migrateCheckpointMemory(client, t.ckpt, { react: true, dryRun: true });
     expect(r.imported).toBeUndefined();
     expect(r.sources.map((s) => Object.values(s.kinds).reduce((a, b) => a + b, 0))).toEqual([3, 2, 1]);
-    expect(await mem.client.listAgents()).toEqual([]);
+    expect(await t.mem.client.listAgents()).toEqual([]);
   });
 
   test('a checkpoint without file memory: no sources, nothing created', async () => {
-    const r = await migrateCheckpointMemory(mem.client, ckpt, { react: true, dryRun: false });
+    const r = await migrateCheckpointMemory(t.mem.client, t.ckpt, { react: true, dryRun: false });
     expect(r.sources).toEqual([]);
     expect(r.imported).toBeUndefined();
-    expect(await mem.client.listAgents()).toEqual([]);
+    expect(await t.mem.client.listAgents()).toEqual([]);
   });
 
   test('a memory.json that is not a JSON array is reported, the rest still imports', async () => {
-    writeLines(join(ckpt, LEGACY_NODE_FILE), [{ node_id: 'n1', text: 'kept' }]);
-    writeFileSync(join(ckpt, LEGACY_REACT_FILE), '{"entries": [');
-    const r = await migrateCheckpointMemory(mem.client, ckpt, { react: true, dryRun: false });
+    writeLines(join(t.ckpt, LEGACY_NODE_FILE), [{ node_id: 'n1', text: 'kept' }]);
+    writeFileSync(join(t.ckpt, LEGACY_REACT_FILE), '{"entries": [');
+    const r = await migrateCheckpointMemory(t.mem.client, t.ckpt, { react: true, dryRun: false });
     expect(r.sources[1]?.damage).toStartWith('not valid JSON');
     expect(r.imported).toMatchObject({ added: 1 });
   });
