@@ -2,7 +2,7 @@ import { defineCommand } from 'citty';
 import { checkpointsDir, loadEnv } from '../core/config/environment.ts';
 import { executeDelete, planDelete } from '../core/checkpoint/remove.ts';
 import { InputError } from '../core/errors.ts';
-import { agentNameFor } from '../memory/client.ts';
+import { checkpointAgentName, checkpointMemoryEnv } from '../memory/backup-agent.ts';
 import { deleteAgentNamed } from '../memory/deploy/agents.ts';
 import { print, warn } from './output.ts';
 
@@ -25,13 +25,14 @@ export default defineCommand({
         return 1;
       }
     }
-    // the memory agent is named from the checkpoint's real path: taken while it is still there
-    const agent = agentNameFor(plan.checkpoint);
+    // the memory agent is named from the checkpoint's real path and its workflow: taken while it is still there
     const env = loadEnv({ checkpointDir: plan.checkpoint });
+    const agent = checkpointAgentName(plan.checkpoint, env);
+    const memoryEnv = checkpointMemoryEnv(plan.checkpoint, env);
     executeDelete(plan);
     print(`deleted ${what}`);
     // a memory backend that is down does not undo or block the delete: a warning says what is left
-    const memory = await deleteAgentNamed(env, agent);
+    const memory = await deleteAgentNamed(memoryEnv, agent);
     if (memory.warning) warn(memory.warning);
     else if (memory.deleted) print(`deleted memory agent ${memory.agent}`);
   },

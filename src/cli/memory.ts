@@ -4,6 +4,7 @@ import { findCheckpoint } from '../core/checkpoint/locate.ts';
 import { type Env, envValue } from '../core/config/env-vars.ts';
 import { checkpointsDir, loadEnv } from '../core/config/environment.ts';
 import { InputError } from '../core/errors.ts';
+import { checkpointMemoryClient } from '../memory/backup-agent.ts';
 import { backupCheckpointMemory } from '../memory/backup.ts';
 import { MemoryClient } from '../memory/client.ts';
 import { compactAccessLog } from '../memory/compact-access.ts';
@@ -34,7 +35,7 @@ const health = defineCommand({
   args: { checkpoint: checkpointArg },
   async run({ args }) {
     const target = args.checkpoint === undefined ? { dir: undefined, env: loadEnv() } : checkpointOf(args.checkpoint);
-    const client = MemoryClient.fromEnv(target.env);
+    const client = target.dir === undefined ? MemoryClient.fromEnv(target.env) : checkpointMemoryClient(target.dir, target.env);
     const h = await memoryHealth(client, client.baseUrl, target.dir);
     print(`server  ${h.url} (${h.server} ${h.version})`);
     if (h.checkpoint) print(`agent   ${h.checkpoint.agent} ${h.checkpoint.agent_id === null ? '(none yet)' : `(${h.checkpoint.agent_id})`}, ${h.checkpoint.passages} passage(s)`);
@@ -51,7 +52,7 @@ const migrate = defineCommand({
   async run({ args }) {
     const { dir, env } = checkpointOf(args.checkpoint);
     const dryRun = args['dry-run'] === true;
-    const report = await migrateCheckpointMemory(dryRun ? null : MemoryClient.fromEnv(env), dir, { react: args.react === true, dryRun });
+    const report = await migrateCheckpointMemory(dryRun ? null : checkpointMemoryClient(dir, env), dir, { react: args.react === true, dryRun });
     if (report.sources.length === 0) {
       print(`no file memory in ${dir}`);
       return;
@@ -72,7 +73,7 @@ const backup = defineCommand({
   args: { checkpoint: checkpointArg },
   async run({ args }) {
     const { dir, env } = checkpointOf(args.checkpoint);
-    const r = await backupCheckpointMemory(MemoryClient.fromEnv(env), dir);
+    const r = await backupCheckpointMemory(checkpointMemoryClient(dir, env), dir);
     if (!r.written) {
       warn(`nothing backed up: ${r.reason}`);
       return 1;
@@ -90,7 +91,7 @@ const restore = defineCommand({
   async run({ args }) {
     const mode = parseConflictMode(args['on-conflict'] ?? 'skip');
     const { dir, env } = checkpointOf(args.checkpoint);
-    const r = await restoreCheckpointMemory(MemoryClient.fromEnv(env), dir, mode);
+    const r = await restoreCheckpointMemory(checkpointMemoryClient(dir, env), dir, mode);
     print(`restored into ${r.agent_id} (${mode}): ${r.read} entries read, ${r.added} added, ${r.kept} kept, ${r.merged} merged, ${r.replaced} replaced; core memory ${r.core_seed}`);
     if (r.skipped > 0 || r.damage) warn(`the backup is damaged: ${r.skipped} line(s) skipped${r.damage ? `; reading stopped: ${r.damage}` : ''}`);
   },
@@ -122,7 +123,7 @@ const pruneLocal = defineCommand({
     const env = loadEnv();
     localTarget(env);
     const client = MemoryClient.fromEnv(env);
-    const agents = await checkpointAgents(client, checkpointsDir());
+    const agents = await checkpointAgents(client, checkpointsDir(), env);
     const gone = agents.filter((a) => a.state === 'gone');
     const unknown = agents.filter((a) => a.state === 'unknown').length;
     if (unknown > 0) print(`${unknown} agent(s) not marked with a checkpoint and not of one here: kept`);

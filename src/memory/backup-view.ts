@@ -1,7 +1,8 @@
 import { type MemoryBackup, readMemoryBackup } from '../core/checkpoint/memory-files.ts';
 import { oneLine } from '../core/errors.ts';
 import { findCheckpointAgent } from './backup-agent.ts';
-import { type EntryLine, nodeOfPassage, passageToLine } from './backup-format.ts';
+import { nodeOfPassage, passageToLine } from './backup-convert.ts';
+import type { EntryLine } from './backup-format.ts';
 import { allPassages } from './backup-passages.ts';
 import type { MemoryClient } from './client.ts';
 

@@ -3,7 +3,9 @@ import { createGzip } from 'node:zlib';
 import { writeStreamAtomic } from '../core/atomic.ts';
 import { statOrNull } from '../core/paths.ts';
 import { findCheckpointAgent } from './backup-agent.ts';
-import { BACKUP_FILE, CORE_BLOCKS, type CoreSeedLine, parseContextBlock, passageToLine } from './backup-format.ts';
+import { blocksToSeed, readCoreBlocks } from './backup-blocks.ts';
+import { passageToLine } from './backup-convert.ts';
+import { BACKUP_FILE } from './backup-format.ts';
 import { allPassages } from './backup-passages.ts';
 import type { MemoryClient } from './client.ts';
 
@@ -32,7 +34,7 @@ export async function backupCheckpointMemory(client: MemoryClient, checkpointDir
   if (agentId === null) {
     return { file, written: false, entries: 0, core_seed: false, reason: 'the memory backend has no agent for this checkpoint' };
   }
-  const seed = await coreSeed(client, agentId);
+  const seed = blocksToSeed(await readCoreBlocks(client, agentId));
   if (hasBackup && seed === null && (await client.listPassages(agentId, { limit: 1 })).length === 0) {
     return { file, written: false, entries: 0, core_seed: false, reason: `the agent is empty; kept the existing ${BACKUP_FILE}` };
   }
@@ -46,12 +48,4 @@ export async function backupCheckpointMemory(client: MemoryClient, checkpointDir
   }
   await writeStreamAtomic(file, lines(), createGzip());
   return { file, written: true, entries, core_seed: seed !== null };
-}
-
-/** The agent's persona, human and context blocks as a core_seed line; null when it has none of them. */
-async function coreSeed(client: MemoryClient, agentId: string): Promise<CoreSeedLine | null> {
-  const [persona, human, context] = await Promise.all(CORE_BLOCKS.map((label) => client.getBlock(agentId, label)));
-  if (persona == null && human == null && context == null) return null;
-  const ctx = parseContextBlock(context ?? null);
-  return { kind: 'core_seed', persona: persona ?? '', human: human ?? '', context: ctx, seeded_at: typeof ctx.seeded_at === 'number' ? ctx.seeded_at : 0 };
 }

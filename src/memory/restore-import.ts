@@ -1,4 +1,5 @@
-import { type BackupLine, contentKey, type CoreSeedLine, type EntryLine, lineToPassage, nodeOfLine, nodeOfPassage } from './backup-format.ts';
+import { contentKey, lineToPassage, nodeOfPassage, ownMetadata, withOwnMetadata } from './backup-convert.ts';
+import { type BackupLine, type CoreSeedLine, type EntryLine, nodeOfLine } from './backup-format.ts';
 import { allPassages } from './backup-passages.ts';
 import { applyCoreSeed, type SeedOutcome } from './restore-seed.ts';
 import type { MemoryClient } from './client.ts';
@@ -113,13 +114,14 @@ async function nodesOf(lines: AsyncIterable<BackupLine>): Promise<Set<string | n
   return nodes;
 }
 
-/** Union `extra`'s tags and metadata into `stored` (stored values win); true when that changed it. */
+/** Union `extra`'s tags and own metadata into `stored` (stored values win); true when that changed it. */
 function widen(stored: Stored, extra: { tags: string[]; metadata: Record<string, unknown> }): boolean {
   const tags = [...new Set([...stored.tags, ...extra.tags])];
-  const metadata = { ...extra.metadata, ...stored.metadata };
-  if (tags.length === stored.tags.length && Object.keys(metadata).length === Object.keys(stored.metadata).length) return false;
+  const own = ownMetadata(stored.metadata);
+  const union = { ...ownMetadata(extra.metadata), ...own };
+  if (tags.length === stored.tags.length && Object.keys(union).length === Object.keys(own).length) return false;
   stored.tags = tags;
-  stored.metadata = metadata;
+  stored.metadata = withOwnMetadata(stored.metadata, union);
   return true;
 }
 

@@ -129,10 +129,11 @@ describe('GET /api/checkpoint/:id/memory', () => {
     const a = writeCheckpoint(root, { runId: A });
     writeFileSync(join(a, 'memory_backup.jsonl.gz'), gzipSync(`${JSON.stringify(BACKUP[0])}\n`));
     const agent = await ensureCheckpointAgent(m.client, a);
+    // stored the way the memory skill stores entries: {node_id, kind, ts, metadata}
     await m.client.addPassages(agent, [
-      { text: 'live note', tags: ['node:node_a', 'kind:node_scope'], metadata: { ts: 5, gflops: 9.8 } },
-      { text: 'step', tags: ['kind:react_step'], metadata: { ts: 6, node_id: 'node_a' } },
-      { text: 'other node', tags: ['node:node_b', 'kind:reflection'], metadata: { ts: 7 } },
+      { text: 'live note', tags: ['node:node_a', 'kind:node_scope'], metadata: { node_id: 'node_a', kind: 'node_scope', ts: 5, metadata: { gflops: 9.8 } } },
+      { text: 'step', tags: ['kind:react_step'], metadata: { node_id: 'node_a', kind: 'react_step', ts: 6, metadata: {} } },
+      { text: 'other node', tags: ['node:node_b', 'kind:reflection'], metadata: { node_id: 'node_b', kind: 'reflection', ts: 7, metadata: { confidence: 0.5 } } },
     ]);
     const v = await start();
     const all = await v.get(`/api/checkpoint/${A}/memory`);
@@ -143,7 +144,8 @@ describe('GET /api/checkpoint/:id/memory', () => {
       ['react_step', undefined, 'step'],
       ['reflection', 'node_b', 'other node'],
     ]);
-    expect(all.body.entries[0]).toMatchObject({ metadata: { ts: 5, gflops: 9.8 }, ts: 5 });
+    expect(all.body.entries[0]).toMatchObject({ metadata: { gflops: 9.8 }, ts: 5 });
+    expect(all.body.entries[1]).toMatchObject({ metadata: { node_id: 'node_a' }, ts: 6 });
     const one = (await v.get(`/api/checkpoint/${A}/memory?node_id=node_a`)).body;
     expect(one.entries.map((e: { text: string }) => e.text)).toEqual(['live note', 'step']);
   });

@@ -1,8 +1,8 @@
 import { isCheckpointDir, listCheckpointDirs } from '../../core/checkpoint/locate.ts';
 import { oneLine } from '../../core/errors.ts';
-import { CHECKPOINT_BLOCK } from '../backup-agent.ts';
+import { CHECKPOINT_BLOCK, checkpointAgentName } from '../backup-agent.ts';
 import type { Env } from '../../core/config/env-vars.ts';
-import { agentNameFor, MemoryClient } from '../client.ts';
+import { MemoryClient } from '../client.ts';
 
 /** An agent of the memory server and the checkpoint it belongs to, as far as that can be told. */
 export type AgentOwner = {
@@ -14,7 +14,8 @@ export type AgentOwner = {
   state: 'live' | 'gone' | 'unknown';
 };
 
-const OUR_AGENT = /^svc_agent_[0-9a-f]{12}$/;
+/** Checkpoint agents are named `<collection_prefix>agent_<hash>`; the prefix is the workflow's. */
+const CHECKPOINT_AGENT = /agent_[0-9a-f]{12}$/;
 
 /**
  * The server's checkpoint agents and whether their checkpoints still exist. An agent marked with
@@ -22,11 +23,11 @@ const OUR_AGENT = /^svc_agent_[0-9a-f]{12}$/;
  * is live when a checkpoint under `checkpointsRoot` has its name, else unknown: it may belong to
  * another workspace using the same server, so it is never counted as gone.
  */
-export async function checkpointAgents(client: MemoryClient, checkpointsRoot: string): Promise<AgentOwner[]> {
-  const here = new Map(listCheckpointDirs(checkpointsRoot).map((d) => [agentNameFor(d), d]));
+export async function checkpointAgents(client: MemoryClient, checkpointsRoot: string, env: Env): Promise<AgentOwner[]> {
+  const here = new Map(listCheckpointDirs(checkpointsRoot).map((d) => [checkpointAgentName(d, env), d]));
   const out: AgentOwner[] = [];
   for (const agent of await client.listAgents()) {
-    if (!OUR_AGENT.test(agent.name)) continue;
+    if (!CHECKPOINT_AGENT.test(agent.name)) continue;
     const marked = await client.getBlock(agent.id, CHECKPOINT_BLOCK);
     if (marked) out.push({ ...agent, checkpoint: marked, state: isCheckpointDir(marked) ? 'live' : 'gone' });
     else {
@@ -47,8 +48,8 @@ export async function pruneAgents(client: MemoryClient, agents: AgentOwner[]): P
 export type AgentRemoval = { agent: string; deleted: boolean; warning?: string };
 
 /**
- * Delete the agent named `name` (take it with agentNameFor before the checkpoint directory goes:
- * the name hashes its real path). Never throws: a backend that is down or refuses gives a warning,
+ * Delete the agent named `name` on the server `env` names (take both with checkpointAgentName and
+ * checkpointMemoryEnv before the checkpoint directory goes: the name hashes its real path). Never throws: a backend that is down or refuses gives a warning,
  * and the checkpoint delete it belongs to goes on.
  */
 export async function deleteAgentNamed(env: Env, name: string): Promise<AgentRemoval> {

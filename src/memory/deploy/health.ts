@@ -1,6 +1,6 @@
-import { findCheckpointAgent } from '../backup-agent.ts';
+import { checkpointAgentName, findCheckpointAgent } from '../backup-agent.ts';
 import { allPassages } from '../backup-passages.ts';
-import { agentNameFor, type MemoryClient } from '../client.ts';
+import type { MemoryClient } from '../client.ts';
 
 export type MemoryHealth = {
   url: string;
@@ -19,6 +19,6 @@ export async function memoryHealth(client: MemoryClient, url: string, checkpoint
   const agentId = await findCheckpointAgent(client, checkpointDir);
   let passages = 0;
   if (agentId !== null) for await (const _ of allPassages(client, agentId)) passages++;
-  out.checkpoint = { dir: checkpointDir, agent: agentNameFor(checkpointDir), agent_id: agentId, passages };
+  out.checkpoint = { dir: checkpointDir, agent: checkpointAgentName(checkpointDir), agent_id: agentId, passages };
   return out;
 }

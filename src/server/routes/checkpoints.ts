@@ -7,7 +7,7 @@ import { checkpointReport } from '../../core/checkpoint/report.ts';
 import { InputError, NotFoundError } from '../../core/errors.ts';
 import { resolveInside } from '../../core/paths.ts';
 import { checkpointMemory } from '../../memory/backup-view.ts';
-import { agentNameFor } from '../../memory/client.ts';
+import { checkpointAgentName, checkpointMemoryEnv } from '../../memory/backup-agent.ts';
 import { deleteAgentNamed } from '../../memory/deploy/agents.ts';
 import type { ServerContext } from '../context.ts';
 import { memoryClient, memoryEnv } from './memory.ts';
@@ -56,13 +56,14 @@ export const checkpointRoutes = (ctx: ServerContext) =>
       async ({ body }) => {
         const plan = planDelete(targetDir(ctx, body), ctx.checkpointsRoot);
         const wasActive = ctx.active === plan.checkpoint;
-        // named from the real path, so taken while the directory is still there
-        const agent = agentNameFor(plan.checkpoint);
+        // named from the real path and the workflow, so taken while the directory is still there
         const env = memoryEnv(ctx, plan.checkpoint);
+        const agent = checkpointAgentName(plan.checkpoint, env);
+        const server = checkpointMemoryEnv(plan.checkpoint, env);
         executeDelete(plan);
         if (wasActive) ctx.setActive(null);
         // a memory backend that is down does not stop the delete: the answer carries the warning
-        const memory = await deleteAgentNamed(env, agent);
+        const memory = await deleteAgentNamed(server, agent);
         return { ok: true, deleted: basename(plan.checkpoint), removed: [plan.checkpoint, ...(plan.experiments ? [plan.experiments] : [])], memory };
       },
       { body: Target },

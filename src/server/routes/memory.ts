@@ -3,6 +3,7 @@ import type { Env } from '../../core/config/env-vars.ts';
 import { loadEnv } from '../../core/config/environment.ts';
 import { InputError } from '../../core/errors.ts';
 import { isMapping } from '../../core/values.ts';
+import { checkpointMemoryClient } from '../../memory/backup-agent.ts';
 import { MemoryClient } from '../../memory/client.ts';
 import { detectDeployments } from '../../memory/deploy/detect.ts';
 import { memoryHealth } from '../../memory/deploy/health.ts';
@@ -18,8 +19,10 @@ export function memoryEnv(ctx: ServerContext, checkpointDir?: string): Env {
   return loadEnv({ env: ctx.processEnv, cwd: ctx.cwd, checkpointDir: checkpointDir ?? ctx.active ?? undefined });
 }
 
+/** The client for the memory of a checkpoint (its workflow may name the server), else of the workspace. */
 export function memoryClient(ctx: ServerContext, checkpointDir?: string): MemoryClient {
-  return MemoryClient.fromEnv(memoryEnv(ctx, checkpointDir));
+  const env = memoryEnv(ctx, checkpointDir);
+  return checkpointDir === undefined ? MemoryClient.fromEnv(env) : checkpointMemoryClient(checkpointDir, env);
 }
 
 /** Memory backend: health, which deployments run, and the workspace's local server (the same functions as svc memory). */

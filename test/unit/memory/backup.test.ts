@@ -18,15 +18,24 @@ const lines = (file: string) =>
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l));
 
+/** An entry stored the way the memory skill stores it: metadata {node_id, kind, ts, metadata}, node and kind tags. */
+const entry = (node: string, kind: string, text: string, own: Record<string, unknown>, ts: number, extraTags: string[] = []) => ({
+  text,
+  tags: [`node:${node}`, `kind:${kind}`, ...extraTags],
+  metadata: { node_id: node, kind, ts, metadata: own },
+});
+
 async function seed(client: MemoryClient): Promise<string> {
   const agent = await ensureCheckpointAgent(client, t.ckpt);
   await client.addPassages(agent, [
-    { text: 'baseline runs at 1.2 GFLOP/s', tags: ['node:n1', 'kind:node_scope'], metadata: { ts: 100.5, source: 'agent' } },
-    { text: 'called run_bash make', tags: ['kind:react_step'], metadata: { node_id: 'n1', ts: 101 } },
-    { text: 'speedup 2.1x', tags: ['node:n2', 'kind:experiment_result', 'artifact:sha256:ab'], metadata: { ts: 102, metric: 2.1 } },
+    entry('n1', 'node_scope', 'baseline runs at 1.2 GFLOP/s', { source: 'agent' }, 100.5),
+    { text: 'called run_bash make', tags: ['kind:react_step'], metadata: { node_id: 'n1', kind: 'react_step', ts: 101, metadata: { tool: 'run_bash' } } },
+    entry('n2', 'experiment_result', 'speedup 2.1x', { metric: 2.1 }, 102, ['artifact:sha256:ab']),
   ]);
   await client.setBlock(agent, 'persona', 'a careful researcher');
-  await client.setBlock(agent, 'context', JSON.stringify({ experiment_goal: 'faster kernel', seeded_at: 99 }));
+  await client.setBlock(agent, 'experiment_goal', 'faster kernel');
+  await client.setBlock(agent, 'higher_is_better', 'true');
+  await client.setBlock(agent, 'selected_idea', JSON.stringify({ title: 'tiling' }));
   return agent;
 }
 
@@ -37,24 +46,40 @@ describe('backupCheckpointMemory', () => {
     expect(r).toEqual({ file: join(t.ckpt, BACKUP_FILE), written: true, entries: 3, core_seed: true });
     const got = lines(r.file);
     expect(got.map((l) => l.kind)).toEqual(['node_scope', 'react_step', 'experiment_result', 'core_seed']);
-    expect(got[0]).toMatchObject({ kind: 'node_scope', node_id: 'n1', text: 'baseline runs at 1.2 GFLOP/s', metadata: { ts: 100.5, source: 'agent' }, ts: 100.5 });
-    // the reference keeps a react step's node in its metadata, not on the line
-    expect(got[1]).toMatchObject({ kind: 'react_step', text: 'called run_bash make', metadata: { node_id: 'n1' }, ts: 101 });
-    expect(got[1].node_id).toBeUndefined();
-    expect(got[2]).toMatchObject({ kind: 'experiment_result', node_id: 'n2', tags: ['node:n2', 'kind:experiment_result', 'artifact:sha256:ab'] });
-    expect(got[2].entry_id).toStartWith('passage-');
-    expect(got[3]).toEqual({ kind: 'core_seed', persona: 'a careful researcher', human: '', context: { experiment_goal: 'faster kernel', seeded_at: 99 }, seeded_at: 99 });
+    expect(got[0]).toMatchObject({ kind: 'node_scope', node_id: 'n1', text: 'baseline runs at 1.2 GFLOP/s', metadata: { source: 'agent' }, ts: 100.5 });
     expect(Object.keys(got[0]).slice(0, 5)).toEqual(['kind', 'node_id', 'text', 'metadata', 'ts']);
+    // the reference keeps a react step's node in its metadata, not on the line
+    expect(got[1]).toMatchObject({ kind: 'react_step', text: 'called run_bash make', metadata: { tool: 'run_bash', node_id: 'n1' }, ts: 101 });
+    expect(got[1].node_id).toBeUndefined();
+    expect(got[2]).toMatchObject({ kind: 'experiment_result', node_id: 'n2', metadata: { metric: 2.1 }, tags: ['node:n2', 'kind:experiment_result', 'artifact:sha256:ab'] });
+    expect(got[2].entry_id).toStartWith('passage-');
+    expect(got[3]).toEqual({
+      kind: 'core_seed',
+      persona: 'a careful researcher',
+      human: '',
+      context: { experiment_goal: 'faster kernel', higher_is_better: true, selected_idea: { title: 'tiling' } },
+      seeded_at: 0,
+    });
     expect(readdirSync(t.ckpt).filter((n) => n.includes('.tmp'))).toEqual([]);
     expect(agent).toBe((await t.mem.client.findAgent(agentNameFor(t.ckpt))) ?? '');
   });
 
-  test('a react step tagged with its node gets the node into its metadata, where the reference reads it', async () => {
+  test('passages other programs wrote (plain metadata) are backed up with that metadata', async () => {
     const agent = await ensureCheckpointAgent(t.mem.client, t.ckpt);
-    await t.mem.client.addPassages(agent, [{ text: 'step', tags: ['kind:react_step', 'node:n3'], metadata: { ts: 1 } }]);
-    const [line] = lines((await backupCheckpointMemory(t.mem.client, t.ckpt)).file);
-    expect(line).toMatchObject({ kind: 'react_step', metadata: { ts: 1, node_id: 'n3' } });
-    expect(line.node_id).toBeUndefined();
+    await t.mem.client.addPassages(agent, [{ text: 'step', tags: ['kind:react_step', 'node:n3'], metadata: { ts: 1 } }, { text: 'loose note', tags: [], metadata: { a: 1 } }]);
+    const [step, loose] = lines((await backupCheckpointMemory(t.mem.client, t.ckpt)).file);
+    expect(step).toMatchObject({ kind: 'react_step', metadata: { ts: 1, node_id: 'n3' }, ts: 1 });
+    expect(step.node_id).toBeUndefined();
+    expect(loose).toMatchObject({ kind: 'node_scope', text: 'loose note', metadata: { a: 1 } });
+    expect(loose.node_id).toBeUndefined();
+  });
+
+  test('the agent named with the checkpoint workflow\'s collection_prefix is the one backed up', async () => {
+    writeFileSync(join(t.ckpt, 'workflow.yaml'), 'memory:\n  membackend:\n    collection_prefix: lab_\n');
+    const agent = await ensureCheckpointAgent(t.mem.client, t.ckpt);
+    expect((await t.mem.client.listAgents()).map((a) => a.name)).toEqual([agentNameFor(t.ckpt, 'lab_')]);
+    await t.mem.client.addPassages(agent, [entry('n1', 'node_scope', 'prefixed', {}, 1)]);
+    expect(await backupCheckpointMemory(t.mem.client, t.ckpt)).toMatchObject({ written: true, entries: 1 });
   });
 
   test('an agent of 5,000 passages is walked page by page into one archive', async () => {

@@ -13,10 +13,10 @@ const t = liveCheckpoint();
 
 /** A backup in the reference format (no entry ids, no tags), as an older run leaves it. */
 const REFERENCE = [
-  { kind: 'node_scope', node_id: 'n1', text: 'tiling by 32 is best', metadata: { src: 'a' }, ts: 1.5 },
+  { kind: 'node_scope', node_id: 'n1', text: 'tiling by 32 is best', metadata: { src: 'a', gain: 0.3 }, ts: 1.5 },
   { kind: 'node_scope', node_id: 'n2', text: 'vectorised loop', metadata: {}, ts: 2 },
   { kind: 'react_step', text: 'ran make bench', metadata: { node_id: 'n2' }, ts: 3 },
-  { kind: 'core_seed', persona: 'p', human: 'h', context: { experiment_goal: 'speed' }, seeded_at: 4 },
+  { kind: 'core_seed', persona: 'p', human: 'h', context: { experiment_goal: 'speed', higher_is_better: true, seeded_at: 4 }, seeded_at: 4 },
 ];
 
 function writeBackup(records: unknown[], raw = ''): void {
@@ -30,26 +30,29 @@ async function stored(agent: string): Promise<Passage[]> {
 const texts = (ps: Passage[]) => ps.map((p) => p.text).sort();
 
 describe('restoreCheckpointMemory', () => {
-  test('into an empty backend: every entry with node and kind tags, ts kept, core blocks set', async () => {
+  test('into an empty backend: entries stored as the memory skill stores them, core blocks set', async () => {
     writeBackup(REFERENCE);
     const r = await restoreCheckpointMemory(t.mem.client, t.ckpt);
     expect(r).toMatchObject({ mode: 'skip', read: 3, added: 3, kept: 0, merged: 0, replaced: 0, core_seed: 'restored', skipped: 0, damage: null });
     const ps = await stored(r.agent_id);
     expect(ps.map((p) => [p.text, p.tags.sort(), p.metadata])).toEqual([
-      ['tiling by 32 is best', ['kind:node_scope', 'node:n1'], { src: 'a', ts: 1.5 }],
-      ['vectorised loop', ['kind:node_scope', 'node:n2'], { ts: 2 }],
-      ['ran make bench', ['kind:react_step', 'node:n2'], { node_id: 'n2', ts: 3 }],
+      ['tiling by 32 is best', ['kind:node_scope', 'node:n1'], { node_id: 'n1', kind: 'node_scope', ts: 1.5, metadata: { src: 'a', gain: 0.3 } }],
+      ['vectorised loop', ['kind:node_scope', 'node:n2'], { node_id: 'n2', kind: 'node_scope', ts: 2, metadata: {} }],
+      // a trace step keeps its node in its metadata, and gets no node tag that searches would filter on
+      ['ran make bench', ['kind:react_step'], { node_id: 'n2', kind: 'react_step', ts: 3, metadata: { node_id: 'n2' } }],
     ]);
     expect(await t.mem.client.getBlock(r.agent_id, 'persona')).toBe('p');
-    expect(JSON.parse((await t.mem.client.getBlock(r.agent_id, 'context')) ?? '')).toEqual({ experiment_goal: 'speed' });
+    expect(await t.mem.client.getBlock(r.agent_id, 'experiment_goal')).toBe('speed');
+    expect(await t.mem.client.getBlock(r.agent_id, 'higher_is_better')).toBe('true');
+    expect(await t.mem.client.getBlock(r.agent_id, 'seeded_at')).toBeNull();
     expect(await t.mem.client.getBlock(r.agent_id, 'svc_checkpoint')).toBe(t.ckpt);
   });
 
   test('backup then restore into a wiped backend gives back the same passages', async () => {
     const agent = await ensureCheckpointAgent(t.mem.client, t.ckpt);
     await t.mem.client.addPassages(agent, [
-      { text: 'a', tags: ['node:x', 'kind:procedure', 'extra'], metadata: { ts: 5, k: [1, 2] } },
-      { text: 'b', tags: ['kind:react_step'], metadata: { ts: 6 } },
+      { text: 'a', tags: ['node:x', 'kind:procedure', 'extra'], metadata: { node_id: 'x', kind: 'procedure', ts: 5, metadata: { k: [1, 2] } } },
+      { text: 'b', tags: ['kind:react_step'], metadata: { kind: 'react_step', ts: 6, metadata: {} } },
     ]);
     await backupCheckpointMemory(t.mem.client, t.ckpt);
     const before = await stored(agent);
@@ -64,12 +67,13 @@ describe('restoreCheckpointMemory', () => {
     async function prepare(): Promise<string> {
       const agent = await ensureCheckpointAgent(t.mem.client, t.ckpt);
       await t.mem.client.addPassages(agent, [
-        { text: 'tiling by 32 is best', tags: ['node:n1', 'kind:node_scope', 'verified'], metadata: { src: 'live', score: 1 } },
+        { text: 'tiling by 32 is best', tags: ['node:n1', 'kind:node_scope', 'verified'], metadata: { node_id: 'n1', kind: 'node_scope', ts: 9, metadata: { src: 'live', score: 1 } } },
         { text: 'n3 only', tags: ['node:n3'], metadata: {} },
         { text: 'n2 stale note', tags: ['node:n2'], metadata: {} },
       ]);
       await t.mem.client.setBlock(agent, 'persona', 'live persona');
-      await t.mem.client.setBlock(agent, 'context', JSON.stringify({ primary_metric: 'gflops' }));
+      await t.mem.client.setBlock(agent, 'primary_metric', 'gflops');
+      await t.mem.client.setBlock(agent, 'experiment_goal', 'latency');
       writeBackup(REFERENCE);
       return agent;
     }
@@ -80,10 +84,11 @@ describe('restoreCheckpointMemory', () => {
       expect(r).toMatchObject({ read: 3, added: 2, kept: 1, merged: 0, replaced: 0, core_seed: 'restored' });
       const ps = await stored(agent);
       expect(texts(ps)).toEqual(['n2 stale note', 'n3 only', 'ran make bench', 'tiling by 32 is best', 'vectorised loop']);
-      expect(ps.find((p) => p.text === 'tiling by 32 is best')?.metadata).toEqual({ src: 'live', score: 1 });
+      expect(ps.find((p) => p.text === 'tiling by 32 is best')?.metadata.metadata).toEqual({ src: 'live', score: 1 });
       expect(await t.mem.client.getBlock(agent, 'persona')).toBe('live persona');
       expect(await t.mem.client.getBlock(agent, 'human')).toBe('h');
-      expect(JSON.parse((await t.mem.client.getBlock(agent, 'context')) ?? '')).toEqual({ primary_metric: 'gflops' });
+      expect(await t.mem.client.getBlock(agent, 'experiment_goal')).toBe('latency');
+      expect(await t.mem.client.getBlock(agent, 'higher_is_better')).toBe('true');
       // a second run adds nothing
       expect(await restoreCheckpointMemory(t.mem.client, t.ckpt, 'skip')).toMatchObject({ added: 0, kept: 3, core_seed: 'kept' });
       expect((await stored(agent)).length).toBe(5);
@@ -96,9 +101,11 @@ describe('restoreCheckpointMemory', () => {
       expect(r).toMatchObject({ read: 3, added: 3, kept: 0, replaced: 2, core_seed: 'restored' });
       const ps = await stored(agent);
       expect(texts(ps)).toEqual(['n3 only', 'ran make bench', 'tiling by 32 is best', 'vectorised loop']);
-      expect(ps.find((p) => p.text === 'tiling by 32 is best')?.metadata).toEqual({ src: 'a', ts: 1.5 });
+      expect(ps.find((p) => p.text === 'tiling by 32 is best')?.metadata).toEqual({ node_id: 'n1', kind: 'node_scope', ts: 1.5, metadata: { src: 'a', gain: 0.3 } });
       expect(await t.mem.client.getBlock(agent, 'persona')).toBe('p');
-      expect(JSON.parse((await t.mem.client.getBlock(agent, 'context')) ?? '')).toEqual({ experiment_goal: 'speed' });
+      expect(await t.mem.client.getBlock(agent, 'experiment_goal')).toBe('speed');
+      // a block the backup does not have stays
+      expect(await t.mem.client.getBlock(agent, 'primary_metric')).toBe('gflops');
     });
 
     test('merge: missing entries added; a conflicting pair becomes one passage with the union of tags and metadata', async () => {
@@ -110,10 +117,13 @@ describe('restoreCheckpointMemory', () => {
       const merged = ps.filter((p) => p.text === 'tiling by 32 is best');
       expect(merged.length).toBe(1);
       expect(merged[0]?.tags.sort()).toEqual(['kind:node_scope', 'node:n1', 'verified']);
-      // the stored value wins where both have a key
-      expect(merged[0]?.metadata).toEqual({ src: 'live', score: 1, ts: 1.5 });
+      // the stored value wins where both have a key; the stored bookkeeping stays
+      expect(merged[0]?.metadata).toEqual({ node_id: 'n1', kind: 'node_scope', ts: 9, metadata: { src: 'live', score: 1, gain: 0.3 } });
       expect(await t.mem.client.getBlock(agent, 'persona')).toBe('live persona');
-      expect(JSON.parse((await t.mem.client.getBlock(agent, 'context')) ?? '')).toEqual({ experiment_goal: 'speed', primary_metric: 'gflops' });
+      // the contexts' union, field by field
+      expect(await t.mem.client.getBlock(agent, 'experiment_goal')).toBe('latency');
+      expect(await t.mem.client.getBlock(agent, 'higher_is_better')).toBe('true');
+      expect(await t.mem.client.getBlock(agent, 'primary_metric')).toBe('gflops');
       // merging again changes nothing
       expect(await restoreCheckpointMemory(t.mem.client, t.ckpt, 'merge')).toMatchObject({ added: 0, kept: 3, merged: 0 });
       expect((await stored(agent)).length).toBe(5);
@@ -132,11 +142,11 @@ describe('restoreCheckpointMemory', () => {
 
     test('entries repeated within the backup are restored once', async () => {
       const line = { kind: 'node_scope', node_id: 'n1', text: 'twice', metadata: { a: 1 }, ts: 1 };
-      writeBackup([line, { ...line, metadata: { b: 2 } }]);
+      writeBackup([{ ...line, tags: ['reviewed'] }, { ...line, metadata: { b: 2 }, tags: ['cited'] }]);
       const r = await restoreCheckpointMemory(t.mem.client, t.ckpt, 'merge');
       expect(r).toMatchObject({ read: 2, added: 1, merged: 1 });
       const ps = await stored(r.agent_id);
-      expect(ps.map((p) => p.metadata)).toEqual([{ a: 1, b: 2, ts: 1 }]);
+      expect(ps.map((p) => [p.metadata.metadata, p.tags.sort()])).toEqual([[{ a: 1, b: 2 }, ['cited', 'kind:node_scope', 'node:n1', 'reviewed']]]);
     });
   });
 
