@@ -8,7 +8,7 @@ import { checkpointMemoryClient } from '../memory/backup-agent.ts';
 import { backupCheckpointMemory } from '../memory/backup.ts';
 import { MemoryClient } from '../memory/client.ts';
 import { compactAccessLog } from '../memory/compact-access.ts';
-import { checkpointAgents, pruneAgents } from '../memory/deploy/agents.ts';
+import { checkpointAgents, isWorkspaceServer, pruneAgents } from '../memory/deploy/agents.ts';
 import { memoryHealth } from '../memory/deploy/health.ts';
 import { startLocal, stopLocal } from '../memory/deploy/local.ts';
 import { LOCAL_PATHS, type LocalPath } from '../memory/deploy/local-state.ts';
@@ -123,15 +123,15 @@ const pruneLocal = defineCommand({
     const env = loadEnv();
     localTarget(env);
     const client = MemoryClient.fromEnv(env);
-    const agents = await checkpointAgents(client, checkpointsDir(), env);
+    const agents = await checkpointAgents(client, checkpointsDir(), env, isWorkspaceServer(workspace(), env));
     const gone = agents.filter((a) => a.state === 'gone');
     const unknown = agents.filter((a) => a.state === 'unknown').length;
-    if (unknown > 0) print(`${unknown} agent(s) not marked with a checkpoint and not of one here: kept`);
+    if (unknown > 0) print(`${unknown} agent(s) of no checkpoint here, on a server other workspaces may share: kept`);
     if (gone.length === 0) {
       print('no agents of deleted checkpoints');
       return;
     }
-    for (const a of gone) print(`${a.name}  ${a.id}  ${a.checkpoint}`);
+    for (const a of gone) print(`${a.name}  ${a.id}  ${a.checkpoint ?? '(no checkpoint here has its name)'}`);
     if (!args.yes) {
       warn(`${gone.length} agent(s) of deleted checkpoints; pass --yes to delete them`);
       return 2;

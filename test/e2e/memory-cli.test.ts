@@ -276,6 +276,26 @@ describe('svc memory prune-local and svc delete', () => {
     expect(await run(['prune-local'])).toEqual({ code: 0, stdout: 'no agents of deleted checkpoints\n', stderr: '' });
   });
 
+  test('an agent without a checkpoint mark: gone on the workspace\'s own server, kept on one other workspaces may share', async () => {
+    await startLocal();
+    const kept = writeCheckpoint(root, { runId: 'kept' });
+    // as the memory skill creates them: named, not marked
+    await client().ensureAgent(agentNameFor(kept));
+    const orphan = await client().ensureAgent(agentNameFor(join(root, 'deleted_long_ago')));
+    const listed = await run(['prune-local']);
+    expect(listed).toMatchObject({ code: 2, stdout: `${agentNameFor(join(root, 'deleted_long_ago'))}  ${orphan}  (no checkpoint here has its name)\n` });
+    await run(['stop-local']);
+    // the same kind of agent on a server this workspace did not start
+    const shared = startMemoryServer({ port: Number(url.split(':')[2]), host: '127.0.0.1', dataDir: join(dir, 'shared-db') });
+    try {
+      await client().ensureAgent(agentNameFor(join(root, 'someone_elses')));
+      expect(await run(['prune-local', '--yes'])).toEqual({ code: 0, stdout: '1 agent(s) of no checkpoint here, on a server other workspaces may share: kept\nno agents of deleted checkpoints\n', stderr: '' });
+      expect((await client().listAgents()).length).toBe(1);
+    } finally {
+      await shared.stop();
+    }
+  });
+
   test('svc delete removes the checkpoint\'s agent; a backend that is down only warns', async () => {
     await startLocal();
     const ck = legacyCheckpoint('20261101120000_doomed');

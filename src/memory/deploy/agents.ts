@@ -1,8 +1,10 @@
 import { isCheckpointDir, listCheckpointDirs } from '../../core/checkpoint/locate.ts';
 import { oneLine } from '../../core/errors.ts';
-import { CHECKPOINT_BLOCK, checkpointAgentName } from '../backup-agent.ts';
 import type { Env } from '../../core/config/env-vars.ts';
+import { CHECKPOINT_BLOCK, checkpointAgentName } from '../backup-agent.ts';
 import { MemoryClient } from '../client.ts';
+import { readRecord, recordIsOurs } from './local-state.ts';
+import { backendUrl } from './target.ts';
 
 /** An agent of the memory server and the checkpoint it belongs to, as far as that can be told. */
 export type AgentOwner = {
@@ -20,10 +22,11 @@ const CHECKPOINT_AGENT = /agent_[0-9a-f]{12}$/;
 /**
  * The server's checkpoint agents and whether their checkpoints still exist. An agent marked with
  * its checkpoint directory is gone when that directory is no longer a checkpoint. An unmarked one
- * is live when a checkpoint under `checkpointsRoot` has its name, else unknown: it may belong to
- * another workspace using the same server, so it is never counted as gone.
+ * is live when a checkpoint under `checkpointsRoot` has its name; else it is gone on a server
+ * whose data belongs to this workspace alone (`ownServer`), and unknown elsewhere: there it may
+ * belong to another workspace, so it is never counted as gone.
  */
-export async function checkpointAgents(client: MemoryClient, checkpointsRoot: string, env: Env): Promise<AgentOwner[]> {
+export async function checkpointAgents(client: MemoryClient, checkpointsRoot: string, env: Env, ownServer: boolean): Promise<AgentOwner[]> {
   const here = new Map(listCheckpointDirs(checkpointsRoot).map((d) => [checkpointAgentName(d, env), d]));
   const out: AgentOwner[] = [];
   for (const agent of await client.listAgents()) {
@@ -32,10 +35,20 @@ export async function checkpointAgents(client: MemoryClient, checkpointsRoot: st
     if (marked) out.push({ ...agent, checkpoint: marked, state: isCheckpointDir(marked) ? 'live' : 'gone' });
     else {
       const dir = here.get(agent.name) ?? null;
-      out.push({ ...agent, checkpoint: dir, state: dir === null ? 'unknown' : 'live' });
+      out.push({ ...agent, checkpoint: dir, state: dir !== null ? 'live' : ownServer ? 'gone' : 'unknown' });
     }
   }
   return out;
+}
+
+/**
+ * True when MEMBACKEND_BASE_URL is the server start-local started for this workspace with its data
+ * under the workspace (auto, singularity) or in a volume named for it (docker); a pip Letta keeps
+ * its data in the user's home, shared by every workspace.
+ */
+export function isWorkspaceServer(workspace: string, env: Env): boolean {
+  const record = readRecord(workspace);
+  return record !== null && record.path !== 'pip' && record.url === backendUrl(env) && recordIsOurs(record);
 }
 
 /** Delete the agents whose checkpoints are gone; returns them. */
@@ -49,8 +62,8 @@ export type AgentRemoval = { agent: string; deleted: boolean; warning?: string }
 
 /**
  * Delete the agent named `name` on the server `env` names (take both with checkpointAgentName and
- * checkpointMemoryEnv before the checkpoint directory goes: the name hashes its real path). Never throws: a backend that is down or refuses gives a warning,
- * and the checkpoint delete it belongs to goes on.
+ * checkpointMemoryEnv before the checkpoint directory goes: the name hashes its real path). Never
+ * throws: a backend that is down or refuses gives a warning, and the delete it belongs to goes on.
  */
 export async function deleteAgentNamed(env: Env, name: string): Promise<AgentRemoval> {
   try {
@@ -60,6 +73,6 @@ export async function deleteAgentNamed(env: Env, name: string): Promise<AgentRem
     await client.deleteAgent(id);
     return { agent: name, deleted: true };
   } catch (err) {
-    return { agent: name, deleted: false, warning: `memory agent ${name} was not deleted: ${oneLine(err)}; svc memory prune-local removes it later` };
+    return { agent: name, deleted: false, warning: `memory agent ${name} was not deleted: ${oneLine(err)}; svc memory prune-local can remove it later` };
   }
 }
