@@ -17,7 +17,7 @@ export type BackendState = { url: string; reachable: boolean; agent_id: string |
  * else `memory_backup.jsonl.gz` (the backend is down or has no agent for it), else null (neither).
  */
 export type CheckpointMemory = Omit<MemoryBackup, 'source' | 'entries'> & {
-  source: 'backend' | string | null;
+  source: string | null;
   entries: (EntryLine | Record<string, unknown>)[];
   truncated: boolean;
   backend: BackendState;
