@@ -3,6 +3,7 @@ import { defineCommand } from 'citty';
 import { loadEnv } from '../core/config/environment.ts';
 import { InputError } from '../core/errors.ts';
 import { defaultMemoryDataDir, startMemoryServer } from '../memory/server.ts';
+import { isLoopback } from '../server/gate.ts';
 
 export default defineCommand({
   meta: { description: 'Run the embedded memory server (SQLite, speaking the part of the Letta REST API svc uses)' },
@@ -17,6 +18,9 @@ export default defineCommand({
     const host = args.host ?? '127.0.0.1';
     const dataDir = resolve(args['data-dir'] ?? defaultMemoryDataDir(env));
     const apiKey = env.MEMBACKEND_API_KEY || null;
+    if (!isLoopback(host) && !apiKey) {
+      process.stderr.write(`svc memory: warning: listening on ${host} without MEMBACKEND_API_KEY: anyone who can reach this address can read and change the memory\n`);
+    }
     const server = startMemoryServer({ port, host, dataDir, apiKey });
     process.stderr.write(`svc memory: serving ${dataDir} at ${server.url}${apiKey ? ' (MEMBACKEND_API_KEY required)' : ''}\n`);
     await new Promise<void>((done) => {

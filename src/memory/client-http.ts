@@ -36,7 +36,8 @@ export async function requestJson(opts: HttpOptions, method: string, path: strin
   if (res.ok) return text === '' ? null : parse(text, url);
   const said = detailOf(text);
   if (res.status === 401 || res.status === 403) {
-    throw new SvcError(`memory server ${opts.baseUrl} refused the request (${res.status}${said ? `: ${said}` : ''})`, 'set MEMBACKEND_API_KEY to the key of that server');
+    const key = opts.apiKey ? 'refused the key in MEMBACKEND_API_KEY' : 'needs a key: set MEMBACKEND_API_KEY';
+    throw new SvcError(`memory server ${opts.baseUrl} ${key} (${res.status}${said ? `: ${said}` : ''})`, 'MEMBACKEND_API_KEY must be the key that server was started with');
   }
   if (res.status === 404) throw new NotFoundError(`memory server: ${said || `${method} ${path} not found`}`);
   throw new MemoryServerError(res.status, `memory server ${opts.baseUrl} answered ${res.status} to ${method} ${path.split('?')[0]}${said ? `: ${said}` : ''}`);

@@ -7,7 +7,14 @@ export { agentNameFor } from './agent-name.ts';
 
 export type Passage = { id: string; text: string; tags: string[]; metadata: Record<string, unknown>; created_at: string };
 export type ScoredPassage = Passage & { score: number };
-export type MemoryClientOptions = { baseUrl: string; apiKey?: string | null; timeoutMs: number; fetch?: typeof fetch };
+export type MemoryClientOptions = {
+  baseUrl: string;
+  apiKey?: string | null;
+  timeoutMs: number;
+  fetch?: typeof fetch;
+  /** Embedding handle for new agents on a Letta server (MEMBACKEND_EMBEDDING_CONFIG); svc's server has no embeddings. */
+  embedding?: string;
+};
 export type NewPassage = { text: string; tags: string[]; metadata: Record<string, unknown> };
 
 type WirePassage = { id: string; text: string; tags?: string[] | null; created_at: string };
@@ -15,8 +22,13 @@ type WireResult = { id: string; content: string; tags?: string[] | null; timesta
 
 /** Passages per batch request to svc's server: well under its body and batch limits. */
 const BATCH = 2000;
-/** Page size when listing from a server that cannot filter by tag (Letta). */
+/** Page size of agent lists, and of passage lists from a server that cannot filter by tag (Letta). */
 const PAGE = 1000;
+/**
+ * A Letta agent needs a model handle although only its archival memory is used: the free one.
+ * The embedding setting's default ('default') stands for Letta's free embedding handle too.
+ */
+const AGENT_MODEL = 'letta/letta-free';
 
 /**
  * The memory backend over HTTP: svc's own server (`svc memory serve`) or a real Letta server,
@@ -26,18 +38,25 @@ const PAGE = 1000;
  */
 export class MemoryClient {
   private readonly http: HttpOptions;
+  private readonly embedding: string;
   private kind: Promise<'svc' | 'letta'> | null = null;
 
   constructor(opts: MemoryClientOptions) {
-    this.http = { ...opts };
+    this.http = { baseUrl: opts.baseUrl, apiKey: opts.apiKey, timeoutMs: opts.timeoutMs, fetch: opts.fetch };
+    this.embedding = !opts.embedding || opts.embedding === 'default' ? AGENT_MODEL : opts.embedding;
   }
 
-  /** MEMBACKEND_BASE_URL, MEMBACKEND_API_KEY and SVC_MEMORY_LETTA_TIMEOUT_S (seconds). */
+  /** MEMBACKEND_BASE_URL, MEMBACKEND_API_KEY, MEMBACKEND_EMBEDDING_CONFIG and SVC_MEMORY_LETTA_TIMEOUT_S (seconds). */
   static fromEnv(env: Env): MemoryClient {
     const raw = envValue(env, 'SVC_MEMORY_LETTA_TIMEOUT_S') ?? '10';
     const seconds = Number(raw);
     if (!Number.isFinite(seconds) || seconds <= 0) throw new InputError(`SVC_MEMORY_LETTA_TIMEOUT_S must be a positive number of seconds, got '${raw}'`);
-    return new MemoryClient({ baseUrl: envValue(env, 'MEMBACKEND_BASE_URL') ?? 'http://localhost:8283', apiKey: envValue(env, 'MEMBACKEND_API_KEY'), timeoutMs: seconds * 1000 });
+    return new MemoryClient({
+      baseUrl: envValue(env, 'MEMBACKEND_BASE_URL') ?? 'http://localhost:8283',
+      apiKey: envValue(env, 'MEMBACKEND_API_KEY'),
+      timeoutMs: seconds * 1000,
+      embedding: envValue(env, 'MEMBACKEND_EMBEDDING_CONFIG') ?? undefined,
+    });
   }
 
   get baseUrl(): string {
@@ -67,7 +86,7 @@ export class MemoryClient {
     if (found) return found;
     let created: { id: string };
     try {
-      created = (await this.call('POST', '/v1/agents/', { name, tags: [], memory_blocks: [] })) as { id: string };
+      created = (await this.call('POST', '/v1/agents/', { name, tags: [], memory_blocks: [], model: AGENT_MODEL, embedding: this.embedding })) as { id: string };
     } catch (err) {
       const raced = err instanceof MemoryServerError && err.status === 409 ? await this.findAgent(name) : null;
       if (raced) return raced;
@@ -79,9 +98,15 @@ export class MemoryClient {
     return winner;
   }
 
+  /** Every agent, page by page (Letta answers 50 a page unless asked for more). */
   async listAgents(): Promise<{ id: string; name: string }[]> {
-    const agents = (await this.call('GET', '/v1/agents/')) as { id: string; name: string }[];
-    return agents.map((a) => ({ id: a.id, name: a.name }));
+    const out: { id: string; name: string }[] = [];
+    for (let after = ''; ; ) {
+      const page = (await this.call('GET', `/v1/agents/?limit=${PAGE}${after ? `&after=${encodeURIComponent(after)}` : ''}`)) as { id: string; name: string }[];
+      out.push(...page.map((a) => ({ id: a.id, name: a.name })));
+      if (page.length < PAGE) return out;
+      after = page[page.length - 1]?.id ?? '';
+    }
   }
 
   async deleteAgent(id: string): Promise<void> {

@@ -10,6 +10,15 @@ export function encodePassageText(body: string, metadata: Record<string, unknown
   return Object.keys(metadata).length === 0 ? body : `${body}${META_SEPARATOR}${JSON.stringify(metadata)}`;
 }
 
+/**
+ * The part of stored text that search ranks: what comes before the last separator. Cheaper than
+ * decoding, as the server never needs the metadata itself.
+ */
+export function passageBody(text: string): string {
+  const at = text.lastIndexOf(META_SEPARATOR);
+  return at < 0 ? text : text.slice(0, at);
+}
+
 /** Splits stored text into its body and metadata; text without (valid) metadata is all body. */
 export function decodePassageText(text: string): { body: string; metadata: Record<string, unknown> } {
   const at = text.lastIndexOf(META_SEPARATOR);

@@ -1,5 +1,5 @@
 import { version } from '../../package.json';
-import type { MemoryStore, PassageRecord, ScoredPassageRecord } from './store.ts';
+import type { MemoryStore, ScoredPassageRecord, TagMatch } from './store.ts';
 import { boolParam, detail, intParam, isRecord, json, readJson, RequestError, stringField, tagsField, tagsParam } from './server-http.ts';
 
 /** The most passages one list, search or batch add takes. */
@@ -19,7 +19,7 @@ const AGENT = `^/v1/agents/${ID}`;
 const ROUTES: Route[] = [
   { method: 'GET', path: /^\/v1\/health$/, handle: () => json({ version, status: 'ok', server: 'svc' }) },
   { method: 'POST', path: /^\/v1\/agents$/, handle: createAgent },
-  { method: 'GET', path: /^\/v1\/agents$/, handle: (store, _req, url) => json(store.listAgents(url.searchParams.get('name'))) },
+  { method: 'GET', path: /^\/v1\/agents$/, handle: listAgents },
   { method: 'GET', path: new RegExp(`${AGENT}$`), handle: (store, _req, _url, [id]) => json(agentOr404(store, id)) },
   { method: 'DELETE', path: new RegExp(`${AGENT}$`), handle: deleteAgent },
   { method: 'POST', path: new RegExp(`${AGENT}/archival-memory$`), handle: addPassages },
@@ -41,13 +41,21 @@ export async function route(store: MemoryStore, req: Request): Promise<Response>
     pathKnown = true;
     if (r.method !== req.method) continue;
     try {
-      return await r.handle(store, req, url, m.slice(1).map(decodeURIComponent));
+      return await r.handle(store, req, url, m.slice(1).map(decodeSegment));
     } catch (err) {
       if (err instanceof RequestError) return detail(err.status, err.message);
       throw err;
     }
   }
   return pathKnown ? detail(405, `method ${req.method} not allowed on ${path}`) : detail(404, `no such endpoint: ${req.method} ${path}`);
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new RequestError(400, `malformed path segment '${segment}'`);
+  }
 }
 
 async function createAgent(store: MemoryStore, req: Request): Promise<Response> {
@@ -61,6 +69,11 @@ async function createAgent(store: MemoryStore, req: Request): Promise<Response> 
   const agent = store.createAgent(name, tagsField(body), blocks as { label: string; value: string }[]);
   if (!agent) throw new RequestError(409, `an agent named '${name}' already exists`);
   return json(agent);
+}
+
+function listAgents(store: MemoryStore, _req: Request, url: URL): Response {
+  const opts = { name: url.searchParams.get('name'), limit: intParam(url, 'limit', MAX_PAGE, MAX_PAGE), after: url.searchParams.get('after') };
+  return json(store.listAgents(opts));
 }
 
 function deleteAgent(store: MemoryStore, _req: Request, _url: URL, [id]: string[]): Response {
@@ -81,20 +94,20 @@ async function addPassages(store: MemoryStore, req: Request, _url: URL, [id]: st
       return { text: stringField(p, 'text'), tags: tagsField(p) };
     });
   }
-  return json(store.addPassages(id ?? '', items).map(passageJson));
+  return json(store.addPassages(id ?? '', items));
 }
 
 function listPassages(store: MemoryStore, _req: Request, url: URL, [id]: string[]): Response {
   agentOr404(store, id);
   const opts = { limit: intParam(url, 'limit', 100, MAX_PAGE), after: url.searchParams.get('after'), ascending: boolParam(url, 'ascending', true), tags: tagsParam(url) };
-  return json(store.listPassages(id ?? '', opts).map(passageJson));
+  return json(store.listPassages(id ?? '', opts));
 }
 
 function searchPassages(store: MemoryStore, _req: Request, url: URL, [id]: string[]): Response {
   agentOr404(store, id);
   const match = url.searchParams.get('tag_match_mode') ?? 'any';
   if (match !== 'any' && match !== 'all') throw new RequestError(422, `tag_match_mode must be any or all, got '${match}'`);
-  const opts = { query: url.searchParams.get('query') ?? '', tags: tagsParam(url), match: match as 'any' | 'all', topK: intParam(url, 'top_k', 10, MAX_PAGE) } as const;
+  const opts = { query: url.searchParams.get('query') ?? '', tags: tagsParam(url), match: match as TagMatch, topK: intParam(url, 'top_k', 10, MAX_PAGE) };
   const results = store.searchPassages(id ?? '', opts).map(searchResultJson);
   return json({ results, count: results.length });
 }
@@ -132,10 +145,6 @@ function agentOr404(store: MemoryStore, id: string | undefined) {
 }
 
 const unknownAgent = (id: string | undefined) => new RequestError(404, `agent ${id} not found`);
-
-function passageJson(p: PassageRecord) {
-  return { id: p.id, text: p.text, tags: p.tags, agent_id: p.agent_id, created_at: p.created_at };
-}
 
 function searchResultJson(p: ScoredPassageRecord) {
   return { id: p.id, timestamp: p.created_at, content: p.text, tags: p.tags, score: p.score };

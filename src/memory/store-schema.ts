@@ -29,11 +29,14 @@ CREATE TABLE IF NOT EXISTS blocks (
  * WAL with synchronous=FULL: every commit is fsynced before the request is answered, so an
  * acknowledged write survives a killed server and also a crash of the machine. (WAL with NORMAL
  * would survive a killed process too, since the WAL frames are written before the commit returns,
- * but could lose the last commits on power loss.) Batched adds pay one fsync per batch.
+ * but could lose the last commits on power loss.) Batched adds pay one fsync per batch; single
+ * adds run at hundreds per second instead of about a thousand and a half with NORMAL.
  */
 export function prepareDatabase(db: Database): void {
   db.run('PRAGMA journal_mode = WAL');
   db.run('PRAGMA synchronous = FULL');
   db.run('PRAGMA busy_timeout = 5000');
+  // reads of scattered candidate rows come straight from the OS page cache, without a copy per page
+  db.run('PRAGMA mmap_size = 1073741824');
   db.run(SCHEMA);
 }

@@ -1,9 +1,10 @@
 import { Database } from 'bun:sqlite';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodePassageText } from './passage-text.ts';
+import { passageBody } from './passage-text.ts';
 import { prepareDatabase } from './store-schema.ts';
-import { agentToken, ftsQueryText, scopeQueryText, tagToken } from './store-search.ts';
+import { rankAmong } from './store-rank.ts';
+import { agentToken, ftsQuery, queryWords, tagToken } from './store-search.ts';
 
 export type AgentRecord = { id: string; name: string; tags: string[]; created_at: string };
 export type PassageRecord = { id: string; agent_id: string; text: string; tags: string[]; created_at: string };
@@ -14,8 +15,8 @@ export type ListOptions = { limit: number; after?: string | null; ascending: boo
 export type SearchOptions = { query: string; tags: string[]; match: TagMatch; topK: number };
 
 type AgentRow = { seq: number; id: string; name: string; tags: string; created_at: string };
-type PassageRow = { id: string; agent_id: string; text: string; tags: string; created_at: string };
-const PASSAGE_COLUMNS = 'p.id, p.agent_id, p.text, p.tags, p.created_at';
+type PassageRow = { seq: number; id: string; agent_id: string; text: string; tags: string; created_at: string };
+const PASSAGE_COLUMNS = 'p.seq, p.id, p.agent_id, p.text, p.tags, p.created_at';
 
 export const DATABASE_FILE = 'memory.db';
 
@@ -47,11 +48,11 @@ export class MemoryStore {
     })();
   }
 
-  listAgents(name?: string | null): AgentRecord[] {
-    const rows = name
-      ? this.db.query<AgentRow, [string]>('SELECT * FROM agents WHERE name = ? ORDER BY seq').all(name)
-      : this.db.query<AgentRow, []>('SELECT * FROM agents ORDER BY seq').all();
-    return rows.map(agentOf);
+  /** Oldest first; a page of `limit` after the agent `after`, optionally only those of one name. */
+  listAgents(opts: { name?: string | null; limit?: number; after?: string | null } = {}): AgentRecord[] {
+    const sql = `SELECT * FROM agents WHERE (?1 IS NULL OR name = ?1)
+      AND seq > coalesce((SELECT seq FROM agents WHERE id = ?2), -1) ORDER BY seq LIMIT ?3`;
+    return this.db.query<AgentRow, [string | null, string | null, number]>(sql).all(opts.name ?? null, opts.after ?? null, opts.limit ?? -1).map(agentOf);
   }
 
   getAgent(id: string): AgentRecord | null {
@@ -91,7 +92,7 @@ export class MemoryStore {
           insertTag.run(tagSeq, seq);
           scope.push(tagToken(tagSeq));
         }
-        insertFts.run(seq, decodePassageText(text).body, scope.join(' '));
+        insertFts.run(seq, passageBody(text), scope.join(' '));
         return passage;
       });
     })();
@@ -104,8 +105,9 @@ export class MemoryStore {
     if (opts.tags.length > 0) {
       const tagSeqs = this.knownTagSeqs(agentId, opts.tags);
       if (tagSeqs.length === 0) return [];
-      where.push(`p.seq IN (SELECT passage_seq FROM tags WHERE tag_seq IN (${marks(tagSeqs)}))`);
-      params.push(...tagSeqs);
+      const [filter, tagParams] = taggedSql(tagSeqs, 'any');
+      where.push(filter);
+      params.push(...tagParams);
     }
     if (opts.after) {
       where.push(`p.seq ${opts.ascending ? '>' : '<'} coalesce((SELECT seq FROM passages WHERE id = ?), ${opts.ascending ? '-1' : '9e18'})`);
@@ -118,20 +120,36 @@ export class MemoryStore {
   /**
    * The topK passages best matching the query by BM25 (score: higher is better), among those with
    * any (or all) of the tags. A query without a word in it gives the newest such passages, score 0.
+   * With tags, up to RANK_IN_PROCESS candidates are read by the tag index and ranked among
+   * themselves (store-rank.ts); more go through FTS5 with the tag tokens in the query.
    */
   searchPassages(agentId: string, opts: SearchOptions): ScoredPassageRecord[] {
     const agent = this.agentRow(agentId);
     if (!agent || opts.topK <= 0) return [];
     const tagSeqs = this.knownTagSeqs(agentId, opts.tags);
-    if (opts.tags.length > 0 && (tagSeqs.length === 0 || (opts.match === 'all' && tagSeqs.length < new Set(opts.tags).size))) return [];
-    const words = ftsQueryText(opts.query);
-    if (words === null) return this.newest(agentId, tagSeqs, opts.match, opts.topK);
-    const scope = opts.tags.length > 0 ? scopeQueryText(tagSeqs.map(tagToken), opts.match) : agentToken(agent.seq);
+    const wanted = new Set(opts.tags).size;
+    if (wanted > 0 && (tagSeqs.length === 0 || (opts.match === 'all' && tagSeqs.length < wanted))) return [];
+    const words = queryWords(opts.query);
+    const tagged = wanted > 0 ? taggedSql(tagSeqs, opts.match) : null;
+    const [filter, params] = tagged ?? ['p.agent_id = ?', [agentId]];
+    if (words.length === 0) {
+      const sql = `SELECT ${PASSAGE_COLUMNS} FROM passages p WHERE ${filter} ORDER BY p.seq DESC LIMIT ?`;
+      return this.db.query<PassageRow, (string | number)[]>(sql).all(...params, opts.topK).map((row) => ({ ...passageOf(row), score: 0 }));
+    }
+    if (tagged && this.tagRowsAtMost(tagSeqs, RANK_IN_PROCESS)) {
+      const ranked = rankAmong(this.candidates(tagSeqs, opts.match), words, opts.topK);
+      const rows = new Map(this.passagesBySeq(ranked.map((r) => r.seq)).map((row) => [row.seq, row]));
+      return ranked.flatMap(({ seq, score }) => {
+        const row = rows.get(seq);
+        return row ? [{ ...passageOf(row), score }] : [];
+      });
+    }
+    const scope = tagged ? tagSeqs.map(tagToken) : [agentToken(agent.seq)];
     const sql = `SELECT ${PASSAGE_COLUMNS}, bm25(passages_fts, 1.0, 0.0) AS rank FROM passages_fts JOIN passages p ON p.seq = passages_fts.rowid
       WHERE passages_fts MATCH ? ORDER BY rank, p.seq DESC LIMIT ?`;
     return this.db
       .query<PassageRow & { rank: number }, [string, number]>(sql)
-      .all(`body : (${words}) AND scope : (${scope})`, opts.topK)
+      .all(ftsQuery(words, scope, opts.match), opts.topK)
       .map((row) => ({ ...passageOf(row), score: -row.rank }));
   }
 
@@ -155,18 +173,6 @@ export class MemoryStore {
     this.db.query('INSERT INTO blocks (agent_id, label, value) VALUES (?, ?, ?) ON CONFLICT (agent_id, label) DO UPDATE SET value = excluded.value').run(agentId, label, value);
   }
 
-  private newest(agentId: string, tagSeqs: number[], match: TagMatch, topK: number): ScoredPassageRecord[] {
-    let filter = 'p.agent_id = ?';
-    let params: (string | number)[] = [agentId];
-    if (tagSeqs.length > 0) {
-      const having = match === 'all' ? `GROUP BY passage_seq HAVING count(*) = ${tagSeqs.length}` : '';
-      filter = `p.seq IN (SELECT passage_seq FROM tags WHERE tag_seq IN (${marks(tagSeqs)}) ${having})`;
-      params = tagSeqs;
-    }
-    const sql = `SELECT ${PASSAGE_COLUMNS} FROM passages p WHERE ${filter} ORDER BY p.seq DESC LIMIT ?`;
-    return this.db.query<PassageRow, (string | number)[]>(sql).all(...params, topK).map((row) => ({ ...passageOf(row), score: 0 }));
-  }
-
   private agentRow(id: string): AgentRow | null {
     return this.db.query<AgentRow, [string]>('SELECT * FROM agents WHERE id = ?').get(id);
   }
@@ -176,11 +182,42 @@ export class MemoryStore {
     return this.db.query<{ seq: number }, [string, string]>('SELECT seq FROM tag_names WHERE agent_id = ? AND tag = ?').get(agentId, tag)?.seq ?? -1;
   }
 
+  /**
+   * Sequence number and text of the passages with any (all) of the tags, read along the tag index:
+   * a plain join, deduplicated here, measured cheaper than `seq IN (...)` or a DISTINCT subquery.
+   */
+  private candidates(tagSeqs: number[], match: TagMatch): { seq: number; text: string }[] {
+    const join = `SELECT p.seq, p.text FROM tags t CROSS JOIN passages p ON p.seq = t.passage_seq WHERE t.tag_seq IN (${marks(tagSeqs)})`;
+    const sql = match === 'all' ? `${join} GROUP BY t.passage_seq HAVING count(*) = ${tagSeqs.length}` : join;
+    const rows = this.db.query<{ seq: number; text: string }, number[]>(sql).all(...tagSeqs);
+    const seen = new Set<number>();
+    return rows.filter((r) => !seen.has(r.seq) && seen.add(r.seq));
+  }
+
+  private passagesBySeq(seqs: number[]): PassageRow[] {
+    return seqs.length === 0 ? [] : this.db.query<PassageRow, number[]>(`SELECT ${PASSAGE_COLUMNS} FROM passages p WHERE p.seq IN (${marks(seqs)})`).all(...seqs);
+  }
+
+  /** Whether the tags are on at most `limit` passages (counting a passage once per tag). */
+  private tagRowsAtMost(tagSeqs: number[], limit: number): boolean {
+    const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM tags WHERE tag_seq IN (${marks(tagSeqs)}) LIMIT ?)`;
+    return (this.db.query<{ n: number }, number[]>(sql).get(...tagSeqs, limit + 1)?.n ?? 0) <= limit;
+  }
+
   /** The numbers of those tags the agent has used; tags never used cannot match anything. */
   private knownTagSeqs(agentId: string, tags: string[]): number[] {
     return [...new Set(tags)].map((t) => this.tagSeq(agentId, t, false)).filter((s) => s >= 0);
   }
 }
+
+/** The SQL condition (on passages p) for passages with any or all of the tags, and its parameters. */
+function taggedSql(tagSeqs: number[], match: TagMatch): [string, number[]] {
+  const having = match === 'all' ? ` GROUP BY passage_seq HAVING count(*) = ${tagSeqs.length}` : '';
+  return [`p.seq IN (SELECT passage_seq FROM tags WHERE tag_seq IN (${marks(tagSeqs)})${having})`, tagSeqs];
+}
+
+/** Above this many candidates, ranking inside FTS5 beats reading and ranking them here (test/bench/memory.bench.ts). */
+const RANK_IN_PROCESS = 4000;
 
 const marks = (xs: unknown[]): string => xs.map(() => '?').join(', ');
 

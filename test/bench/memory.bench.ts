@@ -1,0 +1,128 @@
+// The memory server with 100,000 stored passages over 500 nodes: ancestor-restricted search (5
+// ancestor node tags, limit 5, so top_k = max(200, 40 * 5)) in-process against a bare count(*)
+// over the passages, and through the client over HTTP against fetching a same-size body from a bare
+// Bun.serve; and batched adds per second through the client against plain inserts of the same rows.
+import { Database } from 'bun:sqlite';
+import { join } from 'node:path';
+import { MemoryClient } from '../../src/memory/client.ts';
+import { startMemoryServer } from '../../src/memory/server.ts';
+import { DATABASE_FILE, MemoryStore } from '../../src/memory/store.ts';
+import { median, report } from './measure.ts';
+import { removeDir, tempDir } from '../support/svc.ts';
+
+const PASSAGES = Number(process.env.BENCH_MEMORY_PASSAGES ?? 100_000);
+const NODES = 500;
+const SEARCHES = Number(process.env.BENCH_ROUNDS ?? 200);
+const BATCH = 1000;
+const TOP_K = Math.max(200, 40 * 5);
+const KINDS = ['node_scope', 'react_step', 'experiment_result', 'failure_case', 'procedure', 'reflection', 'reproducibility_event'];
+
+// A fixed seed: every run measures the same texts and queries.
+let seed = 20240601;
+const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
+
+const TERMS = `learning rate batch size optimizer adam sgd momentum warmup cosine schedule validation accuracy loss training epoch gradient clipping dropout weight decay layer norm attention head transformer convolution kernel stride pooling residual embedding dimension vocabulary token sequence length gpu cuda memory throughput latency baseline ablation seed variance metric improvement regression crash timeout nan overflow precision fp16 bf16 checkpoint dataset split augmentation tokenizer perplexity bleu f1 recall calibration temperature sampling beam decoding compile cmake python numpy torch profiling flops parameters scaling contamination evaluation harness reproducibility artifact sha256 figure table hypothesis reviewer`.split(' ');
+const FILLER = `the a of to and in for with on at by from was is were be as that this it not but after before over under than then while when all each one two three more less same new best worse better higher lower run step node parent child result value error fixed changed tried kept removed added reduced increased`.split(' ');
+// a long tail: made-up identifiers as real notes have (function names, file names, numbers)
+const TAIL = Array.from({ length: 4000 }, (_, i) => `${pick(['fn', 'var', 'file', 'exp', 'cfg'])}${i.toString(36)}`);
+
+/** A note of 25 to 80 words: technical terms, common words and a long tail, Zipf-like. */
+function note(): string {
+  const words: string[] = [];
+  const n = 25 + Math.floor(random() * 55);
+  for (let i = 0; i < n; i++) {
+    const r = random();
+    words.push(r < 0.45 ? pick(FILLER) : r < 0.85 ? (TERMS[Math.floor(random() ** 2 * TERMS.length)] as string) : pick(TAIL));
+  }
+  if (random() < 0.5) words.push(`${(random() * 100).toFixed(2)}%`);
+  return words.join(' ');
+}
+
+const QUERIES = ['learning rate warmup schedule for better validation accuracy', 'gpu out of memory crash with a large batch size', 'reproducibility of the artifact sha256', 'tokenizer perplexity regression', 'nan loss with fp16 overflow', 'which optimizer worked best'];
+
+const dir = tempDir('svc-bench-memory-');
+const server = startMemoryServer({ port: 0, host: '127.0.0.1', dataDir: dir });
+const client = new MemoryClient({ baseUrl: server.url, timeoutMs: 60_000 });
+const agentId = await client.ensureAgent('bench');
+
+/** Adds through the client in batches; returns adds per second, and fills `rows` with what was sent. */
+async function fill(rows: { text: string; tags: string[] }[]): Promise<number> {
+  const t0 = performance.now();
+  for (let i = 0; i < PASSAGES; i += BATCH) {
+    const batch = Array.from({ length: Math.min(BATCH, PASSAGES - i) }, (_, j) => {
+      const node = (i + j) % NODES;
+      return { text: note(), tags: [`node:n${node}`, `kind:${KINDS[(i + j) % KINDS.length]}`], metadata: { node_id: `n${node}`, kind: KINDS[(i + j) % KINDS.length] } };
+    });
+    await client.addPassages(agentId, batch);
+    rows.push(...batch);
+  }
+  return PASSAGES / ((performance.now() - t0) / 1000);
+}
+
+/** The same rows inserted into one plain table in one transaction per batch, fsynced like the store. */
+function bareInserts(rows: { text: string; tags: string[] }[]): number {
+  const db = new Database(join(dir, 'bare.db'));
+  db.run('PRAGMA journal_mode = WAL');
+  db.run('PRAGMA synchronous = FULL');
+  db.run('CREATE TABLE t (text TEXT, tags TEXT)');
+  const insert = db.query('INSERT INTO t VALUES (?, ?)');
+  const t0 = performance.now();
+  for (let i = 0; i < rows.length; i += BATCH) db.transaction(() => rows.slice(i, i + BATCH).forEach((r) => insert.run(r.text, JSON.stringify(r.tags))))();
+  const rate = rows.length / ((performance.now() - t0) / 1000);
+  db.close();
+  return rate;
+}
+
+const ancestors = () => Array.from({ length: 5 }, () => `node:n${Math.floor(random() * NODES)}`);
+
+const rows: { text: string; tags: string[] }[] = [];
+const addRate = await fill(rows);
+const bareRate = bareInserts(rows);
+console.log(`${PASSAGES} passages over ${NODES} nodes, added in batches of ${BATCH} through the client`);
+const rateLine = (name: string, rate: number, target?: number) =>
+  console.log(`${name.padEnd(48)} ${rate.toFixed(0).padStart(9)} /s  ${(bareRate / rate).toFixed(2).padStart(6)}x baseline${target ? `  target >= ${target}/s: ${rate >= target ? 'met' : 'MISSED'}` : ''}`);
+rateLine('plain inserts, same rows (baseline)', bareRate);
+rateLine('batched adds over HTTP', addRate, 5000);
+
+const store = MemoryStore.open(dir);
+const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
+const inProcess: number[] = [];
+const counts: number[] = [];
+let found = 0;
+for (let i = 0; i < SEARCHES; i++) {
+  const tags = ancestors();
+  const query = QUERIES[i % QUERIES.length] as string;
+  let t0 = performance.now();
+  found += store.searchPassages(agentId, { query, tags, match: 'any', topK: TOP_K }).length;
+  inProcess.push(performance.now() - t0);
+  t0 = performance.now();
+  db.query('SELECT count(*) FROM passages').get();
+  counts.push(performance.now() - t0);
+}
+if (found === 0) throw new Error('the searches found nothing: the benchmark measures no work');
+console.log(`\n${SEARCHES} searches, 5 ancestor tags, top_k ${TOP_K}, median (${(found / SEARCHES).toFixed(0)} results each)`);
+report('SELECT count(*) FROM passages (baseline)', median(counts), median(counts));
+report('ancestor-restricted search, in-process', median(inProcess), median(counts), 5);
+
+const body = JSON.stringify(await client.searchPassages(agentId, QUERIES[0] as string, { tags: ancestors(), topK: TOP_K }));
+const bare = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response(body, { headers: { 'content-type': 'application/json' } }) });
+const overHttp: number[] = [];
+const bareHttp: number[] = [];
+for (let i = 0; i < SEARCHES; i++) {
+  const tags = ancestors();
+  let t0 = performance.now();
+  await client.searchPassages(agentId, QUERIES[i % QUERIES.length] as string, { tags, topK: TOP_K });
+  overHttp.push(performance.now() - t0);
+  t0 = performance.now();
+  await (await fetch(`http://127.0.0.1:${bare.port}/`)).json();
+  bareHttp.push(performance.now() - t0);
+}
+report(`bare Bun.serve, ${(body.length / 1024).toFixed(0)} KB body (baseline)`, median(bareHttp), median(bareHttp));
+report('ancestor-restricted search over HTTP (client)', median(overHttp), median(bareHttp), 10);
+
+await bare.stop(true);
+db.close();
+store.close();
+await server.stop();
+removeDir(dir);
