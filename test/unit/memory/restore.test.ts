@@ -158,8 +158,8 @@ describe('restoreCheckpointMemory', () => {
     expect(r.added).toBeGreaterThan(500);
     expect(r.added).toBeLessThan(3000);
     expect(r.added).toBe(r.read);
-    // the line cut in half
-    expect(r.skipped).toBe(1);
+    // the line cut in half, unless the cut fell just after a newline
+    expect(r.skipped).toBeLessThanOrEqual(1);
     expect(r.damage).toBe('unexpected end of file');
     const ps = await stored(r.agent_id);
     expect(ps.length).toBe(r.added);
