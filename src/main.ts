@@ -11,6 +11,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   viz: { description: 'start the dashboard (web UI and HTTP API) on 127.0.0.1:8765', load: () => import('./cli/viz.ts').then((m) => m.default) },
   'skills-list': { description: 'list the skills of the workflow and their phases', load: () => import('./cli/skills-list.ts').then((m) => m.default) },
   skill: { description: 'serve a built-in skill over MCP stdio (svc skill serve <name>)', load: () => import('./cli/skill.ts').then((m) => m.default) },
+  memory: { description: 'memory backend: health, backup, restore, migrate, local server (start-local, stop-local, serve)', load: () => import('./cli/memory.ts').then((m) => m.default) },
 };
 
 function rootHelp(): string {

@@ -33,7 +33,8 @@ async function runCommand(cmd: AnyCommand, argv: string[], path: string): Promis
   const subs = (await resolve(cmd.subCommands)) as Record<string, AnyCommand> | undefined;
   const [first, ...rest] = argv;
   if (subs && first !== undefined && !first.startsWith('-')) {
-    const sub = Object.hasOwn(subs, first) ? subs[first] : undefined;
+    // an entry may be the command or a function loading it on demand
+    const sub = Object.hasOwn(subs, first) ? await resolve(subs[first]) : undefined;
     if (!sub) throw new InputError(`unknown command '${path} ${first}'`, `see ${path} --help`);
     return runCommand(sub, rest, `${path} ${first}`);
   }

@@ -1,5 +1,7 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, createWriteStream, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 /**
  * Write a file so that readers see either the old content or the new, never a part:
@@ -8,8 +10,7 @@ import { basename, dirname, join } from 'node:path';
 export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): void {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
-  // the name is cut so that a target name of the longest length allowed still leaves room for the rest
-  const tmp = join(dir, `.${Array.from(basename(path)).slice(0, 40).join('')}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
+  const tmp = tempName(path);
   const fd = openSync(tmp, 'w', mode);
   try {
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
@@ -29,6 +30,38 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
     throw err;
   }
   syncDir(dir);
+}
+
+/**
+ * writeFileAtomic for content too large to hold in memory: the chunks (through `transform`, a
+ * compressor say) are piped into the temp file with back-pressure, which is fsynced and renamed
+ * over the target once they end. A source that fails leaves the target as it was and no temp file.
+ */
+export async function writeStreamAtomic(path: string, content: AsyncIterable<string | Uint8Array>, transform?: Transform, mode = 0o644): Promise<void> {
+  const dir = dirname(path);
+  mkdirSync(dir, { recursive: true });
+  const tmp = tempName(path);
+  try {
+    const sink = createWriteStream(tmp, { mode });
+    await (transform ? pipeline(content, transform, sink) : pipeline(content, sink));
+    // fsync is per file, not per descriptor: a fresh one flushes what the stream wrote
+    const fd = openSync(tmp, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  syncDir(dir);
+}
+
+/** The name is cut so that a target name of the longest length allowed still leaves room for the rest. */
+function tempName(path: string): string {
+  return join(dirname(path), `.${Array.from(basename(path)).slice(0, 40).join('')}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
 }
 
 /** Every JSON file svc writes goes through here: two-space indent, trailing newline. */

@@ -27,8 +27,11 @@ afterEach(async () => {
   removeDir(dir);
 });
 
+/** No memory backend answers here: the memory routes fall back to the checkpoint's files. */
+const NO_MEMORY = { MEMBACKEND_BASE_URL: 'http://127.0.0.1:9', SVC_MEMORY_LETTA_TIMEOUT_S: '2' };
+
 async function start(): Promise<Viz> {
-  viz = await startViz([ws], { cwd: dir });
+  viz = await startViz([ws], { cwd: dir, env: NO_MEMORY });
   return viz;
 }
 
@@ -186,7 +189,8 @@ describe('GET /api/checkpoint/:id/memory', () => {
   test('no backup file: an empty list', async () => {
     writeCheckpoint(root, { runId: A });
     const v = await start();
-    expect(await v.get(`/api/checkpoint/${A}/memory`)).toEqual({ status: 200, body: { source: null, entries: [], skipped: 0, problems: [] } });
+    const r = await v.get(`/api/checkpoint/${A}/memory`);
+    expect(r).toMatchObject({ status: 200, body: { source: null, entries: [], skipped: 0, problems: [], truncated: false, backend: { url: NO_MEMORY.MEMBACKEND_BASE_URL, reachable: false, agent_id: null } } });
   });
 
   test('the records of memory_backup.jsonl.gz; ?node_id= filters; damaged lines are counted', async () => {
@@ -215,7 +219,7 @@ describe('GET /api/checkpoint/:id/memory_access', () => {
   test('no log: empty', async () => {
     writeCheckpoint(root, { runId: A });
     const v = await start();
-    expect(await v.get(`/api/checkpoint/${A}/memory_access`)).toEqual({ status: 200, body: { sources: [], events: [], truncated: false, skipped: 0, summary: null, problems: [] } });
+    expect(await v.get(`/api/checkpoint/${A}/memory_access`)).toEqual({ status: 200, body: { sources: [], events: [], truncated: false, skipped: 0, summary: null, problems: [], source: null } });
   });
 
   test('rotated and live logs oldest first, the summary, ?limit= and ?node_id=', async () => {
@@ -226,6 +230,7 @@ describe('GET /api/checkpoint/:id/memory_access', () => {
     const v = await start();
     const all = (await v.get(`/api/checkpoint/${A}/memory_access`)).body;
     expect(all.sources).toEqual(['memory_access.1762000000.jsonl', 'memory_access.jsonl']);
+    expect(all.source).toBe('access_log');
     expect(all.events.map((e: { ts: number }) => e.ts)).toEqual([1, 2, 3, 4]);
     expect(all.summary).toEqual({ total_writes: 4 });
     const newest = (await v.get(`/api/checkpoint/${A}/memory_access?limit=3`)).body;
@@ -315,7 +320,7 @@ describe('POST /api/delete-checkpoint', () => {
     mkdirSync(join(experiments, 'node_1'), { recursive: true });
     const v = await start();
     expect((await v.get('/api/checkpoints')).body).toHaveLength(2);
-    expect(await v.post('/api/delete-checkpoint', { id: A })).toEqual({ status: 200, body: { ok: true, deleted: A, removed: [a, experiments] } });
+    expect(await v.post('/api/delete-checkpoint', { id: A })).toMatchObject({ status: 200, body: { ok: true, deleted: A, removed: [a, experiments], memory: { deleted: false } } });
     expect(existsSync(a)).toBe(false);
     expect(existsSync(experiments)).toBe(false);
     expect((await v.get('/api/checkpoints')).body.map((e: { id: string }) => e.id)).toEqual([B]);
@@ -327,7 +332,7 @@ describe('POST /api/delete-checkpoint', () => {
     writeCheckpoint(root, { runId: A });
     const b = writeCheckpoint(root, { runId: B });
     const v = await start();
-    expect(await v.post('/api/delete-checkpoint', { path: b })).toEqual({ status: 200, body: { ok: true, deleted: B, removed: [b] } });
+    expect(await v.post('/api/delete-checkpoint', { path: b })).toMatchObject({ status: 200, body: { ok: true, deleted: B, removed: [b] } });
     expect((await v.get('/api/active-checkpoint')).body).toEqual({ id: null, path: null });
     expect((await v.get('/state')).body).not.toHaveProperty('checkpoint_id');
   });

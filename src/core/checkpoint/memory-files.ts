@@ -5,8 +5,8 @@ import { TooLargeError } from '../errors.ts';
 import { readCheckpointText } from './records.ts';
 
 export const MEMORY_BACKUP = 'memory_backup.jsonl.gz';
-const ACCESS_LOG = 'memory_access.jsonl';
-const ACCESS_SUMMARY = 'memory_access.summary.json';
+export const ACCESS_LOG = 'memory_access.jsonl';
+export const ACCESS_SUMMARY = 'memory_access.summary.json';
 /** A backup unpacking to more than this is refused rather than held in memory. */
 const MAX_BACKUP_BYTES = 32 * 1024 * 1024;
 /** Of each access log only the newest part is read; the writer rotates at 100 MB by default. */
@@ -125,7 +125,7 @@ export function readMemoryAccess(dir: string, opts: { limit: number; nodeId?: st
 }
 
 /** The live log first, then rotated ones by their epoch suffix, newest first. */
-function accessLogsNewestFirst(dir: string): string[] {
+export function accessLogsNewestFirst(dir: string): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -170,7 +170,7 @@ function readTail(file: string, problems: string[]): { text: string; cut: boolea
 }
 
 /** undefined for a blank line, null for one that is not a JSON object. */
-function parseLine(line: string): Json | null | undefined {
+export function parseLine(line: string): Json | null | undefined {
   if (line.trim() === '') return undefined;
   try {
     const v: unknown = JSON.parse(line);

@@ -1,3 +1,5 @@
+import { InputError } from '../errors.ts';
+
 /**
  * Every environment variable svc reads, with its meaning and default. `svc settings --env` prints
  * this table and the dashboard's env-keys endpoint lists its names; values of secrets are never shown.
@@ -121,4 +123,12 @@ export function envValue(env: Env, name: string): string | null {
   const raw = env[name];
   if (raw !== undefined && raw !== '') return raw;
   return BY_NAME.get(name)?.default ?? null;
+}
+
+/** A switch variable (1/true/on/yes or 0/false/off/no), its default when unset; anything else is refused. */
+export function envOnOff(env: Env, name: string): boolean {
+  const raw = (envValue(env, name) ?? '').trim().toLowerCase();
+  if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'off', 'no'].includes(raw)) return false;
+  throw new InputError(`${name} must be on or off, got '${raw}'`);
 }

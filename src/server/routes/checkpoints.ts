@@ -1,12 +1,16 @@
 import { basename, dirname, resolve } from 'node:path';
 import { Elysia, t } from 'elysia';
 import { listCheckpointIndex } from '../../core/checkpoint/index.ts';
-import { readMemoryAccess, readMemoryBackup } from '../../core/checkpoint/memory-files.ts';
+import { readMemoryAccess } from '../../core/checkpoint/memory-files.ts';
 import { executeDelete, planDelete } from '../../core/checkpoint/remove.ts';
 import { checkpointReport } from '../../core/checkpoint/report.ts';
 import { InputError, NotFoundError } from '../../core/errors.ts';
 import { resolveInside } from '../../core/paths.ts';
+import { checkpointMemory } from '../../memory/backup-view.ts';
+import { checkpointAgentName, checkpointMemoryEnv } from '../../memory/backup-agent.ts';
+import { deleteAgentNamed } from '../../memory/deploy/agents.ts';
 import type { ServerContext } from '../context.ts';
+import { memoryClient, memoryEnv } from './memory.ts';
 
 const NodeId = t.String({ minLength: 1, maxLength: 512 });
 
@@ -20,12 +24,24 @@ export const checkpointRoutes = (ctx: ServerContext) =>
     .get('/api/checkpoint/:id/summary', ({ params, query }) => checkpointReport(ctx.checkpointDir(params.id), { withNodes: query.nodes === '1' || query.nodes === 'true' }), {
       query: t.Object({ nodes: t.Optional(t.String({ pattern: '^(0|1|true|false)$' })) }),
     })
-    .get('/api/checkpoint/:id/memory', ({ params, query }) => readMemoryBackup(ctx.checkpointDir(params.id), query.node_id), {
-      query: t.Object({ node_id: t.Optional(NodeId) }),
-    })
-    .get('/api/checkpoint/:id/memory_access', ({ params, query }) => readMemoryAccess(ctx.checkpointDir(params.id), { limit: limitOf(query.limit), nodeId: query.node_id }), {
-      query: t.Object({ limit: t.Optional(t.String()), node_id: t.Optional(NodeId) }),
-    })
+    .get(
+      '/api/checkpoint/:id/memory',
+      ({ params, query }) => {
+        const dir = ctx.checkpointDir(params.id);
+        const client = memoryClient(ctx, dir);
+        return checkpointMemory(client, client.baseUrl, dir, query.node_id);
+      },
+      { query: t.Object({ node_id: t.Optional(NodeId) }) },
+    )
+    .get(
+      '/api/checkpoint/:id/memory_access',
+      ({ params, query }) => {
+        const access = readMemoryAccess(ctx.checkpointDir(params.id), { limit: limitOf(query.limit), nodeId: query.node_id });
+        // the telemetry the memory skill writes is the only record of reads and writes
+        return { ...access, source: access.sources.length > 0 ? 'access_log' : null };
+      },
+      { query: t.Object({ limit: t.Optional(t.String()), node_id: t.Optional(NodeId) }) },
+    )
     .get('/api/active-checkpoint', () => activeOf(ctx))
     .post(
       '/api/switch-checkpoint',
@@ -37,13 +53,18 @@ export const checkpointRoutes = (ctx: ServerContext) =>
     )
     .post(
       '/api/delete-checkpoint',
-      ({ body }) => {
+      async ({ body }) => {
         const plan = planDelete(targetDir(ctx, body), ctx.checkpointsRoot);
         const wasActive = ctx.active === plan.checkpoint;
-        // the checkpoint's memory-backend agent is deleted here once the dashboard manages a memory backend
+        // named from the real path and the workflow, so taken while the directory is still there
+        const env = memoryEnv(ctx, plan.checkpoint);
+        const agent = checkpointAgentName(plan.checkpoint, env);
+        const server = checkpointMemoryEnv(plan.checkpoint, env);
         executeDelete(plan);
         if (wasActive) ctx.setActive(null);
-        return { ok: true, deleted: basename(plan.checkpoint), removed: [plan.checkpoint, ...(plan.experiments ? [plan.experiments] : [])] };
+        // a memory backend that is down does not stop the delete: the answer carries the warning
+        const memory = await deleteAgentNamed(server, agent);
+        return { ok: true, deleted: basename(plan.checkpoint), removed: [plan.checkpoint, ...(plan.experiments ? [plan.experiments] : [])], memory };
       },
       { body: Target },
     );

@@ -3,6 +3,7 @@ import type { ServerContext } from '../context.ts';
 import { checkpointFileRoutes } from './checkpoint-files.ts';
 import { checkpointRoutes } from './checkpoints.ts';
 import { fewshotRoutes } from './fewshot.ts';
+import { memoryRoutes } from './memory.ts';
 import { modelRoutes } from './models.ts';
 import { nodeRoutes } from './nodes.ts';
 import { settingsRoutes } from './settings.ts';
@@ -18,6 +19,7 @@ export const ROUTES: ((ctx: ServerContext) => Elysia<any, any, any, any, any, an
   stateRoutes,
   checkpointRoutes,
   checkpointFileRoutes,
+  memoryRoutes,
   settingsRoutes,
   workflowRoutes,
   wizardRoutes,

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic, writeJsonAtomic } from '../../../src/core/atomic.ts';
+import { createGzip, gunzipSync } from 'node:zlib';
+import { writeFileAtomic, writeJsonAtomic, writeStreamAtomic } from '../../../src/core/atomic.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
 let dir: string;
@@ -46,5 +47,32 @@ describe('writeFileAtomic', () => {
     const f = join(dir, 'v.json');
     writeJsonAtomic(f, { a: [1, 2] });
     expect(readFileSync(f, 'utf8')).toBe('{\n  "a": [\n    1,\n    2\n  ]\n}\n');
+  });
+});
+
+describe('writeStreamAtomic', () => {
+  test('streams chunks through a transform into the target and leaves no temp file', async () => {
+    const f = join(dir, 'big.gz');
+    writeFileSync(f, 'old');
+    async function* chunks() {
+      for (let i = 0; i < 20_000; i++) yield `line ${i}\n`;
+    }
+    await writeStreamAtomic(f, chunks(), createGzip());
+    const lines = gunzipSync(readFileSync(f)).toString().split('\n');
+    expect(lines.length).toBe(20_001);
+    expect(lines[19_999]).toBe('line 19999');
+    expect(readdirSync(dir)).toEqual(['big.gz']);
+  });
+
+  test('a source that fails part-way keeps the old target and removes the temp file', async () => {
+    const f = join(dir, 'kept.txt');
+    writeFileSync(f, 'old');
+    async function* failing() {
+      yield 'new start\n';
+      throw new Error('backend gone');
+    }
+    await expect(writeStreamAtomic(f, failing())).rejects.toThrow('backend gone');
+    expect(readFileSync(f, 'utf8')).toBe('old');
+    expect(readdirSync(dir)).toEqual(['kept.txt']);
   });
 });

@@ -1,0 +1,16 @@
+import type { MemoryClient, Passage } from './client.ts';
+
+/** Passages fetched per request when walking a whole agent. */
+const PAGE = 500;
+
+/** Every passage of an agent, oldest first, a page at a time: an agent of any size is walked with one page in memory. */
+export async function* allPassages(client: MemoryClient, agentId: string): AsyncGenerator<Passage> {
+  let after: string | undefined;
+  for (;;) {
+    const page = await client.listPassages(agentId, after === undefined ? { limit: PAGE } : { limit: PAGE, after });
+    yield* page;
+    const last = page.at(-1);
+    if (page.length < PAGE || last === undefined) return;
+    after = last.id;
+  }
+}
