@@ -1,0 +1,84 @@
+/** Wire helpers of the memory server: Letta answers errors as `{detail}`, and so do we. */
+
+/** A request the server refuses, with its status. */
+export class RequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RequestError';
+  }
+}
+
+/** Request bodies above this are refused (413) before they are parsed. */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+export function json(data: unknown, status = 200): Response {
+  return new Response(JSON.stringify(data), { status, headers: { 'content-type': 'application/json' } });
+}
+
+export function detail(status: number, message: string): Response {
+  return json({ detail: message }, status);
+}
+
+/** The body as JSON; 413 over the size cap (declared or actual), 400 when it is not JSON. */
+export async function readJson(req: Request): Promise<unknown> {
+  const declared = Number(req.headers.get('content-length') ?? 0);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  let size = 0;
+  const chunks: Uint8Array[] = [];
+  if (req.body) {
+    for await (const chunk of req.body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.byteLength;
+      if (size > MAX_BODY_BYTES) throw tooLarge();
+      chunks.push(chunk);
+    }
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new RequestError(400, text.trim() === '' ? 'request body is empty; expected JSON' : 'request body is not valid JSON');
+  }
+}
+
+const tooLarge = () => new RequestError(413, `request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`);
+
+/** A whole number query parameter within bounds, or the default when absent. */
+export function intParam(url: URL, name: string, fallback: number, max: number): number {
+  const raw = url.searchParams.get(name);
+  if (raw === null || raw === '') return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < 1 || n > max) throw new RequestError(400, `${name} must be a whole number from 1 to ${max}, got '${raw}'`);
+  return n;
+}
+
+export function boolParam(url: URL, name: string, fallback: boolean): boolean {
+  const raw = url.searchParams.get(name);
+  if (raw === null || raw === '') return fallback;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  throw new RequestError(400, `${name} must be true or false, got '${raw}'`);
+}
+
+/** Tags as FastAPI takes a list: the parameter repeated (`tags=a&tags=b`). */
+export function tagsParam(url: URL): string[] {
+  return url.searchParams.getAll('tags').filter((t) => t !== '');
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function stringField(body: Record<string, unknown>, name: string): string {
+  const v = body[name];
+  if (typeof v !== 'string') throw new RequestError(422, `${name} must be a string`);
+  return v;
+}
+
+export function tagsField(body: Record<string, unknown>, name = 'tags'): string[] {
+  const v = body[name];
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || !v.every((t) => typeof t === 'string')) throw new RequestError(422, `${name} must be a list of strings`);
+  return v;
+}

@@ -1,0 +1,39 @@
+import type { Database } from 'bun:sqlite';
+
+/**
+ * Tables of the memory store. Integer `seq` keys keep joins and the full-text index compact; the
+ * public ids (`agent-<uuid>`, `passage-<uuid>`) are unique columns beside them.
+ *
+ * passages_fts indexes two columns per passage: `body`, the text before the metadata separator
+ * (what search ranks), and `scope`, one token per owner and tag (`a<agent seq>`, `t<tag seq>`), so a
+ * search restricted to a few tags intersects the small doclists of those tokens inside FTS5 instead
+ * of ranking every match of the whole agent. The index is contentless: the text lives in passages.
+ */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS agents (
+  seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, name TEXT NOT NULL UNIQUE, tags TEXT NOT NULL, created_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS passages (
+  seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, agent_id TEXT NOT NULL, text TEXT NOT NULL, tags TEXT NOT NULL, created_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS passages_by_agent ON passages (agent_id, seq);
+CREATE TABLE IF NOT EXISTS tag_names (
+  seq INTEGER PRIMARY KEY, agent_id TEXT NOT NULL, tag TEXT NOT NULL, UNIQUE (agent_id, tag));
+CREATE TABLE IF NOT EXISTS tags (
+  tag_seq INTEGER NOT NULL, passage_seq INTEGER NOT NULL, PRIMARY KEY (tag_seq, passage_seq)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS tags_by_passage ON tags (passage_seq);
+CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5 (body, scope, content = '', contentless_delete = 1);
+CREATE TABLE IF NOT EXISTS blocks (
+  agent_id TEXT NOT NULL, label TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (agent_id, label)) WITHOUT ROWID;
+`;
+
+/**
+ * WAL with synchronous=FULL: every commit is fsynced before the request is answered, so an
+ * acknowledged write survives a killed server and also a crash of the machine. (WAL with NORMAL
+ * would survive a killed process too, since the WAL frames are written before the commit returns,
+ * but could lose the last commits on power loss.) Batched adds pay one fsync per batch.
+ */
+export function prepareDatabase(db: Database): void {
+  db.run('PRAGMA journal_mode = WAL');
+  db.run('PRAGMA synchronous = FULL');
+  db.run('PRAGMA busy_timeout = 5000');
+  db.run(SCHEMA);
+}

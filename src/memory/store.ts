@@ -1,0 +1,193 @@
+import { Database } from 'bun:sqlite';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { decodePassageText } from './passage-text.ts';
+import { prepareDatabase } from './store-schema.ts';
+import { agentToken, ftsQueryText, scopeQueryText, tagToken } from './store-search.ts';
+
+export type AgentRecord = { id: string; name: string; tags: string[]; created_at: string };
+export type PassageRecord = { id: string; agent_id: string; text: string; tags: string[]; created_at: string };
+export type ScoredPassageRecord = PassageRecord & { score: number };
+export type TagMatch = 'any' | 'all';
+export type NewPassage = { text: string; tags: string[] };
+export type ListOptions = { limit: number; after?: string | null; ascending: boolean; tags: string[] };
+export type SearchOptions = { query: string; tags: string[]; match: TagMatch; topK: number };
+
+type AgentRow = { seq: number; id: string; name: string; tags: string; created_at: string };
+type PassageRow = { id: string; agent_id: string; text: string; tags: string; created_at: string };
+const PASSAGE_COLUMNS = 'p.id, p.agent_id, p.text, p.tags, p.created_at';
+
+export const DATABASE_FILE = 'memory.db';
+
+/** Agents, their archival passages (tagged, full-text indexed) and core-memory blocks, in one SQLite file. */
+export class MemoryStore {
+  private constructor(private readonly db: Database) {}
+
+  static open(dataDir: string): MemoryStore {
+    mkdirSync(dataDir, { recursive: true });
+    const db = new Database(join(dataDir, DATABASE_FILE), { create: true, strict: true });
+    prepareDatabase(db);
+    return new MemoryStore(db);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Null when the name is taken: names are unique here, so that creating an agent is idempotent. */
+  createAgent(name: string, tags: string[], blocks: { label: string; value: string }[]): AgentRecord | null {
+    const agent = { id: `agent-${crypto.randomUUID()}`, name, tags, created_at: new Date().toISOString() };
+    return this.db.transaction(() => {
+      const inserted = this.db
+        .query('INSERT INTO agents (id, name, tags, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING')
+        .run(agent.id, name, JSON.stringify(tags), agent.created_at);
+      if (inserted.changes === 0) return null;
+      for (const b of blocks) this.setBlock(agent.id, b.label, b.value);
+      return agent;
+    })();
+  }
+
+  listAgents(name?: string | null): AgentRecord[] {
+    const rows = name
+      ? this.db.query<AgentRow, [string]>('SELECT * FROM agents WHERE name = ? ORDER BY seq').all(name)
+      : this.db.query<AgentRow, []>('SELECT * FROM agents ORDER BY seq').all();
+    return rows.map(agentOf);
+  }
+
+  getAgent(id: string): AgentRecord | null {
+    const row = this.agentRow(id);
+    return row ? agentOf(row) : null;
+  }
+
+  /** Removes the agent with its passages, tags and blocks; false when there was no such agent. */
+  deleteAgent(id: string): boolean {
+    return this.db.transaction(() => {
+      if (!this.agentRow(id)) return false;
+      this.db.query('DELETE FROM passages_fts WHERE rowid IN (SELECT seq FROM passages WHERE agent_id = ?)').run(id);
+      this.db.query('DELETE FROM tags WHERE tag_seq IN (SELECT seq FROM tag_names WHERE agent_id = ?)').run(id);
+      for (const table of ['tag_names', 'passages', 'blocks']) this.db.query(`DELETE FROM ${table} WHERE agent_id = ?`).run(id);
+      this.db.query('DELETE FROM agents WHERE id = ?').run(id);
+      return true;
+    })();
+  }
+
+  /** Adds the passages in one transaction (all or none), in order. */
+  addPassages(agentId: string, items: NewPassage[]): PassageRecord[] {
+    return this.db.transaction(() => {
+      const agent = this.agentRow(agentId);
+      if (!agent) return [];
+      const created_at = new Date().toISOString();
+      const insertPassage = this.db.query('INSERT INTO passages (id, agent_id, text, tags, created_at) VALUES (?, ?, ?, ?, ?)');
+      const insertTag = this.db.query('INSERT OR IGNORE INTO tags (tag_seq, passage_seq) VALUES (?, ?)');
+      const insertFts = this.db.query('INSERT INTO passages_fts (rowid, body, scope) VALUES (?, ?, ?)');
+      const tagSeqs = new Map<string, number>();
+      return items.map(({ text, tags }) => {
+        const passage = { id: `passage-${crypto.randomUUID()}`, agent_id: agentId, text, tags: [...new Set(tags)], created_at };
+        const seq = Number(insertPassage.run(passage.id, agentId, text, JSON.stringify(passage.tags), created_at).lastInsertRowid);
+        const scope = [agentToken(agent.seq)];
+        for (const tag of passage.tags) {
+          const tagSeq = tagSeqs.get(tag) ?? this.tagSeq(agentId, tag, true);
+          tagSeqs.set(tag, tagSeq);
+          insertTag.run(tagSeq, seq);
+          scope.push(tagToken(tagSeq));
+        }
+        insertFts.run(seq, decodePassageText(text).body, scope.join(' '));
+        return passage;
+      });
+    })();
+  }
+
+  /** Passages in insertion order (or newest first), optionally only those with any of the tags. */
+  listPassages(agentId: string, opts: ListOptions): PassageRecord[] {
+    const where = ['p.agent_id = ?'];
+    const params: (string | number)[] = [agentId];
+    if (opts.tags.length > 0) {
+      const tagSeqs = this.knownTagSeqs(agentId, opts.tags);
+      if (tagSeqs.length === 0) return [];
+      where.push(`p.seq IN (SELECT passage_seq FROM tags WHERE tag_seq IN (${marks(tagSeqs)}))`);
+      params.push(...tagSeqs);
+    }
+    if (opts.after) {
+      where.push(`p.seq ${opts.ascending ? '>' : '<'} coalesce((SELECT seq FROM passages WHERE id = ?), ${opts.ascending ? '-1' : '9e18'})`);
+      params.push(opts.after);
+    }
+    const sql = `SELECT ${PASSAGE_COLUMNS} FROM passages p WHERE ${where.join(' AND ')} ORDER BY p.seq ${opts.ascending ? 'ASC' : 'DESC'} LIMIT ?`;
+    return this.db.query<PassageRow, (string | number)[]>(sql).all(...params, opts.limit).map(passageOf);
+  }
+
+  /**
+   * The topK passages best matching the query by BM25 (score: higher is better), among those with
+   * any (or all) of the tags. A query without a word in it gives the newest such passages, score 0.
+   */
+  searchPassages(agentId: string, opts: SearchOptions): ScoredPassageRecord[] {
+    const agent = this.agentRow(agentId);
+    if (!agent || opts.topK <= 0) return [];
+    const tagSeqs = this.knownTagSeqs(agentId, opts.tags);
+    if (opts.tags.length > 0 && (tagSeqs.length === 0 || (opts.match === 'all' && tagSeqs.length < new Set(opts.tags).size))) return [];
+    const words = ftsQueryText(opts.query);
+    if (words === null) return this.newest(agentId, tagSeqs, opts.match, opts.topK);
+    const scope = opts.tags.length > 0 ? scopeQueryText(tagSeqs.map(tagToken), opts.match) : agentToken(agent.seq);
+    const sql = `SELECT ${PASSAGE_COLUMNS}, bm25(passages_fts, 1.0, 0.0) AS rank FROM passages_fts JOIN passages p ON p.seq = passages_fts.rowid
+      WHERE passages_fts MATCH ? ORDER BY rank, p.seq DESC LIMIT ?`;
+    return this.db
+      .query<PassageRow & { rank: number }, [string, number]>(sql)
+      .all(`body : (${words}) AND scope : (${scope})`, opts.topK)
+      .map((row) => ({ ...passageOf(row), score: -row.rank }));
+  }
+
+  /** False when the agent has no such passage. */
+  deletePassage(agentId: string, id: string): boolean {
+    return this.db.transaction(() => {
+      const row = this.db.query<{ seq: number }, [string, string]>('SELECT seq FROM passages WHERE id = ? AND agent_id = ?').get(id, agentId);
+      if (!row) return false;
+      this.db.query('DELETE FROM passages_fts WHERE rowid = ?').run(row.seq);
+      this.db.query('DELETE FROM tags WHERE passage_seq = ?').run(row.seq);
+      this.db.query('DELETE FROM passages WHERE seq = ?').run(row.seq);
+      return true;
+    })();
+  }
+
+  getBlock(agentId: string, label: string): string | null {
+    return this.db.query<{ value: string }, [string, string]>('SELECT value FROM blocks WHERE agent_id = ? AND label = ?').get(agentId, label)?.value ?? null;
+  }
+
+  setBlock(agentId: string, label: string, value: string): void {
+    this.db.query('INSERT INTO blocks (agent_id, label, value) VALUES (?, ?, ?) ON CONFLICT (agent_id, label) DO UPDATE SET value = excluded.value').run(agentId, label, value);
+  }
+
+  private newest(agentId: string, tagSeqs: number[], match: TagMatch, topK: number): ScoredPassageRecord[] {
+    let filter = 'p.agent_id = ?';
+    let params: (string | number)[] = [agentId];
+    if (tagSeqs.length > 0) {
+      const having = match === 'all' ? `GROUP BY passage_seq HAVING count(*) = ${tagSeqs.length}` : '';
+      filter = `p.seq IN (SELECT passage_seq FROM tags WHERE tag_seq IN (${marks(tagSeqs)}) ${having})`;
+      params = tagSeqs;
+    }
+    const sql = `SELECT ${PASSAGE_COLUMNS} FROM passages p WHERE ${filter} ORDER BY p.seq DESC LIMIT ?`;
+    return this.db.query<PassageRow, (string | number)[]>(sql).all(...params, topK).map((row) => ({ ...passageOf(row), score: 0 }));
+  }
+
+  private agentRow(id: string): AgentRow | null {
+    return this.db.query<AgentRow, [string]>('SELECT * FROM agents WHERE id = ?').get(id);
+  }
+
+  private tagSeq(agentId: string, tag: string, create: boolean): number {
+    if (create) this.db.query('INSERT OR IGNORE INTO tag_names (agent_id, tag) VALUES (?, ?)').run(agentId, tag);
+    return this.db.query<{ seq: number }, [string, string]>('SELECT seq FROM tag_names WHERE agent_id = ? AND tag = ?').get(agentId, tag)?.seq ?? -1;
+  }
+
+  /** The numbers of those tags the agent has used; tags never used cannot match anything. */
+  private knownTagSeqs(agentId: string, tags: string[]): number[] {
+    return [...new Set(tags)].map((t) => this.tagSeq(agentId, t, false)).filter((s) => s >= 0);
+  }
+}
+
+const marks = (xs: unknown[]): string => xs.map(() => '?').join(', ');
+
+function agentOf(row: AgentRow): AgentRecord {
+  return { id: row.id, name: row.name, tags: JSON.parse(row.tags) as string[], created_at: row.created_at };
+}
+
+function passageOf(row: PassageRow): PassageRecord {
+  return { id: row.id, agent_id: row.agent_id, text: row.text, tags: JSON.parse(row.tags) as string[], created_at: row.created_at };
+}
