@@ -57,7 +57,7 @@ export async function checkArtifacts(refs: unknown, workDir: unknown): Promise<A
       out.push({ path: String(isMapping(raw) ? raw.path : raw), sha256: null, role: 'unknown', status: 'invalid', current_sha256: null });
       continue;
     }
-    const abs = typeof workDir === 'string' && isAbsolute(workDir) ? insideOrNull(workDir, ref.path) : null;
+    const abs = typeof workDir === 'string' && isAbsolute(workDir) ? artifactPath(workDir, ref.path) : null;
     if (abs === null) {
       out.push({ ...ref, status: 'invalid', current_sha256: null });
       continue;
@@ -82,7 +82,8 @@ function storedRef(raw: unknown): ArtifactRef | null {
   return { path: raw.path, sha256: sha, role: typeof raw.role === 'string' ? raw.role : 'unknown' };
 }
 
-function insideOrNull(root: string, path: string): string | null {
+/** The artifact's absolute path under `root`, or null when it would lead out of it. */
+export function artifactPath(root: string, path: string): string | null {
   try {
     return resolveInside(root, path, 'artifact path');
   } catch {

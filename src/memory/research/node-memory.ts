@@ -1,6 +1,6 @@
 import { type Env, envValue } from '../../core/config/env-vars.ts';
 import { loadWorkflow } from '../../core/config/workflow.ts';
-import { UnavailableError } from '../../core/errors.ts';
+import { InputError, UnavailableError } from '../../core/errors.ts';
 import { agentNameFor, MemoryClient } from '../client.ts';
 import { entryOf, entryPassage, type MemoryEntry, type NodeKind, nodeTag } from './entries.ts';
 
@@ -38,14 +38,13 @@ export class NodeMemory {
    */
   static forCheckpoint(checkpointDir: string, env: Env): NodeMemory {
     const membackend = loadWorkflow({ checkpointDir, env }).workflow.memory.membackend;
-    const baseUrl = env.MEMBACKEND_BASE_URL || membackend.base_url || (envValue(env, 'MEMBACKEND_BASE_URL') as string);
-    const timeoutS = positive(envValue(env, 'SVC_MEMORY_LETTA_TIMEOUT_S'), 10);
+    const client = MemoryClient.fromEnv({ ...env, MEMBACKEND_BASE_URL: env.MEMBACKEND_BASE_URL || membackend.base_url || undefined });
     return new NodeMemory({
-      client: MemoryClient.fromEnv({ ...env, MEMBACKEND_BASE_URL: baseUrl }),
+      client,
       agentName: agentNameFor(checkpointDir, membackend.collection_prefix || undefined),
-      baseUrl,
-      timeoutMs: timeoutS * 1000,
-      overfetch: Math.floor(positive(envValue(env, 'SVC_MEMORY_LETTA_OVERFETCH'), 200)),
+      baseUrl: client.baseUrl,
+      timeoutMs: positiveSetting(env, 'SVC_MEMORY_LETTA_TIMEOUT_S') * 1000,
+      overfetch: Math.ceil(positiveSetting(env, 'SVC_MEMORY_LETTA_OVERFETCH')),
     });
   }
 
@@ -179,7 +178,9 @@ export class NodeMemory {
   }
 }
 
-function positive(raw: string | null, fallback: number): number {
+function positiveSetting(env: Env, name: string): number {
+  const raw = envValue(env, name);
   const n = Number(raw);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
+  if (raw === null || !Number.isFinite(n) || n <= 0) throw new InputError(`${name} must be a positive number, got '${raw}'`);
+  return n;
 }
