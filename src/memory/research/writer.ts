@@ -19,7 +19,7 @@ export const ArtifactRefsParam = T.Array(ArtifactRefParam, {
 });
 
 export const ArtifactWorkDirParam = T.Optional(
-  T.String({ description: 'absolute directory artifact paths are relative to; default SVC_WORK_DIR. Needed only with artifact_refs' }),
+  T.String({ description: 'absolute directory artifact paths are relative to; default SVC_WORK_DIR (else /tmp/svc_work); used only with artifact_refs' }),
 );
 
 /** Reproducibility statuses; the latest event per target entry is its status. */
@@ -30,11 +30,10 @@ export const REPRO_STATUSES = ['unverified', 'rerun_passed', 'rerun_failed', 'pa
  * made relative to the work directory, hashes filled in) and the work directory itself when there
  * are artifacts, since verifying them later needs it.
  */
-export async function typedMetadata(fields: Record<string, unknown> & { artifact_refs?: ArtifactRefInput[] }, workDir: string | null): Promise<Record<string, unknown>> {
+export async function typedMetadata(fields: Record<string, unknown> & { artifact_refs?: ArtifactRefInput[] }, workDir: string): Promise<Record<string, unknown>> {
   const { artifact_refs: refs = [], ...rest } = fields;
   const given = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
   if (refs.length === 0) return { ...given, artifact_refs: [] };
-  if (workDir === null) throw new InputError('artifact_refs need a work directory', 'give work_dir, or run with SVC_WORK_DIR set');
   if (!isAbsolute(workDir)) throw new InputError(`work_dir '${printable(workDir)}' is not an absolute path`);
   return { ...given, artifact_refs: await recordArtifacts(refs, workDir), work_dir: workDir };
 }

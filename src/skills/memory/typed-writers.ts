@@ -14,7 +14,7 @@ const RETURNS = 'Returns {entry_id, node_id, kind, metadata}.';
 /** Writes one typed entry of the current node and logs it. */
 async function writeTyped(ctx: ToolContext, nodeId: string, kind: ResearchKind, text: string, fields: Record<string, unknown>, workDir: string | undefined) {
   requireCurrentNode(ctx, nodeId);
-  const metadata = await typedMetadata(fields, workDir || envValue(ctx.env, 'SVC_WORK_DIR'));
+  const metadata = await typedMetadata(fields, workDir || (envValue(ctx.env, 'SVC_WORK_DIR') ?? '/tmp/svc_work'));
   const [entry] = await checkpointMemory(ctx).add([{ nodeId, kind, text, metadata }]);
   if (!entry) throw new Error('the memory backend stored nothing');
   accessLog(ctx)?.append([writeEvent(entry)]);
