@@ -1,7 +1,8 @@
-import { closeSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Env, envValue } from '../core/config/env-vars.ts';
 import { oneLine } from '../core/errors.ts';
+import { statOrNull } from '../core/paths.ts';
 
 export const ACCESS_LOG_FILE = 'memory_access.jsonl';
 /** Held while one process renames the live log, so two writers never rotate at once. */
@@ -67,7 +68,7 @@ export class AccessLog {
     if (events.length === 0) return;
     try {
       // a rotation that fails leaves a longer live log, never fewer events
-      if ((statSync(this.file, { throwIfNoEntry: false })?.size ?? 0) >= this.maxBytes) this.rotate();
+      if (sizeOf(this.file) >= this.maxBytes) this.rotate();
     } catch (err) {
       this.warn(`cannot be rotated: ${oneLine(err)}`);
     }
@@ -99,14 +100,14 @@ export class AccessLog {
       fd = openSync(lock, 'wx');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      const age = Date.now() - (statOrNull(lock)?.mtimeMs ?? Date.now());
       if (age > STALE_LOCK_MS) rmSync(lock, { force: true });
       return;
     }
     closeSync(fd);
     try {
       // another writer may have rotated between our size check and taking the lock
-      if ((statSync(this.file, { throwIfNoEntry: false })?.size ?? 0) < this.maxBytes) return;
+      if (sizeOf(this.file) < this.maxBytes) return;
       renameSync(this.file, join(this.dir, `memory_access.${nextRotationNumber(this.dir)}.jsonl`));
     } finally {
       rmSync(lock, { force: true });
@@ -122,6 +123,10 @@ function nextRotationNumber(dir: string): number {
     if (m) n = Math.max(n, Number(m[1]) + 1);
   }
   return n;
+}
+
+function sizeOf(file: string): number {
+  return statOrNull(file)?.size ?? 0;
 }
 
 function isOff(value: string | null): boolean {
