@@ -61,7 +61,7 @@ export async function ok(name: string, args: Record<string, unknown>, env: Env):
 export function watchRequests(): { requests: { method: string; url: URL }[]; stop: () => void } {
   const real = globalThis.fetch;
   const requests: { method: string; url: URL }[] = [];
-  const watching = ((input: RequestInfo | URL, init?: RequestInit) => {
+  const watching = ((input: string | URL | Request, init?: RequestInit) => {
     requests.push({ method: init?.method ?? 'GET', url: new URL(input instanceof Request ? input.url : String(input)) });
     return real(input, init);
   }) as typeof fetch;
