@@ -1,3 +1,4 @@
+import { afterAll, afterEach, beforeAll, beforeEach } from 'bun:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { callTool } from '../../../../src/mcp/serve.ts';
@@ -22,6 +23,23 @@ export async function startTestMemory(): Promise<{ server: MemoryServer; url: st
       removeDir(dataDir);
     },
   };
+}
+
+export type TestMemory = Awaited<ReturnType<typeof startTestMemory>>;
+export type TestRun = ReturnType<typeof newRun>;
+
+/** One embedded server for the whole test file and a fresh run for each test, in `t.memory` and `t.run`. */
+export function serverPerFileRunPerTest(): { memory: TestMemory; run: TestRun } {
+  const t = {} as { memory: TestMemory; run: TestRun };
+  beforeAll(async () => {
+    t.memory = await startTestMemory();
+  });
+  afterAll(() => t.memory.stop());
+  beforeEach(() => {
+    t.run = newRun(t.memory.url);
+  });
+  afterEach(() => removeDir(t.run.base));
+  return t;
 }
 
 /** A fresh checkpoint and work directory, and the environment a run gives the skill. */

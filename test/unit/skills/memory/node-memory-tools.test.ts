@@ -1,25 +1,16 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentNameFor, MemoryClient } from '../../../../src/memory/client.ts';
 import { callEnv, CURRENT_NODE_META } from '../../../../src/skills/memory/current-node.ts';
-import { call, type Env, newRun, ok, removeDir, startTestMemory, watchRequests } from './memory-fixture.ts';
+import { call, type Env, newRun, ok, removeDir, serverPerFileRunPerTest, watchRequests } from './memory-fixture.ts';
 
-let memory: Awaited<ReturnType<typeof startTestMemory>>;
-let run: ReturnType<typeof newRun>;
-beforeAll(async () => {
-  memory = await startTestMemory();
-});
-afterAll(() => memory.stop());
-beforeEach(() => {
-  run = newRun(memory.url);
-});
-afterEach(() => removeDir(run.base));
+const t = serverPerFileRunPerTest();
 
-const client = () => new MemoryClient({ baseUrl: memory.url, timeoutMs: 5000 });
-const agentId = async () => (await client().findAgent(agentNameFor(run.checkpoint))) as string;
+const client = () => new MemoryClient({ baseUrl: t.memory.url, timeoutMs: 5000 });
+const agentId = async () => (await client().findAgent(agentNameFor(t.run.checkpoint))) as string;
 const accessEvents = () =>
-  readFileSync(join(run.checkpoint, 'memory_access.jsonl'), 'utf8')
+  readFileSync(join(t.run.checkpoint, 'memory_access.jsonl'), 'utf8')
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
@@ -35,13 +26,13 @@ async function writeTree(): Promise<Record<string, string>> {
     ['a2', 'kernel tiling kernel unrolled kernel'],
     ['b', 'kernel tiling kernel tiling kernel fused'],
   ];
-  for (const [node, text] of notes) ids[node] = (await ok('add_memory', { node_id: node, text, metadata: { step: node } }, run.env(node))).entry_id;
+  for (const [node, text] of notes) ids[node] = (await ok('add_memory', { node_id: node, text, metadata: { step: node } }, t.run.env(node))).entry_id;
   return ids;
 }
 
 describe('add_memory', () => {
   test('stores a note in the current node and returns its id; the backend holds it with node and kind tags', async () => {
-    const r = await ok('add_memory', { node_id: 'n1', text: 'blocked GEMM reaches 800 GFLOPS', metadata: { step: 3 } }, run.env('n1'));
+    const r = await ok('add_memory', { node_id: 'n1', text: 'blocked GEMM reaches 800 GFLOPS', metadata: { step: 3 } }, t.run.env('n1'));
     expect(r).toEqual({ entry_id: expect.any(String), node_id: 'n1' });
     const stored = await client().listPassages(await agentId());
     expect(stored).toHaveLength(1);
@@ -50,31 +41,31 @@ describe('add_memory', () => {
   });
 
   test('another node id is refused as a CoW violation and nothing is stored', async () => {
-    await ok('add_memory', { node_id: 'n1', text: 'first' }, run.env('n1'));
-    expect(await call('add_memory', { node_id: 'n0', text: 'into my parent' }, run.env('n1'))).toEqual({ error: 'node_id does not match current node (CoW violation)' });
+    await ok('add_memory', { node_id: 'n1', text: 'first' }, t.run.env('n1'));
+    expect(await call('add_memory', { node_id: 'n0', text: 'into my parent' }, t.run.env('n1'))).toEqual({ error: 'node_id does not match current node (CoW violation)' });
     expect(await client().listPassages(await agentId())).toHaveLength(1);
   });
 
   test('without SVC_CURRENT_NODE_ID every write is refused before the backend is asked', async () => {
     const watch = watchRequests();
     try {
-      expect(await call('add_memory', { node_id: 'n1', text: 'x' }, run.env())).toEqual({ error: 'SVC_CURRENT_NODE_ID not set' });
-      expect(await call('clear_node_memory', { node_id: 'n1' }, run.env())).toEqual({ error: 'SVC_CURRENT_NODE_ID not set' });
+      expect(await call('add_memory', { node_id: 'n1', text: 'x' }, t.run.env())).toEqual({ error: 'SVC_CURRENT_NODE_ID not set' });
+      expect(await call('clear_node_memory', { node_id: 'n1' }, t.run.env())).toEqual({ error: 'SVC_CURRENT_NODE_ID not set' });
     } finally {
       watch.stop();
     }
     expect(watch.requests).toEqual([]);
-    expect(await client().findAgent(agentNameFor(run.checkpoint))).toBeNull();
+    expect(await client().findAgent(agentNameFor(t.run.checkpoint))).toBeNull();
   });
 
   test('bad arguments are named', async () => {
-    expect(await call('add_memory', { node_id: 'n1' }, run.env('n1'))).toEqual({ error: "add_memory: missing argument 'text'" });
-    expect(await call('add_memory', { node_id: 'n1', text: 'x', metadata: 'no' }, run.env('n1'))).toMatchObject({ error: expect.stringContaining("argument 'metadata'") });
-    expect(await call('add_memory', { node_id: '', text: 'x' }, run.env(''))).toMatchObject({ error: expect.stringContaining("argument 'node_id'") });
+    expect(await call('add_memory', { node_id: 'n1' }, t.run.env('n1'))).toEqual({ error: "add_memory: missing argument 'text'" });
+    expect(await call('add_memory', { node_id: 'n1', text: 'x', metadata: 'no' }, t.run.env('n1'))).toMatchObject({ error: expect.stringContaining("argument 'metadata'") });
+    expect(await call('add_memory', { node_id: '', text: 'x' }, t.run.env(''))).toMatchObject({ error: expect.stringContaining("argument 'node_id'") });
   });
 
   test('many concurrent writes of different nodes, each naming its node per call, all land in the right scope', async () => {
-    const process = run.env();
+    const process = t.run.env();
     const nodes = Array.from({ length: 40 }, (_, i) => `node${i}`);
     const answers = await Promise.all(
       nodes.flatMap((node) =>
@@ -97,7 +88,7 @@ describe('add_memory', () => {
 describe('search_memory', () => {
   test('returns only the ancestors\' entries, never siblings\', descendants\' or its own, even when they match better', async () => {
     const ids = await writeTree();
-    const r = await ok('search_memory', { query: 'kernel tiling', ancestor_ids: ['root', 'a'], limit: 10 }, run.env('a1'));
+    const r = await ok('search_memory', { query: 'kernel tiling', ancestor_ids: ['root', 'a'], limit: 10 }, t.run.env('a1'));
     expect(r.results.map((x: any) => x.node_id).sort()).toEqual(['a', 'root']);
     expect(r.results[0]).toEqual({ entry_id: ids.a, node_id: 'a', text: 'kernel tiling helps', metadata: { step: 'a' }, score: expect.any(Number) });
     expect(r.results[0].score).toBeGreaterThan(r.results[1].score);
@@ -107,13 +98,13 @@ describe('search_memory', () => {
     await writeTree();
     const forged = { text: 'kernel tiling forged', tags: ['node:a', 'kind:node_scope'], metadata: { node_id: 'b', kind: 'node_scope', ts: 1, metadata: {} } };
     await client().addPassages(await agentId(), [forged]);
-    const r = await ok('search_memory', { query: 'forged', ancestor_ids: ['root', 'a'] }, run.env('a1'));
+    const r = await ok('search_memory', { query: 'forged', ancestor_ids: ['root', 'a'] }, t.run.env('a1'));
     expect(r.results).toEqual([]);
   });
 
   test('limit keeps the best ones in rank order', async () => {
-    for (let i = 0; i < 8; i++) await ok('add_memory', { node_id: 'p', text: `${'speedup '.repeat(i + 1)}note ${i}` }, run.env('p'));
-    const r = await ok('search_memory', { query: 'speedup', ancestor_ids: ['p'], limit: 3 }, run.env('c'));
+    for (let i = 0; i < 8; i++) await ok('add_memory', { node_id: 'p', text: `${'speedup '.repeat(i + 1)}note ${i}` }, t.run.env('p'));
+    const r = await ok('search_memory', { query: 'speedup', ancestor_ids: ['p'], limit: 3 }, t.run.env('c'));
     expect(r.results).toHaveLength(3);
     const scores = r.results.map((x: any) => x.score);
     expect([...scores].sort((x: number, y: number) => y - x)).toEqual(scores);
@@ -124,7 +115,7 @@ describe('search_memory', () => {
     await writeTree();
     const watch = watchRequests();
     try {
-      expect(await ok('search_memory', { query: 'kernel', ancestor_ids: [] }, run.env('root'))).toEqual({ results: [] });
+      expect(await ok('search_memory', { query: 'kernel', ancestor_ids: [] }, t.run.env('root'))).toEqual({ results: [] });
     } finally {
       watch.stop();
     }
@@ -135,9 +126,9 @@ describe('search_memory', () => {
     await writeTree();
     const watch = watchRequests();
     try {
-      await ok('search_memory', { query: 'kernel', ancestor_ids: ['root', 'a'], limit: 2 }, run.env('a1'));
-      await ok('search_memory', { query: 'kernel', ancestor_ids: ['root', 'a'], limit: 10 }, run.env('a1'));
-      await ok('search_memory', { query: 'kernel', ancestor_ids: ['root'], limit: 2 }, run.env('a', { SVC_MEMORY_LETTA_OVERFETCH: '7' }));
+      await ok('search_memory', { query: 'kernel', ancestor_ids: ['root', 'a'], limit: 2 }, t.run.env('a1'));
+      await ok('search_memory', { query: 'kernel', ancestor_ids: ['root', 'a'], limit: 10 }, t.run.env('a1'));
+      await ok('search_memory', { query: 'kernel', ancestor_ids: ['root'], limit: 2 }, t.run.env('a', { SVC_MEMORY_LETTA_OVERFETCH: '7' }));
     } finally {
       watch.stop();
     }
@@ -148,7 +139,7 @@ describe('search_memory', () => {
 
   test('logs each search as a read event of the reading node', async () => {
     const ids = await writeTree();
-    await ok('search_memory', { query: 'baseline', ancestor_ids: ['root'], limit: 1 }, run.env('a'));
+    await ok('search_memory', { query: 'baseline', ancestor_ids: ['root'], limit: 1 }, t.run.env('a'));
     const read = accessEvents().find((e) => e.op === 'read');
     expect(read).toEqual({
       ts: expect.any(Number),
@@ -163,16 +154,16 @@ describe('search_memory', () => {
   });
 
   test('before any write (no agent yet) a search finds nothing and creates nothing', async () => {
-    expect(await ok('search_memory', { query: 'x', ancestor_ids: ['root'] }, run.env('a'))).toEqual({ results: [] });
-    expect(await client().findAgent(agentNameFor(run.checkpoint))).toBeNull();
+    expect(await ok('search_memory', { query: 'x', ancestor_ids: ['root'] }, t.run.env('a'))).toEqual({ results: [] });
+    expect(await client().findAgent(agentNameFor(t.run.checkpoint))).toBeNull();
   });
 });
 
 describe('get_node_memory and clear_node_memory', () => {
   test('get lists one node\'s entries oldest first and logs an inherit read', async () => {
     const ids = await writeTree();
-    await ok('add_memory', { node_id: 'a', text: 'second note of a' }, run.env('a'));
-    const r = await ok('get_node_memory', { node_id: 'a' }, run.env('a1'));
+    await ok('add_memory', { node_id: 'a', text: 'second note of a' }, t.run.env('a'));
+    const r = await ok('get_node_memory', { node_id: 'a' }, t.run.env('a1'));
     expect(r.node_id).toBe('a');
     expect(r.entries.map((e: any) => e.text)).toEqual(['kernel tiling helps', 'second note of a']);
     expect(r.entries[0]).toEqual({ entry_id: ids.a, node_id: 'a', kind: 'node_scope', text: 'kernel tiling helps', metadata: { step: 'a' }, ts: expect.any(Number) });
@@ -181,10 +172,10 @@ describe('get_node_memory and clear_node_memory', () => {
 
   test('clear removes only the current node\'s entries and refuses other nodes', async () => {
     await writeTree();
-    expect(await call('clear_node_memory', { node_id: 'a' }, run.env('a1'))).toEqual({ error: 'node_id does not match current node (CoW violation)' });
-    expect(await ok('clear_node_memory', { node_id: 'a1' }, run.env('a1'))).toEqual({ node_id: 'a1', removed: 1 });
-    expect((await ok('get_node_memory', { node_id: 'a1' }, run.env('a1'))).entries).toEqual([]);
-    expect((await ok('get_node_memory', { node_id: 'a' }, run.env('a1'))).entries).toHaveLength(1);
+    expect(await call('clear_node_memory', { node_id: 'a' }, t.run.env('a1'))).toEqual({ error: 'node_id does not match current node (CoW violation)' });
+    expect(await ok('clear_node_memory', { node_id: 'a1' }, t.run.env('a1'))).toEqual({ node_id: 'a1', removed: 1 });
+    expect((await ok('get_node_memory', { node_id: 'a1' }, t.run.env('a1'))).entries).toEqual([]);
+    expect((await ok('get_node_memory', { node_id: 'a' }, t.run.env('a1'))).entries).toHaveLength(1);
     expect(await client().listPassages(await agentId())).toHaveLength(5);
     expect(accessEvents().filter((e) => e.op === 'delete')).toEqual([{ ts: expect.any(Number), op: 'delete', node_id: 'a1', collection: 'node_scope', entry_ids: [expect.any(String)] }]);
   });
@@ -192,16 +183,16 @@ describe('get_node_memory and clear_node_memory', () => {
 
 describe('the checkpoint decides the agent', () => {
   test('the agent is named from the checkpoint and the workflow collection_prefix, and created by the first write', async () => {
-    await Bun.write(join(run.checkpoint, 'workflow.yaml'), 'memory:\n  membackend:\n    collection_prefix: lab_\n');
-    expect(await client().findAgent(agentNameFor(run.checkpoint, 'lab_'))).toBeNull();
-    await ok('add_memory', { node_id: 'n', text: 'x' }, run.env('n'));
-    expect(await client().findAgent(agentNameFor(run.checkpoint, 'lab_'))).toEqual(expect.any(String));
-    expect(await client().findAgent(agentNameFor(run.checkpoint))).toBeNull();
+    await Bun.write(join(t.run.checkpoint, 'workflow.yaml'), 'memory:\n  membackend:\n    collection_prefix: lab_\n');
+    expect(await client().findAgent(agentNameFor(t.run.checkpoint, 'lab_'))).toBeNull();
+    await ok('add_memory', { node_id: 'n', text: 'x' }, t.run.env('n'));
+    expect(await client().findAgent(agentNameFor(t.run.checkpoint, 'lab_'))).toEqual(expect.any(String));
+    expect(await client().findAgent(agentNameFor(t.run.checkpoint))).toBeNull();
   });
 
   test('two checkpoints do not see each other\'s memory', async () => {
-    await ok('add_memory', { node_id: 'root', text: 'only here' }, run.env('root'));
-    const other = newRun(memory.url);
+    await ok('add_memory', { node_id: 'root', text: 'only here' }, t.run.env('root'));
+    const other = newRun(t.memory.url);
     try {
       expect((await ok('search_memory', { query: 'only here', ancestor_ids: ['root'] }, other.env('a'))).results).toEqual([]);
     } finally {
@@ -210,7 +201,7 @@ describe('the checkpoint decides the agent', () => {
   });
 
   test('without SVC_CHECKPOINT_DIR the tools say so', async () => {
-    const env: Env = { MEMBACKEND_BASE_URL: memory.url, SVC_CURRENT_NODE_ID: 'n' };
+    const env: Env = { MEMBACKEND_BASE_URL: t.memory.url, SVC_CURRENT_NODE_ID: 'n' };
     expect(await call('search_memory', { query: 'x', ancestor_ids: ['n'] }, env)).toMatchObject({ error: expect.stringContaining('SVC_CHECKPOINT_DIR not set') });
   });
 });

@@ -1,38 +1,29 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentNameFor, MemoryClient } from '../../../../src/memory/client.ts';
 import { writeExperimentContext } from '../../../../src/memory/research/experiment-context.ts';
 import { NodeMemory } from '../../../../src/memory/research/node-memory.ts';
-import { call, newRun, ok, removeDir, startTestMemory, watchRequests } from './memory-fixture.ts';
+import { call, ok, serverPerFileRunPerTest, watchRequests } from './memory-fixture.ts';
 
-let memory: Awaited<ReturnType<typeof startTestMemory>>;
-let run: ReturnType<typeof newRun>;
-beforeAll(async () => {
-  memory = await startTestMemory();
-});
-afterAll(() => memory.stop());
-beforeEach(() => {
-  run = newRun(memory.url);
-});
-afterEach(() => removeDir(run.base));
+const t = serverPerFileRunPerTest();
 
 const sha256 = (text: string) => new Bun.CryptoHasher('sha256').update(text).digest('hex');
 const storedCount = async () => {
-  const agent = await new MemoryClient({ baseUrl: memory.url, timeoutMs: 5000 }).findAgent(agentNameFor(run.checkpoint));
-  return agent === null ? 0 : (await new MemoryClient({ baseUrl: memory.url, timeoutMs: 5000 }).listPassages(agent)).length;
+  const agent = await new MemoryClient({ baseUrl: t.memory.url, timeoutMs: 5000 }).findAgent(agentNameFor(t.run.checkpoint));
+  return agent === null ? 0 : (await new MemoryClient({ baseUrl: t.memory.url, timeoutMs: 5000 }).listPassages(agent)).length;
 };
 
 /** A result of `node` resting on a file written into the work directory. */
 async function result(node: string, text: string, file: string, content: string) {
-  writeFileSync(join(run.work, file), content);
-  return ok('add_experiment_result', { node_id: node, text, metric: { name: 'gflops', value: 1 }, artifact_refs: [{ path: file, role: 'data_output' }] }, run.env(node));
+  writeFileSync(join(t.run.work, file), content);
+  return ok('add_experiment_result', { node_id: node, text, metric: { name: 'gflops', value: 1 }, artifact_refs: [{ path: file, role: 'data_output' }] }, t.run.env(node));
 }
 
 describe('typed writers', () => {
   test('add_experiment_result records the artifacts with their sha256 and the work directory', async () => {
-    writeFileSync(join(run.work, 'out.csv'), 'n,gflops\n1,812\n');
-    mkdirSync(join(run.work, 'fig'));
+    writeFileSync(join(t.run.work, 'out.csv'), 'n,gflops\n1,812\n');
+    mkdirSync(join(t.run.work, 'fig'));
     const r = await ok(
       'add_experiment_result',
       {
@@ -40,10 +31,10 @@ describe('typed writers', () => {
         text: 'tiled GEMM reaches 812 GFLOPS',
         metric: { name: 'gflops', value: 812 },
         metrics: { gflops: 812, time_s: 0.4 },
-        artifact_refs: [{ path: 'out.csv', role: 'data_output' }, { path: join(run.work, 'fig', 'plot.png'), sha256: 'A'.repeat(64) }],
+        artifact_refs: [{ path: 'out.csv', role: 'data_output' }, { path: join(t.run.work, 'fig', 'plot.png'), sha256: 'A'.repeat(64) }],
         node_report_ref: { node_id: 'n1', run_id: 'r1' },
       },
-      run.env('n1'),
+      t.run.env('n1'),
     );
     expect(r).toEqual({
       entry_id: expect.any(String),
@@ -57,10 +48,10 @@ describe('typed writers', () => {
           { path: 'fig/plot.png', sha256: 'a'.repeat(64), role: 'unknown' },
         ],
         node_report_ref: { node_id: 'n1', run_id: 'r1' },
-        work_dir: run.work,
+        work_dir: t.run.work,
       },
     });
-    expect((await ok('get_node_memory', { node_id: 'n1' }, run.env('n1'))).entries[0]).toMatchObject({ kind: 'experiment_result', metadata: r.metadata });
+    expect((await ok('get_node_memory', { node_id: 'n1' }, t.run.env('n1'))).entries[0]).toMatchObject({ kind: 'experiment_result', metadata: r.metadata });
   });
 
   test('every typed writer refuses another node and an unset current node, storing nothing', async () => {
@@ -70,30 +61,30 @@ describe('typed writers', () => {
       ['add_procedure_memory', { node_id: 'x', text: 't' }],
       ['add_reflection', { node_id: 'x', text: 't' }],
       ['add_reproducibility_event', { node_id: 'x', target_entry_id: 'e', status: 'rerun_passed' }],
-      ['consolidate_node_memory', { node_id: 'x', node_report: { node_id: 'x', status: 'success' }, work_dir: run.work }],
+      ['consolidate_node_memory', { node_id: 'x', node_report: { node_id: 'x', status: 'success' }, work_dir: t.run.work }],
     ];
     for (const [name, args] of calls) {
-      expect(await call(name, args, run.env('y'))).toEqual({ error: 'node_id does not match current node (CoW violation)' });
-      expect(await call(name, args, run.env())).toEqual({ error: 'SVC_CURRENT_NODE_ID not set' });
+      expect(await call(name, args, t.run.env('y'))).toEqual({ error: 'node_id does not match current node (CoW violation)' });
+      expect(await call(name, args, t.run.env())).toEqual({ error: 'SVC_CURRENT_NODE_ID not set' });
     }
     expect(await storedCount()).toBe(0);
   });
 
   test('an artifact that is neither on disk nor hashed, or outside the work directory, is refused and nothing is stored', async () => {
-    expect(await call('add_experiment_result', { node_id: 'n', text: 't', artifact_refs: [{ path: 'absent.csv' }] }, run.env('n'))).toMatchObject({
+    expect(await call('add_experiment_result', { node_id: 'n', text: 't', artifact_refs: [{ path: 'absent.csv' }] }, t.run.env('n'))).toMatchObject({
       error: expect.stringContaining("artifact 'absent.csv' is not a file in"),
     });
-    writeFileSync(join(run.base, 'outside.csv'), 'x');
-    expect(await call('add_failure_case', { node_id: 'n', text: 't', artifact_refs: [{ path: '../outside.csv' }] }, run.env('n'))).toMatchObject({ error: expect.stringContaining('is outside') });
-    expect(await call('add_failure_case', { node_id: 'n', text: 't', artifact_refs: [{ path: 'a', sha256: 'xyz' }] }, run.env('n'))).toMatchObject({ error: expect.stringContaining("'artifact_refs.0.sha256'") });
-    expect(await call('add_failure_case', { node_id: 'n', text: 't', artifact_refs: [{ path: 'a', sha256: 'a'.repeat(64) }], work_dir: 'rel/dir' }, run.env('n'))).toEqual({
+    writeFileSync(join(t.run.base, 'outside.csv'), 'x');
+    expect(await call('add_failure_case', { node_id: 'n', text: 't', artifact_refs: [{ path: '../outside.csv' }] }, t.run.env('n'))).toMatchObject({ error: expect.stringContaining('is outside') });
+    expect(await call('add_failure_case', { node_id: 'n', text: 't', artifact_refs: [{ path: 'a', sha256: 'xyz' }] }, t.run.env('n'))).toMatchObject({ error: expect.stringContaining("'artifact_refs.0.sha256'") });
+    expect(await call('add_failure_case', { node_id: 'n', text: 't', artifact_refs: [{ path: 'a', sha256: 'a'.repeat(64) }], work_dir: 'rel/dir' }, t.run.env('n'))).toEqual({
       error: "work_dir 'rel/dir' is not an absolute path",
     });
     expect(await storedCount()).toBe(0);
   });
 
   test('the other writers store their own fields', async () => {
-    const env = run.env('n');
+    const env = t.run.env('n');
     expect((await ok('add_failure_case', { node_id: 'n', text: 'segfault with AVX-512', reason: 'SIGSEGV in kernel' }, env)).metadata).toEqual({ reason: 'SIGSEGV in kernel', artifact_refs: [] });
     expect((await ok('add_procedure_memory', { node_id: 'n', text: 'build with -O3', commands: ['make', './bench'] }, env)).metadata).toEqual({ commands: ['make', './bench'], artifact_refs: [] });
     expect((await ok('add_reflection', { node_id: 'n', text: 'memory bound?', confidence: 0.3 }, env)).metadata).toEqual({ confidence: 0.3, artifact_refs: [] });
@@ -108,25 +99,25 @@ describe('typed writers', () => {
 describe('search_research_memory', () => {
   async function seed() {
     await result('root', 'baseline GEMM 100 GFLOPS', 'root.csv', 'r');
-    await ok('add_failure_case', { node_id: 'root', text: 'GEMM with huge pages crashed' }, run.env('root'));
-    await ok('add_memory', { node_id: 'root', text: 'GEMM GEMM GEMM note' }, run.env('root'));
-    await ok('add_reflection', { node_id: 'a', text: 'GEMM is memory bound' }, run.env('a'));
+    await ok('add_failure_case', { node_id: 'root', text: 'GEMM with huge pages crashed' }, t.run.env('root'));
+    await ok('add_memory', { node_id: 'root', text: 'GEMM GEMM GEMM note' }, t.run.env('root'));
+    await ok('add_reflection', { node_id: 'a', text: 'GEMM is memory bound' }, t.run.env('a'));
     await result('b', 'GEMM GEMM GEMM sibling result', 'b.csv', 'b');
   }
 
   test('kinds narrow the kinds; by default every typed kind but no notes; only the ancestors', async () => {
     await seed();
-    const all = await ok('search_research_memory', { query: 'GEMM', ancestor_ids: ['root', 'a'], limit: 10 }, run.env('a1'));
+    const all = await ok('search_research_memory', { query: 'GEMM', ancestor_ids: ['root', 'a'], limit: 10 }, t.run.env('a1'));
     expect(all.results.map((r: any) => r.kind).sort()).toEqual(['experiment_result', 'failure_case', 'reflection']);
-    const failures = await ok('search_research_memory', { query: 'GEMM', ancestor_ids: ['root', 'a'], kinds: ['failure_case'] }, run.env('a1'));
+    const failures = await ok('search_research_memory', { query: 'GEMM', ancestor_ids: ['root', 'a'], kinds: ['failure_case'] }, t.run.env('a1'));
     expect(failures.results).toEqual([{ entry_id: expect.any(String), node_id: 'root', kind: 'failure_case', text: 'GEMM with huge pages crashed', metadata: { artifact_refs: [] }, score: expect.any(Number) }]);
-    const notes = await ok('search_research_memory', { query: 'GEMM', ancestor_ids: ['root', 'a'], kinds: ['node_scope'] }, run.env('a1'));
+    const notes = await ok('search_research_memory', { query: 'GEMM', ancestor_ids: ['root', 'a'], kinds: ['node_scope'] }, t.run.env('a1'));
     expect(notes.results.map((r: any) => r.text)).toEqual(['GEMM GEMM GEMM note']);
   });
 
   test('require_artifacts keeps entries that point at files', async () => {
     await seed();
-    const r = await ok('search_research_memory', { query: 'GEMM', ancestor_ids: ['root', 'a', 'b'], require_artifacts: true, limit: 10 }, run.env('c'));
+    const r = await ok('search_research_memory', { query: 'GEMM', ancestor_ids: ['root', 'a', 'b'], require_artifacts: true, limit: 10 }, t.run.env('c'));
     expect(r.results.map((x: any) => x.node_id).sort()).toEqual(['b', 'root']);
   });
 
@@ -134,9 +125,9 @@ describe('search_research_memory', () => {
     await seed();
     const watch = watchRequests();
     try {
-      expect(await ok('search_research_memory', { query: 'GEMM', ancestor_ids: [] }, run.env('a'))).toEqual({ results: [] });
+      expect(await ok('search_research_memory', { query: 'GEMM', ancestor_ids: [] }, t.run.env('a'))).toEqual({ results: [] });
       expect(watch.requests).toEqual([]);
-      await ok('search_research_memory', { query: 'GEMM', ancestor_ids: ['root'], limit: 6 }, run.env('a'));
+      await ok('search_research_memory', { query: 'GEMM', ancestor_ids: ['root'], limit: 6 }, t.run.env('a'));
     } finally {
       watch.stop();
     }
@@ -149,13 +140,13 @@ describe('get_verified_context', () => {
     const good = await result('root', 'baseline 100 GFLOPS', 'good.csv', 'good');
     const tampered = await result('a', 'tiling 400 GFLOPS', 'tampered.csv', 'original');
     const deleted = await result('a', 'unrolling 500 GFLOPS', 'deleted.csv', 'gone soon');
-    const bare = await ok('add_experiment_result', { node_id: 'a', text: 'claimed 900 GFLOPS' }, run.env('a'));
+    const bare = await ok('add_experiment_result', { node_id: 'a', text: 'claimed 900 GFLOPS' }, t.run.env('a'));
     await result('sibling', 'sibling 999 GFLOPS', 'sib.csv', 's');
-    const failure = await ok('add_failure_case', { node_id: 'root', text: 'AVX-512 build crashed' }, run.env('root'));
-    writeFileSync(join(run.work, 'tampered.csv'), 'edited afterwards');
-    rmSync(join(run.work, 'deleted.csv'));
+    const failure = await ok('add_failure_case', { node_id: 'root', text: 'AVX-512 build crashed' }, t.run.env('root'));
+    writeFileSync(join(t.run.work, 'tampered.csv'), 'edited afterwards');
+    rmSync(join(t.run.work, 'deleted.csv'));
 
-    const ctx = await ok('get_verified_context', { ancestor_ids: ['root', 'a'] }, run.env('a1'));
+    const ctx = await ok('get_verified_context', { ancestor_ids: ['root', 'a'] }, t.run.env('a1'));
     expect(ctx.purpose).toBe('paper');
     expect(ctx.verified.map((c: any) => c.entry_id)).toEqual([good.entry_id]);
     expect(ctx.verified[0]).toMatchObject({ node_id: 'root', kind: 'experiment_result', text: 'baseline 100 GFLOPS', repro_status: null, artifacts: [{ path: 'good.csv', status: 'verified', sha256: sha256('good') }] });
@@ -173,21 +164,21 @@ describe('get_verified_context', () => {
     const first = await result('root', 'first', 'f1.csv', '1');
     const second = await result('root', 'second', 'f2.csv', '2');
     const third = await result('root', 'third', 'f3.csv', '3');
-    await ok('add_reproducibility_event', { node_id: 'a', target_entry_id: first.entry_id, status: 'rerun_passed' }, run.env('a'));
-    await ok('add_reproducibility_event', { node_id: 'a', target_entry_id: first.entry_id, status: 'rerun_failed' }, run.env('a'));
-    await ok('add_reproducibility_event', { node_id: 'a', target_entry_id: third.entry_id, status: 'rerun_passed' }, run.env('a'));
-    const ctx = await ok('get_verified_context', { ancestor_ids: ['root', 'a'], purpose: 'figure' }, run.env('a1'));
+    await ok('add_reproducibility_event', { node_id: 'a', target_entry_id: first.entry_id, status: 'rerun_passed' }, t.run.env('a'));
+    await ok('add_reproducibility_event', { node_id: 'a', target_entry_id: first.entry_id, status: 'rerun_failed' }, t.run.env('a'));
+    await ok('add_reproducibility_event', { node_id: 'a', target_entry_id: third.entry_id, status: 'rerun_passed' }, t.run.env('a'));
+    const ctx = await ok('get_verified_context', { ancestor_ids: ['root', 'a'], purpose: 'figure' }, t.run.env('a1'));
     expect(ctx.verified.map((c: any) => c.entry_id)).toEqual([third.entry_id, second.entry_id]);
     expect(ctx.verified[0].repro_status).toBe('rerun_passed');
     expect(ctx.unverified).toEqual([expect.objectContaining({ entry_id: first.entry_id, repro_status: 'rerun_failed', reasons: ['a rerun failed to reproduce it'] })]);
-    const capped = await ok('get_verified_context', { ancestor_ids: ['root', 'a'], limit: 1 }, run.env('a1'));
+    const capped = await ok('get_verified_context', { ancestor_ids: ['root', 'a'], limit: 1 }, t.run.env('a1'));
     expect(capped.verified.map((c: any) => c.entry_id)).toEqual([third.entry_id]);
   });
 
   test("events of nodes outside the ancestors do not count", async () => {
     const r = await result('root', 'baseline', 'f.csv', 'x');
-    await ok('add_reproducibility_event', { node_id: 'sibling', target_entry_id: r.entry_id, status: 'rerun_failed' }, run.env('sibling'));
-    const ctx = await ok('get_verified_context', { ancestor_ids: ['root'] }, run.env('a'));
+    await ok('add_reproducibility_event', { node_id: 'sibling', target_entry_id: r.entry_id, status: 'rerun_failed' }, t.run.env('sibling'));
+    const ctx = await ok('get_verified_context', { ancestor_ids: ['root'] }, t.run.env('a'));
     expect(ctx.verified.map((c: any) => c.entry_id)).toEqual([r.entry_id]);
   });
 });
@@ -195,9 +186,9 @@ describe('get_verified_context', () => {
 describe('get_experiment_context', () => {
   test('every field is null until the run records them, then read back', async () => {
     const empty = { experiment_goal: null, primary_metric: null, higher_is_better: null, metric_rationale: null, hardware_spec: null, selected_idea: null };
-    expect(await ok('get_experiment_context', {}, run.env('n'))).toEqual(empty);
-    const mem = NodeMemory.forCheckpoint(run.checkpoint, run.env());
+    expect(await ok('get_experiment_context', {}, t.run.env('n'))).toEqual(empty);
+    const mem = NodeMemory.forCheckpoint(t.run.checkpoint, t.run.env());
     await writeExperimentContext(mem, { experiment_goal: 'fast GEMM', primary_metric: 'gflops', higher_is_better: true, selected_idea: { title: 'tiling' } });
-    expect(await ok('get_experiment_context', {}, run.env('n'))).toEqual({ ...empty, experiment_goal: 'fast GEMM', primary_metric: 'gflops', higher_is_better: true, selected_idea: '{"title":"tiling"}' });
+    expect(await ok('get_experiment_context', {}, t.run.env('n'))).toEqual({ ...empty, experiment_goal: 'fast GEMM', primary_metric: 'gflops', higher_is_better: true, selected_idea: '{"title":"tiling"}' });
   });
 });
