@@ -1,6 +1,6 @@
 import { type Env, envValue } from '../../core/config/env-vars.ts';
 import { loadWorkflow } from '../../core/config/workflow.ts';
-import { InputError, UnavailableError } from '../../core/errors.ts';
+import { InputError, NotFoundError, UnavailableError } from '../../core/errors.ts';
 import { agentNameFor, MemoryClient } from '../client.ts';
 import { entryOf, entryPassage, type MemoryEntry, type NodeKind, nodeTag } from './entries.ts';
 
@@ -170,8 +170,15 @@ export class NodeMemory {
         this.opts.timeoutMs,
       );
     });
+    // the agent may have been deleted since its id was cached (its checkpoint was): look it up again, once
+    const once = () =>
+      work().catch((err) => {
+        if (!(err instanceof NotFoundError) || !agentIds.has(this.agentKey)) throw err;
+        agentIds.delete(this.agentKey);
+        return work();
+      });
     try {
-      return await Promise.race([work(), expired]);
+      return await Promise.race([once(), expired]);
     } finally {
       clearTimeout(timer);
     }

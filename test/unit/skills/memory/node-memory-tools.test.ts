@@ -205,3 +205,16 @@ describe('the checkpoint decides the agent', () => {
     expect(await call('search_memory', { query: 'x', ancestor_ids: ['n'] }, env)).toMatchObject({ error: expect.stringContaining('SVC_CHECKPOINT_DIR not set') });
   });
 });
+
+describe('a deleted agent', () => {
+  test('after the checkpoint\'s agent is deleted, a read finds nothing and a write makes a new agent instead of failing on the old id', async () => {
+    await ok('add_memory', { node_id: 'n', text: 'before' }, t.run.env('n'));
+    const old = await agentId();
+    await client().deleteAgent(old);
+    expect(await ok('get_node_memory', { node_id: 'n' }, t.run.env('n'))).toEqual({ node_id: 'n', entries: [] });
+    await ok('search_memory', { query: 'before', ancestor_ids: ['n'] }, t.run.env('c'));
+    expect(await ok('add_memory', { node_id: 'n', text: 'after' }, t.run.env('n'))).toMatchObject({ node_id: 'n' });
+    expect([null, old]).not.toContain(await agentId());
+    expect((await ok('get_node_memory', { node_id: 'n' }, t.run.env('n'))).entries.map((e: any) => e.text)).toEqual(['after']);
+  });
+});
