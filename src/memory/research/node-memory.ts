@@ -17,6 +17,7 @@ export type NodeMemoryOptions = {
 };
 
 export type ScoredEntry = MemoryEntry & { score: number };
+export type NewEntry = { nodeId: string; kind: NodeKind; text: string; metadata: Record<string, unknown> };
 
 /** Agent ids by backend and name, shared by every NodeMemory of the process; a pending lookup is shared too. */
 const agentIds = new Map<string, Promise<string>>();
@@ -49,12 +50,17 @@ export class NodeMemory {
   }
 
   /** Stores the entries in one request, in order; creates the agent on first use. */
-  add(items: { nodeId: string; kind: NodeKind; text: string; metadata: Record<string, unknown> }[]): Promise<MemoryEntry[]> {
+  add(items: NewEntry[]): Promise<MemoryEntry[]> {
     return this.bounded('a write', async () => {
       const passages = items.map((i) => entryPassage(i.nodeId, i.kind, i.text, i.metadata));
       const stored = await this.opts.client.addPassages(await this.ensuredAgent(), passages);
-      return passages.map((p, i) => ({ entry_id: stored[i]?.id ?? '', node_id: p.metadata.node_id, kind: p.metadata.kind, text: p.text, metadata: p.metadata.metadata, ts: p.metadata.ts }));
+      if (stored.length !== passages.length) throw new UnavailableError(`memory backend ${this.opts.baseUrl} stored ${stored.length} of ${passages.length} entries`);
+      return passages.map((p, i) => ({ entry_id: stored[i]?.id as string, node_id: p.metadata.node_id, kind: p.metadata.kind, text: p.text, metadata: p.metadata.metadata, ts: p.metadata.ts }));
     });
+  }
+
+  async addOne(item: NewEntry): Promise<MemoryEntry> {
+    return (await this.add([item]))[0] as MemoryEntry;
   }
 
   /**

@@ -19,8 +19,7 @@ export const addMemory = defineTool({
   ),
   async run(args, ctx) {
     requireCurrentNode(ctx, args.node_id);
-    const [entry] = await checkpointMemory(ctx).add([{ nodeId: args.node_id, kind: 'node_scope', text: args.text, metadata: args.metadata }]);
-    if (!entry) throw new Error('the memory backend stored nothing');
+    const entry = await checkpointMemory(ctx).addOne({ nodeId: args.node_id, kind: 'node_scope', text: args.text, metadata: args.metadata });
     accessLog(ctx)?.append([writeEvent(entry)]);
     return { entry_id: entry.entry_id, node_id: entry.node_id };
   },

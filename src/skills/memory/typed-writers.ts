@@ -15,8 +15,7 @@ const RETURNS = 'Returns {entry_id, node_id, kind, metadata}.';
 async function writeTyped(ctx: ToolContext, nodeId: string, kind: ResearchKind, text: string, fields: Record<string, unknown>, workDir: string | undefined) {
   requireCurrentNode(ctx, nodeId);
   const metadata = await typedMetadata(fields, workDir || (envValue(ctx.env, 'SVC_WORK_DIR') ?? '/tmp/svc_work'));
-  const [entry] = await checkpointMemory(ctx).add([{ nodeId, kind, text, metadata }]);
-  if (!entry) throw new Error('the memory backend stored nothing');
+  const entry = await checkpointMemory(ctx).addOne({ nodeId, kind, text, metadata });
   accessLog(ctx)?.append([writeEvent(entry)]);
   return { entry_id: entry.entry_id, node_id: entry.node_id, kind: entry.kind, metadata: entry.metadata };
 }
