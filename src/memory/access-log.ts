@@ -56,8 +56,14 @@ export class AccessLog {
   static fromEnv(env: Env): AccessLog | null {
     const dir = envValue(env, 'SVC_CHECKPOINT_DIR');
     if (dir === null || isOff(envValue(env, 'SVC_MEMORY_ACCESS_LOG'))) return null;
-    const mb = Number(envValue(env, 'SVC_MEMORY_ACCESS_LOG_MAX_MB'));
-    return new AccessLog(dir, (Number.isFinite(mb) && mb > 0 ? mb : 100) * 1024 * 1024);
+    const raw = envValue(env, 'SVC_MEMORY_ACCESS_LOG_MAX_MB');
+    let mb = Number(raw);
+    if (!Number.isFinite(mb) || mb <= 0) {
+      // telemetry never stops memory: a bad size is reported and the default used
+      console.error(`SVC_MEMORY_ACCESS_LOG_MAX_MB must be a positive number of MB, got '${raw}'; rotating at 100 MB`);
+      mb = 100;
+    }
+    return new AccessLog(dir, mb * 1024 * 1024);
   }
 
   /**
