@@ -1,0 +1,144 @@
+import { closeSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Env, envValue } from '../core/config/env-vars.ts';
+import { oneLine } from '../core/errors.ts';
+import { statOrNull } from '../core/paths.ts';
+
+export const ACCESS_LOG_FILE = 'memory_access.jsonl';
+/** Held while one process renames the live log, so two writers never rotate at once. */
+const ROTATION_LOCK = '.memory_access.rotate.lock';
+/** A lock older than this was left by a process that died while rotating. */
+const STALE_LOCK_MS = 60_000;
+const PREVIEW_CHARS = 200;
+
+/** Node-scoped entries all sit in one collection; `kind` says which sort of entry it is. */
+export type Collection = 'node_scope';
+export type AccessResult = { src_node_id: string; entry_id: string; score?: number };
+
+/** The event formats of the reference implementation, plus `delete` for clear_node_memory. */
+export type AccessEvent =
+  | { ts: number; op: 'write'; node_id: string; collection: Collection; entry_id: string; kind: string; text_preview: string; metadata: Record<string, unknown> }
+  | { ts: number; op: 'read'; node_id: string; collection: Collection; query: string; ancestor_ids: string[]; limit: number | null; results: AccessResult[] }
+  | { ts: number; op: 'delete'; node_id: string; collection: Collection; entry_ids: string[] };
+
+export function writeEvent(e: { node_id: string; entry_id: string; kind: string; text: string; metadata: Record<string, unknown> }): AccessEvent {
+  return { ts: nowSeconds(), op: 'write', node_id: e.node_id, collection: 'node_scope', entry_id: e.entry_id, kind: e.kind, text_preview: e.text.slice(0, PREVIEW_CHARS), metadata: e.metadata };
+}
+
+/** `node_id` is the reader (the current node, or '' outside a node). */
+export function readEvent(e: { node_id: string; query: string; ancestor_ids: string[]; limit: number | null; results: AccessResult[] }): AccessEvent {
+  return { ts: nowSeconds(), op: 'read', node_id: e.node_id, collection: 'node_scope', query: e.query, ancestor_ids: e.ancestor_ids, limit: e.limit, results: e.results };
+}
+
+export function deleteEvent(e: { node_id: string; entry_ids: string[] }): AccessEvent {
+  return { ts: nowSeconds(), op: 'delete', node_id: e.node_id, collection: 'node_scope', entry_ids: e.entry_ids };
+}
+
+/**
+ * memory_access.jsonl in a checkpoint: memory telemetry for the dashboard. Every append is one
+ * write(2) on a descriptor opened with O_APPEND, so lines from parallel processes never interleave,
+ * and nothing is buffered in memory, so nothing is lost when a process exits. When the file has
+ * reached the size limit it is renamed to memory_access.<n>.jsonl (n: epoch seconds, or more when
+ * needed so that a larger n is always newer) and appending continues in a fresh file.
+ */
+export class AccessLog {
+  readonly file: string;
+  private warned = false;
+
+  constructor(
+    readonly dir: string,
+    private readonly maxBytes: number,
+  ) {
+    this.file = join(dir, ACCESS_LOG_FILE);
+  }
+
+  /** The log of SVC_CHECKPOINT_DIR, or null when SVC_MEMORY_ACCESS_LOG is off or there is no checkpoint. */
+  static fromEnv(env: Env): AccessLog | null {
+    const dir = envValue(env, 'SVC_CHECKPOINT_DIR');
+    if (dir === null || isOff(envValue(env, 'SVC_MEMORY_ACCESS_LOG'))) return null;
+    const raw = envValue(env, 'SVC_MEMORY_ACCESS_LOG_MAX_MB');
+    let mb = Number(raw);
+    if (!Number.isFinite(mb) || mb <= 0) {
+      // telemetry never stops memory: a bad size is reported and the default used
+      console.error(`SVC_MEMORY_ACCESS_LOG_MAX_MB must be a positive number of MB, got '${raw}'; rotating at 100 MB`);
+      mb = 100;
+    }
+    return new AccessLog(dir, mb * 1024 * 1024);
+  }
+
+  /**
+   * Appends the events as one write. Telemetry never fails a memory operation: a log that cannot
+   * be written is reported once on stderr and the events are dropped.
+   */
+  append(events: AccessEvent[]): void {
+    if (events.length === 0) return;
+    try {
+      // a rotation that fails leaves a longer live log, never fewer events
+      if (sizeOf(this.file) >= this.maxBytes) this.rotate();
+    } catch (err) {
+      this.warn(`cannot be rotated: ${oneLine(err)}`);
+    }
+    try {
+      const fd = openSync(this.file, 'a');
+      try {
+        const bytes = Buffer.from(events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+        // a regular file takes the whole buffer in one write; the loop only guards a short write
+        let off = 0;
+        while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (err) {
+      this.warn(`cannot be written: ${oneLine(err)}`);
+    }
+  }
+
+  private warn(problem: string): void {
+    if (!this.warned) console.error(`memory access log ${this.file} ${problem}`);
+    this.warned = true;
+  }
+
+  /** Renames the full log out of the way; a writer that finds the lock taken just appends. */
+  private rotate(): void {
+    const lock = join(this.dir, ROTATION_LOCK);
+    let fd: number;
+    try {
+      fd = openSync(lock, 'wx');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const age = Date.now() - (statOrNull(lock)?.mtimeMs ?? Date.now());
+      if (age > STALE_LOCK_MS) rmSync(lock, { force: true });
+      return;
+    }
+    closeSync(fd);
+    try {
+      // another writer may have rotated between our size check and taking the lock
+      if (sizeOf(this.file) < this.maxBytes) return;
+      renameSync(this.file, join(this.dir, `memory_access.${nextRotationNumber(this.dir)}.jsonl`));
+    } finally {
+      rmSync(lock, { force: true });
+    }
+  }
+}
+
+/** Epoch seconds, or one more than the newest rotated log when that is later: a larger n is always newer. */
+function nextRotationNumber(dir: string): number {
+  let n = Math.floor(Date.now() / 1000);
+  for (const name of readdirSync(dir)) {
+    const m = /^memory_access\.(\d+)\.jsonl$/.exec(name);
+    if (m) n = Math.max(n, Number(m[1]) + 1);
+  }
+  return n;
+}
+
+function sizeOf(file: string): number {
+  return statOrNull(file)?.size ?? 0;
+}
+
+function isOff(value: string | null): boolean {
+  return value !== null && ['off', 'false', '0', 'no'].includes(value.trim().toLowerCase());
+}
+
+function nowSeconds(): number {
+  return Date.now() / 1000;
+}
