@@ -9,6 +9,7 @@ const LOADERS: Record<string, () => Promise<SkillDef>> = {
   'benchmark-skill': () => import('./benchmark/index.ts').then((m) => m.default),
   'coding-skill': () => import('./coding/index.ts').then((m) => m.default),
   'evaluator-skill': () => import('./evaluator/index.ts').then((m) => m.default),
+  'memory-skill': () => import('./memory/index.ts').then((m) => m.default),
 };
 
 export const BUILTIN_SKILLS: ReadonlySet<string> = new Set(Object.keys(LOADERS));
