@@ -2,7 +2,7 @@ import { defineCommand } from 'citty';
 import { checkpointsDir, loadEnv } from '../core/config/environment.ts';
 import { executeDelete, planDelete } from '../core/checkpoint/remove.ts';
 import { InputError } from '../core/errors.ts';
-import { checkpointAgentName, checkpointMemoryEnv } from '../memory/backup-agent.ts';
+import { checkpointAgentName, checkpointMemoryEnv } from '../memory/checkpoint-agent.ts';
 import { deleteAgentNamed } from '../memory/deploy/agents.ts';
 import { print, warn } from './output.ts';
 

@@ -4,7 +4,7 @@ import { findCheckpoint } from '../core/checkpoint/locate.ts';
 import { type Env, envValue } from '../core/config/env-vars.ts';
 import { checkpointsDir, loadEnv } from '../core/config/environment.ts';
 import { InputError } from '../core/errors.ts';
-import { checkpointMemoryClient } from '../memory/backup-agent.ts';
+import { checkpointMemoryClient } from '../memory/checkpoint-agent.ts';
 import { backupCheckpointMemory } from '../memory/backup.ts';
 import { MemoryClient } from '../memory/client.ts';
 import { compactAccessLog } from '../memory/compact-access.ts';

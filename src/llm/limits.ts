@@ -1,4 +1,4 @@
-import { type Env, envValue } from '../core/config/env-vars.ts';
+import { type Env, envOnOff, envValue } from '../core/config/env-vars.ts';
 import { InputError } from '../core/errors.ts';
 
 /** The model layer's own variables (env-vars.ts), read and checked once per client. */
@@ -17,7 +17,7 @@ export function readLimits(env: Env): ModelLimits {
     timeoutMs: number(env, 'SVC_LLM_TIMEOUT_S', { min: 0, exclusive: true }) * 1000,
     maxRetries: number(env, 'SVC_LLM_MAX_RETRIES', { min: 0, whole: true }),
     budgetUsd: envValue(env, 'SVC_BUDGET_USD') === null ? null : number(env, 'SVC_BUDGET_USD', { min: 0 }),
-    record: onOff(env, 'SVC_LLM_RECORD'),
+    record: envOnOff(env, 'SVC_LLM_RECORD'),
     pricesFile: envValue(env, 'SVC_MODEL_PRICES'),
     replayCassette: envValue(env, 'SVC_REPLAY_CASSETTE'),
   };
@@ -34,9 +34,3 @@ function number(env: Env, name: string, rule: { min: number; exclusive?: boolean
   return n;
 }
 
-function onOff(env: Env, name: string): boolean {
-  const raw = (envValue(env, name) ?? '').trim().toLowerCase();
-  if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
-  if (['0', 'false', 'off', 'no'].includes(raw)) return false;
-  throw new InputError(`${name} must be on or off, got '${raw}'`);
-}

@@ -1,9 +1,8 @@
 import { isMapping } from '../core/values.ts';
 import type { CoreSeedLine, Json } from './backup-format.ts';
 import type { MemoryClient } from './client.ts';
+import { CONTEXT_BLOCKS } from './research/experiment-context.ts';
 
-/** The experiment context as the memory skill keeps it: one core memory block per field. */
-export const CONTEXT_BLOCKS = ['experiment_goal', 'primary_metric', 'higher_is_better', 'metric_rationale', 'hardware_spec', 'selected_idea'] as const;
 /** Every core memory block a core_seed line carries. */
 export const CORE_BLOCKS = ['persona', 'human', ...CONTEXT_BLOCKS] as const;
 type CoreBlock = (typeof CORE_BLOCKS)[number];

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
 import { writeStreamAtomic } from '../core/atomic.ts';
 import { statOrNull } from '../core/paths.ts';
-import { findCheckpointAgent } from './backup-agent.ts';
+import { findCheckpointAgent } from './checkpoint-agent.ts';
 import { blocksToSeed, readCoreBlocks } from './backup-blocks.ts';
 import { passageToLine } from './backup-convert.ts';
 import { BACKUP_FILE } from './backup-format.ts';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TooLargeError } from '../core/errors.ts';
 import { isFileAt, statOrNull } from '../core/paths.ts';
-import { ensureCheckpointAgent } from './backup-agent.ts';
+import { ensureCheckpointAgent } from './checkpoint-agent.ts';
 import { BACKUP_FILE, type BackupLine, recordToLine } from './backup-format.ts';
 import { type ReadTally, readBackupLines } from './backup-read.ts';
 import type { MemoryClient } from './client.ts';

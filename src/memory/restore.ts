@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { type Env, envOnOff } from '../core/config/env-vars.ts';
 import { InputError, NotFoundError } from '../core/errors.ts';
 import { isFileAt } from '../core/paths.ts';
-import { ensureCheckpointAgent, findCheckpointAgent } from './backup-agent.ts';
+import { ensureCheckpointAgent, findCheckpointAgent } from './checkpoint-agent.ts';
 import { BACKUP_FILE } from './backup-format.ts';
 import { type ReadTally, readBackupLines } from './backup-read.ts';
 import type { MemoryClient } from './client.ts';

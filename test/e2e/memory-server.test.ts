@@ -1,14 +1,13 @@
 // The memory server over HTTP: Letta's shapes, errors, authentication, concurrent writers, and
-// durability when the server process is killed (a child running src/cli/memory-serve.ts).
+// durability when the server process is killed (`svc memory serve` in a child process).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { MemoryClient } from '../../src/memory/client.ts';
 import { type MemoryServer, startMemoryServer } from '../../src/memory/server.ts';
 import { MAX_BODY_BYTES } from '../../src/memory/server-http.ts';
-import { removeDir, tempDir } from '../support/svc.ts';
+import { removeDir, SVC, tempDir } from '../support/svc.ts';
 
-const ENTRY = resolve(import.meta.dir, '../support/memory-serve.ts');
 
 let dir: string;
 let server: MemoryServer;
@@ -181,7 +180,7 @@ test('20 concurrent writers of 100 adds each lose nothing', async () => {
 
 /** `svc memory serve` in a child process; resolves once it says where it listens. */
 async function spawnServer(dataDir: string, env: Record<string, string> = {}) {
-  const proc = Bun.spawn([process.execPath, ENTRY, '--port', '0', '--data-dir', dataDir], { stdout: 'pipe', stderr: 'pipe', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, ...env } });
+  const proc = Bun.spawn([SVC, 'memory', 'serve', '--port', '0', '--data-dir', dataDir], { stdout: 'pipe', stderr: 'pipe', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, ...env } });
   const reader = proc.stderr.getReader();
   let said = '';
   for (;;) {
@@ -284,7 +283,7 @@ test('the serve command requires MEMBACKEND_API_KEY when it is set', async () =>
 
 describe('the serve command', () => {
   const run = async (args: string[]) => {
-    const proc = Bun.spawn([process.execPath, ENTRY, ...args], { stdout: 'pipe', stderr: 'pipe' });
+    const proc = Bun.spawn([SVC, 'memory', 'serve', ...args], { stdout: 'pipe', stderr: 'pipe' });
     const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     return { stdout, stderr, code };
   };

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ensureCheckpointAgent } from '../../src/memory/backup-agent.ts';
+import { ensureCheckpointAgent } from '../../src/memory/checkpoint-agent.ts';
 import { agentNameFor } from '../../src/memory/client.ts';
 import { writeCheckpoint } from '../support/checkpoint.ts';
 import { removeDir, SVC, svc, tempDir } from '../support/svc.ts';

@@ -1,7 +1,7 @@
 import { isCheckpointDir, listCheckpointDirs } from '../../core/checkpoint/locate.ts';
 import { oneLine } from '../../core/errors.ts';
 import type { Env } from '../../core/config/env-vars.ts';
-import { CHECKPOINT_BLOCK, checkpointAgentName } from '../backup-agent.ts';
+import { CHECKPOINT_BLOCK, checkpointAgentName } from '../checkpoint-agent.ts';
 import { MemoryClient } from '../client.ts';
 import { readRecord, recordIsOurs } from './local-state.ts';
 import { backendUrl } from './target.ts';

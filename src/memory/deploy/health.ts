@@ -1,4 +1,4 @@
-import { checkpointAgentName, findCheckpointAgent } from '../backup-agent.ts';
+import { checkpointAgentName, findCheckpointAgent } from '../checkpoint-agent.ts';
 import { allPassages } from '../backup-passages.ts';
 import type { MemoryClient } from '../client.ts';
 

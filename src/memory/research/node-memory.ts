@@ -1,13 +1,15 @@
 import { type Env, envValue } from '../../core/config/env-vars.ts';
-import { loadWorkflow } from '../../core/config/workflow.ts';
 import { InputError, NotFoundError, UnavailableError } from '../../core/errors.ts';
-import { agentNameFor, MemoryClient } from '../client.ts';
+import { checkpointAgentName, checkpointMemoryClient, ensureCheckpointAgent } from '../checkpoint-agent.ts';
+import type { MemoryClient } from '../client.ts';
 import { entryOf, entryPassage, type MemoryEntry, type NodeKind, nodeTag } from './entries.ts';
 
 export type NodeMemoryOptions = {
   client: MemoryClient;
   /** the checkpoint's agent; created on the first write */
   agentName: string;
+  /** the checkpoint the agent belongs to, recorded in the agent when it is created */
+  checkpointDir?: string;
   /** for messages */
   baseUrl: string;
   /** bound on each operation as a whole (every backend request of it together) */
@@ -38,11 +40,11 @@ export class NodeMemory {
    * checkpoint workflow's memory.membackend.base_url; agent named with its collection_prefix.
    */
   static forCheckpoint(checkpointDir: string, env: Env): NodeMemory {
-    const membackend = loadWorkflow({ checkpointDir, env }).workflow.memory.membackend;
-    const client = MemoryClient.fromEnv({ ...env, MEMBACKEND_BASE_URL: env.MEMBACKEND_BASE_URL || membackend.base_url || undefined });
+    const client = checkpointMemoryClient(checkpointDir, env);
     return new NodeMemory({
       client,
-      agentName: agentNameFor(checkpointDir, membackend.collection_prefix || undefined),
+      agentName: checkpointAgentName(checkpointDir, env),
+      checkpointDir,
       baseUrl: client.baseUrl,
       timeoutMs: positiveSetting(env, 'SVC_MEMORY_LETTA_TIMEOUT_S') * 1000,
       overfetch: Math.ceil(positiveSetting(env, 'SVC_MEMORY_LETTA_OVERFETCH')),
@@ -158,7 +160,8 @@ export class NodeMemory {
   private ensuredAgent(): Promise<string> {
     const known = agentIds.get(this.agentKey);
     if (known) return known;
-    const creating = this.opts.client.ensureAgent(this.opts.agentName);
+    const { client, checkpointDir, agentName } = this.opts;
+    const creating = checkpointDir ? ensureCheckpointAgent(client, checkpointDir, agentName) : client.ensureAgent(agentName);
     agentIds.set(this.agentKey, creating);
     creating.catch(() => agentIds.get(this.agentKey) === creating && agentIds.delete(this.agentKey));
     return creating;

@@ -7,7 +7,7 @@ import { checkpointReport } from '../../core/checkpoint/report.ts';
 import { InputError, NotFoundError } from '../../core/errors.ts';
 import { resolveInside } from '../../core/paths.ts';
 import { checkpointMemory } from '../../memory/backup-view.ts';
-import { checkpointAgentName, checkpointMemoryEnv } from '../../memory/backup-agent.ts';
+import { checkpointAgentName, checkpointMemoryEnv } from '../../memory/checkpoint-agent.ts';
 import { deleteAgentNamed } from '../../memory/deploy/agents.ts';
 import type { ServerContext } from '../context.ts';
 import { memoryClient, memoryEnv } from './memory.ts';

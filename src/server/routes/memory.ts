@@ -3,7 +3,7 @@ import type { Env } from '../../core/config/env-vars.ts';
 import { loadEnv } from '../../core/config/environment.ts';
 import { InputError } from '../../core/errors.ts';
 import { isMapping } from '../../core/values.ts';
-import { checkpointMemoryClient } from '../../memory/backup-agent.ts';
+import { checkpointMemoryClient } from '../../memory/checkpoint-agent.ts';
 import { MemoryClient } from '../../memory/client.ts';
 import { detectDeployments } from '../../memory/deploy/detect.ts';
 import { memoryHealth } from '../../memory/deploy/health.ts';

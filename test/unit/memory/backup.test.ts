@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { ensureCheckpointAgent } from '../../../src/memory/backup-agent.ts';
+import { ensureCheckpointAgent } from '../../../src/memory/checkpoint-agent.ts';
 import { BACKUP_FILE } from '../../../src/memory/backup-format.ts';
 import { backupCheckpointMemory } from '../../../src/memory/backup.ts';
 import { backupIntervalS, startPeriodicBackup } from '../../../src/memory/backup-schedule.ts';

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ensureCheckpointAgent } from '../../../src/memory/backup-agent.ts';
+import { ensureCheckpointAgent } from '../../../src/memory/checkpoint-agent.ts';
 import { BACKUP_FILE } from '../../../src/memory/backup-format.ts';
 import { backupCheckpointMemory } from '../../../src/memory/backup.ts';
 import type { Passage } from '../../../src/memory/client.ts';

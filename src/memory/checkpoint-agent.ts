@@ -42,8 +42,8 @@ export function findCheckpointAgent(client: MemoryClient, checkpointDir: string)
 }
 
 /** The checkpoint's agent, created when missing, marked with the checkpoint it belongs to. */
-export async function ensureCheckpointAgent(client: MemoryClient, checkpointDir: string): Promise<string> {
-  const id = await client.ensureAgent(checkpointAgentName(checkpointDir));
+export async function ensureCheckpointAgent(client: MemoryClient, checkpointDir: string, name = checkpointAgentName(checkpointDir)): Promise<string> {
+  const id = await client.ensureAgent(name);
   const path = realOrSelf(checkpointDir);
   if ((await client.getBlock(id, CHECKPOINT_BLOCK)) !== path) await client.setBlock(id, CHECKPOINT_BLOCK, path);
   return id;
