@@ -63,7 +63,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   v('VLM_MODEL', 'figure review model (a hosted vision model)', BUILTIN_MODELS.vision),
   v('SVC_ORCHESTRATOR_PORT', 'orchestrator HTTP port', '9890'),
   v('MEMBACKEND_BASE_URL', 'memory server', 'http://localhost:8283'),
-  v('MEMBACKEND_API_KEY', 'key for a hosted memory service', null, true),
+  v('MEMBACKEND_API_KEY', 'key sent to the memory server; svc memory serve requires it when set', null, true),
   v('MEMBACKEND_EMBEDDING_CONFIG', 'embedding handle', 'default'),
   v('SVC_MEMORY_BOOTSTRAP_LOCAL', 'auto, pip, docker, singularity or none', 'auto'),
   v('SVC_MEMORY_LETTA_TIMEOUT_S', 'memory call timeout, seconds', '10'),
