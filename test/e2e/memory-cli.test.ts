@@ -165,7 +165,7 @@ describe('svc memory start-local and stop-local', () => {
   test('start-local is idempotent; stop-local stops only its own process and then has nothing to stop', async () => {
     await startLocal();
     const record = JSON.parse(readFileSync(pidFile(), 'utf8'));
-    expect(record).toMatchObject({ path: 'auto', url, serve: [SVC, 'memory', 'serve', '--port', url.split(':')[2], '--data-dir', join(dir, 'workspace', '.svc', 'memory', 'data')] });
+    expect(record).toMatchObject({ path: 'auto', url, serve: [SVC, 'memory', 'serve', '--host', '127.0.0.1', '--port', url.split(':')[2], '--data-dir', join(dir, 'workspace', '.svc', 'memory', 'data')] });
     const again = await run(['start-local']);
     expect(again.stdout).toStartWith(`already running (auto) at ${url} (pid ${record.pid})`);
     expect((await client().health()).server).toBe('svc');
@@ -173,6 +173,14 @@ describe('svc memory start-local and stop-local', () => {
     expect(existsSync(pidFile())).toBe(false);
     await expect(client().health()).rejects.toThrow('not reachable');
     expect(await run(['stop-local'])).toEqual({ code: 0, stdout: 'no local memory server was started here (no pid file)\n', stderr: '' });
+  });
+
+  test('a backend URL on [::1]: the server comes up there', async () => {
+    const v6 = url.replace('127.0.0.1', '[::1]');
+    const r = await run(['start-local'], { MEMBACKEND_BASE_URL: v6 });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toStartWith(`started (auto) at ${v6} (pid `);
+    expect((await run(['stop-local'], { MEMBACKEND_BASE_URL: v6 })).stdout).toBe(`stopped the auto memory server at ${v6}\n`);
   });
 
   test('data survives a stop and a start', async () => {

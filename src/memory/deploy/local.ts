@@ -30,7 +30,7 @@ const SETUP_TIMEOUT_MS = 15 * 60_000;
  * stopped again, and the error carries the end of its log.
  */
 export async function startLocal(workspace: string, env: Env, path: LocalPath): Promise<StartResult> {
-  const { url, port } = localTarget(env);
+  const { url, port, host } = localTarget(env);
   const existing = readRecord(workspace);
   const probe = new MemoryClient({ baseUrl: url, timeoutMs: 2000 });
   const health = await probe.health().catch(() => null);
@@ -41,7 +41,7 @@ export async function startLocal(workspace: string, env: Env, path: LocalPath): 
   if (health !== null) {
     return { started: false, url, path: null, pid: null, version: health.version, message: `a memory server already answers at ${url}; it was not started by svc memory start-local, so it is left alone` };
   }
-  const plan = await planFor(path, { workspace, port, env });
+  const plan = await planFor(path, { workspace, port, host, env });
   for (const dir of [localDir(workspace), ...plan.dirs]) mkdirSync(dir, { recursive: true });
   const log = logFile(workspace);
   appendLog(log, `--- ${new Date().toISOString()} start-local --path ${path}: ${[...plan.setup, ...(plan.serve ? [plan.serve] : [])].map(shellLine).join(' ; ')}\n`);
