@@ -1,6 +1,7 @@
 import { Database } from 'bun:sqlite';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { InputError, oneLine } from '../core/errors.ts';
 import { passageBody } from './passage-text.ts';
 import { prepareDatabase } from './store-schema.ts';
 import { rankAmong } from './store-rank.ts';
@@ -24,11 +25,19 @@ export const DATABASE_FILE = 'memory.db';
 export class MemoryStore {
   private constructor(private readonly db: Database) {}
 
+  /** Throws an InputError naming the file when the directory or the database in it cannot be used. */
   static open(dataDir: string): MemoryStore {
-    mkdirSync(dataDir, { recursive: true });
-    const db = new Database(join(dataDir, DATABASE_FILE), { create: true, strict: true });
-    prepareDatabase(db);
-    return new MemoryStore(db);
+    const file = join(dataDir, DATABASE_FILE);
+    let db: Database | null = null;
+    try {
+      mkdirSync(dataDir, { recursive: true });
+      db = new Database(file, { create: true, strict: true });
+      prepareDatabase(db);
+      return new MemoryStore(db);
+    } catch (err) {
+      db?.close();
+      throw new InputError(`cannot use ${file} as the memory database: ${oneLine(err)}`, '--data-dir must be a directory svc can write, holding no memory.db or one of svc memory serve');
+    }
   }
 
   close(): void {

@@ -1,7 +1,7 @@
 // The memory server over HTTP: Letta's shapes, errors, authentication, concurrent writers, and
 // durability when the server process is killed (`svc memory serve` in a child process).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryClient } from '../../src/memory/client.ts';
 import { type MemoryServer, startMemoryServer } from '../../src/memory/server.ts';
@@ -303,5 +303,25 @@ describe('the serve command', () => {
     const taken = await run(['--port', String(server.url.split(':').pop()), '--data-dir', join(dir, 'taken')]);
     expect(taken.code).toBe(1);
     expect(taken.stderr).toContain('is in use');
+  });
+
+  test('a --data-dir that cannot hold the database: one line naming the file, exit 2, the file left as it was', async () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'notes');
+    const notDb = join(dir, 'not-a-db');
+    mkdirSync(notDb);
+    writeFileSync(join(notDb, 'memory.db'), 'x'.repeat(200));
+    for (const [dataDir, why] of [
+      [file, 'EEXIST'],
+      [join(file, 'sub'), 'ENOTDIR'],
+      [notDb, 'file is not a database'],
+    ] as const) {
+      const r = await run(['--port', '0', '--data-dir', dataDir]);
+      expect(r).toMatchObject({ code: 2, stdout: '' });
+      expect(r.stderr).toStartWith(`svc: cannot use ${join(dataDir, 'memory.db')} as the memory database: ${why}`);
+      expect(r.stderr.split('\n')).toHaveLength(2);
+    }
+    expect(readFileSync(file, 'utf8')).toBe('notes');
+    expect(readFileSync(join(notDb, 'memory.db'), 'utf8')).toBe('x'.repeat(200));
   });
 });
