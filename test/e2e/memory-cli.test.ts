@@ -183,6 +183,24 @@ describe('svc memory start-local and stop-local', () => {
     expect((await run(['stop-local'], { MEMBACKEND_BASE_URL: v6 })).stdout).toBe(`stopped the auto memory server at ${v6}\n`);
   });
 
+  test('start-local three times at once: one server, recorded, which stop-local stops', async () => {
+    const runs = await Promise.all([1, 2, 3].map(() => run(['start-local'])));
+    const record = JSON.parse(readFileSync(pidFile(), 'utf8'));
+    expect(runs.map((r) => r.stdout.split(' at ')[0]).sort()).toEqual(['already running (auto)', 'already running (auto)', 'started (auto)']);
+    for (const r of runs) expect(r).toMatchObject({ code: 0, stderr: '', stdout: expect.stringContaining(`(pid ${record.pid})`) });
+    expect(await run(['stop-local'])).toMatchObject({ stdout: `stopped the auto memory server at ${url}\n` });
+    await expect(client().health()).rejects.toThrow('not reachable');
+  });
+
+  test('a lock left by a start-local that died is taken over', async () => {
+    const dead = Bun.spawn(['true']);
+    await dead.exited;
+    mkdirSync(join(dir, 'workspace', '.svc', 'memory'), { recursive: true });
+    writeFileSync(join(dir, 'workspace', '.svc', 'memory', 'local-server.lock'), `${dead.pid}\n`);
+    await startLocal();
+    expect(existsSync(join(dir, 'workspace', '.svc', 'memory', 'local-server.lock'))).toBe(false);
+  });
+
   test('data survives a stop and a start', async () => {
     const ck = legacyCheckpoint('20261101120000_kept');
     await startLocal();
