@@ -175,6 +175,11 @@ describe('svc memory start-local and stop-local', () => {
     expect(await run(['stop-local'])).toEqual({ code: 0, stdout: 'no local memory server was started here (no pid file)\n', stderr: '' });
   });
 
+  test('stop-local where nothing was ever started creates nothing', async () => {
+    expect(await run(['stop-local'])).toEqual({ code: 0, stdout: 'no local memory server was started here (no pid file)\n', stderr: '' });
+    expect(existsSync(join(dir, 'workspace', '.svc'))).toBe(false);
+  });
+
   test('a backend URL on [::1]: the server comes up there', async () => {
     const v6 = url.replace('127.0.0.1', '[::1]');
     const r = await run(['start-local'], { MEMBACKEND_BASE_URL: v6 });

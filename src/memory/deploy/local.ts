@@ -78,12 +78,16 @@ export type StopResult = { stopped: boolean; message: string; warnings: string[]
  * A stale pid file is removed.
  */
 export function stopLocal(workspace: string, env: Env): Promise<StopResult> {
+  // nothing recorded: no turn to wait for, and no lock file to create a directory for
+  if (readRecord(workspace) === null) return Promise.resolve(NOTHING_TO_STOP);
   return withLocalLock(workspace, () => stop(workspace, env));
 }
 
+const NOTHING_TO_STOP: StopResult = { stopped: false, message: 'no local memory server was started here (no pid file)', warnings: [] };
+
 async function stop(workspace: string, env: Env): Promise<StopResult> {
   const record = readRecord(workspace);
-  if (record === null) return { stopped: false, message: 'no local memory server was started here (no pid file)', warnings: [] };
+  if (record === null) return NOTHING_TO_STOP;
   const ours = isOurProcess(record);
   const warnings = await teardown(workspace, record, env);
   if (record.pid !== null && !ours && record.teardown.length === 0) {
