@@ -164,6 +164,20 @@ test('with MEMBACKEND_API_KEY set, requests need the bearer key', async () => {
   }
 });
 
+test('on loopback, a request naming another host (a rebound web page) is 421 and changes nothing', async () => {
+  const port = new URL(server.url).port;
+  const before = (await call('GET', '/v1/agents/')).body.length;
+  for (const host of [`evil.example:${port}`, 'evil.example', `10.0.0.1:${port}`, `localhost.evil.example:${port}`, `127.0.0.1.evil.example`, '']) {
+    expect(await call('POST', '/v1/agents/', { name: `rebound-${host}` }, { host })).toEqual({ status: 421, body: { detail: 'this server answers only to 127.0.0.1, localhost and [::1]' } });
+    expect((await call('GET', '/v1/agents/', undefined, { host })).status).toBe(421);
+  }
+  expect((await call('GET', '/v1/agents/')).body.length).toBe(before);
+  // any port: an SSH tunnel or a proxy on another port names its own
+  for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`, 'localhost:9000', 'localhost']) {
+    expect((await call('GET', '/v1/health', undefined, { host })).status).toBe(200);
+  }
+});
+
 test('20 concurrent writers of 100 adds each lose nothing', async () => {
   const agentId = await new MemoryClient({ baseUrl: server.url, timeoutMs: 30_000 }).ensureAgent('concurrent');
   const writer = async (w: number) => {
