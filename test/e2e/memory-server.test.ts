@@ -113,6 +113,17 @@ describe('bad requests are 4xx {detail} and change nothing', () => {
     expect(await count()).toBe(before);
   });
 
+  test('a body not sent as JSON (what a web page can post cross-site without asking) is 415', async () => {
+    const before = await count();
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp', '']) {
+      expect(await call('POST', `/v1/agents/${id}/archival-memory`, { text: 'planted' }, { 'content-type': type })).toEqual({ status: 415, body: { detail: 'the body must be sent as Content-Type: application/json' } });
+      expect((await call('POST', '/v1/agents/', { name: `planted ${type}`, memory_blocks: [{ label: 'experiment_goal', value: 'planted' }] }, { 'content-type': type })).status).toBe(415);
+    }
+    expect(await count()).toBe(before);
+    expect((await call('GET', '/v1/agents/')).body.map((a: { name: string }) => a.name)).not.toContain('planted text/plain');
+    expect((await call('POST', `/v1/agents/${id}/archival-memory`, { text: 'fine' }, { 'content-type': 'Application/JSON; charset=utf-8' })).status).toBe(200);
+  });
+
   test('a body over 16 MB is 413, declared or streamed', async () => {
     const before = await count();
     const big = JSON.stringify({ text: 'x'.repeat(MAX_BODY_BYTES) });
