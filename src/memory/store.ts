@@ -21,7 +21,12 @@ const PASSAGE_COLUMNS = 'p.seq, p.id, p.agent_id, p.text, p.tags, p.created_at';
 
 export const DATABASE_FILE = 'memory.db';
 
-/** Agents, their archival passages (tagged, full-text indexed) and core-memory blocks, in one SQLite file. */
+/**
+ * Agents, their archival passages (tagged, full-text indexed) and core-memory blocks, in one SQLite file.
+ * Writes take the write lock when they begin (BEGIN IMMEDIATE): a transaction that read first and
+ * wrote later would fail at once ("database is locked") rather than wait, whenever a second server
+ * on the same data directory had written in between.
+ */
 export class MemoryStore {
   private constructor(private readonly db: Database) {}
 
@@ -54,7 +59,7 @@ export class MemoryStore {
       if (inserted.changes === 0) return null;
       for (const b of blocks) this.setBlock(agent.id, b.label, b.value);
       return agent;
-    })();
+    }).immediate();
   }
 
   /** Oldest first; a page of `limit` after the agent `after`, optionally only those of one name. */
@@ -78,7 +83,7 @@ export class MemoryStore {
       for (const table of ['tag_names', 'passages', 'blocks']) this.db.query(`DELETE FROM ${table} WHERE agent_id = ?`).run(id);
       this.db.query('DELETE FROM agents WHERE id = ?').run(id);
       return true;
-    })();
+    }).immediate();
   }
 
   /** Adds the passages in one transaction (all or none), in order. */
@@ -104,7 +109,7 @@ export class MemoryStore {
         insertFts.run(seq, passageBody(text), scope.join(' '));
         return passage;
       });
-    })();
+    }).immediate();
   }
 
   /** Passages in insertion order (or newest first), optionally only those with any of the tags. */
@@ -171,7 +176,7 @@ export class MemoryStore {
       this.db.query('DELETE FROM tags WHERE passage_seq = ?').run(row.seq);
       this.db.query('DELETE FROM passages WHERE seq = ?').run(row.seq);
       return true;
-    })();
+    }).immediate();
   }
 
   getBlock(agentId: string, label: string): string | null {

@@ -203,6 +203,21 @@ test('20 concurrent writers of 100 adds each lose nothing', async () => {
   expect(all.filter((p) => p.tags[0] === 'node:w7').map((p) => p.metadata.i)).toEqual(Array.from({ length: 100 }, (_, i) => i));
 });
 
+test('two servers on one data directory: concurrent writers through both lose nothing', async () => {
+  const data = join(dir, 'shared');
+  const servers = [await spawnServer(data), await spawnServer(data)];
+  try {
+    const clients = servers.map((s) => new MemoryClient({ baseUrl: s.url, timeoutMs: 30_000 }));
+    const agentId = await (clients[0] as MemoryClient).ensureAgent('shared');
+    const writes = Array.from({ length: 400 }, (_, i) => (clients[i % 2] as MemoryClient).addPassages(agentId, [{ text: `w${i}`, tags: [`node:n${i % 7}`], metadata: {} }]));
+    expect((await Promise.allSettled(writes)).filter((r) => r.status === 'rejected')).toEqual([]);
+    for (const c of clients) expect(new Set((await c.listPassages(agentId, { limit: 10_000 })).map((p) => p.text)).size).toBe(400);
+  } finally {
+    for (const s of servers) s.proc.kill('SIGKILL');
+    await Promise.all(servers.map((s) => s.proc.exited));
+  }
+});
+
 /** `svc memory serve` in a child process; resolves once it says where it listens. */
 async function spawnServer(dataDir: string, env: Record<string, string> = {}) {
   const proc = Bun.spawn([SVC, 'memory', 'serve', '--port', '0', '--data-dir', dataDir], { stdout: 'pipe', stderr: 'pipe', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, ...env } });
