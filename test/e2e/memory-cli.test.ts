@@ -135,6 +135,7 @@ describe('svc memory', () => {
     }
     expect(existsSync(join(dir, 'workspace', '.svc'))).toBe(false);
     expect(await run(['start-local'], { MEMBACKEND_BASE_URL: 'http://memory.example.org:8283' })).toMatchObject({ code: 2, stderr: expect.stringContaining('is not on this machine') });
+    expect(existsSync(join(dir, 'workspace', '.svc'))).toBe(false);
   });
 
   test('restore without a backup says so', async () => {

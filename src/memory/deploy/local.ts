@@ -30,7 +30,9 @@ const SETUP_TIMEOUT_MS = 15 * 60_000;
  * one that answers at MEMBACKEND_BASE_URL without being ours. A server that does not come up is
  * stopped again, and the error carries the end of its log. Calls that overlap take turns.
  */
-export function startLocal(workspace: string, env: Env, path: LocalPath): Promise<StartResult> {
+export async function startLocal(workspace: string, env: Env, path: LocalPath): Promise<StartResult> {
+  // a URL no local server can serve is refused before the lock leaves a directory behind
+  localTarget(env);
   return withLocalLock(workspace, () => start(workspace, env, path));
 }
 
