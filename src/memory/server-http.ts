@@ -8,8 +8,13 @@ export function detail(status: number, message: string): Response {
   return json({ detail: message }, status);
 }
 
-/** The body as JSON; 413 over the size cap (declared or actual), 400 when it is not JSON. */
+/**
+ * The body as JSON; 415 unless sent as JSON, 413 over the size cap (declared or actual), 400 when
+ * it is not JSON. A web page can send another site a plain-text POST without asking; a JSON one
+ * needs the site's consent (CORS preflight), which this server never gives.
+ */
 export async function readJson(req: Request): Promise<unknown> {
+  if (!/^application\/json\s*(;|$)/i.test(req.headers.get('content-type') ?? '')) throw new HttpError(415, 'the body must be sent as Content-Type: application/json');
   const declared = Number(req.headers.get('content-length') ?? 0);
   if (declared > MAX_BODY_BYTES) throw tooLarge();
   let size = 0;

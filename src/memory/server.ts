@@ -4,6 +4,7 @@ import type { Server } from 'bun';
 import type { Env } from '../core/config/env-vars.ts';
 import { homeDir } from '../core/workspace.ts';
 import { bindError } from '../server/bind-error.ts';
+import { isLoopback } from '../server/gate.ts';
 import { detail } from './server-http.ts';
 import { route } from './server-routes.ts';
 import { MemoryStore } from './store.ts';
@@ -22,8 +23,12 @@ export type MemoryServer = { url: string; port: number; stop: () => Promise<void
 export function startMemoryServer(opts: MemoryServerOptions): MemoryServer {
   const store = MemoryStore.open(opts.dataDir);
   const key = opts.apiKey ? Buffer.from(`Bearer ${opts.apiKey}`) : null;
+  // bound to loopback, it answers only to loopback names: a web page whose own name was rebound to
+  // 127.0.0.1 would otherwise read and rewrite the memory runs act on. Any port, for SSH tunnels.
+  const loopbackOnly = isLoopback(opts.host);
 
   const handle = async (req: Request): Promise<Response> => {
+    if (loopbackOnly && !namesLoopback(req.headers.get('host'))) return detail(421, 'this server answers only to 127.0.0.1, localhost and [::1]');
     if (key && !authorized(req, key)) return detail(401, 'missing or wrong API key (Authorization: Bearer <key>)');
     try {
       return await route(store, req);
@@ -58,6 +63,18 @@ export function startMemoryServer(opts: MemoryServerOptions): MemoryServer {
       return stopped;
     },
   };
+}
+
+/** Whether a Host header names this machine's loopback interface, whatever its port. */
+function namesLoopback(host: string | null): boolean {
+  let name: string;
+  try {
+    name = new URL(`http://${host}`).hostname;
+  } catch {
+    return false;
+  }
+  // the URL parser has turned any IPv4 spelling into dotted decimal, so a name like 127.0.0.1.example is no match
+  return name === 'localhost' || name === '[::1]' || /^127(\.\d{1,3}){3}$/.test(name);
 }
 
 function authorized(req: Request, expected: Buffer): boolean {

@@ -1,6 +1,7 @@
 import { Database } from 'bun:sqlite';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { InputError, oneLine } from '../core/errors.ts';
 import { passageBody } from './passage-text.ts';
 import { prepareDatabase } from './store-schema.ts';
 import { rankAmong } from './store-rank.ts';
@@ -20,15 +21,28 @@ const PASSAGE_COLUMNS = 'p.seq, p.id, p.agent_id, p.text, p.tags, p.created_at';
 
 export const DATABASE_FILE = 'memory.db';
 
-/** Agents, their archival passages (tagged, full-text indexed) and core-memory blocks, in one SQLite file. */
+/**
+ * Agents, their archival passages (tagged, full-text indexed) and core-memory blocks, in one SQLite file.
+ * Writes take the write lock when they begin (BEGIN IMMEDIATE): a transaction that read first and
+ * wrote later would fail at once ("database is locked") rather than wait, whenever a second server
+ * on the same data directory had written in between.
+ */
 export class MemoryStore {
   private constructor(private readonly db: Database) {}
 
+  /** Throws an InputError naming the file when the directory or the database in it cannot be used. */
   static open(dataDir: string): MemoryStore {
-    mkdirSync(dataDir, { recursive: true });
-    const db = new Database(join(dataDir, DATABASE_FILE), { create: true, strict: true });
-    prepareDatabase(db);
-    return new MemoryStore(db);
+    const file = join(dataDir, DATABASE_FILE);
+    let db: Database | null = null;
+    try {
+      mkdirSync(dataDir, { recursive: true });
+      db = new Database(file, { create: true, strict: true });
+      prepareDatabase(db);
+      return new MemoryStore(db);
+    } catch (err) {
+      db?.close();
+      throw new InputError(`cannot use ${file} as the memory database: ${oneLine(err)}`, '--data-dir must be a directory svc can write, holding no memory.db or one of svc memory serve');
+    }
   }
 
   close(): void {
@@ -45,7 +59,7 @@ export class MemoryStore {
       if (inserted.changes === 0) return null;
       for (const b of blocks) this.setBlock(agent.id, b.label, b.value);
       return agent;
-    })();
+    }).immediate();
   }
 
   /** Oldest first; a page of `limit` after the agent `after`, optionally only those of one name. */
@@ -69,7 +83,7 @@ export class MemoryStore {
       for (const table of ['tag_names', 'passages', 'blocks']) this.db.query(`DELETE FROM ${table} WHERE agent_id = ?`).run(id);
       this.db.query('DELETE FROM agents WHERE id = ?').run(id);
       return true;
-    })();
+    }).immediate();
   }
 
   /** Adds the passages in one transaction (all or none), in order. */
@@ -95,7 +109,7 @@ export class MemoryStore {
         insertFts.run(seq, passageBody(text), scope.join(' '));
         return passage;
       });
-    })();
+    }).immediate();
   }
 
   /** Passages in insertion order (or newest first), optionally only those with any of the tags. */
@@ -162,7 +176,7 @@ export class MemoryStore {
       this.db.query('DELETE FROM tags WHERE passage_seq = ?').run(row.seq);
       this.db.query('DELETE FROM passages WHERE seq = ?').run(row.seq);
       return true;
-    })();
+    }).immediate();
   }
 
   getBlock(agentId: string, label: string): string | null {

@@ -135,6 +135,7 @@ describe('svc memory', () => {
     }
     expect(existsSync(join(dir, 'workspace', '.svc'))).toBe(false);
     expect(await run(['start-local'], { MEMBACKEND_BASE_URL: 'http://memory.example.org:8283' })).toMatchObject({ code: 2, stderr: expect.stringContaining('is not on this machine') });
+    expect(existsSync(join(dir, 'workspace', '.svc'))).toBe(false);
   });
 
   test('restore without a backup says so', async () => {
@@ -165,7 +166,7 @@ describe('svc memory start-local and stop-local', () => {
   test('start-local is idempotent; stop-local stops only its own process and then has nothing to stop', async () => {
     await startLocal();
     const record = JSON.parse(readFileSync(pidFile(), 'utf8'));
-    expect(record).toMatchObject({ path: 'auto', url, serve: [SVC, 'memory', 'serve', '--port', url.split(':')[2], '--data-dir', join(dir, 'workspace', '.svc', 'memory', 'data')] });
+    expect(record).toMatchObject({ path: 'auto', url, serve: [SVC, 'memory', 'serve', '--host', '127.0.0.1', '--port', url.split(':')[2], '--data-dir', join(dir, 'workspace', '.svc', 'memory', 'data')] });
     const again = await run(['start-local']);
     expect(again.stdout).toStartWith(`already running (auto) at ${url} (pid ${record.pid})`);
     expect((await client().health()).server).toBe('svc');
@@ -173,6 +174,37 @@ describe('svc memory start-local and stop-local', () => {
     expect(existsSync(pidFile())).toBe(false);
     await expect(client().health()).rejects.toThrow('not reachable');
     expect(await run(['stop-local'])).toEqual({ code: 0, stdout: 'no local memory server was started here (no pid file)\n', stderr: '' });
+  });
+
+  test('stop-local where nothing was ever started creates nothing', async () => {
+    expect(await run(['stop-local'])).toEqual({ code: 0, stdout: 'no local memory server was started here (no pid file)\n', stderr: '' });
+    expect(existsSync(join(dir, 'workspace', '.svc'))).toBe(false);
+  });
+
+  test('a backend URL on [::1]: the server comes up there', async () => {
+    const v6 = url.replace('127.0.0.1', '[::1]');
+    const r = await run(['start-local'], { MEMBACKEND_BASE_URL: v6 });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toStartWith(`started (auto) at ${v6} (pid `);
+    expect((await run(['stop-local'], { MEMBACKEND_BASE_URL: v6 })).stdout).toBe(`stopped the auto memory server at ${v6}\n`);
+  });
+
+  test('start-local three times at once: one server, recorded, which stop-local stops', async () => {
+    const runs = await Promise.all([1, 2, 3].map(() => run(['start-local'])));
+    const record = JSON.parse(readFileSync(pidFile(), 'utf8'));
+    expect(runs.map((r) => r.stdout.split(' at ')[0]).sort()).toEqual(['already running (auto)', 'already running (auto)', 'started (auto)']);
+    for (const r of runs) expect(r).toMatchObject({ code: 0, stderr: '', stdout: expect.stringContaining(`(pid ${record.pid})`) });
+    expect(await run(['stop-local'])).toMatchObject({ stdout: `stopped the auto memory server at ${url}\n` });
+    await expect(client().health()).rejects.toThrow('not reachable');
+  });
+
+  test('a lock left by a start-local that died is taken over', async () => {
+    const dead = Bun.spawn(['true']);
+    await dead.exited;
+    mkdirSync(join(dir, 'workspace', '.svc', 'memory'), { recursive: true });
+    writeFileSync(join(dir, 'workspace', '.svc', 'memory', 'local-server.lock'), `${dead.pid}\n`);
+    await startLocal();
+    expect(existsSync(join(dir, 'workspace', '.svc', 'memory', 'local-server.lock'))).toBe(false);
   });
 
   test('data survives a stop and a start', async () => {

@@ -1,7 +1,7 @@
 // The memory server over HTTP: Letta's shapes, errors, authentication, concurrent writers, and
 // durability when the server process is killed (`svc memory serve` in a child process).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryClient } from '../../src/memory/client.ts';
 import { type MemoryServer, startMemoryServer } from '../../src/memory/server.ts';
@@ -113,6 +113,17 @@ describe('bad requests are 4xx {detail} and change nothing', () => {
     expect(await count()).toBe(before);
   });
 
+  test('a body not sent as JSON (what a web page can post cross-site without asking) is 415', async () => {
+    const before = await count();
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp', '']) {
+      expect(await call('POST', `/v1/agents/${id}/archival-memory`, { text: 'planted' }, { 'content-type': type })).toEqual({ status: 415, body: { detail: 'the body must be sent as Content-Type: application/json' } });
+      expect((await call('POST', '/v1/agents/', { name: `planted ${type}`, memory_blocks: [{ label: 'experiment_goal', value: 'planted' }] }, { 'content-type': type })).status).toBe(415);
+    }
+    expect(await count()).toBe(before);
+    expect((await call('GET', '/v1/agents/')).body.map((a: { name: string }) => a.name)).not.toContain('planted text/plain');
+    expect((await call('POST', `/v1/agents/${id}/archival-memory`, { text: 'fine' }, { 'content-type': 'Application/JSON; charset=utf-8' })).status).toBe(200);
+  });
+
   test('a body over 16 MB is 413, declared or streamed', async () => {
     const before = await count();
     const big = JSON.stringify({ text: 'x'.repeat(MAX_BODY_BYTES) });
@@ -164,6 +175,20 @@ test('with MEMBACKEND_API_KEY set, requests need the bearer key', async () => {
   }
 });
 
+test('on loopback, a request naming another host (a rebound web page) is 421 and changes nothing', async () => {
+  const port = new URL(server.url).port;
+  const before = (await call('GET', '/v1/agents/')).body.length;
+  for (const host of [`evil.example:${port}`, 'evil.example', `10.0.0.1:${port}`, `localhost.evil.example:${port}`, `127.0.0.1.evil.example`, '']) {
+    expect(await call('POST', '/v1/agents/', { name: `rebound-${host}` }, { host })).toEqual({ status: 421, body: { detail: 'this server answers only to 127.0.0.1, localhost and [::1]' } });
+    expect((await call('GET', '/v1/agents/', undefined, { host })).status).toBe(421);
+  }
+  expect((await call('GET', '/v1/agents/')).body.length).toBe(before);
+  // any port: an SSH tunnel or a proxy on another port names its own
+  for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`, 'localhost:9000', 'localhost']) {
+    expect((await call('GET', '/v1/health', undefined, { host })).status).toBe(200);
+  }
+});
+
 test('20 concurrent writers of 100 adds each lose nothing', async () => {
   const agentId = await new MemoryClient({ baseUrl: server.url, timeoutMs: 30_000 }).ensureAgent('concurrent');
   const writer = async (w: number) => {
@@ -176,6 +201,21 @@ test('20 concurrent writers of 100 adds each lose nothing', async () => {
   expect(new Set(all.map((p) => p.text)).size).toBe(2000);
   expect(new Set(all.map((p) => p.id)).size).toBe(2000);
   expect(all.filter((p) => p.tags[0] === 'node:w7').map((p) => p.metadata.i)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+});
+
+test('two servers on one data directory: concurrent writers through both lose nothing', async () => {
+  const data = join(dir, 'shared');
+  const servers = [await spawnServer(data), await spawnServer(data)];
+  try {
+    const clients = servers.map((s) => new MemoryClient({ baseUrl: s.url, timeoutMs: 30_000 }));
+    const agentId = await (clients[0] as MemoryClient).ensureAgent('shared');
+    const writes = Array.from({ length: 400 }, (_, i) => (clients[i % 2] as MemoryClient).addPassages(agentId, [{ text: `w${i}`, tags: [`node:n${i % 7}`], metadata: {} }]));
+    expect((await Promise.allSettled(writes)).filter((r) => r.status === 'rejected')).toEqual([]);
+    for (const c of clients) expect(new Set((await c.listPassages(agentId, { limit: 10_000 })).map((p) => p.text)).size).toBe(400);
+  } finally {
+    for (const s of servers) s.proc.kill('SIGKILL');
+    await Promise.all(servers.map((s) => s.proc.exited));
+  }
 });
 
 /** `svc memory serve` in a child process; resolves once it says where it listens. */
@@ -303,5 +343,25 @@ describe('the serve command', () => {
     const taken = await run(['--port', String(server.url.split(':').pop()), '--data-dir', join(dir, 'taken')]);
     expect(taken.code).toBe(1);
     expect(taken.stderr).toContain('is in use');
+  });
+
+  test('a --data-dir that cannot hold the database: one line naming the file, exit 2, the file left as it was', async () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'notes');
+    const notDb = join(dir, 'not-a-db');
+    mkdirSync(notDb);
+    writeFileSync(join(notDb, 'memory.db'), 'x'.repeat(200));
+    for (const [dataDir, why] of [
+      [file, 'EEXIST'],
+      [join(file, 'sub'), 'ENOTDIR'],
+      [notDb, 'file is not a database'],
+    ] as const) {
+      const r = await run(['--port', '0', '--data-dir', dataDir]);
+      expect(r).toMatchObject({ code: 2, stdout: '' });
+      expect(r.stderr).toStartWith(`svc: cannot use ${join(dataDir, 'memory.db')} as the memory database: ${why}`);
+      expect(r.stderr.split('\n')).toHaveLength(2);
+    }
+    expect(readFileSync(file, 'utf8')).toBe('notes');
+    expect(readFileSync(join(notDb, 'memory.db'), 'utf8')).toBe('x'.repeat(200));
   });
 });

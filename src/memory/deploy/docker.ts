@@ -21,7 +21,7 @@ export function deploymentName(workspace: string): string {
 export function dockerPlan(ctx: PlanContext, docker: string): LaunchPlan {
   const name = deploymentName(ctx.workspace);
   const run = [docker, 'run', '-d', '--rm', '--name', name, '--label', `svc.workspace=${realOrSelf(ctx.workspace)}`];
-  run.push('-p', `127.0.0.1:${ctx.port}:${LETTA_PORT}`, '-v', `${name}-pgdata:/var/lib/postgresql/data`, LETTA_IMAGE);
+  run.push('-p', `${ctx.host.includes(':') ? `[${ctx.host}]` : ctx.host}:${ctx.port}:${LETTA_PORT}`, '-v', `${name}-pgdata:/var/lib/postgresql/data`, LETTA_IMAGE);
   return { path: 'docker', dirs: [], setup: [run], serve: null, teardown: [[docker, 'stop', name]], startTimeoutMs: 300_000 };
 }
 

@@ -3,6 +3,7 @@ import type { Env } from '../../core/config/env-vars.ts';
 import { definedEnv } from '../../core/config/environment.ts';
 import { UnavailableError } from '../../core/errors.ts';
 import { MemoryClient } from '../client.ts';
+import { withLocalLock } from './local-lock.ts';
 import { isOurProcess, type LocalPath, recordIsOurs, type LocalRecord, localDir, logFile, readRecord, removeRecord, writeRecord } from './local-state.ts';
 import { type LaunchPlan, planFor } from './plan.ts';
 import { lastLine, runCommand, shellLine } from './run-command.ts';
@@ -27,10 +28,16 @@ const SETUP_TIMEOUT_MS = 15 * 60_000;
  * Start a local memory server for the workspace in the background and wait until it answers its
  * health check. Idempotent: a server we started that still answers is left running, and so is
  * one that answers at MEMBACKEND_BASE_URL without being ours. A server that does not come up is
- * stopped again, and the error carries the end of its log.
+ * stopped again, and the error carries the end of its log. Calls that overlap take turns.
  */
 export async function startLocal(workspace: string, env: Env, path: LocalPath): Promise<StartResult> {
-  const { url, port } = localTarget(env);
+  // a URL no local server can serve is refused before the lock leaves a directory behind
+  localTarget(env);
+  return withLocalLock(workspace, () => start(workspace, env, path));
+}
+
+async function start(workspace: string, env: Env, path: LocalPath): Promise<StartResult> {
+  const { url, port, host } = localTarget(env);
   const existing = readRecord(workspace);
   const probe = new MemoryClient({ baseUrl: url, timeoutMs: 2000 });
   const health = await probe.health().catch(() => null);
@@ -41,7 +48,7 @@ export async function startLocal(workspace: string, env: Env, path: LocalPath): 
   if (health !== null) {
     return { started: false, url, path: null, pid: null, version: health.version, message: `a memory server already answers at ${url}; it was not started by svc memory start-local, so it is left alone` };
   }
-  const plan = await planFor(path, { workspace, port, env });
+  const plan = await planFor(path, { workspace, port, host, env });
   for (const dir of [localDir(workspace), ...plan.dirs]) mkdirSync(dir, { recursive: true });
   const log = logFile(workspace);
   appendLog(log, `--- ${new Date().toISOString()} start-local --path ${path}: ${[...plan.setup, ...(plan.serve ? [plan.serve] : [])].map(shellLine).join(' ; ')}\n`);
@@ -72,9 +79,17 @@ export type StopResult = { stopped: boolean; message: string; warnings: string[]
  * when it still runs the recorded command, then the recorded teardown (container, instance).
  * A stale pid file is removed.
  */
-export async function stopLocal(workspace: string, env: Env): Promise<StopResult> {
+export function stopLocal(workspace: string, env: Env): Promise<StopResult> {
+  // nothing recorded: no turn to wait for, and no lock file to create a directory for
+  if (readRecord(workspace) === null) return Promise.resolve(NOTHING_TO_STOP);
+  return withLocalLock(workspace, () => stop(workspace, env));
+}
+
+const NOTHING_TO_STOP: StopResult = { stopped: false, message: 'no local memory server was started here (no pid file)', warnings: [] };
+
+async function stop(workspace: string, env: Env): Promise<StopResult> {
   const record = readRecord(workspace);
-  if (record === null) return { stopped: false, message: 'no local memory server was started here (no pid file)', warnings: [] };
+  if (record === null) return NOTHING_TO_STOP;
   const ours = isOurProcess(record);
   const warnings = await teardown(workspace, record, env);
   if (record.pid !== null && !ours && record.teardown.length === 0) {
@@ -84,10 +99,12 @@ export async function stopLocal(workspace: string, env: Env): Promise<StopResult
 }
 
 /** stop-local, then start-local with the given path or the one that was running (auto when none was). */
-export async function restartLocal(workspace: string, env: Env, path?: LocalPath): Promise<StartResult> {
-  const previous = readRecord(workspace);
-  await stopLocal(workspace, env);
-  return startLocal(workspace, env, path ?? previous?.path ?? 'auto');
+export function restartLocal(workspace: string, env: Env, path?: LocalPath): Promise<StartResult> {
+  return withLocalLock(workspace, async () => {
+    const previous = readRecord(workspace);
+    await stop(workspace, env);
+    return start(workspace, env, path ?? previous?.path ?? 'auto');
+  });
 }
 
 /** Stop the record's process if it is ours, run its teardown commands, drop the pid file. Never throws: returns what failed. */

@@ -7,7 +7,7 @@ import type { LaunchPlan, PlanContext } from './plan.ts';
 
 /** `letta server` of a pip-installed Letta (SQLite), bound to the loopback address. */
 export function pipPlan(ctx: PlanContext, letta: string): LaunchPlan {
-  return { path: 'pip', dirs: [], setup: [], serve: [letta, 'server', '--host', '127.0.0.1', '--port', String(ctx.port)], teardown: [], startTimeoutMs: 180_000 };
+  return { path: 'pip', dirs: [], setup: [], serve: [letta, 'server', '--host', ctx.host, '--port', String(ctx.port)], teardown: [], startTimeoutMs: 180_000 };
 }
 
 /** The venv start-local looks in first; `letta` on PATH otherwise. */

@@ -5,7 +5,8 @@ import type { LocalPath } from './local-state.ts';
 import { findLetta, pipPlan } from './pip.ts';
 import { findSingularity, singularityPlan } from './singularity.ts';
 
-export type PlanContext = { workspace: string; port: number; env: Env };
+/** `host`: the loopback address the server must answer on (localTarget). */
+export type PlanContext = { workspace: string; port: number; host: string; env: Env };
 
 /**
  * How one deployment path starts a server: commands run to completion first (`docker run -d`,

@@ -1,8 +1,8 @@
 import { type Env, envValue } from '../../core/config/env-vars.ts';
 import { InputError } from '../../core/errors.ts';
 
-/** Where the memory backend is expected: MEMBACKEND_BASE_URL and its port. */
-export type LocalTarget = { url: string; port: number };
+/** Where the memory backend is expected: MEMBACKEND_BASE_URL, its port, and the loopback address a local server binds for it. */
+export type LocalTarget = { url: string; port: number; host: '127.0.0.1' | '::1' };
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -27,5 +27,6 @@ export function localTarget(env: Env): LocalTarget {
   if (!LOOPBACK.has(parsed.hostname)) {
     throw new InputError(`MEMBACKEND_BASE_URL (${url}) is not on this machine, so a local server would not be the one svc uses`, 'unset it, or set it to http://localhost:<port>');
   }
-  return { url, port: parsed.port === '' ? 80 : Number(parsed.port) };
+  // a server on 127.0.0.1 never answers at [::1], and the other way round
+  return { url, port: parsed.port === '' ? 80 : Number(parsed.port), host: parsed.hostname === '[::1]' ? '::1' : '127.0.0.1' };
 }

@@ -27,13 +27,13 @@ afterEach(async () => {
   removeDir(ws);
 });
 
-const ctx = () => ({ workspace: ws, port: 8283, env: { PATH: emptyPath } });
+const ctx = () => ({ workspace: ws, port: 8283, host: '127.0.0.1', env: { PATH: emptyPath } });
 const name = () => deploymentName(ws);
 
 describe('the command line each path runs', () => {
   test('auto: this program\'s own memory serve, its database under .svc/memory', () => {
     const plan = embeddedPlan({ ...ctx(), port: 9001 });
-    expect(plan.serve?.slice(-6)).toEqual(['memory', 'serve', '--port', '9001', '--data-dir', join(ws, '.svc', 'memory', 'data')]);
+    expect(plan.serve?.slice(-8)).toEqual(['memory', 'serve', '--host', '127.0.0.1', '--port', '9001', '--data-dir', join(ws, '.svc', 'memory', 'data')]);
     expect(plan.serve?.[0]).toBe(process.execPath);
     expect(plan).toMatchObject({ path: 'auto', setup: [], teardown: [] });
   });
@@ -63,6 +63,13 @@ describe('the command line each path runs', () => {
 
   test('pip: letta server on the loopback address', () => {
     expect(pipPlan({ ...ctx(), port: 8300 }, '/v/bin/letta').serve).toEqual(['/v/bin/letta', 'server', '--host', '127.0.0.1', '--port', '8300']);
+  });
+
+  test('a backend URL on [::1]: every path binds ::1, where the client will look', () => {
+    const v6 = { ...ctx(), host: '::1' };
+    expect(embeddedPlan(v6).serve).toContain('::1');
+    expect(pipPlan(v6, '/v/bin/letta').serve).toEqual(['/v/bin/letta', 'server', '--host', '::1', '--port', '8283']);
+    expect(dockerPlan(v6, '/usr/bin/docker').setup[0]).toContain('[::1]:8283:8283');
   });
 });
 
@@ -105,8 +112,9 @@ describe('a missing runtime fails in one line naming the fix', () => {
 
 describe('localTarget', () => {
   test('the port of MEMBACKEND_BASE_URL; a remote or malformed URL is refused', () => {
-    expect(localTarget({})).toEqual({ url: 'http://localhost:8283', port: 8283 });
-    expect(localTarget({ MEMBACKEND_BASE_URL: 'http://127.0.0.1:9000/' })).toEqual({ url: 'http://127.0.0.1:9000', port: 9000 });
+    expect(localTarget({})).toEqual({ url: 'http://localhost:8283', port: 8283, host: '127.0.0.1' });
+    expect(localTarget({ MEMBACKEND_BASE_URL: 'http://127.0.0.1:9000/' })).toEqual({ url: 'http://127.0.0.1:9000', port: 9000, host: '127.0.0.1' });
+    expect(localTarget({ MEMBACKEND_BASE_URL: 'http://[::1]:9000' })).toEqual({ url: 'http://[::1]:9000', port: 9000, host: '::1' });
     expect(() => localTarget({ MEMBACKEND_BASE_URL: 'https://memory.example.org' })).toThrow('MEMBACKEND_BASE_URL must be an http:// URL for a local server');
     expect(() => localTarget({ MEMBACKEND_BASE_URL: 'http://10.1.2.3:8283' })).toThrow('MEMBACKEND_BASE_URL (http://10.1.2.3:8283) is not on this machine');
     expect(() => localTarget({ MEMBACKEND_BASE_URL: 'http://[::1' })).toThrow("MEMBACKEND_BASE_URL is not a URL: 'http://[::1'");
