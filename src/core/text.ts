@@ -12,3 +12,8 @@ export function decodeBase64(text: string, what: string, hint?: string): Buffer 
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) throw new InputError(`${what} is not valid base64`, hint);
   return Buffer.from(compact, 'base64');
 }
+
+/** A URL as it may be shown: any user:password in it removed. */
+export function withoutCredentials(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
+}

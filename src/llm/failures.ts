@@ -1,3 +1,4 @@
+import { withoutCredentials } from '../core/text.ts';
 import { InputError, SvcError, UnavailableError } from '../core/errors.ts';
 import { retryAfterMs, type Verdict } from './retry.ts';
 import type { Backend, ModelChoice } from './route.ts';
@@ -91,7 +92,7 @@ export function describeFailure(err: unknown, ctx: FailureContext): unknown {
 
 /** Where requests go, for messages: the configured base (without a user:password in it), else the provider's own. */
 function address(choice: ModelChoice): string {
-  return (choice.baseUrl ?? DEFAULT_BASE[choice.backend] ?? choice.backend).replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
+  return withoutCredentials(choice.baseUrl ?? DEFAULT_BASE[choice.backend] ?? choice.backend);
 }
 
 function addressVariable(choice: ModelChoice): string | null {

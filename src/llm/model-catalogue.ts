@@ -4,6 +4,7 @@ import type { Config } from '../core/config/config.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { effective } from '../core/config/config.ts';
 import { diskFigures, memoryFigures } from '../core/system/metrics.ts';
+import { withoutCredentials } from '../core/text.ts';
 import { KEY_VARIABLE } from './failures.ts';
 import { type DaemonModels, daemonModels, loadedModels } from './local-daemon.ts';
 import { type Backend, daemonUrl, MODEL_ROLES, type ModelChoice, modelFor } from './route.ts';
@@ -23,7 +24,8 @@ const PRICE_TABLE_PROVIDER: Readonly<Partial<Record<Backend, string>>> = { provi
 
 /** What models svc can use here: the role routing, the local daemon's models, hosted providers with keys. */
 export async function modelCatalogue(cfg: Config, env: Env, fetchFn: typeof fetch = fetch): Promise<ModelCatalogue> {
-  const roles = MODEL_ROLES.map((r) => modelFor(r, cfg));
+  // a user:password in an API base is a secret: shown without it
+  const roles = MODEL_ROLES.map((r) => modelFor(r, cfg)).map((c) => (c.baseUrl ? { ...c, baseUrl: withoutCredentials(c.baseUrl) } : c));
   const local = await daemonModels(daemonUrl(String(effective(cfg, 'localllm_host').value)), fetchFn);
   const providers: HostedProvider[] = [];
   for (const id of ['providera', 'providerb'] as const) {
@@ -32,7 +34,7 @@ export async function modelCatalogue(cfg: Config, env: Env, fetchFn: typeof fetc
     providers.push({ id, key_variable: variable, key_present: true, models: await priceTableModels(PRICE_TABLE_PROVIDER[id] as string), models_from: 'price table' });
   }
   const base = effective(cfg, 'base_url').value;
-  return { roles, local, providers, openai_compatible: { base_url: base === null ? null : String(base), key_present: Boolean(env.LLM_API_KEY) } };
+  return { roles, local, providers, openai_compatible: { base_url: base === null ? null : withoutCredentials(String(base)), key_present: Boolean(env.LLM_API_KEY) } };
 }
 
 async function priceTableModels(providerId: string): Promise<string[]> {

@@ -44,6 +44,15 @@ describe('models and the local daemon', () => {
     expect(JSON.stringify(again.body)).not.toContain('sk-test-not-shown');
   });
 
+  test('a user and password in the API base are never shown', async () => {
+    const v = await open({ SVC_BACKEND: 'openai-compatible', LLM_API_BASE: 'http://alice:s3cret-pass@127.0.0.1:9/v1' });
+    const { status, body } = await v.get('/api/models');
+    expect(status).toBe(200);
+    expect(JSON.stringify(body)).not.toContain('s3cret-pass');
+    expect(body.openai_compatible.base_url).toBe('http://127.0.0.1:9/v1');
+    expect(body.roles.find((r: { role: string }) => r.role === 'run').baseUrl).toBe('http://127.0.0.1:9/v1');
+  });
+
   test('a daemon that is down is reported, not an error', async () => {
     const port = await freePort();
     const v = await open({ LOCALLLM_HOST: `127.0.0.1:${port}` });
