@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs';
+import type { Env } from '../core/config/env-vars.ts';
+import { InputError, UnavailableError } from '../core/errors.ts';
+import { probeRuntime, RUNTIMES, type Runtime, type RuntimeProbe, usable } from './detect.ts';
+import { resolveImage } from './image.ts';
+
+export const CONTAINER_MODES = ['auto', 'docker', 'podman', 'singularity', 'apptainer', 'none'] as const;
+export type ContainerMode = (typeof CONTAINER_MODES)[number];
+export const PULL_POLICIES = ['always', 'on_start', 'never'] as const;
+export type PullPolicy = (typeof PULL_POLICIES)[number];
+
+/** One command to run in a container, with the work directory mounted at the same path inside. */
+export type ContainerRun = {
+  runtime: Runtime;
+  /** the runtime's program; its name when not given */
+  binary?: string;
+  image: string;
+  workDir: string;
+  /** a shell command, run with `bash -lc` so the image's login profile (conda, modules) applies */
+  command: string;
+  gpu?: boolean;
+  /** more host paths mounted at the same path inside */
+  binds?: string[];
+  env?: Record<string, string>;
+  /** podman only: flags that keep the container within this host's resource limits (podmanUlimits) */
+  ulimits?: string[];
+};
+
+/**
+ * The argv that runs `run.command` in a container. docker and podman: a throw-away container
+ * without network; apptainer and singularity: `exec` with bind mounts (GPU through `--nv`).
+ */
+export function containerCommand(run: ContainerRun): string[] {
+  const bin = run.binary ?? run.runtime;
+  const image = resolveImage(run.image);
+  const mounts = [run.workDir, ...(run.binds ?? [])];
+  const envPairs = Object.entries(run.env ?? {}).map(([k, v]) => `${k}=${v}`);
+  const shell = ['bash', '-lc', run.command];
+  if (run.runtime === 'docker' || run.runtime === 'podman') {
+    return [
+      bin, 'run', '--rm', '--network', 'none',
+      ...mounts.flatMap((p) => ['-v', `${p}:${p}`]),
+      '-w', run.workDir,
+      ...envPairs.flatMap((e) => ['-e', e]),
+      ...(run.runtime === 'podman' ? (run.ulimits ?? []) : []),
+      ...(run.gpu ? ['--gpus', 'all'] : []),
+      image, ...shell,
+    ];
+  }
+  return [
+    bin, 'exec',
+    ...mounts.flatMap((p) => ['--bind', `${p}:${p}`]),
+    '--pwd', run.workDir,
+    ...envPairs.flatMap((e) => ['--env', e]),
+    ...(run.gpu ? ['--nv'] : []),
+    image, ...shell,
+  ];
+}
+
+/** podman's default limits (nofile 1048576) fail where the host's hard limit is lower and CAP_SYS_RESOURCE is missing. */
+const PODMAN_DEFAULT_NOFILE = 1_048_576;
+
+/**
+ * The `--ulimit` flags podman needs on this host: none when the hard open-files limit reaches
+ * podman's default, else nofile and nproc pinned to this host's own hard limits, which a
+ * process may always set.
+ */
+export function podmanUlimits(limitsText: string = readFileSync('/proc/self/limits', 'utf8')): string[] {
+  const hard = (label: string): string | null => {
+    const m = new RegExp(`^${label}\\s+\\S+\\s+(\\S+)`, 'm').exec(limitsText);
+    return m?.[1] ?? null;
+  };
+  const nofile = hard('Max open files');
+  if (nofile === null || nofile === 'unlimited' || Number(nofile) >= PODMAN_DEFAULT_NOFILE) return [];
+  const nproc = hard('Max processes');
+  return ['--ulimit', `nofile=${nofile}:${nofile}`, ...(nproc !== null && nproc !== 'unlimited' ? ['--ulimit', `nproc=${nproc}:${nproc}`] : [])];
+}
+
+export function parseContainerMode(value: unknown): ContainerMode {
+  if (typeof value === 'string' && (CONTAINER_MODES as readonly string[]).includes(value)) return value as ContainerMode;
+  throw new InputError(`container.mode must be one of ${CONTAINER_MODES.join(', ')}, not '${String(value)}'`);
+}
+
+export function parsePullPolicy(value: unknown): PullPolicy {
+  if (typeof value === 'string' && (PULL_POLICIES as readonly string[]).includes(value)) return value as PullPolicy;
+  throw new InputError(`container.pull must be one of ${PULL_POLICIES.join(', ')}, not '${String(value)}'`);
+}
+
+export type ChosenRuntime = { runtime: Runtime; path: string; probe: RuntimeProbe };
+
+/**
+ * The runtime `container.mode` selects here. auto: the first usable of docker (with a reachable
+ * daemon), podman, apptainer, singularity, or null when none is; none: null; a named runtime:
+ * that one, or UnavailableError saying why it cannot run.
+ */
+export async function chooseRuntime(mode: ContainerMode, env: Env): Promise<ChosenRuntime | null> {
+  if (mode === 'none') return null;
+  if (mode === 'auto') {
+    for (const runtime of RUNTIMES) {
+      const probe = await probeRuntime(runtime, env);
+      if (usable(probe) && probe.path) return { runtime, path: probe.path, probe };
+    }
+    return null;
+  }
+  const probe = await probeRuntime(mode, env);
+  if (!probe.found || !probe.path) throw new UnavailableError(`container.mode is ${mode} but ${mode} is not installed`, 'install it or set container.mode to auto or none');
+  if (!usable(probe)) throw new UnavailableError(`container.mode is docker but the docker daemon is not reachable: ${probe.error ?? 'no answer'}`, 'start dockerd or set container.mode to auto or none');
+  return { runtime: mode, path: probe.path, probe };
+}
+
+/**
+ * Whether to pull the image at this moment: `always` before every run, `on_start` once when a
+ * run starts, `never` not at all (the image must already be there).
+ */
+export function pullDue(policy: PullPolicy, moment: 'run_start' | 'each_command'): boolean {
+  return policy === 'always' || (policy === 'on_start' && moment === 'run_start');
+}
+
+/**
+ * The argv that fetches `image`. docker and podman pull into their own store; apptainer and
+ * singularity write a .sif file to `sifPath` (a bare name is taken from Docker Hub).
+ */
+export function pullCommand(runtime: Runtime, image: string, sifPath: string, binary: string = runtime): string[] {
+  const ref = resolveImage(image);
+  if (runtime === 'docker' || runtime === 'podman') return [binary, 'pull', ref];
+  const uri = /^[a-z]+:\/\//.test(ref) ? ref : `docker://${ref}`;
+  return [binary, 'pull', '--force', sifPath, uri];
+}
+
+/** The .sif file name an image is cached under: its reference with every unsafe character replaced. */
+export function sifName(image: string): string {
+  const ref = resolveImage(image).replace(/^[a-z]+:\/\//, '');
+  return `${ref.replace(/[^\w.-]+/g, '_')}.sif`;
+}

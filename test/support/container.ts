@@ -1,0 +1,95 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** A tiny image built from this machine's busybox, enough for `bash -lc` and file writes. */
+export const TEST_IMAGE = 'svc-test-busybox:latest';
+
+export type TestRuntime = { runtime: 'docker' | 'podman'; binary: string; image: string };
+
+let cached: Promise<TestRuntime | { reason: string }> | undefined;
+
+/**
+ * A container runtime that can run TEST_IMAGE here, or the reason there is none. Uses a reachable
+ * docker daemon, else starts `dockerd` by hand when it is installed and we are root (the daemon
+ * keeps running for later tests), else podman; then imports TEST_IMAGE from a busybox rootfs
+ * once. Nothing is installed: CI installs docker.io and busybox first.
+ */
+export function ensureContainerRuntime(): Promise<TestRuntime | { reason: string }> {
+  cached ??= findRuntime();
+  return cached;
+}
+
+async function findRuntime(): Promise<TestRuntime | { reason: string }> {
+  const runtime = await runtimeUp();
+  if ('reason' in runtime) return runtime;
+  if (Bun.which('busybox') === null) return { reason: 'busybox is not installed (apt-get install busybox) to build the test image' };
+  if ((await run([runtime.binary, 'image', 'inspect', TEST_IMAGE])).code !== 0) {
+    const made = await importBusyboxImage(runtime.binary);
+    if (made !== null) return { reason: made };
+  }
+  return { ...runtime, image: TEST_IMAGE };
+}
+
+async function runtimeUp(): Promise<Omit<TestRuntime, 'image'> | { reason: string }> {
+  const docker = Bun.which('docker');
+  if (docker !== null && (await daemonUp(docker))) return { runtime: 'docker', binary: docker };
+  const dockerd = Bun.which('dockerd');
+  if (docker !== null && dockerd !== null && process.getuid?.() === 0) {
+    Bun.spawn([dockerd], { stdin: 'ignore', stdout: 'ignore', stderr: Bun.file(join(tmpdir(), 'svc-test-dockerd.log')), detached: true }).unref();
+    for (let i = 0; i < 100; i++) {
+      if (await daemonUp(docker)) return { runtime: 'docker', binary: docker };
+      await Bun.sleep(100);
+    }
+    return { reason: 'dockerd was started but did not answer docker info within 10 s' };
+  }
+  const podman = Bun.which('podman');
+  if (podman !== null) return { runtime: 'podman', binary: podman };
+  return { reason: docker === null ? 'no docker or podman here (apt-get install docker.io busybox)' : 'the docker daemon is not running and dockerd cannot be started here' };
+}
+
+async function daemonUp(docker: string): Promise<boolean> {
+  const r = await run([docker, 'info', '--format', '{{.ServerVersion}}']);
+  return r.code === 0 && r.stdout.trim() !== '';
+}
+
+/**
+ * Imports TEST_IMAGE: busybox with its applets as hard links, the shared libraries it needs, and
+ * a `bash` that hands over to busybox sh (busybox has no bash applet). Null on success, else why.
+ */
+async function importBusyboxImage(binary: string): Promise<string | null> {
+  const root = mkdtempSync(join(tmpdir(), 'svc-busybox-'));
+  try {
+    const busybox = Bun.which('busybox') as string;
+    mkdirSync(join(root, 'bin'));
+    mkdirSync(join(root, 'tmp'));
+    cpSync(busybox, join(root, 'bin/busybox'));
+    const install = await run([join(root, 'bin/busybox'), '--install', join(root, 'bin')]);
+    if (install.code !== 0) return `busybox --install failed: ${install.stderr.trim()}`;
+    const ldd = await run(['ldd', busybox]);
+    for (const lib of ldd.stdout.match(/\/\S+/g) ?? []) {
+      mkdirSync(join(root, dirname(lib)), { recursive: true });
+      cpSync(lib, join(root, lib), { dereference: true });
+    }
+    writeFileSync(join(root, 'bin/bash'), '#!/bin/sh\nexec /bin/sh "$@"\n', { mode: 0o755 });
+    const tar = Bun.spawn(['tar', '-C', root, '-c', '.'], { stdout: 'pipe', stderr: 'ignore' });
+    const imp = Bun.spawn([binary, 'import', '--change', 'ENV PATH=/bin', '-', TEST_IMAGE], { stdin: tar.stdout, stdout: 'ignore', stderr: 'pipe' });
+    const [code, err] = await Promise.all([imp.exited, new Response(imp.stderr).text()]);
+    return code === 0 ? null : `${binary} import failed: ${err.trim()}`;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+async function run(cmd: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const p = Bun.spawn(cmd, { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { code, stdout, stderr };
+}
+
+/** A directory with stand-in programs that exist only to be found on PATH (detection of presence). */
+export function pathWith(names: string[], body = 'exit 0'): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-path-'));
+  for (const name of names) writeFileSync(join(dir, name), `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+  return dir;
+}

@@ -1,0 +1,152 @@
+import { afterAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InputError, UnavailableError } from '../../../src/core/errors.ts';
+import { chooseRuntime, containerCommand, parseContainerMode, parsePullPolicy, podmanUlimits, pullCommand, pullDue, sifName } from '../../../src/sandbox/container.ts';
+import { ensureContainerRuntime, pathWith } from '../../support/container.ts';
+
+const dirs: string[] = [];
+const path = (names: string[]): string => {
+  const d = pathWith(names, 'echo "$0 1.0"');
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('containerCommand', () => {
+  const base = { image: 'bench-env', workDir: '/w/run 1', command: 'python train.py > out.txt' };
+
+  test('docker: a throw-away container without network, the work dir mounted and current', () => {
+    expect(containerCommand({ ...base, runtime: 'docker' })).toEqual(['docker', 'run', '--rm', '--network', 'none', '-v', '/w/run 1:/w/run 1', '-w', '/w/run 1', 'bench-env:latest', 'bash', '-lc', 'python train.py > out.txt']);
+  });
+
+  test('docker with GPU, binds and environment', () => {
+    expect(containerCommand({ ...base, runtime: 'docker', binary: '/usr/bin/docker', gpu: true, binds: ['/data'], env: { A: '1' } })).toEqual([
+      '/usr/bin/docker', 'run', '--rm', '--network', 'none', '-v', '/w/run 1:/w/run 1', '-v', '/data:/data', '-w', '/w/run 1', '-e', 'A=1', '--gpus', 'all', 'bench-env:latest', 'bash', '-lc', 'python train.py > out.txt',
+    ]);
+  });
+
+  test('podman takes the ulimit flags; docker ignores them', () => {
+    const ulimits = ['--ulimit', 'nofile=1024:1024'];
+    expect(containerCommand({ ...base, runtime: 'podman', ulimits })).toEqual(['podman', 'run', '--rm', '--network', 'none', '-v', '/w/run 1:/w/run 1', '-w', '/w/run 1', '--ulimit', 'nofile=1024:1024', 'bench-env:latest', 'bash', '-lc', 'python train.py > out.txt']);
+    expect(containerCommand({ ...base, runtime: 'docker', ulimits })).not.toContain('--ulimit');
+  });
+
+  test('apptainer and singularity: exec with bind paths and --nv for GPUs', () => {
+    for (const runtime of ['apptainer', 'singularity'] as const) {
+      expect(containerCommand({ ...base, runtime, image: '/img/env.sif', gpu: true, binds: ['/data'] })).toEqual([
+        runtime, 'exec', '--bind', '/w/run 1:/w/run 1', '--bind', '/data:/data', '--pwd', '/w/run 1', '--nv', '/img/env.sif', 'bash', '-lc', 'python train.py > out.txt',
+      ]);
+    }
+    expect(containerCommand({ ...base, runtime: 'apptainer' })).not.toContain('--nv');
+  });
+});
+
+describe('podmanUlimits', () => {
+  const limits = (nofile: string, nproc: string) =>
+    `Limit                     Soft Limit           Hard Limit           Units\nMax processes             ${nproc}                ${nproc}                processes\nMax open files            1024                 ${nofile}                files\n`;
+
+  test('a host hard limit below podman default pins nofile and nproc to the host limits', () => {
+    expect(podmanUlimits(limits('20000', '63000'))).toEqual(['--ulimit', 'nofile=20000:20000', '--ulimit', 'nproc=63000:63000']);
+  });
+
+  test('no flags when the host allows podman default', () => {
+    expect(podmanUlimits(limits('1048576', '63000'))).toEqual([]);
+    expect(podmanUlimits(limits('unlimited', 'unlimited'))).toEqual([]);
+  });
+
+  test('reads this process limits by default', () => {
+    const own = readFileSync('/proc/self/limits', 'utf8');
+    expect(podmanUlimits()).toEqual(podmanUlimits(own));
+  });
+});
+
+describe('mode and pull policy', () => {
+  test('values outside the lists are refused with the list', () => {
+    expect(parseContainerMode('podman')).toBe('podman');
+    expect(() => parseContainerMode('kubernetes')).toThrow(InputError);
+    expect(() => parseContainerMode('kubernetes')).toThrow('auto, docker, podman, singularity, apptainer, none');
+    expect(parsePullPolicy('never')).toBe('never');
+    expect(() => parsePullPolicy('sometimes')).toThrow(InputError);
+  });
+
+  test('always pulls before every command, on_start once, never not at all', () => {
+    expect([pullDue('always', 'run_start'), pullDue('always', 'each_command')]).toEqual([true, true]);
+    expect([pullDue('on_start', 'run_start'), pullDue('on_start', 'each_command')]).toEqual([true, false]);
+    expect([pullDue('never', 'run_start'), pullDue('never', 'each_command')]).toEqual([false, false]);
+  });
+
+  test('pull commands per runtime', () => {
+    expect(pullCommand('docker', 'bench-env', '/c/x.sif')).toEqual(['docker', 'pull', 'bench-env:latest']);
+    expect(pullCommand('podman', 'ubuntu:24.04', '/c/x.sif')).toEqual(['podman', 'pull', 'ubuntu:24.04']);
+    expect(pullCommand('apptainer', 'ubuntu:24.04', '/c/u.sif')).toEqual(['apptainer', 'pull', '--force', '/c/u.sif', 'docker://ubuntu:24.04']);
+    expect(pullCommand('singularity', 'library://a/b/c:1', '/c/c.sif', '/opt/bin/singularity')).toEqual(['/opt/bin/singularity', 'pull', '--force', '/c/c.sif', 'library://a/b/c:1']);
+  });
+
+  test('sif names carry no path separators', () => {
+    expect(sifName('bench-env')).toBe('bench-env_latest.sif');
+    expect(sifName('docker://ghcr.io/a/b:1')).toBe('ghcr.io_a_b_1.sif');
+    expect(sifName('../../etc/passwd')).toBe('.._.._etc_passwd.sif');
+    expect(sifName('../../etc/passwd')).not.toContain('/');
+  });
+});
+
+describe('chooseRuntime', () => {
+  test('none never runs a container', async () => {
+    expect(await chooseRuntime('none', { PATH: path(['docker', 'podman', 'apptainer']) })).toBeNull();
+  });
+
+  test('auto prefers podman, then apptainer, then singularity when there is no docker', async () => {
+    expect((await chooseRuntime('auto', { PATH: path(['podman', 'apptainer', 'singularity']) }))?.runtime).toBe('podman');
+    expect((await chooseRuntime('auto', { PATH: path(['apptainer', 'singularity']) }))?.runtime).toBe('apptainer');
+    expect((await chooseRuntime('auto', { PATH: path(['singularity']) }))?.runtime).toBe('singularity');
+    expect(await chooseRuntime('auto', { PATH: path([]) })).toBeNull();
+  });
+
+  const docker = Bun.which('docker');
+  test.skipIf(docker === null)('auto passes over a docker whose daemon is unreachable', async () => {
+    const dir = path(['podman']);
+    symlinkSync(docker!, join(dir, 'docker'));
+    const env = { PATH: dir, DOCKER_HOST: `unix://${join(dir, 'no.sock')}` };
+    expect((await chooseRuntime('auto', env))?.runtime).toBe('podman');
+    const err = await chooseRuntime('docker', env).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnavailableError);
+    expect((err as Error).message).toStartWith('container.mode is docker but the docker daemon is not reachable');
+  });
+
+  test('an explicit runtime that is missing is a one-line error', async () => {
+    const err = await chooseRuntime('apptainer', { PATH: path(['singularity']) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnavailableError);
+    expect((err as Error).message).toBe('container.mode is apptainer but apptainer is not installed');
+    expect((await chooseRuntime('singularity', { PATH: path(['singularity']) }))?.probe.version).toContain('1.0');
+  });
+});
+
+const runtime = await ensureContainerRuntime();
+if ('reason' in runtime) console.error(`real container tests skipped: ${runtime.reason}`);
+const real = 'reason' in runtime ? null : runtime;
+
+describe('a real container', () => {
+  test.skipIf(real === null)('writes into the mounted work dir and has no network', async () => {
+    const rt = real!;
+    const work = mkdtempSync(join(tmpdir(), 'svc-ctr-work-'));
+    dirs.push(work);
+    expect((await chooseRuntime('auto', process.env))?.runtime).toBe(rt.runtime);
+    const argv = containerCommand({ runtime: rt.runtime, binary: rt.binary, image: rt.image, workDir: work, command: 'echo "in $(pwd)" > out.txt; ls /sys/class/net > nets.txt' });
+    const p = Bun.spawn(argv, { stdout: 'pipe', stderr: 'pipe' });
+    const [code, err] = await Promise.all([p.exited, new Response(p.stderr).text()]);
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(readFileSync(join(work, 'out.txt'), 'utf8')).toBe(`in ${work}\n`);
+    expect(readFileSync(join(work, 'nets.txt'), 'utf8').trim()).toBe('lo');
+  });
+
+  test.skipIf(real === null)('the command exit code comes through', async () => {
+    const rt = real!;
+    const p = Bun.spawn(containerCommand({ runtime: rt.runtime, binary: rt.binary, image: rt.image, workDir: tmpdir(), command: 'exit 7' }), { stdout: 'ignore', stderr: 'ignore' });
+    expect(await p.exited).toBe(7);
+  });
+});
