@@ -1,0 +1,68 @@
+import { afterAll, describe, expect, test } from 'bun:test';
+import { rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { UnavailableError } from '../../../src/core/errors.ts';
+import { detectSchedulers, gresList, parseSinfo, slurmPartitions } from '../../../src/sandbox/detect.ts';
+import { pathWith } from '../../support/container.ts';
+
+const dirs: string[] = [];
+const path = (names: string[]): string => {
+  const d = pathWith(names, 'echo "${0##*/} version 1.2.3"');
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('parseSinfo', () => {
+  test('merges the rows of a partition, marks the default and collects generic resources', () => {
+    const text = 'debug*|up|infinite|1|(null)\ngpu|up|2-00:00:00|2|gpu:a100:4\ngpu|up|2-00:00:00|3|gpu:v100:2,mps:100\n\n';
+    expect(parseSinfo(text)).toEqual([
+      { name: 'debug', default: true, available: 'up', timelimit: 'infinite', nodes: 1, gres: [] },
+      { name: 'gpu', default: false, available: 'up', timelimit: '2-00:00:00', nodes: 5, gres: ['gpu:a100:4', 'gpu:v100:2', 'mps:100'] },
+    ]);
+    expect(parseSinfo('')).toEqual([]);
+    expect(gresList('(null)')).toEqual([]);
+  });
+});
+
+describe('detectSchedulers', () => {
+  test('finds schedulers and runtimes by their programs on PATH', async () => {
+    const d = await detectSchedulers({ PATH: path(['qsub', 'apptainer', 'podman']) });
+    expect(d).toEqual({
+      local: true,
+      slurm: { found: false },
+      pbs: { found: true },
+      lsf: { found: false },
+      apptainer: { found: true, version: 'apptainer version 1.2.3' },
+      singularity: { found: false },
+      docker: { found: false, daemon: false },
+      podman: { found: true, version: 'podman version 1.2.3' },
+    });
+  });
+
+  const docker = Bun.which('docker');
+  test.skipIf(docker === null)('a docker client without its daemon is found but not reachable', async () => {
+    const dir = path(['bsub']);
+    symlinkSync(docker!, join(dir, 'docker'));
+    const d = await detectSchedulers({ PATH: dir, DOCKER_HOST: `unix://${join(dir, 'none.sock')}` });
+    expect(d.docker.found).toBe(true);
+    expect(d.docker.daemon).toBe(false);
+    expect(d.docker.error).toContain('Cannot connect to the Docker daemon');
+    expect(d.lsf.found).toBe(true);
+  });
+
+  test('slurmPartitions without sinfo is unavailable, in one line', async () => {
+    const err = await slurmPartitions({ PATH: path([]) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnavailableError);
+    expect((err as Error).message).toBe('sinfo is not installed: no Slurm client on this machine');
+  });
+
+  test.skipIf(Bun.which('sinfo') === null || Bun.which('sbatch') === null)('the Slurm cluster of this machine is detected with its partitions', async () => {
+    const d = await detectSchedulers(process.env);
+    expect(d.slurm.found).toBe(true);
+    expect(d.slurm.partitions?.length).toBeGreaterThan(0);
+    expect(d.slurm.partitions?.filter((p) => p.default).length).toBeLessThanOrEqual(1);
+  });
+});
