@@ -87,9 +87,22 @@ async function run(cmd: string[]): Promise<{ code: number; stdout: string; stder
   return { code, stdout, stderr };
 }
 
-/** A directory with stand-in programs that exist only to be found on PATH (detection of presence). */
-export function pathWith(names: string[], body = 'exit 0'): string {
+/** What a stand-in program does when run: print a version line, as `<program> --version` would. */
+export const PRINTS_VERSION = 'echo "${0##*/} version 9"';
+
+const pathDirs: string[] = [];
+
+/**
+ * A directory with stand-in programs that exist only to be found on PATH (detection of presence);
+ * removePathDirs deletes every one made so far.
+ */
+export function pathWith(names: string[], body = PRINTS_VERSION): string {
   const dir = mkdtempSync(join(tmpdir(), 'svc-path-'));
+  pathDirs.push(dir);
   for (const name of names) writeFileSync(join(dir, name), `#!/bin/sh\n${body}\n`, { mode: 0o755 });
   return dir;
+}
+
+export function removePathDirs(): void {
+  for (const d of pathDirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }

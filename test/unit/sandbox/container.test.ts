@@ -1,20 +1,14 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError, UnavailableError } from '../../../src/core/errors.ts';
 import { chooseRuntime, containerCommand, parseContainerMode, parsePullPolicy, podmanUlimits, pullCommand, pullDue, sifName } from '../../../src/sandbox/container.ts';
-import { ensureContainerRuntime, pathWith } from '../../support/container.ts';
+import { ensureContainerRuntime, pathWith, removePathDirs } from '../../support/container.ts';
+import { removeDir, tempDir } from '../../support/svc.ts';
 
-const dirs: string[] = [];
-const path = (names: string[]): string => {
-  const d = pathWith(names, 'echo "$0 1.0"');
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const path = (names: string[]): string => pathWith(names);
+afterAll(removePathDirs);
 
 describe('containerCommand', () => {
   const base = { image: 'bench-env', workDir: '/w/run 1', command: 'python train.py > out.txt' };
@@ -121,7 +115,7 @@ describe('chooseRuntime', () => {
     const err = await chooseRuntime('apptainer', { PATH: path(['singularity']) }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnavailableError);
     expect((err as Error).message).toBe('container.mode is apptainer but apptainer is not installed');
-    expect((await chooseRuntime('singularity', { PATH: path(['singularity']) }))?.probe.version).toContain('1.0');
+    expect((await chooseRuntime('singularity', { PATH: path(['singularity']) }))?.probe.version).toBe('singularity version 9');
   });
 });
 
@@ -132,8 +126,7 @@ const real = 'reason' in runtime ? null : runtime;
 describe('a real container', () => {
   test.skipIf(real === null)('writes into the mounted work dir and has no network', async () => {
     const rt = real!;
-    const work = mkdtempSync(join(tmpdir(), 'svc-ctr-work-'));
-    dirs.push(work);
+    const work = tempDir();
     expect((await chooseRuntime('auto', process.env))?.runtime).toBe(rt.runtime);
     const argv = containerCommand({ runtime: rt.runtime, binary: rt.binary, image: rt.image, workDir: work, command: 'echo "in $(pwd)" > out.txt; ls /sys/class/net > nets.txt' });
     const p = Bun.spawn(argv, { stdout: 'pipe', stderr: 'pipe' });
@@ -142,6 +135,7 @@ describe('a real container', () => {
     expect(code).toBe(0);
     expect(readFileSync(join(work, 'out.txt'), 'utf8')).toBe(`in ${work}\n`);
     expect(readFileSync(join(work, 'nets.txt'), 'utf8').trim()).toBe('lo');
+    removeDir(work);
   });
 
   test.skipIf(real === null)('the command exit code comes through', async () => {

@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { createApp } from '../../../src/server/app.ts';
 import { ServerContext } from '../../../src/server/context.ts';
 import { sandboxRoutes } from '../../../src/server/routes/sandbox.ts';
-import { ensureContainerRuntime, pathWith, TEST_IMAGE } from '../../support/container.ts';
+import { ensureContainerRuntime, pathWith, removePathDirs, TEST_IMAGE } from '../../support/container.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) removeDir(d);
+  removePathDirs();
 });
 
 /** The dashboard app with the sandbox routes, over a fresh workspace, with `env` as its whole environment. */
@@ -26,11 +27,7 @@ function dashboard(env: Record<string, string>) {
   return { ws, get: (p: string) => call('GET', p), post: (p: string) => call('POST', p) };
 }
 
-const standIns = (names: string[]): string => {
-  const d = pathWith(names, 'echo "${0##*/} version 9"');
-  dirs.push(d);
-  return d;
-};
+const standIns = (names: string[]): string => pathWith(names);
 
 describe('sandbox routes', () => {
   test('scheduler detect reports what is on PATH', async () => {
@@ -101,9 +98,7 @@ describe('sandbox routes with a running docker daemon', () => {
   });
 
   test.skipIf(real === null)('pull starts in the background and its progress lands in the workspace log', async () => {
-    const bin = join(tempDir(), 'bin');
-    dirs.push(bin);
-    mkdirSync(bin);
+    const bin = pathWith([]);
     symlinkSync(real!.binary, join(bin, 'docker'));
     // no registry is reachable from here, so the pull itself fails: its lines and outcome must still be logged
     const { ws, post } = dashboard({ PATH: bin, SVC_CONTAINER_IMAGE: 'bench-env' });

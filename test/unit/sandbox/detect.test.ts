@@ -1,19 +1,12 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { rmSync, symlinkSync } from 'node:fs';
+import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { UnavailableError } from '../../../src/core/errors.ts';
 import { detectSchedulers, gresList, parseSinfo, slurmPartitions } from '../../../src/sandbox/detect.ts';
-import { pathWith } from '../../support/container.ts';
+import { pathWith, removePathDirs } from '../../support/container.ts';
 
-const dirs: string[] = [];
-const path = (names: string[]): string => {
-  const d = pathWith(names, 'echo "${0##*/} version 1.2.3"');
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const path = (names: string[]): string => pathWith(names);
+afterAll(removePathDirs);
 
 describe('parseSinfo', () => {
   test('merges the rows of a partition, marks the default and collects generic resources', () => {
@@ -35,10 +28,10 @@ describe('detectSchedulers', () => {
       slurm: { found: false },
       pbs: { found: true },
       lsf: { found: false },
-      apptainer: { found: true, version: 'apptainer version 1.2.3' },
+      apptainer: { found: true, version: 'apptainer version 9' },
       singularity: { found: false },
       docker: { found: false, daemon: false },
-      podman: { found: true, version: 'podman version 1.2.3' },
+      podman: { found: true, version: 'podman version 9' },
     });
   });
 

@@ -1,19 +1,12 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { rmSync, symlinkSync } from 'node:fs';
+import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { UnavailableError } from '../../../src/core/errors.ts';
 import { checkGpuRequest, checkSandbox } from '../../../src/sandbox/preconditions.ts';
-import { ensureContainerRuntime, pathWith } from '../../support/container.ts';
+import { ensureContainerRuntime, pathWith, removePathDirs } from '../../support/container.ts';
 
-const dirs: string[] = [];
-const path = (names: string[]): string => {
-  const d = pathWith(names);
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const path = (names: string[]): string => pathWith(names);
+afterAll(removePathDirs);
 
 async function refusal(p: Promise<unknown>): Promise<UnavailableError> {
   const err = await p.catch((e: unknown) => e);
