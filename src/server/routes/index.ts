@@ -6,6 +6,7 @@ import { fewshotRoutes } from './fewshot.ts';
 import { memoryRoutes } from './memory.ts';
 import { modelRoutes } from './models.ts';
 import { nodeRoutes } from './nodes.ts';
+import { sandboxRoutes } from './sandbox.ts';
 import { settingsRoutes } from './settings.ts';
 import { skillRoutes } from './skills.ts';
 import { stateRoutes } from './state.ts';
@@ -28,5 +29,6 @@ export const ROUTES: ((ctx: ServerContext) => Elysia<any, any, any, any, any, an
   fewshotRoutes,
   skillRoutes,
   nodeRoutes,
+  sandboxRoutes,
   staticRoutes,
 ];
