@@ -38,10 +38,13 @@ export function readExitCode(workDir: string, id: string): number | null {
   return /^-?\d+$/.test(text) ? Number(text) : null;
 }
 
-/** Bash that runs the body in a subshell and records its exit code; `$1`-free so both executors use it. */
-export function wrapperScript(body: string, exitPath: string, env: Record<string, string> = {}): string {
+/**
+ * Bash that runs the body in a subshell and records its exit code (written then renamed, so a
+ * reader never sees half a number). `exitPathWord` is a shell word: quoted, maybe with `$VARS`.
+ */
+export function wrapperScript(body: string, exitPathWord: string, env: Record<string, string> = {}): string {
   const exports = Object.entries(env).map(([k, v]) => `export ${k}=${shellQuote(v)}`);
-  return [...exports, '(', body, ')', `printf '%s\\n' "$?" > ${shellQuote(exitPath)}.tmp && mv -f ${shellQuote(exitPath)}.tmp ${shellQuote(exitPath)}`, ''].join('\n');
+  return [...exports, '(', body, ')', `printf '%s\\n' "$?" > ${exitPathWord}.tmp && mv -f ${exitPathWord}.tmp ${exitPathWord}`, ''].join('\n');
 }
 
 export function bodyOf(spec: JobSpec): string {

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, openSync, closeSync, readFileSync } from 'node:f
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.ts';
 import type { Executor, JobReason, JobRef, JobSpec, JobStatus, WaitOptions } from './executor.ts';
-import { bodyOf, exitFile, JobIndex, jobsDir, pollUntilDone, readExitCode, readLogs, wrapperScript } from './job-state.ts';
+import { bodyOf, exitFile, JobIndex, jobsDir, pollUntilDone, readExitCode, readLogs, shellQuote, wrapperScript } from './job-state.ts';
 
 /** How long a killed group gets between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 2000;
@@ -28,7 +28,7 @@ export class LocalExecutor implements Executor {
     mkdirSync(dir, { recursive: true });
     const stdoutPath = join(dir, `${id}.out`);
     const stderrPath = join(dir, `${id}.err`);
-    const script = wrapperScript(body, exitFile(workDir, id), spec.env);
+    const script = wrapperScript(body, shellQuote(exitFile(workDir, id)), spec.env);
     this.index.save({ id, kind: 'local', workDir, name: spec.name, submittedAt: new Date().toISOString(), stdoutPath, stderrPath });
     const out = openSync(stdoutPath, 'a');
     const err = openSync(stderrPath, 'a');

@@ -28,7 +28,8 @@ chown munge:munge /etc/munge/munge.key /run/munge /var/lib/munge /var/log/munge;
 chown slurm:slurm /run/slurm /var/spool/slurmctld /var/log/slurm
 
 # MinJobAge keeps finished jobs visible to squeue/scontrol for an hour (no accounting database here).
-# OverTimeLimit=0 and a short KillWait make a TIMEOUT arrive soon after the limit.
+# OverTimeLimit=0 and a short KillWait make a TIMEOUT arrive soon after the limit; OverSubscribe
+# lets a small test machine run many short jobs at once.
 cat > /etc/slurm/slurm.conf <<CONF
 ClusterName=ci
 SlurmctldHost=$HOST
@@ -56,7 +57,7 @@ MinJobAge=3600
 KillWait=2
 OverTimeLimit=0
 NodeName=$HOST CPUs=$CPUS RealMemory=$MEM State=UNKNOWN
-PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:8
 CONF
 
 pid_alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
