@@ -47,7 +47,7 @@ export class SlurmExecutor implements Executor {
     const logDir = this.opts.logDir ? resolve(this.opts.logDir) : stateDir;
     const script = batchScript({ ...spec, workDir }, { stateDir, logDir });
     mkdirSync(logDir, { recursive: true });
-    const draft = join(stateDir, `pending-${process.pid}-${Date.now()}.sbatch`);
+    const draft = join(stateDir, `pending-${crypto.randomUUID()}.sbatch`);
     writeFileAtomic(draft, script);
     const id = await this.sbatch(draft, spec.name).catch((err: unknown) => {
       rmSync(draft, { force: true });
