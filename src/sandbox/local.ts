@@ -76,7 +76,7 @@ export class LocalExecutor implements Executor {
     const reason = readReason(workDir, id);
     if (exitCode !== null) return { state: exitCode === 0 ? 'COMPLETED' : 'FAILED', exitCode, ...(reason ? { reason } : {}) };
     const pid = readPid(workDir, id);
-    if (pid !== null && groupAlive(pid)) return { state: 'RUNNING', exitCode: null };
+    if (pid !== null && leaderAlive(pid)) return { state: 'RUNNING', exitCode: null };
     // Gone without an exit code: killed by us (the reason says why) or by something else.
     return reason ? { state: 'FAILED', reason, exitCode: null } : { state: 'ERROR', exitCode: null };
   }
@@ -92,9 +92,19 @@ function readReason(workDir: string, id: string): JobReason | undefined {
   return existsSync(p) ? (readFileSync(p, 'utf8').trim() as JobReason) : undefined;
 }
 
-function groupAlive(pgid: number): boolean {
+/**
+ * The job's leader process still runs. A zombie counts as ended: in a container whose PID 1 does
+ * not reap, killed processes stay zombies for good.
+ */
+function leaderAlive(pid: number): boolean {
   try {
-    process.kill(-pgid, 0);
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    if (existsSync('/proc/self/stat')) return false;
+  }
+  try {
+    process.kill(pid, 0); // no /proc (macOS): existence is all we can ask
     return true;
   } catch {
     return false;
@@ -103,7 +113,7 @@ function groupAlive(pgid: number): boolean {
 
 /** Record why, then SIGTERM the whole group and SIGKILL what is left after a grace period. */
 function killGroup(workDir: string, id: string, pgid: number, reason: JobReason): void {
-  if (!groupAlive(pgid)) return;
+  if (!leaderAlive(pgid)) return;
   writeFileAtomic(join(jobsDir(workDir), `${id}.reason`), reason);
   signalGroup(pgid, 'SIGTERM');
   setTimeout(() => signalGroup(pgid, 'SIGKILL'), KILL_GRACE_MS).unref();

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NotFoundError } from '../../../src/core/errors.ts';
 import { LocalExecutor } from '../../../src/sandbox/local.ts';
@@ -14,10 +14,11 @@ function workDir(name: string): string {
   return join(root, name);
 }
 
-function pidAlive(pid: number): boolean {
+/** Running, not a zombie (this container's PID 1 does not reap orphans). */
+function pidRunning(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
   } catch {
     return false;
   }
@@ -48,7 +49,7 @@ describe('LocalExecutor', () => {
     expect(s).toEqual({ state: 'FAILED', reason: 'TIMEOUT', exitCode: null });
     const child = Number(await Bun.file(join(wd, 'child.pid')).text());
     await Bun.sleep(100);
-    expect(pidAlive(child)).toBe(false);
+    expect(pidRunning(child)).toBe(false);
   });
 
   test('cancel kills the group: FAILED with reason CANCELLED, and status reads it from another executor', async () => {
