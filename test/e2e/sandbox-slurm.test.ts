@@ -47,6 +47,15 @@ describe('SlurmExecutor on a real cluster', () => {
     expect((await other.status([ref.id])).get(ref.id)).toEqual({ state: 'FAILED', exitCode: 3 });
   });
 
+  test('with a log dir (SLURM_LOG_DIR) the job output goes there and logs() reads it', async () => {
+    const logDir = join(root, 'slurm-logs');
+    const logged = new SlurmExecutor({ stateDir, logDir, pollMs: 300 });
+    const ref = await logged.submit({ script: 'echo to-the-log-dir', workDir: join(root, 'logdir'), name: 'svc-log', wallTimeS: 60 });
+    expect(await logged.wait(ref.id)).toEqual({ state: 'COMPLETED', exitCode: 0 });
+    expect(readdirSync(logDir).sort()).toEqual([`svc-log-${ref.id}.err`, `svc-log-${ref.id}.out`]);
+    expect((await logged.logs(ref.id)).stdout).toBe('to-the-log-dir\n');
+  });
+
   test('scancel on a running job is FAILED with reason CANCELLED', async () => {
     const ref = await exec.submit({ command: ['sleep', '300'], workDir: join(root, 'cancel'), name: 'svc-cancel', wallTimeS: 600 });
     for (let i = 0; i < 100 && (await exec.status([ref.id])).get(ref.id)?.state !== 'RUNNING'; i++) await Bun.sleep(100);

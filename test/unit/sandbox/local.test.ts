@@ -60,6 +60,19 @@ describe('LocalExecutor', () => {
     expect(await other.wait(ref.id)).toEqual({ state: 'FAILED', reason: 'CANCELLED', exitCode: null });
   });
 
+  test('another process with the same state dir reads the status and can cancel', async () => {
+    const ref = await exec.submit({ script: 'sleep 300', workDir: workDir('xproc'), name: 'x', wallTimeS: 600 });
+    const code = `import { LocalExecutor } from ${JSON.stringify(join(import.meta.dir, '../../../src/sandbox/local.ts'))};
+      const e = new LocalExecutor(${JSON.stringify(stateDir)});
+      const before = (await e.status([${JSON.stringify(ref.id)}])).get(${JSON.stringify(ref.id)});
+      await e.cancel(${JSON.stringify(ref.id)});
+      console.log(JSON.stringify([before, await e.wait(${JSON.stringify(ref.id)})]));`;
+    const proc = Bun.spawn([process.execPath, '-e', code], { stdout: 'pipe', stderr: 'inherit' });
+    const out = await new Response(proc.stdout).text();
+    expect(JSON.parse(out)).toEqual([{ state: 'RUNNING', exitCode: null }, { state: 'FAILED', reason: 'CANCELLED', exitCode: null }]);
+    expect(await exec.wait(ref.id)).toEqual({ state: 'FAILED', reason: 'CANCELLED', exitCode: null });
+  });
+
   test('status of many jobs at once, and an unknown id is a clear NotFoundError', async () => {
     const refs = await Promise.all([0, 1, 2].map((i) => exec.submit({ script: `exit ${i}`, workDir: workDir('many'), name: `m${i}`, wallTimeS: 30 })));
     for (const r of refs) await exec.wait(r.id);
