@@ -5,6 +5,9 @@
 import type { JobStatus, WaitOptions } from './executor.ts';
 import { isFinished } from './executor.ts';
 
+/** Failed status queries in a row before the waits give up (a controller restart takes a few). */
+const MAX_FAILED_POLLS = 5;
+
 interface Waiter {
   resolve: (s: JobStatus) => void;
   reject: (e: unknown) => void;
@@ -15,6 +18,7 @@ export class SlurmWaiters {
   private readonly waiting = new Map<string, Waiter[]>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private delay: number;
+  private failedPolls = 0;
 
   constructor(
     private readonly status: (ids: string[]) => Promise<Map<string, JobStatus>>,
@@ -54,6 +58,7 @@ export class SlurmWaiters {
     let changed = false;
     try {
       const all = await this.status(ids);
+      this.failedPolls = 0;
       for (const id of ids) {
         const s = all.get(id);
         const list = this.waiting.get(id);
@@ -69,6 +74,8 @@ export class SlurmWaiters {
         }
       }
     } catch (err) {
+      if (++this.failedPolls < MAX_FAILED_POLLS) return this.schedule(this.baseMs * 8);
+      this.failedPolls = 0;
       for (const [id, list] of this.waiting) {
         this.waiting.delete(id);
         for (const w of list) w.reject(err);

@@ -90,6 +90,17 @@ describe('SlurmExecutor on a real cluster', () => {
     for (let i = 1; i < lists.length; i++) expect([...(lists[i] ?? [])].every((id) => lists[i - 1]?.has(id))).toBe(true);
   }, 120_000);
 
+  test('a wait rides out a few failed polls, and gives up with the error after five in a row', async () => {
+    let failures = 0;
+    const flaky: CommandRunner = (argv) => (argv[0] === 'squeue' && failures-- > 0 ? Promise.reject(new Error('controller away')) : system(argv));
+    const e = new SlurmExecutor({ stateDir, runner: flaky, pollMs: 50 });
+    const ok = await e.submit({ script: 'true', workDir: join(root, 'flaky'), name: 'svc-flaky', wallTimeS: 60 });
+    failures = 2;
+    expect(await e.wait(ok.id)).toEqual({ state: 'COMPLETED', exitCode: 0 });
+    failures = 5;
+    await expect(e.wait(ok.id)).rejects.toThrow('controller away');
+  });
+
   test('a partition the cluster does not have is refused by sbatch, leaving no record behind', async () => {
     const wd = join(root, 'badpart');
     await expect(exec.submit({ script: 'true', workDir: wd, name: 'svc-bad', wallTimeS: 60, partition: 'nosuch' })).rejects.toThrow(SvcError);
