@@ -1,0 +1,115 @@
+/**
+ * What a job leaves on disk, so any process can read its state: under
+ * `<workDir>/.svc-jobs/`, `<id>.json` (the record written at submit), `<id>.pid` (local only),
+ * `<id>.exit` (written by the job's wrapper when its body ends), `<id>.out` and `<id>.err`.
+ * An index of id → work dir under the executor's state dir finds the record from the id alone.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic, writeJsonAtomic } from '../core/atomic.ts';
+import { NotFoundError } from '../core/errors.ts';
+import { isSafeId } from '../core/paths.ts';
+import type { ExecutorKind, JobRef, JobSpec, JobStatus, WaitOptions } from './executor.ts';
+import { isFinished } from './executor.ts';
+
+export interface JobRecord extends JobRef {
+  name: string;
+  submittedAt: string;
+  stdoutPath: string;
+  stderrPath: string;
+}
+
+export function jobsDir(workDir: string): string {
+  return join(workDir, '.svc-jobs');
+}
+
+export function exitFile(workDir: string, id: string): string {
+  return join(jobsDir(workDir), `${id}.exit`);
+}
+
+/** The exit code the job wrote, or null while it has not written one (running, killed, lost). */
+export function readExitCode(workDir: string, id: string): number | null {
+  let text: string;
+  try {
+    text = readFileSync(exitFile(workDir, id), 'utf8').trim();
+  } catch {
+    return null;
+  }
+  return /^-?\d+$/.test(text) ? Number(text) : null;
+}
+
+/**
+ * Bash that runs the body in a subshell and records its exit code (written then renamed, so a
+ * reader never sees half a number). `exitPathWord` is a shell word: quoted, maybe with `$VARS`.
+ */
+export function wrapperScript(body: string, exitPathWord: string, env: Record<string, string> = {}): string {
+  const exports = Object.entries(env).map(([k, v]) => `export ${k}=${shellQuote(v)}`);
+  return [...exports, '(', body, ')', `printf '%s\\n' "$?" > ${exitPathWord}.tmp && mv -f ${exitPathWord}.tmp ${exitPathWord}`, ''].join('\n');
+}
+
+export function bodyOf(spec: JobSpec): string {
+  if (spec.script !== undefined && spec.command === undefined) return spec.script;
+  if (spec.command !== undefined && spec.script === undefined && spec.command.length > 0) return spec.command.map(shellQuote).join(' ');
+  throw new TypeError('a job needs exactly one of script and a non-empty command');
+}
+
+export function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
+/** id → work dir, one small file per job under the executor's state dir. */
+export class JobIndex {
+  constructor(readonly stateDir: string) {}
+
+  save(rec: JobRecord): void {
+    writeJsonAtomic(join(jobsDir(rec.workDir), `${rec.id}.json`), rec);
+    writeFileAtomic(join(this.stateDir, `${rec.kind}-${rec.id}`), rec.workDir);
+  }
+
+  get(kind: ExecutorKind, id: string): JobRecord {
+    const ptr = join(this.stateDir, `${kind}-${id}`);
+    if (!isSafeId(id) || !existsSync(ptr)) throw new NotFoundError(`no ${kind} job ${JSON.stringify(id)} was submitted from here`);
+    const workDir = readFileSync(ptr, 'utf8');
+    return JSON.parse(readFileSync(join(jobsDir(workDir), `${id}.json`), 'utf8')) as JobRecord;
+  }
+
+  has(kind: ExecutorKind, id: string): boolean {
+    return isSafeId(id) && existsSync(join(this.stateDir, `${kind}-${id}`));
+  }
+}
+
+export function readLogs(rec: JobRecord): { stdout: string; stderr: string } {
+  const read = (p: string) => (existsSync(p) ? readFileSync(p, 'utf8') : '');
+  return { stdout: read(rec.stdoutPath), stderr: read(rec.stderrPath) };
+}
+
+/** Poll one job until it finishes, the interval growing while nothing changes; abortable. */
+export async function pollUntilDone(poll: () => Promise<JobStatus>, opts: WaitOptions = {}): Promise<JobStatus> {
+  const base = opts.pollMs ?? 500;
+  let delay = base;
+  let last = '';
+  for (;;) {
+    opts.signal?.throwIfAborted();
+    const s = await poll();
+    if (isFinished(s)) return s;
+    const key = `${s.state}/${s.reason ?? ''}`;
+    delay = key === last ? Math.min(delay * 2, base * 8) : base;
+    last = key;
+    await abortableSleep(delay, opts.signal);
+  }
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }
+    function onAbort() {
+      clearTimeout(t);
+      reject(signal?.reason);
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,42 @@
+/**
+ * Slurm's job states mapped onto ours, and the parsers for the three places a state can come
+ * from: `squeue` (all jobs the controller still holds), `sacct` (the accounting database, when
+ * the cluster has one) and `scontrol show job` (text; 22.05 has no --json there).
+ */
+import type { JobReason, JobState } from './executor.ts';
+
+export interface SchedulerState {
+  state: JobState;
+  reason?: JobReason;
+}
+
+const REASONS: Record<string, JobReason> = { TIMEOUT: 'TIMEOUT', CANCELLED: 'CANCELLED', OUT_OF_MEMORY: 'OUT_OF_MEMORY', NODE_FAIL: 'NODE_FAIL', DEADLINE: 'TIMEOUT', PREEMPTED: 'CANCELLED' };
+const PENDING = new Set(['PENDING', 'CONFIGURING', 'REQUEUED', 'REQUEUE_FED', 'REQUEUE_HOLD', 'RESIZING']);
+const RUNNING = new Set(['RUNNING', 'COMPLETING', 'SUSPENDED', 'STOPPED', 'SIGNALING', 'STAGE_OUT', 'RESV_DEL_HOLD']);
+
+/** `CANCELLED by 0` (sacct) and `CANCELLED+` count as CANCELLED. */
+export function mapSlurmState(raw: string): SchedulerState {
+  const name = raw.trim().split(/[\s+]/)[0]?.toUpperCase() ?? '';
+  if (PENDING.has(name)) return { state: 'PENDING' };
+  if (RUNNING.has(name)) return { state: 'RUNNING' };
+  if (name === 'COMPLETED') return { state: 'COMPLETED' };
+  if (name === 'FAILED') return { state: 'FAILED' };
+  const reason = REASONS[name];
+  if (reason) return { state: 'FAILED', reason };
+  return { state: 'ERROR' }; // BOOT_FAIL, REVOKED, SPECIAL_EXIT and anything unknown
+}
+
+/** Lines of `squeue -h -o '%i|%T'` or `sacct -n -X -P -o JobIDRaw,State`. */
+export function parsePipeTable(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const [id, state] = line.trim().split('|');
+    if (id && state) out.set(id, state);
+  }
+  return out;
+}
+
+/** `JobState=` from `scontrol show job <id>`, or null when Slurm no longer knows the job. */
+export function parseScontrolState(text: string): string | null {
+  return /\bJobState=(\S+)/.exec(text)?.[1] ?? null;
+}
