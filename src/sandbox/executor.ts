@@ -3,7 +3,7 @@
  * A job writes its exit code to a file in its state directory; that file, not the scheduler's
  * word, decides COMPLETED against FAILED.
  */
-export type ExecutorKind = 'local' | 'slurm';
+export type ExecutorKind = 'local' | 'slurm' | 'pbs' | 'lsf';
 
 export interface JobSpec {
   /** Bash text run as the job's body; exactly one of script and command. */

@@ -17,7 +17,7 @@ export interface BatchPaths {
 }
 
 export function batchScript(spec: JobSpec, paths: BatchPaths): string {
-  const { directives, body } = splitDirectives(bodyOf(spec));
+  const { directives, body } = splitDirectives(bodyOf(spec), DIRECTIVE, ACCOUNT_DIRECTIVE);
   const name = jobName(spec.name);
   const header = [
     `#SBATCH --job-name=${name}`,
@@ -46,19 +46,19 @@ export function wallMinutes(seconds: number): number {
   return Math.max(1, Math.ceil(seconds / 60));
 }
 
-function jobName(name: string): string {
+export function jobName(name: string): string {
   return name.replace(/[^\w.-]/g, '_').slice(0, 64) || 'svc-job';
 }
 
-/** The user's leading #SBATCH lines (account flags dropped) and the rest, shebang removed. */
-function splitDirectives(script: string): { directives: string[]; body: string } {
+/** The user's leading directive lines (account lines dropped) and the rest, shebang removed. */
+export function splitDirectives(script: string, directive: RegExp, account: RegExp): { directives: string[]; body: string } {
   const lines = script.split('\n');
   if (lines[0]?.startsWith('#!')) lines.shift();
   const directives: string[] = [];
   const body: string[] = [];
   for (const line of lines) {
-    if (ACCOUNT_DIRECTIVE.test(line)) continue;
-    if (DIRECTIVE.test(line) && body.every((l) => l.trim() === '' || l.trimStart().startsWith('#'))) directives.push(line.trim());
+    if (account.test(line)) continue;
+    if (directive.test(line) && body.every((l) => l.trim() === '' || l.trimStart().startsWith('#'))) directives.push(line.trim());
     else body.push(line);
   }
   return { directives, body: body.join('\n') };

@@ -125,7 +125,7 @@ export class SlurmExecutor implements Executor {
  * The exit file decides COMPLETED against FAILED; a reason from the scheduler (TIMEOUT, CANCELLED,
  * ...) stands. A job neither the scheduler nor the exit file knows is ERROR.
  */
-function withExitFile(s: SchedulerState | undefined, exitCode: number | null): JobStatus {
+export function withExitFile(s: SchedulerState | undefined, exitCode: number | null): JobStatus {
   if (exitCode !== null && (!s || s.state === 'COMPLETED' || s.state === 'FAILED') && !s?.reason) {
     return { state: exitCode === 0 ? 'COMPLETED' : 'FAILED', exitCode };
   }
@@ -134,6 +134,6 @@ function withExitFile(s: SchedulerState | undefined, exitCode: number | null): J
   return isFinished(done) ? done : { state: s.state, exitCode: null };
 }
 
-function firstLine(text: string): string {
+export function firstLine(text: string): string {
   return text.trim().split('\n')[0] || 'no output';
 }

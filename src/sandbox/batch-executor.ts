@@ -1,0 +1,109 @@
+/**
+ * Jobs on a PBS or LSF cluster, driven through a small description of the scheduler's CLI: how
+ * to write the batch script, submit it, ask for the state of ALL our jobs in one query, and
+ * cancel. Waits share one poll loop; the exit file decides COMPLETED against FAILED. A cancel
+ * leaves a marker next to the job's record, so any process reading the job reports CANCELLED.
+ */
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { writeFileAtomic } from '../core/atomic.ts';
+import { SvcError } from '../core/errors.ts';
+import type { Executor, JobSpec, JobStatus, JobRef, WaitOptions } from './executor.ts';
+import { JobIndex, jobsDir, readExitCode, readLogs } from './job-state.ts';
+import { firstLine, withExitFile } from './slurm.ts';
+import type { CommandResult, CommandRunner } from './slurm-runner.ts';
+import type { BatchPaths } from './slurm-script.ts';
+import type { SchedulerState } from './slurm-state.ts';
+import { SlurmWaiters } from './slurm-wait.ts';
+
+/** What one scheduler's CLI looks like to the batch executor. */
+export interface SchedulerCli {
+  kind: 'pbs' | 'lsf';
+  script(spec: JobSpec, paths: BatchPaths): string;
+  /** argv, and whether the script goes on stdin (`bsub < script`) instead of as an argument. */
+  submit(scriptPath: string): { argv: string[]; stdin: boolean };
+  /** The job id from a successful submit's stdout, or null. */
+  parseSubmit(stdout: string): string | null;
+  statusArgv(ids: string[]): string[];
+  /** States of the listed jobs; `cancelled` holds the ids we cancelled. Throws on a failed query. */
+  parseStatus(res: CommandResult, cancelled: Set<string>): Map<string, SchedulerState>;
+  cancelArgv(id: string): string[];
+  logPaths(spec: JobSpec, logDir: string, id: string): { stdoutPath: string; stderrPath: string };
+}
+
+export interface BatchOptions {
+  stateDir: string;
+  logDir?: string;
+  runner: CommandRunner;
+  pollMs?: number;
+}
+
+export class BatchExecutor implements Executor {
+  readonly kind: 'pbs' | 'lsf';
+  private readonly index: JobIndex;
+  private readonly waiters: SlurmWaiters;
+
+  constructor(
+    private readonly cli: SchedulerCli,
+    private readonly opts: BatchOptions,
+  ) {
+    this.kind = cli.kind;
+    this.index = new JobIndex(opts.stateDir);
+    this.waiters = new SlurmWaiters((ids) => this.status(ids), opts.pollMs ?? 1000);
+  }
+
+  async submit(spec: JobSpec): Promise<JobRef> {
+    const workDir = resolve(spec.workDir);
+    const stateDir = jobsDir(workDir);
+    const logDir = this.opts.logDir ? resolve(this.opts.logDir) : stateDir;
+    const script = this.cli.script({ ...spec, workDir }, { stateDir, logDir });
+    mkdirSync(logDir, { recursive: true });
+    const draft = join(stateDir, `pending-${crypto.randomUUID()}.${this.kind}`);
+    writeFileAtomic(draft, script);
+    const { argv, stdin } = this.cli.submit(draft);
+    const res = await this.opts.runner(argv, stdin ? draft : undefined).catch((err: unknown) => {
+      rmSync(draft, { force: true });
+      throw err;
+    });
+    const id = res.code === 0 ? this.cli.parseSubmit(res.stdout) : null;
+    if (!id) {
+      rmSync(draft, { force: true });
+      throw new SvcError(`${argv[0]} refused job ${spec.name}: ${firstLine(res.stderr || res.stdout)}`);
+    }
+    renameSync(draft, join(stateDir, `${id}.${this.kind}`));
+    this.index.save({ id, kind: this.kind, workDir, name: spec.name, submittedAt: new Date().toISOString(), ...this.cli.logPaths(spec, logDir, id) });
+    return { id, kind: this.kind, workDir };
+  }
+
+  /** One scheduler query for all ids. */
+  async status(ids: string[]): Promise<Map<string, JobStatus>> {
+    const records = ids.map((id) => this.index.get(this.kind, id));
+    const cancelled = new Set(records.filter((r) => existsSync(cancelMarker(r.workDir, r.id))).map((r) => r.id));
+    const seen = ids.length ? this.cli.parseStatus(await this.opts.runner(this.cli.statusArgv(ids)), cancelled) : new Map<string, SchedulerState>();
+    return new Map(records.map((r) => [r.id, withExitFile(seen.get(r.id), readExitCode(r.workDir, r.id))]));
+  }
+
+  async cancel(id: string): Promise<void> {
+    const rec = this.index.get(this.kind, id);
+    writeFileAtomic(cancelMarker(rec.workDir, id), new Date().toISOString());
+    const argv = this.cli.cancelArgv(id);
+    const res = await this.opts.runner(argv);
+    if (res.code !== 0) {
+      rmSync(cancelMarker(rec.workDir, id), { force: true });
+      throw new SvcError(`${argv[0]} ${id} failed: ${firstLine(res.stderr || res.stdout)}`);
+    }
+  }
+
+  async logs(id: string): Promise<{ stdout: string; stderr: string }> {
+    return readLogs(this.index.get(this.kind, id));
+  }
+
+  wait(id: string, opts: WaitOptions = {}): Promise<JobStatus> {
+    this.index.get(this.kind, id);
+    return this.waiters.add(id, opts);
+  }
+}
+
+function cancelMarker(workDir: string, id: string): string {
+  return join(jobsDir(workDir), `${id}.cancelled`);
+}
