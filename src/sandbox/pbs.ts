@@ -1,7 +1,6 @@
 /**
- * Jobs on a PBS Pro or Torque cluster: `qsub <script>` prints the job id, `qstat -x -f` with all
- * our ids answers for all of them in one call (JSON with PBS Pro's `-F json`, the text form
- * otherwise), `qdel` cancels. Account lines (`#PBS -A`) are stripped like Slurm's.
+ * Jobs on a PBS Pro or Torque cluster: `qsub <script>` prints the job id, one `qstat -f` with all
+ * our ids answers for all of them (PBS Pro: `-x -F json`; Torque: the text form), `qdel` cancels. Account lines (`#PBS -A`) are stripped like Slurm's.
  */
 import type { JobSpec } from './executor.ts';
 import type { SchedulerCli } from './batch-executor.ts';
@@ -59,7 +58,8 @@ function pbsCli(format: 'json' | 'text'): SchedulerCli {
     script: pbsScript,
     submit: (path) => ({ argv: ['qsub', path], stdin: false }),
     parseSubmit: (stdout) => /^\s*(\d+(?:\[\])?(?:\.[\w.-]+)?)\s*$/.exec(stdout)?.[1] ?? null,
-    statusArgv: (ids) => ['qstat', '-x', '-f', ...(format === 'json' ? ['-F', 'json'] : []), ...ids],
+    // PBS Pro's -x adds finished jobs; Torque keeps them (state C) without it, and its -x means XML
+    statusArgv: (ids) => (format === 'json' ? ['qstat', '-x', '-f', '-F', 'json', ...ids] : ['qstat', '-f', ...ids]),
     parseStatus: (res, cancelled) => {
       // qstat lists the jobs it knows and exits non-zero naming each one it does not
       if (res.code !== 0 && !/Unknown Job Id/i.test(res.stderr)) throw new SvcError(`qstat failed: ${firstLine(res.stderr)}`);
