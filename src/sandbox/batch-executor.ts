@@ -31,12 +31,18 @@ export interface SchedulerCli {
   logPaths(spec: JobSpec, logDir: string, id: string): { stdoutPath: string; stderrPath: string };
 }
 
-export interface BatchOptions {
+/** What a PBS or LSF executor is made with; the runner defaults to the system's commands. */
+export interface SchedulerOptions {
+  /** Where the id → work dir index lives. */
   stateDir: string;
+  /** Job stdout/stderr go here instead of the job's state dir. */
   logDir?: string;
-  runner: CommandRunner;
+  runner?: CommandRunner;
+  /** First interval of the shared poll loop. */
   pollMs?: number;
 }
+
+type BatchOptions = SchedulerOptions & { runner: CommandRunner };
 
 export class BatchExecutor implements Executor {
   readonly kind: 'pbs' | 'lsf';

@@ -4,11 +4,10 @@
  * `bkill` cancels. Project lines (`#BSUB -P`) are stripped like Slurm's account flags.
  */
 import type { JobSpec } from './executor.ts';
-import type { SchedulerCli } from './batch-executor.ts';
+import type { SchedulerCli, SchedulerOptions } from './batch-executor.ts';
 import { BatchExecutor } from './batch-executor.ts';
 import { bodyOf, shellQuote, wrapperScript } from './job-state.ts';
 import { parseBjobsJson } from './lsf-state.ts';
-import type { CommandRunner } from './slurm-runner.ts';
 import { systemRunner } from './slurm-runner.ts';
 import type { BatchPaths } from './slurm-script.ts';
 import { jobName, splitDirectives, wallMinutes } from './slurm-script.ts';
@@ -16,14 +15,7 @@ import { jobName, splitDirectives, wallMinutes } from './slurm-script.ts';
 const PROJECT_DIRECTIVE = /^\s*#BSUB\s+-P/;
 const DIRECTIVE = /^\s*#BSUB\s/;
 
-export interface LsfOptions {
-  stateDir: string;
-  logDir?: string;
-  runner?: CommandRunner;
-  pollMs?: number;
-}
-
-export function lsfExecutor(opts: LsfOptions): BatchExecutor {
+export function lsfExecutor(opts: SchedulerOptions): BatchExecutor {
   return new BatchExecutor(LSF_CLI, { ...opts, runner: opts.runner ?? systemRunner(process.env, 'LSF') });
 }
 

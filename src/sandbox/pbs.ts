@@ -3,11 +3,10 @@
  * our ids answers for all of them (PBS Pro: `-x -F json`; Torque: the text form), `qdel` cancels. Account lines (`#PBS -A`) are stripped like Slurm's.
  */
 import type { JobSpec } from './executor.ts';
-import type { SchedulerCli } from './batch-executor.ts';
+import type { SchedulerCli, SchedulerOptions } from './batch-executor.ts';
 import { BatchExecutor } from './batch-executor.ts';
 import { shellQuote, bodyOf, wrapperScript } from './job-state.ts';
 import { firstLine } from './slurm.ts';
-import type { CommandRunner } from './slurm-runner.ts';
 import { systemRunner } from './slurm-runner.ts';
 import type { BatchPaths } from './slurm-script.ts';
 import { jobName, splitDirectives } from './slurm-script.ts';
@@ -18,11 +17,7 @@ import { mapPbsState, parseQstatJson, parseQstatText } from './pbs-state.ts';
 const ACCOUNT_DIRECTIVE = /^\s*#PBS\s+-A/;
 const DIRECTIVE = /^\s*#PBS\s/;
 
-export interface PbsOptions {
-  stateDir: string;
-  logDir?: string;
-  runner?: CommandRunner;
-  pollMs?: number;
+export interface PbsOptions extends SchedulerOptions {
   /** 'json' for PBS Pro (`qstat -F json`), 'text' for Torque. */
   qstatFormat?: 'json' | 'text';
 }

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/core/config/config.ts';
 import { InputError, UnavailableError } from '../../../src/core/errors.ts';
@@ -48,13 +48,15 @@ describe('createExecutor', () => {
     expect(rec.stdoutPath).toBe(join(logs, 'n-42.out'));
   });
 
-  test('pbs and lsf name their own client when its command is missing', async () => {
+  test('pbs and lsf name their own client and the fix when its command is missing, leaving no script behind', async () => {
     for (const [kind, cmd, client] of [['pbs', 'qsub', 'PBS'], ['lsf', 'bsub', 'LSF']] as const) {
       const exec = choose({ SVC_EXECUTOR: kind });
       expect(exec.kind).toBe(kind);
       const err = await exec.submit(job(`missing-${kind}`)).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UnavailableError);
-      expect((err as Error).message).toBe(`${cmd} not found on PATH: ${client} jobs cannot be run from this machine`);
+      expect((err as UnavailableError).message).toBe(`${cmd} not found on PATH: ${client} jobs cannot be run from this machine`);
+      expect((err as UnavailableError).hint).toBe(`install the ${client} client or set SVC_EXECUTOR=local`);
+      expect(readdirSync(jobsDir(join(root, `missing-${kind}`)))).toEqual([]);
     }
   });
 

@@ -1,23 +1,16 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../../src/core/atomic.ts';
-import { SvcError, UnavailableError } from '../../../src/core/errors.ts';
-import type { Executor, JobStatus } from '../../../src/sandbox/executor.ts';
+import { SvcError } from '../../../src/core/errors.ts';
+import type { JobStatus } from '../../../src/sandbox/executor.ts';
 import { exitFile, jobsDir } from '../../../src/sandbox/job-state.ts';
 import { lsfExecutor } from '../../../src/sandbox/lsf.ts';
-import { systemRunner } from '../../../src/sandbox/slurm-runner.ts';
-import { recordedRunner } from '../../fixtures/sandbox/recorded-runner.ts';
+import { recordedRunner, submitMany } from '../../fixtures/sandbox/recorded-runner.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
 const root = tempDir('svc-lsf-');
 afterAll(() => removeDir(root));
-
-async function submitMany(exec: Executor, workDir: string, n: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) ids.push((await exec.submit({ command: ['true'], workDir, name: `j${i}`, wallTimeS: 60 })).id);
-  return ids;
-}
 
 describe('LSF executor against recorded LSF 10.1 output', () => {
   test('submit feeds bsub the exact script on stdin: our directives, the user\'s kept, project lines dropped', async () => {
@@ -94,19 +87,7 @@ describe('LSF executor against recorded LSF 10.1 output', () => {
   });
 });
 
-describe('LSF executor without LSF', () => {
-  test('a missing bsub is UnavailableError naming the fix, and no script is left behind', async () => {
-    const emptyPath = join(root, 'empty-bin');
-    mkdirSync(emptyPath, { recursive: true });
-    const workDir = join(root, 'nobin');
-    const exec = lsfExecutor({ stateDir: join(root, 'state-nobin'), runner: systemRunner({ PATH: emptyPath }, 'LSF') });
-    const err = await exec.submit({ command: ['true'], workDir, name: 'n', wallTimeS: 1 }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UnavailableError);
-    expect((err as UnavailableError).message).toBe('bsub not found on PATH: LSF jobs cannot be run from this machine');
-    expect((err as UnavailableError).hint).toBe('install the LSF client or set SVC_EXECUTOR=local');
-    expect(readdirSync(jobsDir(workDir))).toEqual([]);
-  });
-
+describe('LSF executor, bad answers', () => {
   test('bjobs output that is not JSON is a clear error', async () => {
     const workDir = join(root, 'garbled');
     const { run } = recordedRunner('lsf-10.1-session.txt');

@@ -1,23 +1,16 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../../src/core/atomic.ts';
-import { NotFoundError, SvcError, UnavailableError } from '../../../src/core/errors.ts';
-import type { Executor, JobStatus } from '../../../src/sandbox/executor.ts';
+import { NotFoundError, SvcError } from '../../../src/core/errors.ts';
+import type { JobStatus } from '../../../src/sandbox/executor.ts';
 import { exitFile, jobsDir } from '../../../src/sandbox/job-state.ts';
 import { hms, pbsExecutor } from '../../../src/sandbox/pbs.ts';
-import { systemRunner } from '../../../src/sandbox/slurm-runner.ts';
-import { recordedRunner } from '../../fixtures/sandbox/recorded-runner.ts';
+import { recordedRunner, submitMany } from '../../fixtures/sandbox/recorded-runner.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
 const root = tempDir('svc-pbs-');
 afterAll(() => removeDir(root));
-
-async function submitMany(exec: Executor, workDir: string, n: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) ids.push((await exec.submit({ command: ['true'], workDir, name: `j${i}`, wallTimeS: 60 })).id);
-  return ids;
-}
 
 describe('PBS executor against recorded PBS Pro 2022 output', () => {
   test('submit hands qsub the exact script: our directives, the user\'s kept, account lines dropped', async () => {
@@ -119,19 +112,5 @@ describe('PBS executor against recorded Torque 6 output', () => {
       { state: 'FAILED', reason: 'TIMEOUT', exitCode: null },
     ]);
     expect(calls.at(-1)?.argv).toEqual(['qstat', '-f', ...ids]);
-  });
-});
-
-describe('PBS executor without PBS', () => {
-  test('a missing qsub is UnavailableError naming the fix, and no script is left behind', async () => {
-    const emptyPath = join(root, 'empty-bin');
-    mkdirSync(emptyPath, { recursive: true });
-    const workDir = join(root, 'nobin');
-    const exec = pbsExecutor({ stateDir: join(root, 'state-nobin'), runner: systemRunner({ PATH: emptyPath }, 'PBS') });
-    const err = await exec.submit({ command: ['true'], workDir, name: 'n', wallTimeS: 1 }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UnavailableError);
-    expect((err as UnavailableError).message).toBe('qsub not found on PATH: PBS jobs cannot be run from this machine');
-    expect((err as UnavailableError).hint).toBe('install the PBS client or set SVC_EXECUTOR=local');
-    expect(readdirSync(jobsDir(workDir))).toEqual([]);
   });
 });
