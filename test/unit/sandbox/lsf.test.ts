@@ -88,6 +88,16 @@ describe('LSF executor against recorded LSF 10.1 output', () => {
 });
 
 describe('LSF executor, bad answers', () => {
+  test('a refused bsub is an error naming the reason, and leaves no script or record behind', async () => {
+    const { run } = recordedRunner('lsf-10.1-refused.txt');
+    const workDir = join(root, 'refused');
+    const exec = lsfExecutor({ stateDir: join(root, 'state-refused'), runner: run });
+    const err = await exec.submit({ command: ['true'], workDir, name: 'n', wallTimeS: 60, partition: 'nosuch' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SvcError);
+    expect((err as Error).message).toBe('bsub refused job n: nosuch: No such queue. Job not submitted.');
+    expect(readdirSync(jobsDir(workDir))).toEqual([]);
+  });
+
   test('bjobs output that is not JSON is a clear error', async () => {
     const workDir = join(root, 'garbled');
     const { run } = recordedRunner('lsf-10.1-session.txt');
