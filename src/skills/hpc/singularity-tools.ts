@@ -12,16 +12,25 @@ import { printable } from '../../core/text.ts';
 import { containerCommand, pullCommand } from '../../sandbox/container.ts';
 import { shellQuote } from '../../sandbox/job-state.ts';
 import { checkGpuRequest } from '../../sandbox/preconditions.ts';
-import { defineTool } from '../tool.ts';
-import { fileInWorkDir, openWorkDir, WorkDirParam } from '../work-dir.ts';
+import { defineTool, type ToolContext } from '../tool.ts';
+import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
 import { DEFAULT_WALLTIME, NodesParam, PartitionParam, submitToSlurm, WalltimeParam, walltimeSeconds, withDirectives } from './cluster.ts';
-import { requireRuntime, runtimeOrFallback } from './image-runtime.ts';
+import { type ImageRuntime, requireRuntime, runtimeOrFallback } from './image-runtime.ts';
 
 const OutputParam = T.String({ description: 'the .sif file to write, relative to SVC_WORK_DIR; replaced when it exists' });
 const ImageParam = T.String({ description: 'the .sif image, relative to work_dir' });
 const CommandParam = T.String({ description: 'shell command run in the container with bash -lc, in work_dir (mounted at the same path)' });
 
 const script = (argv: string[], directives: string[] = []): string => withDirectives(argv.map(shellQuote).join(' '), directives);
+
+type ImageJob = { tool: string; out: { dir: string }; argv: (runtime: ImageRuntime) => string[]; partition?: string; wallTimeS?: number };
+
+/** A build or pull: the runtime's command as a Slurm job in the output's directory. */
+async function submitImageJob(job: ImageJob, env: ToolContext['env']) {
+  const runtime = requireRuntime(job.tool, env);
+  const spec = { script: script(job.argv(runtime)), workDir: job.out.dir, name: job.tool.replaceAll('_', '-'), wallTimeS: job.wallTimeS ?? walltimeSeconds(DEFAULT_WALLTIME) };
+  return { ...(await submitToSlurm(spec, job.partition, env)), runtime };
+}
 
 export const singularityBuild = defineTool({
   name: 'singularity_build',
@@ -34,9 +43,7 @@ export const singularityBuild = defineTool({
     const def = fileInWorkDir(args.definition_file, 'definition_file', undefined, ctx.env);
     if (!isFileAt(def.path)) throw new InputError(`definition_file '${printable(args.definition_file)}' is not a file in the work directory`);
     const out = fileInWorkDir(args.output_path, 'output_path', undefined, ctx.env);
-    const runtime = requireRuntime('singularity_build', ctx.env);
-    const job = { script: script([runtime, 'build', '--force', out.path, def.path]), workDir: out.dir, name: 'singularity-build', wallTimeS: walltimeSeconds(DEFAULT_WALLTIME) };
-    return { ...(await submitToSlurm(job, args.partition, ctx.env)), runtime };
+    return submitImageJob({ tool: 'singularity_build', out, argv: (rt) => [rt, 'build', '--force', out.path, def.path], partition: args.partition }, ctx.env);
   },
 });
 
@@ -52,10 +59,11 @@ export const singularityBuildFakeroot = defineTool({
     const out = fileInWorkDir(args.output_path, 'output_path', undefined, ctx.env);
     const def = fileInWorkDir(`${args.output_path}.def`, 'output_path', undefined, ctx.env);
     const wallTimeS = walltimeSeconds(args.walltime);
-    const runtime = requireRuntime('singularity_build_fakeroot', ctx.env);
+    const tool = 'singularity_build_fakeroot';
+    requireRuntime(tool, ctx.env); // before the definition is written: no runtime leaves nothing behind
     writeFileAtomic(def.path, args.definition_content);
-    const job = { script: script([runtime, 'build', '--fakeroot', '--force', out.path, def.path]), workDir: out.dir, name: 'singularity-build', wallTimeS };
-    return { ...(await submitToSlurm(job, args.partition, ctx.env)), runtime, definition_path: def.path };
+    const argv = (rt: ImageRuntime) => [rt, 'build', '--fakeroot', '--force', out.path, def.path];
+    return { ...(await submitImageJob({ tool, out, argv, partition: args.partition, wallTimeS }, ctx.env)), definition_path: def.path };
   },
 });
 
@@ -69,9 +77,7 @@ export const singularityPull = defineTool({
   async run(args, ctx) {
     if (args.source.trim() === '') throw new InputError('source is empty', 'give the image to pull, e.g. docker://python:3.12-slim');
     const out = fileInWorkDir(args.output_path, 'output_path', undefined, ctx.env);
-    const runtime = requireRuntime('singularity_pull', ctx.env);
-    const job = { script: script(pullCommand(runtime, args.source.trim(), out.path)), workDir: out.dir, name: 'singularity-pull', wallTimeS: walltimeSeconds(DEFAULT_WALLTIME) };
-    return { ...(await submitToSlurm(job, args.partition, ctx.env)), runtime };
+    return submitImageJob({ tool: 'singularity_pull', out, argv: (rt) => pullCommand(rt, args.source.trim(), out.path), partition: args.partition }, ctx.env);
   },
 });
 
@@ -120,7 +126,7 @@ export const singularityRunGpu = defineTool({
 type RunArgs = { image_path: string; command: string; work_dir?: string; gpu?: boolean; bind_paths?: string };
 
 /** The argv of the job: the command in the image, or with the override and no runtime, bare. */
-function imageRun(args: RunArgs, env: Parameters<typeof openWorkDir>[1], tool: string) {
+function imageRun(args: RunArgs, env: ToolContext['env'], tool: string) {
   if (args.command.trim() === '') throw new InputError('command is empty', 'give the shell command to run in the container');
   const image = fileInWorkDir(args.image_path, 'image_path', args.work_dir, env);
   const binds = bindPaths(args.bind_paths);

@@ -10,10 +10,10 @@ import {
   singularityRun,
   singularityRunGpu,
 } from '../../../../src/skills/hpc/singularity-tools.ts';
-import { jobStatus } from '../../../../src/skills/hpc/slurm-tools.ts';
 import { ensureSlurm } from '../../../support/slurm.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 import { callTool, type Env } from '../coding/tool-call.ts';
+import { finished, refusal } from './job-wait.ts';
 
 beforeAll(ensureSlurm, 120_000);
 
@@ -33,19 +33,6 @@ afterEach(() => removeDir(base));
 
 const env = (more: Env = {}): Env => ({ PATH: path, HOME: base, SVC_WORK_DIR: work, ...more });
 
-async function finished(jobId: string, e: Env): Promise<any> {
-  for (;;) {
-    const s = await callTool(jobStatus, { job_id: jobId }, e);
-    if (!['PENDING', 'RUNNING'].includes(s.status)) return s;
-    await Bun.sleep(200);
-  }
-}
-
-async function refusal(p: Promise<unknown>): Promise<Error> {
-  const err = await p.catch((e: unknown) => e);
-  expect(err).toBeInstanceOf(Error);
-  return err as Error;
-}
 
 /** What the job scripts of this work dir hold: nothing was submitted when there are none. */
 const submitted = (): string[] => (existsSync(join(work, '.svc-jobs')) ? readdirSync(join(work, '.svc-jobs')).filter((f) => f.endsWith('.sbatch')) : []);

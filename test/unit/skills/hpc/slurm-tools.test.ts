@@ -6,6 +6,7 @@ import { jobCancel, jobStatus, slurmSubmit } from '../../../../src/skills/hpc/sl
 import { ensureSlurm } from '../../../support/slurm.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 import { callTool, type Env } from '../coding/tool-call.ts';
+import { finished, refusal } from './job-wait.ts';
 
 beforeAll(ensureSlurm, 120_000);
 
@@ -19,20 +20,6 @@ afterEach(() => removeDir(base));
 
 const env = (more: Env = {}): Env => ({ PATH: process.env.PATH, HOME: base, SVC_WORK_DIR: work, ...more });
 
-/** job_status until the job has finished */
-async function finished(jobId: string, e: Env = env()): Promise<any> {
-  for (;;) {
-    const s = await callTool(jobStatus, { job_id: jobId }, e);
-    if (!['PENDING', 'RUNNING'].includes(s.status)) return s;
-    await Bun.sleep(200);
-  }
-}
-
-async function refusal(p: Promise<unknown>): Promise<Error> {
-  const err = await p.catch((e: unknown) => e);
-  expect(err).toBeInstanceOf(Error);
-  return err as Error;
-}
 
 describe('slurm_submit and job_status on the real cluster', () => {
   test('a script with an account flag runs to COMPLETED with its stdout; the flag never reaches sbatch', async () => {
@@ -41,7 +28,7 @@ describe('slurm_submit and job_status on the real cluster', () => {
     expect(r.job_id).toMatch(/^\d+$/);
     expect(['PENDING', 'RUNNING', 'COMPLETED']).toContain(r.status);
     expect(r.partition).toBe('debug');
-    const s = await finished(r.job_id);
+    const s = await finished(r.job_id, env());
     expect(s).toEqual({ job_id: r.job_id, status: 'COMPLETED', exit_code: 0, stdout: 'hello from debug on 1 node\n' });
     const sent = readFileSync(join(work, '.svc-jobs', `${r.job_id}.sbatch`), 'utf8');
     expect(sent).not.toMatch(/--account|-A y/);
@@ -51,21 +38,21 @@ describe('slurm_submit and job_status on the real cluster', () => {
 
   test('a failing script is FAILED with its exit code', async () => {
     const r = await callTool(slurmSubmit, { script: 'echo before\nexit 3\n', job_name: 'fails', walltime: '00:05:00' }, env());
-    const s = await finished(r.job_id);
+    const s = await finished(r.job_id, env());
     expect(s).toMatchObject({ status: 'FAILED', exit_code: 3, stdout: 'before\n' });
   });
 
   test('job_cancel stops a running job: FAILED, reason CANCELLED', async () => {
     const r = await callTool(slurmSubmit, { script: 'sleep 300\n', job_name: 'long' }, env());
     expect(await callTool(jobCancel, { job_id: r.job_id }, env())).toEqual({ job_id: r.job_id, cancelled: true });
-    const s = await finished(r.job_id);
+    const s = await finished(r.job_id, env());
     expect(s).toMatchObject({ status: 'FAILED', reason: 'CANCELLED' });
   });
 
   test('a job is found from another work_dir than the default one', async () => {
     const other = join(base, 'other');
     const r = await callTool(slurmSubmit, { script: 'pwd\n', work_dir: other }, env());
-    expect((await finished(r.job_id)).stdout).toBe(`${other}\n`);
+    expect((await finished(r.job_id, env())).stdout).toBe(`${other}\n`);
   });
 
   test('the experiment file partition line is used and checked against sinfo', async () => {
