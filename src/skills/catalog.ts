@@ -9,6 +9,7 @@ const LOADERS: Record<string, () => Promise<SkillDef>> = {
   'benchmark-skill': () => import('./benchmark/index.ts').then((m) => m.default),
   'coding-skill': () => import('./coding/index.ts').then((m) => m.default),
   'evaluator-skill': () => import('./evaluator/index.ts').then((m) => m.default),
+  'hpc-skill': () => import('./hpc/index.ts').then((m) => m.default),
   'memory-skill': () => import('./memory/index.ts').then((m) => m.default),
 };
 

@@ -20,6 +20,19 @@ async function connect(skill: string): Promise<Client> {
 const text = (r: Record<string, unknown>) => ((r.content as { text: string }[])[0] ?? { text: '' }).text;
 
 describe('svc skill serve', () => {
+  test('hpc-skill over stdio: every catalogue tool, and an empty job_id is an error at once', async () => {
+    const client = await connect('hpc-skill');
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(['slurm_submit', 'job_status', 'job_cancel', 'singularity_build', 'singularity_run', 'singularity_pull', 'singularity_build_fakeroot', 'singularity_run_gpu']);
+      const empty = await client.callTool({ name: 'job_status', arguments: { job_id: '' } });
+      expect(empty.isError).toBe(true);
+      expect(JSON.parse(text(empty)).error).toMatch(/job_id/);
+    } finally {
+      await client.close();
+    }
+  });
+
   test('an unknown skill exits 2 and lists the skills', async () => {
     const r = await svc(['skill', 'serve', 'nope-skill'], { cwd: dir });
     expect(r.code).toBe(2);
@@ -27,6 +40,7 @@ describe('svc skill serve', () => {
     expect(r.stderr).toMatch(/^svc: unknown skill 'nope-skill' \(skills: .*coding-skill.*\)\n$/);
     expect(r.stderr).toContain('benchmark-skill');
     expect(r.stderr).toContain('evaluator-skill');
+    expect(r.stderr).toContain('hpc-skill');
   });
 
   test('lists its tools with their schemas and answers calls as JSON', async () => {
