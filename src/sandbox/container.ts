@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Env } from '../core/config/env-vars.ts';
 import { InputError, UnavailableError } from '../core/errors.ts';
 import { probeRuntime, RUNTIMES, type Runtime, type RuntimeProbe, usable } from './detect.ts';
-import { resolveImage } from './image.ts';
+import { resolveImage, runnableImage } from './image.ts';
 
 export const CONTAINER_MODES = ['auto', 'docker', 'podman', 'singularity', 'apptainer', 'none'] as const;
 export type ContainerMode = (typeof CONTAINER_MODES)[number];
@@ -32,7 +32,7 @@ export type ContainerRun = {
  */
 export function containerCommand(run: ContainerRun): string[] {
   const bin = run.binary ?? run.runtime;
-  const image = resolveImage(run.image);
+  const image = runnableImage(run.image);
   const mounts = [run.workDir, ...(run.binds ?? [])];
   const envPairs = Object.entries(run.env ?? {}).map(([k, v]) => `${k}=${v}`);
   const shell = ['bash', '-lc', run.command];
@@ -121,7 +121,7 @@ export function pullDue(policy: PullPolicy, moment: 'run_start' | 'each_command'
  * singularity write a .sif file to `sifPath` (a bare name is taken from Docker Hub).
  */
 export function pullCommand(runtime: Runtime, image: string, sifPath: string, binary: string = runtime): string[] {
-  const ref = resolveImage(image);
+  const ref = runnableImage(image);
   if (runtime === 'docker' || runtime === 'podman') return [binary, 'pull', ref];
   const uri = /^[a-z]+:\/\//.test(ref) ? ref : `docker://${ref}`;
   return [binary, 'pull', '--force', sifPath, uri];

@@ -10,7 +10,7 @@ import { bodyOf, shellQuote, wrapperScript } from './job-state.ts';
 import { parseBjobsJson } from './lsf-state.ts';
 import { systemRunner } from './slurm-runner.ts';
 import type { BatchPaths } from './slurm-script.ts';
-import { jobName, splitDirectives, wallMinutes } from './slurm-script.ts';
+import { checkHeaderValues, jobName, splitDirectives, wallMinutes } from './slurm-script.ts';
 
 const PROJECT_DIRECTIVE = /^\s*#BSUB\s+-P/;
 const DIRECTIVE = /^\s*#BSUB\s/;
@@ -20,6 +20,7 @@ export function lsfExecutor(opts: SchedulerOptions): BatchExecutor {
 }
 
 export function lsfScript(spec: JobSpec, paths: BatchPaths): string {
+  checkHeaderValues(spec, paths);
   const { directives, body } = splitDirectives(bodyOf(spec), DIRECTIVE, PROJECT_DIRECTIVE);
   const name = jobName(spec.name);
   const header = [

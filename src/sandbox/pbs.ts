@@ -9,7 +9,7 @@ import { shellQuote, bodyOf, wrapperScript } from './job-state.ts';
 import { firstLine } from './slurm.ts';
 import { systemRunner } from './slurm-runner.ts';
 import type { BatchPaths } from './slurm-script.ts';
-import { jobName, splitDirectives } from './slurm-script.ts';
+import { checkHeaderValues, jobName, splitDirectives } from './slurm-script.ts';
 import type { SchedulerState } from './slurm-state.ts';
 import { SvcError } from '../core/errors.ts';
 import { mapPbsState, parseQstatJson, parseQstatText } from './pbs-state.ts';
@@ -27,6 +27,7 @@ export function pbsExecutor(opts: PbsOptions): BatchExecutor {
 }
 
 export function pbsScript(spec: JobSpec, paths: BatchPaths): string {
+  checkHeaderValues(spec, paths);
   const { directives, body } = splitDirectives(bodyOf(spec), DIRECTIVE, ACCOUNT_DIRECTIVE);
   const select = [
     ...(spec.cpus ? [`ncpus=${spec.cpus}`] : []),

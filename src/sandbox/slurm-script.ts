@@ -3,6 +3,8 @@
  * directives kept except account flags (stripped silently: the cluster's default account is used),
  * and the body in the wrapper that writes its exit code to `<state dir>/$SLURM_JOB_ID.exit`.
  */
+import { InputError } from '../core/errors.ts';
+import { printable } from '../core/text.ts';
 import type { JobSpec } from './executor.ts';
 import { bodyOf, shellQuote, wrapperScript } from './job-state.ts';
 
@@ -17,6 +19,7 @@ export interface BatchPaths {
 }
 
 export function batchScript(spec: JobSpec, paths: BatchPaths): string {
+  checkHeaderValues(spec, paths);
   const { directives, body } = splitDirectives(bodyOf(spec), DIRECTIVE, ACCOUNT_DIRECTIVE);
   const name = jobName(spec.name);
   const header = [
@@ -33,6 +36,19 @@ export function batchScript(spec: JobSpec, paths: BatchPaths): string {
   const exitWord = `${shellQuote(paths.stateDir)}/"$SLURM_JOB_ID".exit`;
   // The user's directives first: where both set something, ours (later) win.
   return ['#!/bin/bash', ...directives, ...header, wrapperScript(body, exitWord, spec.env)].join('\n');
+}
+
+/**
+ * Values written into directive lines must stay on their line and be one option: a line break
+ * would end the header and run the rest as shell, a space in the partition would add options.
+ */
+export function checkHeaderValues(spec: JobSpec, paths: BatchPaths): void {
+  if (spec.partition !== undefined && !/^[\w.,+-]+$/.test(spec.partition)) {
+    throw new InputError(`partition '${printable(spec.partition)}' is not a partition name`, 'give a name such as debug (letters, digits, _ . , + -)');
+  }
+  for (const [label, value] of [['work directory', spec.workDir], ['log directory', paths.logDir], ['state directory', paths.stateDir]] as const) {
+    if (/\p{Cc}/u.test(value)) throw new InputError(`${label} '${printable(value)}' contains a control character`, 'use a path without line breaks');
+  }
 }
 
 /** The log file names Slurm will use for job `id`, as batchScript asked for them. */

@@ -39,6 +39,16 @@ describe('containerCommand', () => {
   });
 });
 
+describe('image references', () => {
+  test('one that reads as an option or holds a control character is refused by pull and run alike', () => {
+    for (const image of ['--help', '-v', 'ubuntu\n--privileged', '']) {
+      expect(() => pullCommand('docker', image, '/c/x.sif')).toThrow(/is not an image reference/);
+      expect(() => pullCommand('apptainer', image, '/c/x.sif')).toThrow(/is not an image reference/);
+      expect(() => containerCommand({ runtime: 'docker', image, workDir: '/w', command: 'true' })).toThrow(/is not an image reference/);
+    }
+  });
+});
+
 describe('podmanUlimits', () => {
   const limits = (nofile: string, nproc: string) =>
     `Limit                     Soft Limit           Hard Limit           Units\nMax processes             ${nproc}                ${nproc}                processes\nMax open files            1024                 ${nofile}                files\n`;

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApp } from '../../../src/server/app.ts';
 import { ServerContext } from '../../../src/server/context.ts';
@@ -113,5 +113,17 @@ describe('sandbox routes with a running docker daemon', () => {
     expect(log).toStartWith(`[container pull] started: ${join(bin, 'docker')} pull bench-env:latest\n`);
     expect(log).toMatch(/\[container pull\] (finished: bench-env:latest|failed with exit code \d+: bench-env:latest)\n$/);
     expect(log.split('\n').length).toBeGreaterThan(3);
+  });
+
+  test.skipIf(real === null)('an image that reads as an option is refused before docker runs and nothing is logged', async () => {
+    const bin = pathWith([]);
+    symlinkSync(real!.binary, join(bin, 'docker'));
+    for (const image of ['--help', '-v', '--all-tags ubuntu']) {
+      const { ws, post } = dashboard({ PATH: bin, SVC_CONTAINER_IMAGE: image });
+      const r = await post('/api/container/pull');
+      expect(r.status).toBe(400);
+      expect(r.body.error).toStartWith(`image '${image}' is not an image reference`);
+      expect(existsSync(join(ws, 'container_pull.log'))).toBe(false);
+    }
   });
 });

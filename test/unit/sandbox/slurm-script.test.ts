@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'bun:test';
+import { lsfScript } from '../../../src/sandbox/lsf.ts';
+import { pbsScript } from '../../../src/sandbox/pbs.ts';
 import { batchScript, logPaths, wallMinutes } from '../../../src/sandbox/slurm-script.ts';
 import type { SchedulerState } from '../../../src/sandbox/slurm-state.ts';
 import { mapSlurmState, parsePipeTable, parseScontrolState } from '../../../src/sandbox/slurm-state.ts';
@@ -36,6 +38,18 @@ describe('batchScript', () => {
   test('a directive after the first command stays in the body, where sbatch ignores it', () => {
     const s = batchScript({ script: 'echo hi\n#SBATCH --qos=low', workDir: '/w', name: 'n', wallTimeS: 1 }, paths);
     expect(s.indexOf('#SBATCH --qos=low')).toBeGreaterThan(s.indexOf('echo hi'));
+  });
+
+  test('a partition that is not one name, or a path with a line break, is refused: no directive or shell line is added', () => {
+    const base = { script: 'true', workDir: '/w', name: 'j', wallTimeS: 60 };
+    for (const partition of ['debug --wrap=id', 'debug\n#SBATCH --output=/etc/x', 'debug\nrm -rf ~', '']) {
+      expect(() => batchScript({ ...base, partition }, paths)).toThrow(/is not a partition name/);
+      expect(() => pbsScript({ ...base, partition }, paths)).toThrow(/is not a partition name/);
+      expect(() => lsfScript({ ...base, partition }, paths)).toThrow(/is not a partition name/);
+    }
+    expect(() => batchScript({ ...base, workDir: '/w\nid' }, paths)).toThrow(/work directory .* contains a control character/);
+    expect(() => batchScript(base, { ...paths, logDir: '/l\n#SBATCH -A x' })).toThrow(/log directory .* contains a control character/);
+    expect(batchScript({ ...base, partition: 'gpu,debug' }, paths)).toContain('#SBATCH --partition=gpu,debug\n');
   });
 
   test('a command is quoted word by word', () => {
