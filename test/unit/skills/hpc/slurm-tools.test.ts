@@ -73,6 +73,15 @@ describe('refusals before any job exists', () => {
     expect(existsSync(join(work, '.svc-jobs'))).toBe(false);
   });
 
+  test('a SLURM_DEFAULT_PARTITION that would add a shell line or an option is refused and submits nothing', async () => {
+    for (const bad of ['debug\nid > /tmp/svc-injected', 'debug --wrap=id']) {
+      const err = await refusal(callTool(slurmSubmit, { script: 'true\n', job_name: 'x\n#SBATCH --output=/tmp/o' }, env({ SLURM_DEFAULT_PARTITION: bad })));
+      expect(err).toBeInstanceOf(InputError);
+      expect(err.message).toStartWith(`partition '${bad.replace('\n', '\\n')}' is not a partition name`);
+    }
+    expect(existsSync(join(work, '.svc-jobs')) ? readdirSync(join(work, '.svc-jobs')) : []).toEqual([]);
+  });
+
   test('an empty job_id is an error at once, without asking the scheduler', async () => {
     const noSlurm = env({ PATH: join(base, 'empty') });
     for (const tool of [jobStatus, jobCancel]) {
