@@ -40,14 +40,14 @@ export function batchScript(spec: JobSpec, paths: BatchPaths): string {
 
 /**
  * Values written into directive lines must stay on their line and be one option: a line break
- * would end the header and run the rest as shell, a space in the partition would add options.
+ * would end the header and run the rest as shell, a space would add options.
  */
 export function checkHeaderValues(spec: JobSpec, paths: BatchPaths): void {
   if (spec.partition !== undefined && !/^[\w.,+-]+$/.test(spec.partition)) {
     throw new InputError(`partition '${printable(spec.partition)}' is not a partition name`, 'give a name such as debug (letters, digits, _ . , + -)');
   }
   for (const [label, value] of [['work directory', spec.workDir], ['log directory', paths.logDir], ['state directory', paths.stateDir]] as const) {
-    if (/\p{Cc}/u.test(value)) throw new InputError(`${label} '${printable(value)}' contains a control character`, 'use a path without line breaks');
+    if (/[\s\p{Cc}]/u.test(value)) throw new InputError(`${label} '${printable(value)}' contains whitespace or a control character`, 'use a path without spaces or line breaks');
   }
 }
 

@@ -40,15 +40,16 @@ describe('batchScript', () => {
     expect(s.indexOf('#SBATCH --qos=low')).toBeGreaterThan(s.indexOf('echo hi'));
   });
 
-  test('a partition that is not one name, or a path with a line break, is refused: no directive or shell line is added', () => {
+  test('a partition that is not one name, or a path with a space or line break, is refused: no directive or shell line is added', () => {
     const base = { script: 'true', workDir: '/w', name: 'j', wallTimeS: 60 };
     for (const partition of ['debug --wrap=id', 'debug\n#SBATCH --output=/etc/x', 'debug\nrm -rf ~', '']) {
       expect(() => batchScript({ ...base, partition }, paths)).toThrow(/is not a partition name/);
       expect(() => pbsScript({ ...base, partition }, paths)).toThrow(/is not a partition name/);
       expect(() => lsfScript({ ...base, partition }, paths)).toThrow(/is not a partition name/);
     }
-    expect(() => batchScript({ ...base, workDir: '/w\nid' }, paths)).toThrow(/work directory .* contains a control character/);
-    expect(() => batchScript(base, { ...paths, logDir: '/l\n#SBATCH -A x' })).toThrow(/log directory .* contains a control character/);
+    expect(() => batchScript({ ...base, workDir: '/w\nid' }, paths)).toThrow(/work directory .* contains whitespace or a control character/);
+    expect(() => lsfScript({ ...base, workDir: '/w --comment=x' }, paths)).toThrow(/work directory .* contains whitespace or a control character/);
+    expect(() => batchScript(base, { ...paths, logDir: '/l\n#SBATCH -A x' })).toThrow(/log directory .* contains whitespace or a control character/);
     expect(batchScript({ ...base, partition: 'gpu,debug' }, paths)).toContain('#SBATCH --partition=gpu,debug\n');
   });
 

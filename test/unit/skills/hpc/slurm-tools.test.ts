@@ -82,6 +82,14 @@ describe('refusals before any job exists', () => {
     expect(existsSync(join(work, '.svc-jobs')) ? readdirSync(join(work, '.svc-jobs')) : []).toEqual([]);
   });
 
+  test('a work_dir with a space, which the --chdir directive would split into another option, is refused', async () => {
+    const spaced = join(base, 'w --comment=x');
+    const err = await refusal(callTool(slurmSubmit, { script: 'true\n', work_dir: spaced }, env()));
+    expect(err).toBeInstanceOf(InputError);
+    expect(err.message).toStartWith(`work directory '${spaced}' contains whitespace or a control character`);
+    expect(existsSync(join(spaced, '.svc-jobs'))).toBe(false);
+  });
+
   test('an empty job_id is an error at once, without asking the scheduler', async () => {
     const noSlurm = env({ PATH: join(base, 'empty') });
     for (const tool of [jobStatus, jobCancel]) {
