@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../core/atomic.ts';
-import { NotFoundError } from '../core/errors.ts';
+import { InputError, NotFoundError } from '../core/errors.ts';
 import { isSafeId } from '../core/paths.ts';
 import type { ExecutorKind, JobRef, JobSpec, JobStatus, WaitOptions } from './executor.ts';
 import { isFinished } from './executor.ts';
@@ -43,7 +43,11 @@ export function readExitCode(workDir: string, id: string): number | null {
  * reader never sees half a number). `exitPathWord` is a shell word: quoted, maybe with `$VARS`.
  */
 export function wrapperScript(body: string, exitPathWord: string, env: Record<string, string> = {}): string {
-  const exports = Object.entries(env).map(([k, v]) => `export ${k}=${shellQuote(v)}`);
+  const exports = Object.entries(env).map(([k, v]) => {
+    // the name is written as it is: anything but a variable name would be shell code
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new InputError(`'${k.slice(0, 60)}' is not an environment variable name`, 'use letters, digits and _');
+    return `export ${k}=${shellQuote(v)}`;
+  });
   return [...exports, '(', body, ')', `printf '%s\\n' "$?" > ${exitPathWord}.tmp && mv -f ${exitPathWord}.tmp ${exitPathWord}`, ''].join('\n');
 }
 

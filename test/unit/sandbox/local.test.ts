@@ -97,3 +97,12 @@ describe('LocalExecutor', () => {
     await exec.cancel(ref.id);
   });
 });
+
+describe('job environment', () => {
+  test('a variable name that is not one is refused before anything runs', async () => {
+    const dir = workDir('env-name');
+    await expect(exec.submit({ script: 'true', workDir: dir, name: 'env', wallTimeS: 10, env: { 'X=1; touch pwned #': 'v' } })).rejects.toThrow('is not an environment variable name');
+    await Bun.sleep(200);
+    expect(existsSync(join(dir, 'pwned'))).toBe(false);
+  });
+});
