@@ -1,9 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
-import type { Server } from 'bun';
 import type { Env } from '../core/config/env-vars.ts';
 import { homeDir } from '../core/workspace.ts';
-import { bindError } from '../server/bind-error.ts';
+import { listen } from '../server/listen.ts';
 import { isLoopback } from '../server/gate.ts';
 import { detail } from './server-http.ts';
 import { route } from './server-routes.ts';
@@ -38,26 +37,19 @@ export function startMemoryServer(opts: MemoryServerOptions): MemoryServer {
     }
   };
 
-  let server: Server<undefined>;
+  let listening: ReturnType<typeof listen>;
   try {
-    server = Bun.serve({
-      hostname: opts.host,
-      port: opts.port,
-      // readJson refuses bodies over MAX_BODY_BYTES itself, as JSON, reading no more than that;
-      // Bun's own limit would answer a bare 413
-      maxRequestBodySize: 2 ** 40,
-      fetch: handle,
-    });
+    // readJson refuses bodies over MAX_BODY_BYTES itself, as JSON
+    listening = listen({ fetch: handle }, opts.host, opts.port, 'pick another with --port, or stop the server already there');
   } catch (err) {
     store.close();
-    throw bindError(err, opts.host, opts.port, 'pick another with --port, or stop the server already there');
+    throw err;
   }
-  const port = server.port ?? opts.port;
-  const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  const { server, url } = listening;
   let stopped: Promise<void> | null = null;
   return {
-    url: `http://${host}:${port}`,
-    port,
+    url,
+    port: server.port ?? opts.port,
     stop: () => {
       stopped ??= server.stop(false).then(() => store.close());
       return stopped;

@@ -1,6 +1,6 @@
 import type { Server } from 'bun';
 import { AccessLog } from './access-log.ts';
-import { bindError } from './bind-error.ts';
+import { listen } from './listen.ts';
 import { createApp } from './app.ts';
 import { allowOrigin, preflight } from './cors.ts';
 import type { ServerContext } from './context.ts';
@@ -49,28 +49,23 @@ export function startDashboard(ctx: ServerContext, opts: { host: string; port: n
     return allowOrigin(req, res);
   };
 
-  let server: Server<undefined>;
-  try {
-    server = Bun.serve({
-      hostname: opts.host,
-      port: opts.port,
-      // limitBody answers every over-size body itself, as JSON; Bun's own cut would be a bare 413
-      maxRequestBodySize: 2 ** 40,
+  const { server, url } = listen(
+    {
       // Bun's longest: a compile may run 180 s before it answers; event streams send a heartbeat
       // every 15 s. Still, a connection that sends nothing is eventually closed.
       idleTimeout: 255,
       routes: STATIC_ROUTES,
       fetch: handle,
       error: (err) => errorResponse(500, `internal error: ${err.message}`),
-    });
-  } catch (err) {
-    throw bindError(err, opts.host, opts.port, 'pick another with --port or SVC_GUI_PORT (0 picks a free one)');
-  }
+    },
+    opts.host,
+    opts.port,
+    'pick another with --port or SVC_GUI_PORT (0 picks a free one)',
+  );
   if (isLoopback(opts.host)) hosts = loopbackHosts(server.port ?? opts.port);
-  const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   return {
     server,
-    url: `http://${host}:${server.port}`,
+    url,
     stop: async () => {
       await server.stop(true);
       await log.flush();
