@@ -33,6 +33,10 @@ describe('svc skill serve', () => {
     }
   });
 
+  test('no skill name exits 2 and says so', async () => {
+    expect(await svc(['skill', 'serve'], { cwd: dir })).toEqual({ code: 2, stdout: '', stderr: 'svc: missing argument NAME for svc skill serve (see svc skill serve --help)\n' });
+  });
+
   test('an unknown skill exits 2 and lists the skills', async () => {
     const r = await svc(['skill', 'serve', 'nope-skill'], { cwd: dir });
     expect(r.code).toBe(2);

@@ -156,6 +156,11 @@ describe('model-assisted wizard helpers', () => {
     expect((await v.post('/api/config/generate', { answers: {} })).body).toEqual({ error: 'answers is empty (send the wizard answers as {answers: {...}})' });
     expect(await v.post('/api/config/generate', { answers: 'a Slurm cluster' })).toEqual({ status: 400, body: { error: 'answers must be an object of question: answer (send the wizard answers as {answers: {...}})' } });
     expect((await v.post('/api/chat-goal', {})).status).toBe(400);
+    const turns = Array.from({ length: 41 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i}` }));
+    expect(await v.post('/api/chat-goal', { goal: 'x', messages: turns })).toEqual({ status: 400, body: { error: 'the conversation has 41 turns; at most 40 are sent (start a new conversation with the current goal)' } });
+    const big = await v.post('/api/config/generate', { answers: { notes: 'x'.repeat(70_000) } });
+    expect(big.status).toBe(400);
+    expect(big.body.error).toMatch(/^answers are \d+ bytes; at most 65536$/);
     expect((await v.req('/api/chat-goal', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"goal": ' })).status).toBe(400);
     expect(chats()).toHaveLength(0);
     await v.stop();
