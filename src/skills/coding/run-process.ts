@@ -150,16 +150,29 @@ async function collect(stream: ReadableStream<Uint8Array>, into: CappedText, sto
   into.push(decoder.decode());
 }
 
-/** SIGTERM to the group, then SIGKILL if anything in it outlives the grace period. */
+/**
+ * SIGTERM to the group, then SIGKILL if anything in it outlives the grace period. A SIGKILL takes
+ * effect a moment after it is sent: the call waits (briefly) for the group to go, so its answer
+ * never reports a process that is still running.
+ */
 async function terminateGroup(pgid: number, graceMs: number): Promise<void> {
   if (!signalGroup(pgid, 'SIGTERM')) return;
-  const deadline = performance.now() + graceMs;
+  if (await groupGoneWithin(pgid, graceMs)) return;
+  signalGroup(pgid, 'SIGKILL');
+  await groupGoneWithin(pgid, KILL_SETTLE_MS);
+}
+
+async function groupGoneWithin(pgid: number, ms: number): Promise<boolean> {
+  const deadline = performance.now() + ms;
   while (performance.now() < deadline) {
     await Bun.sleep(POLL_MS);
-    if (!signalGroup(pgid, 0)) return;
+    if (!signalGroup(pgid, 0)) return true;
   }
-  signalGroup(pgid, 'SIGKILL');
+  return false;
 }
+
+/** How long a killed group may take to disappear (processes no parent reaps stay as zombies). */
+const KILL_SETTLE_MS = 1000;
 
 /** False when no process of the group is left. */
 function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
