@@ -109,3 +109,24 @@ export function scoreOf(node: Pick<SearchNode, 'metrics'>): number {
   const s = node.metrics._scientific_score;
   return typeof s === 'number' && Number.isFinite(s) ? s : 0;
 }
+
+/** What the evaluator is given about a finished node. */
+export type EvaluationInput = {
+  ctx: RunContext;
+  node: SearchNode;
+  workDir: string;
+  artifacts: unknown[];
+  /** the agent's own summary of what it did */
+  summary: string;
+  signal: AbortSignal;
+};
+
+/** The evaluator's verdict: metrics carry _scientific_score, _axis_scores and the other reserved keys. */
+export type Evaluation = {
+  metrics: Record<string, unknown>;
+  has_real_data: boolean;
+  reason: string;
+  axis_rationales: Record<string, string>;
+};
+
+export type Evaluate = (input: EvaluationInput) => Promise<Evaluation>;
