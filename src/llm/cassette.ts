@@ -22,10 +22,29 @@ export type CassetteEntry = {
   response: RecordedCompletion;
 };
 
-/** sha256 of the parts of a request that decide the answer, as canonical JSON. */
-export function requestKey(model: string, req: CompletionRequest): string {
+/** Run-specific strings by the name that stands for them in a request key. */
+export type VolatileParts = Readonly<Record<string, string>>;
+
+/**
+ * sha256 of the parts of a request that decide the answer, as canonical JSON, less what differs
+ * between two runs of the same search: the `volatile` strings (the run's checkpoint path, its
+ * experiments directory, its run id) and the elapsed seconds a command's result reports. Without
+ * this a replay, which runs in a new checkpoint and times its commands anew, would match nothing.
+ */
+export function requestKey(model: string, req: CompletionRequest, volatile: VolatileParts = {}): string {
   const decisive = { model: withoutBackendPrefix(model), messages: req.messages, tools: req.tools ?? null, toolChoice: req.toolChoice ?? null, temperature: req.temperature ?? null, maxOutputTokens: req.maxOutputTokens ?? null };
-  return new Bun.CryptoHasher('sha256').update(canonicalJson(decisive)).digest('hex');
+  return new Bun.CryptoHasher('sha256').update(withoutVolatile(canonicalJson(decisive), volatile)).digest('hex');
+}
+
+/** Elapsed seconds as a tool result reports them, at any depth of JSON-in-JSON escaping. */
+const ELAPSED = /(\\*"elapsed_s\\*"\s*:\s*)-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g;
+
+function withoutVolatile(text: string, volatile: VolatileParts): string {
+  let out = text.replace(ELAPSED, (_m, name: string) => `${name}0`);
+  // longest first, so a path is replaced whole before the run id inside it
+  const parts = Object.entries(volatile).filter(([, v]) => v.length >= 8).sort((a, b) => b[1].length - a[1].length);
+  for (const [name, value] of parts) out = out.split(value).join(`{${name}}`);
+  return out;
 }
 
 /** JSON with object keys sorted at every depth and undefined members left out. */

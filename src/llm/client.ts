@@ -1,10 +1,11 @@
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { experimentsDirOf } from '../core/workspace.ts';
 import type { LanguageModel } from 'ai';
 import type { Config } from '../core/config/config.ts';
 import { mergedEnv } from '../core/config/environment.ts';
 import { type Env, envValue } from '../core/config/env-vars.ts';
 import { InputError } from '../core/errors.ts';
-import { CASSETTE_FILE, CassettePlayer, recordExchange, requestKey } from './cassette.ts';
+import { CASSETTE_FILE, CassettePlayer, recordExchange, requestKey, type VolatileParts } from './cassette.ts';
 import { checkpointFile } from './checkpoint-file.ts';
 import { classifyFailure, describeFailure } from './failures.ts';
 import { completeJsonWith, type JsonCheck } from './json-answer.ts';
@@ -56,6 +57,7 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
   const choices = new Map<ModelRole, ModelChoice>();
   const models = new Map<ModelRole, Promise<LanguageModel>>();
   let player: CassettePlayer | null = null;
+  const volatile = volatileParts(checkpointDir);
 
   const choice = (role: ModelRole): ModelChoice => {
     let c = choices.get(role);
@@ -83,7 +85,7 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
     const path = limits.replayCassette ?? (checkpointDir ? join(checkpointDir, CASSETTE_FILE) : null);
     if (!path) throw new InputError('the replay backend needs a cassette', 'set SVC_REPLAY_CASSETTE, or run with a checkpoint directory that holds llm_cassette.jsonl');
     player ??= new CassettePlayer(path);
-    const answer = player.next(requestKey(c.model, req), req.role, c.model);
+    const answer = player.next(requestKey(c.model, req, volatile), req.role, c.model);
     ledger.append(costRecordOf({ role: req.role, meta: req.meta, model: answer.model, backend: 'replay', usage: answer.usage, price: { costUsd: 0, source: 'replay' }, latencyMs: 0, nodeId: env.SVC_CURRENT_NODE_ID }));
     return { ...answer, backend: 'replay', costUsd: 0 };
   }
@@ -100,7 +102,7 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
     const price = await prices.price(c.backend, c.model, c.baseUrl, answer.usage);
     ledger.append(costRecordOf({ role: req.role, meta: req.meta, model: c.model, backend: c.backend, usage: answer.usage, price, latencyMs, nodeId: env.SVC_CURRENT_NODE_ID }));
     if (recordTo) {
-      const entry = { key: requestKey(c.model, req), role: req.role, model: c.model, backend: c.backend, recorded_at: new Date().toISOString(), message_count: req.messages.length, response: answer };
+      const entry = { key: requestKey(c.model, req, volatile), role: req.role, model: c.model, backend: c.backend, recorded_at: new Date().toISOString(), message_count: req.messages.length, response: answer };
       recordExchange(recordTo, entry);
     }
     return { ...answer, costUsd: price.costUsd };
@@ -112,4 +114,11 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
     completeJson: <T>(req: CompletionRequest, check?: JsonCheck, o: { retries?: number } = {}) => completeJsonWith<T>(complete, req, check, o.retries ?? 1),
     spentUsd: () => ledger.summary().total_cost_usd,
   };
+}
+
+/** What names a run in its requests: the same search replayed in another checkpoint asks the same. */
+function volatileParts(checkpointDir: string | null): VolatileParts {
+  if (!checkpointDir) return {};
+  const dir = resolve(checkpointDir);
+  return { checkpoint: dir, experiments: experimentsDirOf(dir), run_id: basename(dir) };
 }

@@ -132,3 +132,23 @@ test('the key covers what decides the answer, in any key order', () => {
   expect(requestKey('m', base)).not.toBe(requestKey('m', { ...base, tools: [RUN] }));
   expect(requestKey('m', base)).not.toBe(requestKey('m', { ...base, toolChoice: 'required' }));
 });
+
+test('the key leaves out what names the run and how long a command took, and nothing else', () => {
+  const ask = (ckpt: string, elapsed: number, stdout = 'comparisons=412'): CompletionRequest => {
+    const result = JSON.stringify({ exit_code: 0, stdout, elapsed_s: elapsed, file: `${ckpt.replace('checkpoints', 'experiments')}/node_1/sort.js` });
+    return {
+      role: 'bfts',
+      messages: [
+        { role: 'system', content: `work in ${ckpt} (run ${ckpt.split('/').pop()})` },
+        { role: 'tool', toolCallId: 'c1', name: 'run_code', content: JSON.stringify({ result }) },
+      ],
+    };
+  };
+  const parts = (ckpt: string) => ({ checkpoint: ckpt, experiments: ckpt.replace('checkpoints', 'experiments'), run_id: ckpt.split('/').pop() ?? '' });
+  const a = '/home/u/workspace/checkpoints/20261122130000_sort_study';
+  const b = '/tmp/x/workspace/checkpoints/20261123090501_sort_study';
+  expect(requestKey('m', ask(a, 0.031), parts(a))).toBe(requestKey('m', ask(b, 12.5), parts(b)));
+  expect(requestKey('m', ask(a, 0.031), parts(a))).not.toBe(requestKey('m', ask(b, 0.031, 'comparisons=413'), parts(b)));
+  // without the parts the paths decide the key
+  expect(requestKey('m', ask(a, 0.031))).not.toBe(requestKey('m', ask(b, 0.031)));
+});
