@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.ts';
 import { ConflictError } from '../core/errors.ts';
@@ -17,8 +17,9 @@ export function goalSlug(markdown: string): string {
   const line = lines.find((l) => !l.startsWith('#')) ?? lines[0] ?? '';
   const words = line
     .replace(/^#+\s*/, '')
-    .toLowerCase()
     .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
     .replace(/[^a-z0-9]+/g, ' ')
     .trim()
     .split(/\s+/)
@@ -53,4 +54,14 @@ export function createCheckpoint(checkpointsRoot: string, markdown: string, now 
     return { dir, runId };
   }
   throw new ConflictError(`could not find a free checkpoint name for ${base} in ${checkpointsRoot}`, 'remove old checkpoints with the same name');
+}
+
+/**
+ * The checkpoint SVC_CHECKPOINT_DIR names: adopted when it holds experiment.md (the dashboard
+ * prepared it), created with the experiment otherwise.
+ */
+export function namedCheckpoint(dir: string, markdown: string): string {
+  mkdirSync(dir, { recursive: true });
+  if (!existsSync(join(dir, 'experiment.md'))) writeFileAtomic(join(dir, 'experiment.md'), markdown);
+  return dir;
 }

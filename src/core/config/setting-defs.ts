@@ -76,7 +76,7 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'parallel', description: 'concurrent nodes', type: 'int', env: ['SVC_PARALLEL'], saved: 'parallel', profile: true, workflow: (w) => w.bfts.parallel, workflowKey: 'bfts.parallel' },
   { key: 'max_react', description: 'ReAct steps per node', type: 'int', env: ['SVC_MAX_REACT'], saved: 'max_react', workflow: (w) => w.bfts.max_react, workflowKey: 'bfts.max_react' },
   { key: 'timeout_node', description: 'seconds per node', type: 'int', env: ['SVC_TIMEOUT_NODE'], saved: 'timeout_node_s', workflow: (w) => w.bfts.timeout_node, workflowKey: 'bfts.timeout_node' },
-  { key: 'frontier_score', description: 'frontier score formula', type: 'string', choices: ['scientific_plus_diversity', 'scientific_only', 'depth_penalized', 'ucb_like'], saved: 'frontier_score', workflow: (w) => w.bfts.frontier_score, workflowKey: 'bfts.frontier_score' },
+  { key: 'frontier_score', description: 'frontier score formula', type: 'string', env: ['SVC_FRONTIER_SCORE'], choices: ['scientific_plus_diversity', 'scientific_only', 'depth_penalized', 'ucb_like'], saved: 'frontier_score', workflow: (w) => w.bfts.frontier_score, workflowKey: 'bfts.frontier_score' },
   { key: 'executor', description: 'where node commands run', type: 'string', choices: ['local', 'slurm', 'pbs', 'lsf'], env: ['SVC_EXECUTOR'], saved: 'executor', profile: true, workflow: (w) => w.resources.executor, workflowKey: 'resources.executor' },
   // the explicit value is the experiment file's partition line; the scheduler's own first
   // partition comes after all of these, from the executor

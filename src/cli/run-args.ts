@@ -1,0 +1,32 @@
+import { resolve } from 'node:path';
+import { InputError } from '../core/errors.ts';
+import { isFileAt } from '../core/paths.ts';
+
+/** Flags of `svc run` that become variables of the run (and of its skill processes). */
+export const MA_FLAGS = {
+  'ma-k': 'SVC_IDEA_MA_K',
+  'ma-team-size': 'SVC_IDEA_MA_TEAM_SIZE',
+  'ma-n-authors': 'SVC_IDEA_MA_N_AUTHORS',
+  'ma-n-papers': 'SVC_IDEA_MA_N_PAPERS',
+} as const;
+
+export type RunFlags = { 'ma-live'?: boolean; replay?: string } & Partial<Record<keyof typeof MA_FLAGS, string>>;
+
+/** The run's environment: the process's, with what the flags set. */
+export function runEnvironment(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env };
+  for (const [flag, name] of Object.entries(MA_FLAGS)) {
+    const raw = flags[flag as keyof typeof MA_FLAGS];
+    if (raw === undefined) continue;
+    if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new InputError(`--${flag} must be a positive whole number, got '${raw}'`);
+    out[name] = raw;
+  }
+  if (flags['ma-live'] !== undefined) out.SVC_IDEA_MA_LIVE = flags['ma-live'] ? '1' : '0';
+  if (flags.replay !== undefined) {
+    const file = resolve(cwd, flags.replay);
+    if (!isFileAt(file)) throw new InputError(`no cassette at ${file}`, 'give the llm_cassette.jsonl of a recorded run');
+    out.SVC_BACKEND = 'replay';
+    out.SVC_REPLAY_CASSETTE = file;
+  }
+  return out;
+}

@@ -1,0 +1,2 @@
+/** Prompt templates compiled into the binary, by name (`<group>/<name>`). */
+export const BUNDLED_PROMPTS: Readonly<Record<string, string>> = {};

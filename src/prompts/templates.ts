@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { InputError, NotFoundError, oneLine } from '../core/errors.ts';
+import { BUNDLED_PROMPTS } from './bundled.ts';
+
+/**
+ * A prompt template by bundled name (`orchestrator/bfts_select`) or by file path (relative to
+ * `baseDir`). A template that names no bundled prompt and no readable file fails at once, before
+ * any work, as does one missing a placeholder its caller fills in.
+ */
+export function promptTemplate(nameOrPath: string, opts: { baseDir: string; placeholders?: readonly string[]; setting?: string }): string {
+  const what = opts.setting ? `${opts.setting} '${nameOrPath}'` : `prompt template '${nameOrPath}'`;
+  const text = (Object.hasOwn(BUNDLED_PROMPTS, nameOrPath) ? BUNDLED_PROMPTS[nameOrPath] : undefined) ?? readTemplateFile(nameOrPath, opts.baseDir, what);
+  const missing = (opts.placeholders ?? []).filter((p) => !text.includes(`{${p}}`));
+  if (missing.length) {
+    throw new InputError(`${what} lacks the placeholder${missing.length > 1 ? 's' : ''} ${missing.map((p) => `{${p}}`).join(', ')}`, 'add them to the template');
+  }
+  return text;
+}
+
+/** A bundled prompt by name; a name that is not bundled is a defect of the caller. */
+export function bundledPrompt(name: string): string {
+  const text = Object.hasOwn(BUNDLED_PROMPTS, name) ? BUNDLED_PROMPTS[name] : undefined;
+  if (text === undefined) throw new Error(`no bundled prompt ${name}`);
+  return text;
+}
+
+/**
+ * Fills `{name}` placeholders; `{{` and `}}` stand for literal braces. A placeholder with no value
+ * is left as it is, so a template can show braces of its own.
+ */
+export function fillPrompt(template: string, values: Readonly<Record<string, string>>): string {
+  return template.replace(/\{\{|\}\}|\{([a-z_][a-z0-9_]*)\}/gi, (m, name: string | undefined) => {
+    if (m === '{{') return '{';
+    if (m === '}}') return '}';
+    return name !== undefined && Object.hasOwn(values, name) ? (values[name] as string) : m;
+  });
+}
+
+function readTemplateFile(path: string, baseDir: string, what: string): string {
+  const file = isAbsolute(path) ? path : resolve(baseDir, path);
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new NotFoundError(`${what} is neither a bundled prompt nor a file (looked for ${file})`, `use a bundled name (${Object.keys(BUNDLED_PROMPTS).filter((n) => n.startsWith('orchestrator/')).join(', ') || 'none'}) or an existing file`);
+    throw new InputError(`${what} cannot be read: ${oneLine(err)}`);
+  }
+}
