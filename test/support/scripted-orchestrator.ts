@@ -13,13 +13,13 @@ export function selectReply(body: OpenAIChatRequest): string {
     if (!m) continue;
     const index = Number(m[1] ?? m[2]);
     const score = lineScore(line);
-    if (score === null) continue;
     if (!best || score > best.score || (score === best.score && index < best.index)) best = { index, score };
   }
   return String(best?.index ?? 0);
 }
 
-function lineScore(line: string): number | null {
+/** A candidate line without any number to go by scores lowest, so any scored line beats it. */
+function lineScore(line: string): number {
   const sci = /_scientific_score\\*"?\s*[:=]\s*(-?\d+(?:\.\d+)?)/.exec(line)?.[1];
   if (sci !== undefined) return Number(sci);
   const score = /\bscore\\*"?\s*[:=]\s*(-?\d+(?:\.\d+)?)/i.exec(line)?.[1];
