@@ -36,13 +36,15 @@ const LABELS = ['improve', 'ablation', 'validation'] as const;
 /**
  * One child for the node being expanded: improve (an untried gap ratio), ablation (Shell's halving,
  * ratio 2) or validation (the parent's ratio on another seeded array), cycling with the number of
- * ratios the request already mentions beyond the parent's own (its children so far).
+ * ratios and seeds the request mentions beyond the parent's own (its children so far).
  */
 export function expandReply(body: OpenAIChatRequest): string {
   const text = textOfRoles(body, ['user']);
   const mentioned = allNumbers(text, 'gap_ratio');
-  const parent = mentioned[0] ?? null;
-  const tried = mentioned.length - (parent === null ? 0 : 1);
+  const parent = parentPart(text) === text ? (mentioned[0] ?? null) : (allNumbers(parentPart(text), 'gap_ratio')[0] ?? null);
+  const parentSeed = allNumbers(parentPart(text), 'seed')[0] ?? null;
+  // each earlier child named a ratio or a seed of its own
+  const tried = mentioned.filter((r) => r !== parent).length + allNumbers(text, 'seed').filter((s) => s !== parentSeed).length;
   const label = LABELS[tried % LABELS.length] ?? 'improve';
   const untried = RATIOS.find((r) => !mentioned.includes(r)) ?? 2.3;
   const from = parent === null ? 'the insertion-sort baseline' : `the parent's gap ratio ${parent}`;
@@ -57,6 +59,13 @@ export function expandReply(body: OpenAIChatRequest): string {
     direction = parent === null ? `Validate the baseline on a second array: insertion sort with seed=${seed}.` : `Validate gap_ratio=${parent} on a second pseudo-random array, seed=${seed}, to check the count is not an accident of one input.`;
   }
   return JSON.stringify([{ label, direction }]);
+}
+
+/** The text before a section of children or siblings starts (all of it when there is none). */
+function parentPart(text: string): string {
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => /^\W*(?:already[- ]spawned |existing |previous )?(?:children|child nodes|siblings)\b/i.test(l));
+  return at < 0 ? text : lines.slice(0, at).join('\n');
 }
 
 export function lineageReply(): string {

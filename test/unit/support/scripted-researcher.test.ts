@@ -205,9 +205,9 @@ describe('a node run through the real model client and coding tools', () => {
   const specs: ToolSpec[] = TOOLS.map((t) => ({ name: t.name, description: t.description, parameters: JSON.parse(JSON.stringify(t.params)) }));
 
   /** The agent's loop in miniature: ask, run the tool it called, until it answers in text. */
-  async function episode(env: Record<string, string>): Promise<{ final: string; steps: string[] }> {
+  async function episode(env: Record<string, string>, task = 'Direction: improve with gap_ratio=2.4', dir = work): Promise<{ final: string; steps: string[] }> {
     const c = createModelClient({ cfg: box.load(env), checkpointDir: box.checkpoint });
-    const messages: ChatMessage[] = [{ role: 'system', content: '<!-- prompt: agent/system -->\nYou are a researcher.' }, { role: 'user', content: 'Direction: improve with gap_ratio=2.4' }];
+    const messages: ChatMessage[] = [{ role: 'system', content: '<!-- prompt: agent/system -->\nYou are a researcher.' }, { role: 'user', content: task }];
     const steps: string[] = [];
     for (let i = 0; i < 8; i++) {
       const answer = await c.complete({ role: 'bfts', messages, tools: specs, toolChoice: 'auto', temperature: 0 });
@@ -216,7 +216,7 @@ describe('a node run through the real model client and coding tools', () => {
       for (const tc of answer.toolCalls) {
         steps.push(tc.name);
         const tool = TOOLS.find((t) => t.name === tc.name);
-        const out = tool ? await callTool(tool, tc.args as Record<string, unknown>, { PATH: process.env.PATH, SVC_WORK_DIR: work }).then((r) => ({ result: r })).catch((e: Error) => ({ error: e.message })) : { error: 'no such tool' };
+        const out = tool ? await callTool(tool, tc.args as Record<string, unknown>, { PATH: process.env.PATH, SVC_WORK_DIR: dir }).then((r) => ({ result: r })).catch((e: Error) => ({ error: e.message })) : { error: 'no such tool' };
         // a run's elapsed_s is a time: a model request holding it could not be replayed
         messages.push({ role: 'tool', toolCallId: tc.id, name: tc.name, content: JSON.stringify(out, (k, v) => (k === 'elapsed_s' ? undefined : v)) });
       }
@@ -233,6 +233,33 @@ describe('a node run through the real model client and coding tools', () => {
     server.stop();
     const replayed = await episode({ SVC_BACKEND: 'replay', SVC_MODEL: 'scripted' });
     expect(replayed).toEqual(live);
+  });
+
+  test('a small tree: each expansion asks for another variant, so every child changes the program and the count', async () => {
+    const env = { SVC_BACKEND: 'openai-compatible', LLM_API_BASE: `${server.url}/v1`, SVC_MODEL: 'scripted' };
+    const c = createModelClient({ cfg: box.load(env), checkpointDir: box.checkpoint });
+    const nodes: { direction: string; program: string; comparisons: number }[] = [];
+    const runNode = async (direction: string) => {
+      const dir = join(work, `node${nodes.length}`);
+      const done = await episode(env, `Goal: fewer comparisons.\nDirection: ${direction}`, dir);
+      expect(JSON.parse(done.final).status).toBe('success');
+      const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+      nodes.push({ direction, program: readFileSync(join(dir, PROGRAM_FILE), 'utf8'), comparisons: results.measurements.comparisons });
+    };
+    await runNode('(root: no direction)');
+    const children: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const parent = nodes[0];
+      const prompt = `Parent: comparisons=${parent?.comparisons}\nChildren so far:\n${children.map((d, k) => `[${k}] ${d}`).join('\n')}`;
+      const answer = await c.complete({ role: 'bfts', messages: [{ role: 'system', content: '<!-- prompt: orchestrator/bfts_expand -->\nPropose one child.' }, { role: 'user', content: prompt }] });
+      const [child] = JSON.parse(answer.text) as { label: string; direction: string }[];
+      children.push(`${child?.label}: ${child?.direction}`);
+      await runNode(child?.direction ?? '');
+    }
+    expect(children.map((d) => d.split(':')[0])).toEqual(['improve', 'ablation', 'validation', 'improve']);
+    expect(new Set(nodes.map((n) => n.program)).size).toBe(5);
+    expect(new Set(nodes.map((n) => n.comparisons)).size).toBe(5);
+    expect(Math.min(...nodes.map((n) => n.comparisons))).toBeLessThan(nodes[0]?.comparisons ?? 0);
   });
 });
 
