@@ -58,14 +58,15 @@ export const DEMO_IDEAS: readonly Idea[] = [
 
 const GAP = 'Insertion sort needs about n²/4 comparisons on random input; the gap between that and n·log2(n) is where a better ordering of comparisons pays off, and the demo measures it exactly on a seeded array.';
 
-/** One agent's proposals. */
+/** One agent's proposals: its favourite at the top level (for a reader expecting one idea) and all three. */
 export function ideaAgentReply(): string {
-  return JSON.stringify({ gap_analysis: GAP, ideas: DEMO_IDEAS });
+  return JSON.stringify({ ...DEMO_IDEAS[0], gap_analysis: GAP, ideas: DEMO_IDEAS });
 }
 
 /** A discussion round: keeps the ideas, ranks the gap-ratio idea first. */
 export function ideaDiscussionReply(): string {
   return JSON.stringify({
+    ...DEMO_IDEAS[0],
     critique: 'Merge-insertion is the most ambitious but the hardest to get right in one node; the gap ratio is cheap and measurable.',
     ranking: [0, 1, 2],
     ideas: DEMO_IDEAS,

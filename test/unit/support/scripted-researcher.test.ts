@@ -115,6 +115,7 @@ describe('each prompt kind', () => {
   });
 
   test('the idea prompts give ideas; synthesis gives the whole idea file', () => {
+    expect(json(researcherReply(ask('idea/agent', 'goal')))).toMatchObject({ title: 'Geometric gap ratio for Shell sort', ideas: expect.any(Array) });
     expect(json(researcherReply(ask('idea/agent', 'goal'))).ideas).toHaveLength(3);
     expect(json(researcherReply(ask('idea/discussion', 'round 1')))).toMatchObject({ ideas: expect.any(Array), critique: expect.any(String) });
     const file = json(researcherReply(ask('idea/synthesis', 'all proposals')));
