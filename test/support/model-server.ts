@@ -35,7 +35,11 @@ export type ModelServer = {
   stop(): void;
 };
 
-export type ModelServerOptions = { models?: string[] };
+export type ModelServerOptions = {
+  models?: string[];
+  /** answers every chat request while the script is empty (a pure function of the request body) */
+  respond?: (body: Record<string, unknown>, protocol: Protocol) => Step;
+};
 
 /** The answer plus what a protocol needs to shape it. */
 export type Reply = ReplyStep & { usage: Required<ScriptUsage> };
@@ -45,8 +49,9 @@ const CHAT_PATHS: Readonly<Record<string, Protocol>> = { '/v1/chat/completions':
 
 /**
  * A model server on 127.0.0.1 speaking the OpenAI chat completions, Anthropic Messages and
- * Ollama protocols, answering chat requests from a script in order. An empty script answers 500
- * with a message saying so, so a test never hangs waiting for an answer.
+ * Ollama protocols, answering chat requests from a script in order, then from `opts.respond`
+ * when given. An empty script without `respond` answers 500 with a message saying so, so a test
+ * never hangs waiting for an answer.
  */
 export function startModelServer(script: Step[] = [], opts: ModelServerOptions = {}): ModelServer {
   const steps = [...script];
@@ -68,7 +73,7 @@ export function startModelServer(script: Step[] = [], opts: ModelServerOptions =
       }
       requests.push({ method: req.method, path, headers: Object.fromEntries(req.headers), body, at });
       const protocol = CHAT_PATHS[path];
-      if (protocol && req.method === 'POST') return answer(protocol, body as Record<string, unknown>, steps, requests.length);
+      if (protocol && req.method === 'POST') return answer(protocol, body as Record<string, unknown>, steps, requests.length, opts.respond);
       if (path === '/v1/models') return req.headers.has('anthropic-version') ? anthropicModels(models) : openaiModels(models);
       return ollamaInfo(req.method, path, body, models) ?? Response.json({ error: `no route ${req.method} ${path}` }, { status: 404 });
     },
@@ -83,11 +88,15 @@ export function startModelServer(script: Step[] = [], opts: ModelServerOptions =
   };
 }
 
-async function answer(protocol: Protocol, body: Record<string, unknown>, steps: Step[], n: number): Promise<Response> {
+async function answer(protocol: Protocol, body: Record<string, unknown>, steps: Step[], n: number, respond: ModelServerOptions['respond']): Promise<Response> {
   let step = steps.shift();
   while (step && !isReply(step)) {
     await Bun.sleep(step.delayMs);
     step = steps.shift();
+  }
+  if (!step && respond) {
+    step = respond(body, protocol);
+    if (!isReply(step)) return errorReply(protocol, { status: 500 }, `the model server's responder gave no answer for request ${n}`);
   }
   if (!step) return errorReply(protocol, { status: 500 }, `the model server's script is empty (request ${n})`);
   if (step.delayMs) await Bun.sleep(step.delayMs);

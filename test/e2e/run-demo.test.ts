@@ -1,0 +1,104 @@
+import { afterAll, describe, expect, test } from 'bun:test';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { comparisonsOf, onlyCheckpoint, outcomeOf, recordDemo, runDemo, treeNodes } from '../../scripts/record-demo.ts';
+import { PROGRAM_FILE } from '../support/demo-program.ts';
+import { promptName } from '../support/scripted-request.ts';
+import { removeDir } from '../support/svc.ts';
+
+// The demo end to end: a real search recorded against the scripted researcher, then replayed
+// from its cassette with no model server at all.
+
+const KNOWN_PROMPTS = [
+  'agent/system',
+  'evaluator/judge',
+  'evaluator/metric_spec',
+  'orchestrator/bfts_select',
+  'orchestrator/bfts_expand_select',
+  'orchestrator/bfts_expand',
+  'orchestrator/lineage_decision',
+  'orchestrator/root_idea_selector',
+  'idea/agent',
+  'idea/discussion',
+  'idea/synthesis',
+];
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) removeDir(d);
+});
+
+/** Every file of that name below a directory. */
+function filesNamed(dir: string, name: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...filesNamed(path, name));
+    else if (entry.name === name) out.push(path);
+  }
+  return out;
+}
+
+describe('svc run of the demo', () => {
+  let recordedCheckpoint = '';
+
+  test('records a real search against the scripted researcher', async () => {
+    const run = await recordDemo({ env: { SVC_PARALLEL: '2' } });
+    dirs.push(run.root);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.checkpoint).not.toBeNull();
+    recordedCheckpoint = run.checkpoint ?? '';
+
+    // every request used a prompt the scripted researcher knows
+    const names = [...new Set(run.requests.map((r) => promptName(r) ?? '(no prompt line)'))];
+    expect(names.filter((n) => !KNOWN_PROMPTS.includes(n))).toEqual([]);
+    expect(names).toEqual(expect.arrayContaining(['agent/system', 'evaluator/judge', 'orchestrator/bfts_expand']));
+
+    const nodes = treeNodes(recordedCheckpoint);
+    expect(nodes.length).toBeGreaterThanOrEqual(5);
+    const measured = nodes.filter((n) => n.status === 'success' && comparisonsOf(n) !== null);
+    expect(measured.length).toBeGreaterThanOrEqual(4);
+    const best = measured.reduce((a, b) => (Number(b.metrics._scientific_score ?? 0) > Number(a.metrics._scientific_score ?? 0) ? b : a));
+    expect(best.metrics._scientific_score).toBeGreaterThan(0);
+    // the best node measured fewer comparisons than the insertion-sort baseline
+    expect(comparisonsOf(best)).toBeLessThan(1013583);
+    // children changed their programs: different variants, different counts
+    expect(new Set(measured.map(comparisonsOf)).size).toBeGreaterThan(1);
+
+    const programs = filesNamed(join(run.root, 'workspace', 'experiments'), PROGRAM_FILE);
+    expect(programs.length).toBeGreaterThanOrEqual(5);
+    for (const p of programs) {
+      expect(statSync(p).size).toBeGreaterThan(500);
+      expect(readFileSync(p, 'utf8')).toContain('function sort(a, gapList)');
+    }
+    const results = filesNamed(join(run.root, 'workspace', 'experiments'), 'results.json');
+    expect(results.length).toBeGreaterThanOrEqual(4);
+    expect(readFileSync(join(recordedCheckpoint, 'llm_cassette.jsonl'), 'utf8').trim().split('\n').length).toBeGreaterThan(10);
+  }, 300_000);
+
+  test('replays the recorded cassette with no model server: the same nodes and metrics', async () => {
+    expect(recordedCheckpoint).not.toBe('');
+    const cassette = join(recordedCheckpoint, 'llm_cassette.jsonl');
+    const run = await runDemo({ replay: cassette, env: { SVC_PARALLEL: '2' } });
+    dirs.push(run.root);
+    expect(run.code, run.stderr).toBe(0);
+    const checkpoint = onlyCheckpoint(run.root);
+    expect(checkpoint).not.toBeNull();
+    expect(treeNodes(checkpoint ?? '').length).toBe(treeNodes(recordedCheckpoint).length);
+    expect(outcomeOf(checkpoint ?? '')).toEqual(outcomeOf(recordedCheckpoint));
+    // the replay ran the programs itself
+    expect(filesNamed(join(run.root, 'workspace', 'experiments'), PROGRAM_FILE).length).toBeGreaterThanOrEqual(5);
+  }, 300_000);
+
+  test('a request missing from the cassette fails the replay with a clear error', async () => {
+    expect(recordedCheckpoint).not.toBe('');
+    const cassette = join(recordedCheckpoint, 'llm_cassette.jsonl');
+    const lines = readFileSync(cassette, 'utf8').trim().split('\n');
+    const cut = join(recordedCheckpoint, 'cut_cassette.jsonl');
+    await Bun.write(cut, `${lines.slice(0, 2).join('\n')}\n`);
+    const run = await runDemo({ replay: cut });
+    dirs.push(run.root);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr + run.stdout).toContain('replay diverged from the recording');
+  }, 300_000);
+});

@@ -1,0 +1,45 @@
+import type { ReplyStep } from './model-server.ts';
+import { agentStep } from './scripted-agent.ts';
+import { ideaAgentReply, ideaDiscussionReply, ideaSynthesisReply } from './scripted-ideas.ts';
+import { judgeReply, metricSpecReply } from './scripted-judge.ts';
+import { expandReply, lineageReply, rootIdeaReply, selectReply } from './scripted-orchestrator.ts';
+import { type OpenAIChatRequest, promptName, textOfRoles } from './scripted-request.ts';
+
+export type { OpenAIChatRequest } from './scripted-request.ts';
+
+/**
+ * A deterministic model that does the demo research (fewer comparisons sorting a seeded array)
+ * the way a competent researcher would, for any prompt of the run. It dispatches on the prompt
+ * name of the first system message (`<!-- prompt: group/name -->`) and reads only the request, so
+ * the same request always gets the same answer (a recorded run replays). An unknown prompt gets
+ * a text answer naming it, which a test sees.
+ */
+export function researcherReply(body: OpenAIChatRequest): ReplyStep {
+  const name = promptName(body);
+  switch (name) {
+    case 'agent/system':
+      return agentStep(body);
+    case 'evaluator/judge':
+      return { text: judgeReply(body) };
+    case 'evaluator/metric_spec':
+      return { text: metricSpecReply(body) };
+    case 'orchestrator/bfts_select':
+    case 'orchestrator/bfts_expand_select':
+      return { text: selectReply(body) };
+    case 'orchestrator/bfts_expand':
+      return { text: expandReply(body) };
+    case 'orchestrator/lineage_decision':
+      return { text: lineageReply() };
+    case 'orchestrator/root_idea_selector':
+      return { text: rootIdeaReply() };
+    case 'idea/agent':
+      return { text: ideaAgentReply() };
+    case 'idea/discussion':
+      return { text: ideaDiscussionReply() };
+    case 'idea/synthesis':
+      return { text: ideaSynthesisReply() };
+    default:
+      if (/one zero-based index/i.test(textOfRoles(body, ['system', 'user']))) return { text: selectReply(body) };
+      return { text: `scripted researcher: unknown prompt ${name === null ? '(the first system message has no <!-- prompt: group/name --> line)' : `'${name}'`}` };
+  }
+}
