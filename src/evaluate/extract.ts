@@ -2,9 +2,15 @@
 const MAX_SCAN_CHARS = 256 * 1024;
 const NUMBER = String.raw`[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?`;
 
-/** The text of a node's artifacts, as the judge and the extractor read them. */
+/**
+ * The text of a node's artifacts, as the judge and the extractor read them: an artifact's string
+ * fields as they are (JSON would escape the newlines of a program's output), other values as JSON.
+ */
 export function artifactsText(artifacts: unknown[]): string {
-  return artifacts.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join('\n');
+  const field = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+  return artifacts
+    .map((a) => (a !== null && typeof a === 'object' && !Array.isArray(a) ? Object.entries(a).map(([k, v]) => `${k}: ${field(v)}`).join('\n') : field(a)))
+    .join('\n');
 }
 
 /** A metric name as a pattern: `top_1_accuracy` also matches "top-1 accuracy" and "Top 1 Accuracy". */
