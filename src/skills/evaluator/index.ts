@@ -5,9 +5,9 @@ const evaluatorSkill: SkillDef = {
   name: 'evaluator-skill',
   description: "Decide the metric a run is judged by and freeze it in the checkpoint's metric contract.",
   phases: ['bfts'],
-  env: ['SVC_CHECKPOINT_DIR'],
-  // make_metric_spec reads the metric from the experiment text; the model fallback is not built yet
-  usesModel: false,
+  env: ['SVC_CHECKPOINT_DIR', 'SVC_MODEL_EVAL'],
+  // make_metric_spec asks the eval model when the experiment text names no metric
+  usesModel: true,
   tools: [makeMetricSpec],
 };
 
