@@ -1,14 +1,15 @@
 import type { SkillDef } from '../tool.ts';
+import { claimEvidenceHardGate } from './claim-gate.ts';
 import { makeMetricSpec } from './make-metric-spec.ts';
 
 const evaluatorSkill: SkillDef = {
   name: 'evaluator-skill',
-  description: "Decide the metric a run is judged by and freeze it in the checkpoint's metric contract.",
+  description: "Decide the metric a run is judged by, freeze it in the checkpoint's metric contract, and check a paper's numeric claims against what the nodes reported.",
   phases: ['bfts'],
-  env: ['SVC_CHECKPOINT_DIR'],
-  // make_metric_spec reads the metric from the experiment text; the model fallback is not built yet
-  usesModel: false,
-  tools: [makeMetricSpec],
+  env: ['SVC_CHECKPOINT_DIR', 'SVC_MODEL_EVAL', 'SVC_CLAIM_GATE_MODE', 'SVC_COMPARISON_SCOPE'],
+  // make_metric_spec asks the eval model when the experiment text names no metric
+  usesModel: true,
+  tools: [makeMetricSpec, claimEvidenceHardGate],
 };
 
 export default evaluatorSkill;

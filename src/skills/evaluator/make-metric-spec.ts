@@ -6,32 +6,28 @@ import { statOrNull } from '../../core/paths.ts';
 import { defineTool, type ToolContext } from '../tool.ts';
 import { CONTRACT_FILE, contractFor, type MetricSpec, mintContract, readMetricContract } from './metric-contract.ts';
 import { findMetric, findMinExpectedMetric, type MetricChoice } from './metric-keyword.ts';
+import { modelMetricSpec } from './metric-spec-model.ts';
 
 export const makeMetricSpec = defineTool({
   name: 'make_metric_spec',
-  description: `Decide the metric the experiment is judged by: the metric keyword (the measurement key to report with emit_results), whether higher is better, min_expected_metric (from <!-- min_expected_metric: x -->, else 0) and a scoring guide. The keyword comes from a <!-- metric: name --> comment, a "Primary metric:" or "Metric:" line, a "maximize/minimize <metric>" phrase, or the well-known metric word the text mentions most. The first call of a run writes ${CONTRACT_FILE} to SVC_CHECKPOINT_DIR; later calls return that contract unchanged with contract_frozen: true.`,
+  description: `Decide the metric the experiment is judged by: the metric keyword (the measurement key to report with emit_results), whether higher is better, min_expected_metric (from <!-- min_expected_metric: x -->, else 0) and a scoring guide. The keyword comes from a <!-- metric: name --> comment, a "Primary metric:" or "Metric:" line, a "maximize/minimize <metric>" phrase, or the well-known metric word the text mentions most; when the text names none, the eval model chooses (source: model). The first call of a run writes ${CONTRACT_FILE} to SVC_CHECKPOINT_DIR; later calls return that contract unchanged with contract_frozen: true.`,
   params: T.Object({ experiment_text: T.String({ description: 'the experiment description (the Markdown of experiment.md)' }) }, { additionalProperties: false }),
-  run(args, ctx) {
+  async run(args, ctx) {
     if (args.experiment_text.trim() === '') throw new InputError('experiment_text is empty', 'give the experiment description');
     const checkpoint = checkpointDir(ctx.env);
     const frozen = checkpoint ? readMetricContract(checkpoint) : null;
     if (checkpoint && frozen) return { ...frozen, contract_path: join(checkpoint, CONTRACT_FILE), contract_frozen: true };
-    const spec = metricSpec(args.experiment_text);
+    const spec = metricSpec(args.experiment_text) ?? (await modelMetricSpec(args.experiment_text, checkpoint, ctx));
     if (!checkpoint) return { ...spec, contract_path: null, contract_frozen: false, note: `SVC_CHECKPOINT_DIR is not set: no ${CONTRACT_FILE} was written` };
     const minted = mintContract(checkpoint, contractFor(spec));
     return { ...minted.contract, contract_path: minted.path, contract_frozen: minted.frozen };
   },
 });
 
-/** The metric spec the experiment text gives, without a model. */
-export function metricSpec(text: string): MetricSpec {
+/** The metric spec the experiment text gives, without a model; null when the text names no metric. */
+export function metricSpec(text: string): MetricSpec | null {
   const choice = findMetric(text);
-  if (!choice) {
-    throw new InputError(
-      'no metric keyword found in experiment_text (choosing one with a model is not in this version)',
-      'name it in the text: <!-- metric: name --> or a line "Primary metric: name"',
-    );
-  }
+  if (!choice) return null;
   const min = findMinExpectedMetric(text);
   return {
     metric_keyword: choice.keyword,

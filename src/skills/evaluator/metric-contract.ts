@@ -13,8 +13,9 @@ export type MetricSpec = {
   min_expected_metric: number;
   scoring_guide: string;
   higher_is_better: boolean;
-  source: 'deterministic';
-  /** which part of the experiment text named the metric */
+  /** deterministic: the text named it; model: the eval model chose it for a text that did not */
+  source: 'deterministic' | 'model';
+  /** which part of the experiment text named the metric ('model' when the model chose) */
   keyword_found_in: string;
 };
 

@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { checkpointsRoot } from '../../core/workspace.ts';
+import { loadWorkflow } from '../../core/config/workflow.ts';
+import type { Env } from '../../core/config/env-vars.ts';
+import { InputError, NotFoundError, SvcError, TooLargeError } from '../../core/errors.ts';
+import { resolveInside, statOrNull } from '../../core/paths.ts';
+import { texToText } from './claims.ts';
+import { type GatePhase, type GateReport, runClaimGate } from './gate.ts';
+import { resolvePolicy } from './policy.ts';
+
+export { GATE_NAME, GATE_PHASES, type GatePhase, type GateReport, matches, runClaimGate } from './gate.ts';
+export { type GatePolicy, resolvePolicy } from './policy.ts';
+
+const MAX_TEXT_BYTES = 4 * 1024 * 1024;
+
+/** The gate refused the final paper: the finalize stage is skipped. */
+export class ClaimGateBlockedError extends SvcError {
+  constructor(message: string, hint?: string) {
+    super(message, hint, 1);
+    this.name = 'ClaimGateBlockedError';
+  }
+}
+
+export type GateRequest = { checkpoint_dir: string; phase: GatePhase; text?: string; tex_path?: string; policy?: unknown };
+
+/**
+ * Runs the gate for a caller's request: the checkpoint must lie in the checkpoints directory
+ * (SVC_CHECKPOINT_DIR's parent, else the project's) and tex_path inside the checkpoint. The policy
+ * is the checkpoint's workflow claim_gate_policy under the request's and the environment's. Throws
+ * ClaimGateBlockedError, after writing the report, when the gate blocks.
+ */
+export function claimGate(req: GateRequest, env: Env): { report: GateReport; path: string } {
+  const root = checkpointsRoot(env);
+  if (req.checkpoint_dir.trim() === '') throw new InputError('checkpoint_dir is empty', 'give the run checkpoint directory');
+  const checkpointDir = resolveInside(root, req.checkpoint_dir, 'checkpoint_dir');
+  if (!statOrNull(checkpointDir)?.isDirectory()) throw new NotFoundError(`checkpoint_dir ${checkpointDir} is not a directory`, 'give an existing run checkpoint');
+  if (req.text !== undefined && req.tex_path !== undefined) throw new InputError('give text or tex_path, not both');
+  const { text, source } = gateText(req, checkpointDir);
+  const workflow = loadWorkflow({ checkpointDir, env }).workflow;
+  const policy = resolvePolicy(workflow.claim_gate_policy, req.policy, env);
+  const result = runClaimGate({ checkpointDir, phase: req.phase, text, textSource: source, policy });
+  if (result.report.should_block) {
+    const blocking = result.report.errors.filter((e) => policy.blocking.block_on.includes(e.type));
+    throw new ClaimGateBlockedError(
+      `claim_evidence_hard_gate blocks the final paper: ${blocking.length} blocking error${blocking.length > 1 ? 's' : ''}, the first: ${blocking[0]?.message ?? ''}`,
+      `see ${result.path}; fix the claims or the evidence, or set claim_gate_policy.mode to warn`,
+    );
+  }
+  return result;
+}
+
+function gateText(req: GateRequest, checkpointDir: string): { text: string | null; source: string } {
+  if (req.text !== undefined) {
+    if (Buffer.byteLength(req.text) > MAX_TEXT_BYTES) throw new TooLargeError(`text is over ${MAX_TEXT_BYTES} bytes`);
+    return { text: req.text, source: 'text' };
+  }
+  if (req.tex_path === undefined) return { text: null, source: 'metric_contract.json' };
+  if (req.tex_path.trim() === '') throw new InputError('tex_path is empty', 'give a path inside the checkpoint, or leave it out');
+  const file = resolveInside(checkpointDir, req.tex_path, 'tex_path');
+  const stat = statOrNull(file);
+  if (!stat?.isFile()) throw new NotFoundError(`tex_path ${file} is not a file`, 'give the paper source inside the checkpoint');
+  if (stat.size > MAX_TEXT_BYTES) throw new TooLargeError(`tex_path ${file} is over ${MAX_TEXT_BYTES} bytes`);
+  const raw = readFileSync(file, 'utf8');
+  return { text: file.endsWith('.tex') ? texToText(raw) : raw, source: req.tex_path };
+}

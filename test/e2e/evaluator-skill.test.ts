@@ -1,0 +1,39 @@
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { listSkills } from '../../src/core/config/skills.ts';
+import { bundledWorkflow } from '../../src/core/config/workflow.ts';
+import { SkillPool } from '../../src/mcp/pool.ts';
+import { removeDir, SVC, tempDir } from '../support/svc.ts';
+
+let dir: string;
+let ckpt: string;
+let pool: SkillPool;
+
+beforeEach(() => {
+  dir = tempDir();
+  ckpt = join(dir, 'workspace', 'checkpoints', 'run1');
+  mkdirSync(join(dir, 'workspace', 'experiments', 'run1', 'node_a'), { recursive: true });
+  mkdirSync(ckpt, { recursive: true });
+  writeFileSync(join(dir, 'workspace', 'experiments', 'run1', 'node_a', 'results.json'), JSON.stringify({ measurements: { speedup: 2.0 } }));
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, SVC_CHECKPOINT_DIR: ckpt, SVC_CLAIM_GATE_MODE: 'strict' };
+  pool = new SkillPool({ skills: listSkills(bundledWorkflow(), dir), env, program: SVC });
+});
+afterEach(async () => {
+  await pool.close();
+  removeDir(dir);
+});
+
+describe('claim_evidence_hard_gate served by svc skill serve evaluator-skill', () => {
+  test('strict final with a mismatch: the caller gets an error and the report is on disk', async () => {
+    const out = await pool.call('claim_evidence_hard_gate', { checkpoint_dir: ckpt, phase: 'final', text: 'a speedup of 3.0' });
+    expect(out).toEqual({ error: expect.stringMatching(/^claim_evidence_hard_gate blocks the final paper: 1 blocking error, the first: .+ \(see .+claim_evidence_hard_gate_final\.json; /) });
+    const report = JSON.parse(readFileSync(join(ckpt, 'evaluation', 'claim_evidence_hard_gate_final.json'), 'utf8'));
+    expect(report).toMatchObject({ should_block: true, status: 'fail' });
+  });
+
+  test('the draft phase answers with the report', async () => {
+    const out = await pool.call('claim_evidence_hard_gate', { checkpoint_dir: ckpt, phase: 'draft', text: 'a speedup of 2.0' });
+    expect(out).toEqual({ result: expect.objectContaining({ gate: 'claim_evidence_hard_gate', phase: 'draft', status: 'pass', should_block: false }) });
+  });
+});
