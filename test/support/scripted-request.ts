@@ -1,4 +1,16 @@
-/** Reading an OpenAI chat completions request body, as the scripted researcher needs it. */
+/**
+ * The `<group>/<name>` of the first system message that opens with `<!-- prompt: ... -->`: a JSON
+ * request puts its own instruction in a system message before the template.
+ */
+export function promptName(body: OpenAIChatRequest): string | null {
+  for (const m of messagesOf(body)) {
+    if (m.role !== 'system' && m.role !== 'developer') continue;
+    const first = textOf(m.content).trimStart().split('\n')[0] ?? '';
+    const name = /^<!--\s*prompt:\s*([\w./-]+)\s*-->/.exec(first)?.[1];
+    if (name) return name;
+  }
+  return null;
+}/** Reading an OpenAI chat completions request body, as the scripted researcher needs it. */
 
 export type OpenAIContent = string | null | { type?: string; text?: string }[];
 
@@ -24,11 +36,18 @@ export function messagesOf(body: OpenAIChatRequest): OpenAIMessage[] {
   return Array.isArray(body.messages) ? body.messages.filter((m) => m && typeof m === 'object') : [];
 }
 
-/** The `<group>/<name>` of the `<!-- prompt: ... -->` first line of the first system message. */
+/**
+ * The `<group>/<name>` of the first system message that opens with `<!-- prompt: ... -->`: a JSON
+ * request puts its own instruction in a system message before the template.
+ */
 export function promptName(body: OpenAIChatRequest): string | null {
-  const system = messagesOf(body).find((m) => m.role === 'system' || m.role === 'developer');
-  const first = textOf(system?.content).trimStart().split('\n')[0] ?? '';
-  return /^<!--\s*prompt:\s*([\w./-]+)\s*-->/.exec(first)?.[1] ?? null;
+  for (const m of messagesOf(body)) {
+    if (m.role !== 'system' && m.role !== 'developer') continue;
+    const first = textOf(m.content).trimStart().split('\n')[0] ?? '';
+    const name = /^<!--\s*prompt:\s*([\w./-]+)\s*-->/.exec(first)?.[1];
+    if (name) return name;
+  }
+  return null;
 }
 
 /** The text of every message of these roles, in order, one per line group. */
