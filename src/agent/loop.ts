@@ -70,7 +70,12 @@ export async function reactLoop(task: NodeTask, tools: NodeTools): Promise<LoopR
       });
     } catch (err) {
       if (signal.aborted) return stop(r, task, end);
-      return end('failed', `model call failed at step ${step}: ${oneLine(err)}`);
+      if (!isToolChoiceViolation(err)) return end('failed', `model call failed at step ${step}: ${oneLine(err)}`);
+      // the model tried to stop calling tools before any code ran: an early finish
+      if (++earlyFinishes > 1) return end('failed', 'the model finished twice without running any code');
+      r.trace.push('· answered without a tool call before running code', `  ↺ ${NUDGE_EARLY}`);
+      history.push({ role: 'user', content: NUDGE_EARLY });
+      continue;
     }
     if (answer.text.trim() !== '') lastText = answer.text;
 
@@ -114,6 +119,11 @@ export async function reactLoop(task: NodeTask, tools: NodeTools): Promise<LoopR
   // the work ran and printed: it is judged on what it produced
   r.summary = lastText.trim() !== '' ? headTail(lastText, 2000) : `${limit} after running code`;
   return end('success', null);
+}
+
+/** The SDK refuses an answer without a tool call when one was required (models that ignore the setting). */
+function isToolChoiceViolation(err: unknown): boolean {
+  return /tool choice was required/i.test(oneLine(err));
 }
 
 function stop(r: LoopResult, task: NodeTask, end: (s: 'failed', e: string) => LoopResult): LoopResult {
