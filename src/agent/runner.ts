@@ -17,7 +17,9 @@ export type NodeRunnerDeps = { evaluate: Evaluate };
  * node report. It does not throw for anything the node does: failures end in the outcome.
  */
 export function createNodeRunner(deps: NodeRunnerDeps): NodeRunner {
-  return async (task: NodeTask): Promise<NodeOutcome> => {
+  return async (given: NodeTask): Promise<NodeOutcome> => {
+    // the node keeps its own time limit too, so it holds whoever schedules it
+    const task = { ...given, signal: AbortSignal.any([given.signal, AbortSignal.timeout(given.ctx.settings.timeoutNodeS * 1000)]) };
     const startedAt = new Date().toISOString();
     const loop = await runLoop(task);
     const parentDir = task.parent ? join(task.ctx.experimentsDir, task.parent.id) : null;
