@@ -11,16 +11,11 @@ export type MachineInfo = {
 };
 
 const COMPILERS = ['gcc', 'g++', 'clang', 'nvcc', 'mpicc', 'gfortran'];
-let cached: MachineInfo | null = null;
+let cached: Promise<MachineInfo> | null = null;
 
-/** Read once per process: the answers do not change while a run lasts. */
-export function machineInfo(): MachineInfo {
-  cached ??= {
-    hostname: hostname(),
-    cpu_info: cpuInfo(),
-    mem_total_kb: memTotalKb(),
-    compilers: compilers(),
-  };
+/** Read once per process (the answers do not change while a run lasts), without blocking other nodes. */
+export function machineInfo(): Promise<MachineInfo> {
+  cached ??= compilers().then((found) => ({ hostname: hostname(), cpu_info: cpuInfo(), mem_total_kb: memTotalKb(), compilers: found }));
   return cached;
 }
 
@@ -45,18 +40,19 @@ function memTotalKb(): number | null {
   }
 }
 
-function compilers(): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of COMPILERS) {
+async function compilers(): Promise<Record<string, string>> {
+  const found = await Promise.all(COMPILERS.map(async (name): Promise<[string, string] | null> => {
     const path = Bun.which(name);
-    if (!path) continue;
+    if (!path) return null;
     try {
-      const r = Bun.spawnSync([path, '--version'], { stdout: 'pipe', stderr: 'pipe', timeout: 3000 });
-      const line = `${r.stdout.toString()}${r.stderr.toString()}`.split('\n').find((l) => l.trim() !== '');
-      if (r.exitCode === 0 && line) out[name] = line.trim();
+      const p = Bun.spawn([path, '--version'], { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', timeout: 3000 });
+      const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+      const line = `${out}${err}`.split('\n').find((l) => l.trim() !== '');
+      return code === 0 && line ? [name, line.trim()] : null;
     } catch {
       // a compiler that will not say its version is left out
+      return null;
     }
-  }
-  return out;
+  }));
+  return Object.fromEntries(found.filter((f) => f !== null));
 }

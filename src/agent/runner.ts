@@ -5,7 +5,7 @@ import { oneLine } from '../core/errors.ts';
 import { type Evaluate, type Evaluation, type NodeOutcome, type NodeRunner, type NodeTask, scoreOf } from '../search/contract.ts';
 import { diffFiles, type FilesChanged, isSterile, RUN_ENV_FILE } from './files-diff.ts';
 import { type LoopResult, reactLoop } from './loop.ts';
-import { machineInfo } from './machine.ts';
+import { type MachineInfo, machineInfo } from './machine.ts';
 import { buildReport, writeReport } from './report.ts';
 import { nodeTools } from './tools.ts';
 
@@ -32,7 +32,7 @@ export function createNodeRunner(deps: NodeRunnerDeps): NodeRunner {
     const judged = await judge(task, deps.evaluate, loop, filesChanged);
     const status = judged.failed ?? loop.status;
     const errorLog = [loop.error, judged.error].filter((e) => e !== null).join('; ') || null;
-    const machine = machineInfo();
+    const machine = await machineInfo();
     writeRunEnv(task, machine, startedAt);
     const { path, error: reportError } = writeReport(task.workDir, task.node.id, () =>
       buildReport({
@@ -107,7 +107,7 @@ function slurmOf(task: NodeTask, loop: LoopResult): { job_id: string | null; par
 }
 
 /** The node's machine, next to its report; a failure to write it is logged, never the node's. */
-function writeRunEnv(task: NodeTask, machine: ReturnType<typeof machineInfo>, startedAt: string): void {
+function writeRunEnv(task: NodeTask, machine: MachineInfo, startedAt: string): void {
   try {
     writeJsonAtomic(join(task.workDir, RUN_ENV_FILE), { node_id: task.node.id, started_at: startedAt, executor: task.ctx.workflow.resources.executor, ...machine });
   } catch (err) {
