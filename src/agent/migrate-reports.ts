@@ -11,6 +11,7 @@ import { buildReport, writeReport } from './report.ts';
 
 export type MigrateResult = {
   written: string[];
+  /** reports kept, and pending nodes (never run, no work directory) */
   skipped: string[];
   /** node id and why, one line */
   failed: { node_id: string; error: string }[];
@@ -35,7 +36,9 @@ export function migrateNodeReports(checkpointDir: string, opts: { overwrite?: bo
     }
     const workDir = join(experiments, node.id);
     if (!statSync(workDir, { throwIfNoEntry: false })?.isDirectory()) {
-      out.failed.push({ node_id: node.id, error: `no work directory ${workDir}` });
+      // a node that never ran has no directory and nothing to report
+      if (node.status === 'pending') out.skipped.push(node.id);
+      else out.failed.push({ node_id: node.id, error: `no work directory ${workDir}` });
       continue;
     }
     if (existsSync(join(workDir, NODE_REPORT_FILE)) && !opts.overwrite) {
