@@ -65,12 +65,13 @@ describe('the ReAct loop', () => {
   }, 30_000);
 
   test('tools always work in the node directory, whatever work_dir the model gives', async () => {
-    b = bench([call('write_code', { filename: 'w.txt', code: 'hello\n', work_dir: '/tmp' }), call('run_bash', { command: 'pwd', work_dir: '/' }), finish('ok')]);
+    b = bench([call('write_code', { filename: 'w.txt', code: 'hello\n', work_dir: '/tmp' }), call('run_bash', { command: 'pwd; echo $SVC_CURRENT_NODE_ID', work_dir: '/' }), finish('ok')]);
     const out = await run(b);
     const workDir = join(b.experimentsDir, 'node_x_root');
     expect(readFileSync(join(workDir, 'w.txt'), 'utf8')).toBe('hello\n');
     expect(existsSync('/tmp/w.txt') && readFileSync('/tmp/w.txt', 'utf8') === 'hello\n').toBe(false);
-    expect(JSON.parse(toolResults(b)[1] as string).stdout).toBe(`${workDir}\n`);
+    // the node's commands also know which node they run for
+    expect(JSON.parse(toolResults(b)[1] as string).stdout).toBe(`${workDir}\nnode_x_root\n`);
     expect(out.status).toBe('success');
   }, 30_000);
 

@@ -133,4 +133,13 @@ describe('a node run', () => {
     // an output the child never inherits is not counted as deleted
     expect(report.files_changed.deleted).toEqual([]);
   }, 30_000);
+
+  test('the idea, its plan and primary metric are part of the task', async () => {
+    b = bench([call('run_bash', { command: 'echo 1 > a.txt; echo 1' }), finish('ok')]);
+    b.ctx.idea = () => ({ ideas: [{ title: 'Loop unrolling', description: 'Unroll the loop by four.', experiment_plan: '§1 baseline\n§2 unrolled' }], primary_metric: 'time_s', higher_is_better: false });
+    await createNodeRunner({ evaluate: recordingEvaluate() })(task(b, node('node_x_root')));
+    const first = bodies(b)[0]?.messages[1]?.content as string;
+    expect(first).toContain('## Loop unrolling\n\nUnroll the loop by four.\n\n### Plan\n§1 baseline\n§2 unrolled\n\nPrimary metric: time_s (lower is better)');
+    expect(first).toContain('none: this is the root node');
+  }, 30_000);
 });
