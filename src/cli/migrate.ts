@@ -16,12 +16,14 @@ const nodeReports = defineCommand({
     const r = migrateNodeReports(dir, { overwrite: args.overwrite === true });
     if (args.json) printJson(r);
     else {
-      print(`${r.written.length} report(s) written, ${r.skipped.length} kept${r.skipped.length ? ' (--overwrite replaces them)' : ''}, ${r.failed.length} failed`);
+      print(`${r.written.length} report(s) written, ${r.skipped.length} skipped (reports kept${opts(args.overwrite)}, or nodes never run), ${r.failed.length} failed`);
       for (const f of r.failed) warn(`${f.node_id}: ${f.error}`);
     }
     return r.failed.length > 0 ? 1 : 0;
   },
 });
+
+const opts = (overwrite: boolean | undefined) => (overwrite ? '' : '; --overwrite replaces them');
 
 export default defineCommand({
   meta: { description: 'Migrate checkpoint records to the current formats' },

@@ -42,7 +42,8 @@ export function settings(over: Partial<RunSettings> = {}): RunSettings {
   };
 }
 
-export function bench(script: Step[], over: Partial<RunSettings> = {}): Bench {
+/** `ledger`: the model client records its calls in the checkpoint's cost ledger. */
+export function bench(script: Step[], over: Partial<RunSettings> = {}, ledger = false): Bench {
   const dir = tempDir('svc-agent-');
   const checkpoint = join(dir, 'workspace', 'checkpoints', RUN_ID);
   const experimentsDir = join(dir, 'workspace', 'experiments', RUN_ID);
@@ -64,7 +65,7 @@ export function bench(script: Step[], over: Partial<RunSettings> = {}): Bench {
     runId: RUN_ID,
     experimentsDir,
     goal: 'Measure how fast a loop sums the integers below one million.',
-    model: createModelClient({ cfg, checkpointDir: null }),
+    model: createModelClient({ cfg, checkpointDir: ledger ? checkpoint : null }),
     pool,
     idea: () => null,
     log: (m) => logs.push(m),

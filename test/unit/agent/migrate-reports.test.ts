@@ -106,12 +106,12 @@ describe('svc migrate node-reports', () => {
 
   test('writes, then keeps, then overwrites; a failed node makes the exit code 1', async () => {
     const first = await svc('migrate', 'node-reports', ckpt);
-    expect(first).toEqual({ code: 1, out: expect.stringContaining('2 report(s) written, 1 kept (--overwrite replaces them), 1 failed') });
+    expect(first).toEqual({ code: 1, out: expect.stringContaining('2 report(s) written, 1 skipped (reports kept; --overwrite replaces them, or nodes never run), 1 failed') });
     expect(first.out).toContain('node_bbbbbbbb: no work directory');
     const again = await svc('migrate', 'node-reports', ckpt, '--json');
     expect(JSON.parse(again.out.slice(0, again.out.indexOf('\n}') + 2))).toMatchObject({ written: [], skipped: ['node_old_root', 'node_aaaaaaaa', 'node_cccccccc'] });
     const over = await svc('migrate', 'node-reports', ckpt, '--overwrite');
-    expect(over.out).toContain('2 report(s) written, 1 kept');
+    expect(over.out).toContain('2 report(s) written, 1 skipped (reports kept, or nodes never run), 1 failed');
   });
 
   test('a missing checkpoint argument or directory is a one-line error', async () => {

@@ -142,4 +142,12 @@ describe('a node run', () => {
     expect(first).toContain('## Loop unrolling\n\nUnroll the loop by four.\n\n### Plan\n§1 baseline\n§2 unrolled\n\nPrimary metric: time_s (lower is better)');
     expect(first).toContain('none: this is the root node');
   }, 30_000);
+
+  test('every model call is booked to the node in the cost ledger', async () => {
+    b = bench([call('run_bash', { command: 'echo 1 > a.txt; echo 1' }), finish('ok')], {}, true);
+    await createNodeRunner({ evaluate: recordingEvaluate() })(task(b, node('node_x_root')));
+    const lines = readFileSync(join(b.checkpoint, 'cost_trace.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(2);
+    for (const l of lines) expect(l).toMatchObject({ phase: 'bfts', node_id: 'node_x_root', component: 'agent', op: 'react_step' });
+  }, 30_000);
 });
