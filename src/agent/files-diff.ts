@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { type Dirent, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isNodeMetaFile } from '../core/checkpoint/files-node.ts';
 
@@ -16,15 +16,15 @@ const SKIPPED_DIRS = new Set(['.git', '__pycache__', 'node_modules', 'build', 'd
 export const RUN_ENV_FILE = '_run_env.json';
 
 /**
- * The sha256 of every file of a work directory, by path relative to it (sorted). Directories
- * that hold caches and build output are skipped, and so are the run's own records (META files,
- * logs, node_report.json, _run_env.json), so a change to them never counts as the node's work.
+ * The files of a work directory, by path relative to it (sorted). Directories that hold caches
+ * and build output are skipped, and so are the run's own records (META files, logs,
+ * node_report.json, _run_env.json), so a change to them never counts as the node's work.
  * Symbolic links are not followed. A missing directory has no files.
  */
-export function hashTree(root: string): Map<string, string> {
-  const out = new Map<string, string>();
+export function listFiles(root: string): string[] {
+  const out: string[] = [];
   const walk = (dir: string, rel: string): void => {
-    let entries: import('node:fs').Dirent[];
+    let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
@@ -34,16 +34,23 @@ export function hashTree(root: string): Map<string, string> {
       const path = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) {
         if (!SKIPPED_DIRS.has(e.name)) walk(join(dir, e.name), path);
-      } else if (e.isFile() && !isNodeMetaFile(e.name) && e.name !== RUN_ENV_FILE) {
-        try {
-          out.set(path, createHash('sha256').update(readFileSync(join(dir, e.name))).digest('hex'));
-        } catch {
-          // vanished or unreadable while walking: not part of the comparison
-        }
-      }
+      } else if (e.isFile() && !isNodeMetaFile(e.name) && e.name !== RUN_ENV_FILE) out.push(path);
     }
   };
   walk(root, '');
+  return out;
+}
+
+/** The sha256 of every file listFiles finds; a file that vanishes meanwhile is left out. */
+export function hashTree(root: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const path of listFiles(root)) {
+    try {
+      out.set(path, createHash('sha256').update(readFileSync(join(root, path))).digest('hex'));
+    } catch {
+      // vanished or unreadable while walking: not part of the comparison
+    }
+  }
   return out;
 }
 

@@ -2,6 +2,7 @@ import nodeTaskTemplate from '../prompts/agent/node_task.md' with { type: 'text'
 import systemTemplate from '../prompts/agent/system.md' with { type: 'text' };
 import type { IdeaFile } from '../schema/checkpoint.ts';
 import type { NodeLabel, NodeTask } from '../search/contract.ts';
+import { listFiles } from './files-diff.ts';
 import { fillTemplate } from './template.ts';
 
 /** What each label asks of a node, appended to the system prompt as its role. */
@@ -24,6 +25,7 @@ export function systemPrompt(task: NodeTask, toolDesc: string): string {
     tool_desc: toolDesc,
     role_hint: ROLE_HINTS[task.node.label],
     work_dir: task.workDir,
+    files: fileList(task.workDir),
     cpus: String(ctx.workflow.resources.cpus),
     max_steps: String(ctx.settings.maxReact),
     timeout_minutes: String(Math.max(1, Math.round(ctx.settings.timeoutNodeS / 60))),
@@ -59,6 +61,16 @@ function parentText(parent: NodeTask['node']): string {
   ]
     .filter((l) => l !== '')
     .join('\n');
+}
+
+const MAX_LISTED_FILES = 50;
+
+/** The work directory's files at the start (names only, sorted: no sizes or times, which vary between runs). */
+function fileList(workDir: string): string {
+  const names = listFiles(workDir);
+  if (names.length === 0) return 'none';
+  const shown = names.slice(0, MAX_LISTED_FILES).join(', ');
+  return names.length > MAX_LISTED_FILES ? `${shown} and ${names.length - MAX_LISTED_FILES} more` : shown;
 }
 
 function clip(text: string, max: number): string {

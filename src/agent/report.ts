@@ -94,9 +94,10 @@ export function buildReport(r: ReportInput): Record<string, unknown> {
 
 /**
  * Writes the report atomically into the work directory; when it cannot be built, a stub with
- * status "error" and the reason is written instead, so a reader always finds a record.
+ * status "error" and the reason is written instead, so a reader always finds a record. Never
+ * throws: a report that cannot be written at all comes back as `{path: null, error}`.
  */
-export function writeReport(workDir: string, nodeId: string, build: () => Record<string, unknown>): { path: string; error: string | null } {
+export function writeReport(workDir: string, nodeId: string, build: () => Record<string, unknown>): { path: string | null; error: string | null } {
   const path = join(workDir, NODE_REPORT_FILE);
   let error: string | null = null;
   let report: Record<string, unknown>;
@@ -106,7 +107,11 @@ export function writeReport(workDir: string, nodeId: string, build: () => Record
     error = `node report could not be built: ${oneLine(err)}`;
     report = { schema_version: 1, node_id: nodeId, status: 'error', error };
   }
-  writeJsonAtomic(path, report);
+  try {
+    writeJsonAtomic(path, report);
+  } catch (err) {
+    return { path: null, error: `node report could not be written to ${path}: ${oneLine(err)}` };
+  }
   return { path, error };
 }
 

@@ -64,6 +64,7 @@ describe('a node run', () => {
     const system = reqs[0]?.messages[0]?.content as string;
     expect(system.split('\n')[0]).toBe('<!-- prompt: agent/system -->');
     expect(system).toContain(`work directory: ${workDir}`);
+    expect(system).toContain('- files in it now: none\n');
     expect(system).toContain(`CPUs available: ${b.ctx.workflow.resources.cpus}`);
     expect(system).toContain('at most 10 steps');
     expect(system).toContain('- run_code: ');
@@ -108,6 +109,7 @@ describe('a node run', () => {
     const first = bodies(b)[0]?.messages[1]?.content as string;
     expect(first).toContain('This node is a improve node.');
     expect(first).toContain('Direction: vectorise the loop');
+    expect(bodies(b)[0]?.messages[0]?.content).toContain('- files in it now: sum.py\n');
     expect(first).toContain('node_x_root (draft, success)');
     expect(first).toContain('Summary: a first loop');
     expect(first).toContain('"time_s":0.2');
