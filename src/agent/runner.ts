@@ -18,8 +18,7 @@ export type NodeRunnerDeps = { evaluate: Evaluate };
  */
 export function createNodeRunner(deps: NodeRunnerDeps): NodeRunner {
   return async (given: NodeTask): Promise<NodeOutcome> => {
-    // the node keeps its own time limit too, so it holds whoever schedules it
-    const task = { ...given, signal: AbortSignal.any([given.signal, AbortSignal.timeout(given.ctx.settings.timeoutNodeS * 1000)]) };
+    const task = { ...given, signal: withTimeLimit(given.signal, given.ctx.settings.timeoutNodeS) };
     const startedAt = new Date().toISOString();
     const loop = await runLoop(task);
     const parentDir = task.parent ? join(task.ctx.experimentsDir, task.parent.id) : null;
@@ -67,6 +66,15 @@ export function createNodeRunner(deps: NodeRunnerDeps): NodeRunner {
       node_report_path: path,
     };
   };
+}
+
+/** The longest delay a timer holds; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The node keeps its own time limit too, so the limit holds whoever schedules it. */
+function withTimeLimit(signal: AbortSignal, timeoutS: number): AbortSignal {
+  if (!(timeoutS > 0)) return signal;
+  return AbortSignal.any([signal, AbortSignal.timeout(Math.min(timeoutS * 1000, MAX_TIMER_MS))]);
 }
 
 async function runLoop(task: NodeTask): Promise<LoopResult> {

@@ -76,3 +76,10 @@ test('the node keeps its time limit by itself when nobody aborts it', async () =
   for (let i = 0; i < 100 && alive(pid); i++) await Bun.sleep(50);
   expect(alive(pid)).toBe(false);
 }, 30_000);
+
+test('a time limit longer than a timer can hold does not stop the node at once', async () => {
+  b = bench([call('run_bash', { command: 'echo 1 > a.txt; echo 1' }), { text: '{"status":"success","summary":"ok","artifacts":[]}' }], { timeoutNodeS: 1e9 });
+  const out = await createNodeRunner({ evaluate: recordingEvaluate() })(task(b, node('node_x_root')));
+  expect(out.status).toBe('success');
+  expect(out.error_log).toBeNull();
+}, 30_000);
