@@ -53,6 +53,8 @@ export async function reactLoop(task: NodeTask, tools: NodeTools): Promise<LoopR
   let lastText = '';
   const end = (status: 'success' | 'failed', error: string | null): LoopResult => {
     r.artifacts = [...code.values(), ...results.slice(-MAX_RESULT_ARTIFACTS)];
+    // the trace ends saying why the node failed
+    if (error !== null && r.trace.at(-1) !== `· ${error}`) r.trace.push(`· ${error}`);
     return Object.assign(r, { status, error });
   };
 

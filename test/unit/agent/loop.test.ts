@@ -52,6 +52,7 @@ describe('the ReAct loop', () => {
     const out = await run(b);
     expect(out.status).toBe('failed');
     expect(out.error_log).toBe('the model finished twice without running any code');
+    expect(out.trace_log.at(-1)).toBe('· the model finished twice without running any code');
   }, 30_000);
 
   test('"status": "failed" and prose without JSON are refused with a nudge', async () => {
@@ -103,5 +104,6 @@ describe('the ReAct loop', () => {
     const out = await run(b);
     expect(out.status).toBe('failed');
     expect(out.error_log).toStartWith('model call failed at step 1: ');
+    expect(out.trace_log).toEqual([`· ${out.error_log}`]);
   }, 30_000);
 });
