@@ -1,0 +1,124 @@
+import { join } from 'node:path';
+import { writeJsonAtomic } from '../core/atomic.ts';
+import { envValue } from '../core/config/env-vars.ts';
+import { oneLine } from '../core/errors.ts';
+import { type Evaluate, type Evaluation, type NodeOutcome, type NodeRunner, type NodeTask, scoreOf } from '../search/contract.ts';
+import { diffFiles, type FilesChanged, isSterile, RUN_ENV_FILE } from './files-diff.ts';
+import { type LoopResult, reactLoop } from './loop.ts';
+import { type MachineInfo, machineInfo } from './machine.ts';
+import { buildReport, writeReport } from './report.ts';
+import { nodeTools } from './tools.ts';
+
+export type NodeRunnerDeps = { evaluate: Evaluate };
+
+/**
+ * Runs one node: the ReAct loop in the node's work directory, then the file diff against the
+ * parent (a child that changed nothing is sterile and is not evaluated), the evaluation, and the
+ * node report. It does not throw for anything the node does: failures end in the outcome.
+ */
+export function createNodeRunner(deps: NodeRunnerDeps): NodeRunner {
+  return async (given: NodeTask): Promise<NodeOutcome> => {
+    const task = { ...given, signal: withTimeLimit(given.signal, given.ctx.settings.timeoutNodeS) };
+    const startedAt = new Date().toISOString();
+    const loop = await runLoop(task);
+    const parentDir = task.parent ? join(task.ctx.experimentsDir, task.parent.id) : null;
+    let filesChanged: FilesChanged | null = null;
+    try {
+      filesChanged = diffFiles(parentDir, task.workDir);
+    } catch (err) {
+      loop.trace.push(`· file diff failed: ${oneLine(err)}`);
+    }
+    const judged = await judge(task, deps.evaluate, loop, filesChanged);
+    const status = judged.failed ?? loop.status;
+    const errorLog = [loop.error, judged.error].filter((e) => e !== null).join('; ') || null;
+    const machine = await machineInfo();
+    writeRunEnv(task, machine, startedAt);
+    const { path, error: reportError } = writeReport(task.workDir, task.node.id, () =>
+      buildReport({
+        node: task.node,
+        status,
+        startedAt,
+        completedAt: new Date().toISOString(),
+        filesChanged,
+        workDir: task.workDir,
+        whatWasDone: loop.summary || null,
+        metrics: judged.metrics,
+        parentScore: task.parent ? scoreOf(task.parent) : null,
+        evaluatorReason: judged.evaluation?.reason ?? null,
+        axisRationales: judged.evaluation?.axis_rationales ?? {},
+        commands: loop.commands,
+        toolCounts: loop.toolCounts,
+        migrationSource: 'fresh',
+        executor: task.ctx.workflow.resources.executor,
+        machine,
+        slurm: slurmOf(task, loop),
+      }),
+    );
+    if (reportError) task.ctx.log(`${task.node.id}: ${reportError}`);
+    return {
+      status,
+      artifacts: [...loop.artifacts, ...loop.declared.map((a) => (typeof a === 'string' ? { type: 'file', path: a } : a))],
+      metrics: judged.metrics,
+      has_real_data: judged.hasRealData,
+      eval_summary: judged.evaluation?.reason || loop.summary || task.node.eval_summary,
+      error_log: errorLog,
+      trace_log: loop.trace,
+      node_report_path: path,
+    };
+  };
+}
+
+/** The longest delay a timer holds; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The node keeps its own time limit too, so the limit holds whoever schedules it. */
+function withTimeLimit(signal: AbortSignal, timeoutS: number): AbortSignal {
+  if (!(timeoutS > 0)) return signal;
+  return AbortSignal.any([signal, AbortSignal.timeout(Math.min(timeoutS * 1000, MAX_TIMER_MS))]);
+}
+
+async function runLoop(task: NodeTask): Promise<LoopResult> {
+  try {
+    const tools = await nodeTools(task.ctx.pool, task.workDir, task.node.id, task.signal);
+    return await reactLoop(task, tools);
+  } catch (err) {
+    // a prompt or tool listing that breaks is the node's failure, not the run's
+    const error = `agent loop failed: ${oneLine(err)}`;
+    return { status: 'failed', summary: '', declared: [], artifacts: [], error, trace: [`· ${error}`], stopped: task.signal.aborted, commands: [], toolCounts: {} };
+  }
+}
+
+type Judged = { metrics: Record<string, unknown>; hasRealData: boolean; evaluation: Evaluation | null; error: string | null; failed?: 'failed' };
+
+async function judge(task: NodeTask, evaluate: Evaluate, loop: LoopResult, fc: FilesChanged | null): Promise<Judged> {
+  if (task.parent !== null && fc !== null && isSterile(fc)) {
+    loop.trace.push('· sterile: the node changed no file of its parent');
+    return { metrics: { _sterile: true, _scientific_score: 0 }, hasRealData: false, evaluation: null, error: loop.status === 'success' ? 'sterile: the node changed no file' : null };
+  }
+  if (loop.status !== 'success') return { metrics: {}, hasRealData: false, evaluation: null, error: null };
+  try {
+    const evaluation = await evaluate({ ctx: task.ctx, node: task.node, workDir: task.workDir, artifacts: loop.artifacts, summary: loop.summary, signal: task.signal });
+    return { metrics: evaluation.metrics, hasRealData: evaluation.has_real_data, evaluation, error: null };
+  } catch (err) {
+    if (task.signal.aborted) return { metrics: {}, hasRealData: false, evaluation: null, error: 'stopped during evaluation', failed: 'failed' };
+    return { metrics: {}, hasRealData: false, evaluation: null, error: `evaluation failed: ${oneLine(err)}` };
+  }
+}
+
+function slurmOf(task: NodeTask, loop: LoopResult): { job_id: string | null; partition: string | null; nodelist: string | null } {
+  const submitted = loop.trace.map((l) => /Submitted batch job (\d+)|"job_id":\s*"?(\d+)/.exec(l)).findLast((m) => m !== null);
+  return {
+    job_id: submitted ? (submitted[1] ?? submitted[2] ?? null) : null,
+    partition: envValue(task.ctx.env, 'SVC_SLURM_PARTITION') ?? null,
+    nodelist: envValue(task.ctx.env, 'SLURM_NODELIST') ?? null,
+  };
+}
+
+/** The node's machine, next to its report; a failure to write it is logged, never the node's. */
+function writeRunEnv(task: NodeTask, machine: MachineInfo, startedAt: string): void {
+  try {
+    writeJsonAtomic(join(task.workDir, RUN_ENV_FILE), { node_id: task.node.id, started_at: startedAt, executor: task.ctx.workflow.resources.executor, ...machine });
+  } catch (err) {
+    task.ctx.log(`${task.node.id}: ${RUN_ENV_FILE} not written: ${oneLine(err)}`);
+  }
+}
