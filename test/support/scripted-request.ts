@@ -1,16 +1,4 @@
-/**
- * The `<group>/<name>` of the first system message that opens with `<!-- prompt: ... -->`: a JSON
- * request puts its own instruction in a system message before the template.
- */
-export function promptName(body: OpenAIChatRequest): string | null {
-  for (const m of messagesOf(body)) {
-    if (m.role !== 'system' && m.role !== 'developer') continue;
-    const first = textOf(m.content).trimStart().split('\n')[0] ?? '';
-    const name = /^<!--\s*prompt:\s*([\w./-]+)\s*-->/.exec(first)?.[1];
-    if (name) return name;
-  }
-  return null;
-}/** Reading an OpenAI chat completions request body, as the scripted researcher needs it. */
+/** Reading an OpenAI chat completions request body, as the scripted researcher needs it. */
 
 export type OpenAIContent = string | null | { type?: string; text?: string }[];
 
@@ -36,11 +24,9 @@ export function messagesOf(body: OpenAIChatRequest): OpenAIMessage[] {
   return Array.isArray(body.messages) ? body.messages.filter((m) => m && typeof m === 'object') : [];
 }
 
-/**
- * The `<group>/<name>` of the first system message that opens with `<!-- prompt: ... -->`: a JSON
- * request puts its own instruction in a system message before the template.
- */
+/** The `<group>/<name>` of the first system message that opens with `<!-- prompt: ... -->`. */
 export function promptName(body: OpenAIChatRequest): string | null {
+  // a JSON request puts its own instruction in a system message before the template
   for (const m of messagesOf(body)) {
     if (m.role !== 'system' && m.role !== 'developer') continue;
     const first = textOf(m.content).trimStart().split('\n')[0] ?? '';
