@@ -18,8 +18,9 @@ export type IdeaFile = {
   ma_integration_status: string;
 };
 
+/** Rounded half up to 2 decimals; the nudge keeps 0.825, stored as 0.82499…, from rounding down. */
 export function overallScore(novelty: number, feasibility: number, clarity: number): number {
-  return Math.round(((2 * novelty + feasibility + clarity) / 4) * 100 + Number.EPSILON) / 100;
+  return Math.round(((2 * novelty + feasibility + clarity) / 4) * 100 + 1e-9) / 100;
 }
 
 const TEXT_FIELDS = ['title', 'description', 'novelty', 'feasibility', 'experiment_plan'] as const;
