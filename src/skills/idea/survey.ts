@@ -1,4 +1,5 @@
 import { Type as T } from '@sinclair/typebox';
+import { consola } from 'consola';
 import { ideaEngine } from '../../ideas/ma-engine.ts';
 import { retrievalSettings } from '../../ideas/retrieval-settings.ts';
 import { MAX_PAPERS_LIMIT, survey } from '../../ideas/survey.ts';
@@ -20,7 +21,9 @@ export const surveyTool = defineTool({
     const settings = retrievalSettings(skillConfig(ctx.env), ctx.env);
     const result = await survey(args.topic, args.max_papers, settings, ctx.signal);
     const engine = ideaEngine(ctx.env);
-    if (!engine.fallback) return result;
-    return { ...result, note: result.note ? `${result.note}; ${engine.fallback}` : engine.fallback };
+    const out = engine.fallback ? { ...result, note: result.note ? `${result.note}; ${engine.fallback}` : engine.fallback } : result;
+    // the run goes on without these papers: say so where the operator looks, not only in the result
+    if (out.note) consola.warn(`survey: ${out.note}`);
+    return out;
   },
 });
