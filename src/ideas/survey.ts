@@ -1,6 +1,6 @@
 import { InputError } from '../core/errors.ts';
 import { mergePapers, type Paper } from './papers.ts';
-import { ProviderFailure } from './provider-fetch.ts';
+import { type FailureKind, ProviderFailure } from './provider-fetch.ts';
 import { searchScholarA } from './scholar-a.ts';
 import { searchScholarB } from './scholar-b.ts';
 import type { RetrievalSettings } from './retrieval-settings.ts';
@@ -8,7 +8,7 @@ import type { RetrievalSettings } from './retrieval-settings.ts';
 export type BackendName = 'scholar_a' | 'scholar_b';
 
 /** What one provider gave: its papers, or why it gave none. */
-export type SourceReport = { backend: BackendName; provider: string; url: string; papers: number; error?: string };
+export type SourceReport = { backend: BackendName; provider: string; url: string; papers: number; error?: string; error_kind?: FailureKind };
 
 export type SurveyResult = {
   papers: Paper[];
@@ -59,6 +59,7 @@ async function ask(backend: BackendName, topic: string, max: number, s: Retrieva
   } catch (err) {
     if (!(err instanceof ProviderFailure)) throw err;
     report.error = err.message;
+    report.error_kind = err.kind;
     return { papers: [], report };
   }
 }
@@ -67,9 +68,10 @@ async function ask(backend: BackendName, topic: string, max: number, s: Retrieva
 function fixFor(failed: SourceReport[]): string {
   const fixes = new Set<string>();
   for (const s of failed) {
-    const urlVar = s.backend === 'scholar_a' ? 'SVC_SCHOLAR_A_URL' : 'SVC_SCHOLAR_B_URL or retrieval.endpoint';
-    if (/rate limited/.test(s.error ?? '') && s.backend === 'scholar_a') fixes.add('set SVC_SCHOLAR_A_API_KEY for a higher Semantic Scholar rate limit, or raise SVC_RETRIEVAL_TIMEOUT_S');
-    else fixes.add(`check the network or ${urlVar}, or choose another backend with SVC_RETRIEVAL_BACKEND`);
+    const keyed = s.backend === 'scholar_a';
+    if (s.error_kind === 'rate_limited') fixes.add(keyed ? 'set SVC_SCHOLAR_A_API_KEY for a higher Semantic Scholar rate limit, or raise SVC_RETRIEVAL_TIMEOUT_S' : 'raise SVC_RETRIEVAL_TIMEOUT_S or try again later');
+    else if (keyed && /answered 40[13]\b/.test(s.error ?? '')) fixes.add('check SVC_SCHOLAR_A_API_KEY, or unset it to use the public rate limit');
+    else fixes.add(`check the network or ${keyed ? 'SVC_SCHOLAR_A_URL' : 'SVC_SCHOLAR_B_URL or retrieval.endpoint'}, or choose another backend with SVC_RETRIEVAL_BACKEND`);
   }
   return [...fixes].join('; ');
 }

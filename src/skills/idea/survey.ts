@@ -8,7 +8,7 @@ import { skillConfig } from './skill-config.ts';
 
 export const surveyTool = defineTool({
   name: 'survey',
-  description: `Search the literature on a topic through the retrieval backend of the workflow (retrieval.backend; SVC_RETRIEVAL_BACKEND wins): scholar_a (Semantic Scholar), scholar_b (arXiv) or both (merged, each title once). Returns {papers: [{title, abstract, url}], sources: [{backend, provider, url, papers, error?}], offline?, note?}. A backend that cannot be reached gives zero papers and a note saying why and what to fix; it is never an error.`,
+  description: `Search the literature on a topic through the retrieval backend of the workflow (retrieval.backend; SVC_RETRIEVAL_BACKEND wins): scholar_a (Semantic Scholar), scholar_b (arXiv) or both (merged, each title once). Returns {papers: [{title, abstract, url}], sources: [{backend, provider, url, papers, error?, error_kind?}], offline?, note?}. A backend that cannot be reached gives zero papers and a note saying why and what to fix; it is never an error.`,
   params: T.Object(
     {
       topic: T.String({ description: 'what to search for: the research topic in a few words or a sentence' }),

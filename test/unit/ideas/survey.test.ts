@@ -57,7 +57,8 @@ describe('survey through Semantic Scholar (scholar_a)', () => {
     const r = await survey('attention', 8, settings({ scholarAUrl: a.url, scholarAKey: 'wrong' }));
     expect(r.papers).toEqual([]);
     expect(r.offline).toBe(true);
-    expect(r.sources[0]?.error).toMatch(/answered 403: \{"message":"Forbidden"\}/);
+    expect(r.sources[0]).toMatchObject({ error: expect.stringMatching(/answered 403: \{"message":"Forbidden"\}/), error_kind: 'http' });
+    expect(r.note).toMatch(/\(check SVC_SCHOLAR_A_API_KEY, or unset it to use the public rate limit\)$/);
   });
 
   test('a 429 with Retry-After is waited out and asked again', async () => {
@@ -80,7 +81,7 @@ describe('survey through Semantic Scholar (scholar_a)', () => {
     a.push({ status: 429, retryAfter: 0 }, { status: 429, retryAfter: 0 }, { status: 429, retryAfter: 0 });
     const r = await survey('attention', 8, settings());
     expect(a.requests).toHaveLength(3);
-    expect(r.sources[0]?.error).toMatch(/answered 429 \(rate limited\) 3 times/);
+    expect(r.sources[0]).toMatchObject({ error: expect.stringMatching(/answered 429 \(rate limited\) 3 times/), error_kind: 'rate_limited' });
   });
 
   test('no match at all ({total: 0} without data) is zero papers, not a failure', async () => {
@@ -108,6 +109,19 @@ describe('survey through arXiv (scholar_b)', () => {
       { title: 'Attention on Graphs', abstract: 'Graph attention.', url: 'http://arxiv.org/abs/2402.00009v1' },
     ]);
     expect(r.sources).toEqual([{ backend: 'scholar_b', provider: 'arXiv', url: b.url, papers: 2 }]);
+  });
+
+  test('a 503 (arXiv\'s way of rate limiting) is retried after its Retry-After', async () => {
+    b.push({ status: 503, retryAfter: 0 });
+    const r = await survey('attention', 5, settings({ backend: 'scholar_b' }));
+    expect(b.requests).toHaveLength(2);
+    expect(r.papers).toHaveLength(2);
+  });
+
+  test('a 503 past the timeout suggests a longer timeout, not a key', async () => {
+    b.push({ status: 503, retryAfter: 600 });
+    const r = await survey('attention', 5, settings({ backend: 'scholar_b' }));
+    expect(r.note).toMatch(/arXiv\): 127\.0\.0\.1:\d+ answered 503 \(rate limited\) 1 time, last asking to wait 600 s; continuing without literature \(raise SVC_RETRIEVAL_TIMEOUT_S or try again later\)$/);
   });
 
   test('an error entry in the feed is noted', async () => {
