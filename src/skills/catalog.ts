@@ -10,6 +10,7 @@ const LOADERS: Record<string, () => Promise<SkillDef>> = {
   'coding-skill': () => import('./coding/index.ts').then((m) => m.default),
   'evaluator-skill': () => import('./evaluator/index.ts').then((m) => m.default),
   'hpc-skill': () => import('./hpc/index.ts').then((m) => m.default),
+  'idea-skill': () => import('./idea/index.ts').then((m) => m.default),
   'memory-skill': () => import('./memory/index.ts').then((m) => m.default),
 };
 

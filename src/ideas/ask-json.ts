@@ -1,0 +1,23 @@
+import { consola } from 'consola';
+import { parseJsonAnswer } from '../llm/json-answer.ts';
+import { ModelAnswerError } from '../llm/errors.ts';
+import type { ChatMessage, CompletionRequest, ModelClient } from '../llm/client.ts';
+
+/**
+ * A JSON answer to `req`, checked by `problem`; a bad answer is asked again once with what was
+ * wrong, then `what` and the problem make the error. The request's first system message stays
+ * the prompt template (the client's completeJson would put its own instruction first).
+ */
+export async function askJson(client: Pick<ModelClient, 'complete'>, req: CompletionRequest, problem: (value: unknown) => string | null, what: string): Promise<Record<string, unknown>> {
+  const messages: ChatMessage[] = [...req.messages];
+  let last = '';
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const answer = await client.complete({ ...req, messages });
+    const parsed = parseJsonAnswer(answer.text);
+    last = 'error' in parsed ? `not valid JSON (${parsed.error})` : (problem(parsed.value) ?? '');
+    if (!last && 'value' in parsed) return parsed.value as Record<string, unknown>;
+    if (attempt === 0) consola.warn(`generate_ideas: ${what}: the idea model's answer was ${last}; asking once more`);
+    messages.push({ role: 'assistant', content: answer.text }, { role: 'user', content: `Your answer was ${'error' in parsed ? last : `rejected: ${last}`}. Answer again with only the corrected JSON object.` });
+  }
+  throw new ModelAnswerError(`generate_ideas: ${what}: the idea model gave no usable JSON in 2 attempts: ${last}`, 'try a larger model for the idea role (SVC_MODEL_IDEA)');
+}

@@ -1,0 +1,80 @@
+import { retryAfterSeconds } from './retry-after.ts';
+
+/** Why a provider gave no papers; `offline` covers unreachable hosts and timeouts. */
+export type FailureKind = 'offline' | 'rate_limited' | 'http' | 'bad_answer';
+
+export class ProviderFailure extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ProviderFailure';
+  }
+}
+
+export type FetchOptions = {
+  headers?: Record<string, string>;
+  /** epoch ms after which the provider counts as unreachable, retries included */
+  deadline: number;
+  signal?: AbortSignal;
+  /** retries of an answer 429 or 503 (rate limits); default 2 */
+  maxRetries?: number;
+};
+
+/** What a rate-limited request waits when the provider gives no Retry-After: 1 s, then 2 s. */
+const BACKOFF_S = [1, 2, 4];
+
+/**
+ * The body of a successful GET. A 429 or 503 is retried after the provider's Retry-After (or a
+ * short backoff) when that wait ends before the deadline; every failure becomes a
+ * ProviderFailure naming what happened, so the survey can carry on without this provider.
+ */
+export async function fetchText(url: string, opts: FetchOptions): Promise<string> {
+  const maxRetries = opts.maxRetries ?? 2;
+  for (let attempt = 0; ; attempt++) {
+    const left = opts.deadline - Date.now();
+    if (left <= 0) throw new ProviderFailure('offline', `no answer from ${hostOf(url)} before the timeout`);
+    const timeout = AbortSignal.timeout(left);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+    let res: Response;
+    let body: string;
+    try {
+      res = await fetch(url, { headers: opts.headers, signal });
+      body = await res.text();
+    } catch (err) {
+      if (opts.signal?.aborted) throw opts.signal.reason;
+      if (timeout.aborted) throw new ProviderFailure('offline', `no answer from ${hostOf(url)} before the timeout`);
+      throw new ProviderFailure('offline', `${hostOf(url)} is not reachable (${(err as Error).message.split('\n')[0]})`);
+    }
+    if (res.ok) return body;
+    if (res.status !== 429 && res.status !== 503) throw new ProviderFailure('http', `${hostOf(url)} answered ${res.status}${detail(body)}`);
+    const waitS = retryAfterSeconds(res.headers.get('retry-after')) ?? BACKOFF_S[attempt] ?? 4;
+    if (attempt >= maxRetries || Date.now() + waitS * 1000 >= opts.deadline) {
+      throw new ProviderFailure('rate_limited', `${hostOf(url)} answered ${res.status} (rate limited) ${attempt + 1} time${attempt ? 's' : ''}, last asking to wait ${waitS} s`);
+    }
+    await sleep(waitS * 1000, opts.signal);
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+/** The start of an error body, for the note: providers explain a refusal there. */
+function detail(body: string): string {
+  const text = body.replace(/\s+/g, ' ').trim().slice(0, 160);
+  return text ? `: ${text}` : '';
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
+  });
+}

@@ -1,0 +1,40 @@
+import { atomEntries } from './atom.ts';
+import type { Paper } from './papers.ts';
+import { type FetchOptions, fetchText, ProviderFailure } from './provider-fetch.ts';
+import { withSlash } from './scholar-a.ts';
+
+export const SCHOLAR_B_DEFAULT_URL = 'https://export.arxiv.org';
+
+/**
+ * Papers from the arXiv export API (Atom), the second provider. The topic's words are searched in
+ * all fields, any of them matching, ranked by relevance: a topic is a phrase, and requiring every
+ * word of it would find nothing.
+ */
+export async function searchScholarB(base: string, query: string, limit: number, opts: FetchOptions): Promise<Paper[]> {
+  const url = new URL('api/query', withSlash(base));
+  url.searchParams.set('search_query', arxivQuery(query));
+  url.searchParams.set('start', '0');
+  url.searchParams.set('max_results', String(limit));
+  url.searchParams.set('sortBy', 'relevance');
+  const body = await fetchText(url.href, { ...opts, headers: { accept: 'application/atom+xml' } });
+  return parseScholarB(body).slice(0, limit);
+}
+
+/** `all:w1 OR all:w2 ...` over the topic's words (at most 12), quotes and operators dropped. */
+export function arxivQuery(topic: string): string {
+  const words = topic.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}-]*/gu) ?? [];
+  const kept = [...new Set(words.filter((w) => w.length > 2 && !['and', 'or', 'andnot', 'the', 'for', 'with'].includes(w)))].slice(0, 12);
+  return (kept.length ? kept : words.slice(0, 1)).map((w) => `all:${w}`).join(' OR ');
+}
+
+/** Papers of an arXiv Atom feed; the API reports a bad query as a single entry whose id is an error URL. */
+export function parseScholarB(xml: string): Paper[] {
+  if (!/<feed\b/.test(xml)) throw new ProviderFailure('bad_answer', 'arXiv answered something that is not an Atom feed');
+  const entries = atomEntries(xml);
+  const error = entries.find((e) => (e.id ?? '').includes('/api/errors'));
+  if (error) throw new ProviderFailure('http', `arXiv refused the query: ${error.summary ?? error.title ?? 'no reason given'}`);
+  return entries.flatMap((e) => {
+    const title = e.title ?? '';
+    return title ? [{ title, abstract: e.summary ?? '', url: e.id ?? '' }] : [];
+  });
+}
