@@ -12,7 +12,7 @@ export const JSON_INSTRUCTION = 'Answer with one JSON value and nothing else: no
  * ModelAnswerError.
  */
 export async function completeJsonWith<T>(complete: (req: CompletionRequest) => Promise<Completion>, req: CompletionRequest, check: JsonCheck | undefined, retries: number): Promise<T> {
-  const messages: ChatMessage[] = [{ role: 'system', content: JSON_INSTRUCTION }, ...req.messages];
+  const messages = withJsonInstruction(req.messages);
   let problem = '';
   let model = '';
   for (let attempt = 0; attempt <= retries; attempt++) {
@@ -67,4 +67,14 @@ function withoutThinking(text: string): string {
     at = close + '</think>'.length;
   }
   return kept + text.slice(at);
+}
+
+/**
+ * The conversation with the JSON instruction: appended to a leading system message, so a template's
+ * own first line stays the first line the model reads; a system message of its own otherwise.
+ */
+function withJsonInstruction(messages: ChatMessage[]): ChatMessage[] {
+  const [first, ...rest] = messages;
+  if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${JSON_INSTRUCTION}` }, ...rest];
+  return [{ role: 'system', content: JSON_INSTRUCTION }, ...messages];
 }

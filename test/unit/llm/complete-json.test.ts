@@ -76,3 +76,10 @@ test('reasoning spans: several, nested, unclosed; and an answer of unclosed tags
   // a lazy pattern read the rest again from every tag: minutes for this answer
   expect(parseJsonAnswer(`${'<think>'.repeat(150_000)}{"a": 7}`)).toEqual({ value: { a: 7 } });
 }, 20_000);
+
+test('a leading system prompt keeps its first line: the JSON instruction follows it', async () => {
+  server.push({ text: '{"score": 0.5}' });
+  await json().completeJson({ role: 'eval', messages: [{ role: 'system', content: '<!-- prompt: evaluator/judge -->\nJudge it.' }, { role: 'user', content: 'node' }] }, hasScore);
+  expect(sent(0)[0]).toEqual({ role: 'system', content: `<!-- prompt: evaluator/judge -->\nJudge it.\n\n${JSON_INSTRUCTION}` });
+  expect(sent(0)).toHaveLength(2);
+});
