@@ -23,6 +23,11 @@ export class RunSupervisor {
     return checkpoint === null ? undefined : this.runs.findLast((r) => r.checkpoint === checkpoint);
   }
 
+  /** Every run started here that is still running. */
+  running(): RunChild[] {
+    return this.runs.filter((r) => r.running);
+  }
+
   /** The latest launch or resume still running (sub-experiments run beside it). */
   activeRun(): RunChild | undefined {
     return this.runs.findLast((r) => r.running && r.kind !== 'sub-experiment');

@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RunSupervisor } from '../../../src/run/supervisor.ts';
 import type { RunHost } from '../../../src/run/start-run.ts';
@@ -20,11 +20,27 @@ export function host(dir: string, root: string, extra: Partial<RunHost> = {}): R
   return { checkpointsRoot: root, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir }, cwd: dir, supervisor: new RunSupervisor(), program: standInProgram(dir), ...extra };
 }
 
-export function cmdlineOf(pid: number): string[] {
+/**
+ * The child reports its start once forked; until it has executed its program, /proc shows this
+ * process's command line and environment. Waits for the exec.
+ */
+async function execed(pid: number): Promise<void> {
+  await until(() => {
+    try {
+      return readlinkSync(`/proc/${pid}/exe`) !== process.execPath && readFileSync(`/proc/${pid}/cmdline`, 'utf8') !== '';
+    } catch {
+      return false;
+    }
+  });
+}
+
+export async function cmdlineOf(pid: number): Promise<string[]> {
+  await execed(pid);
   return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
 }
 
-export function environOf(pid: number): Record<string, string> {
+export async function environOf(pid: number): Promise<Record<string, string>> {
+  await execed(pid);
   const pairs = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
   return Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
 }
@@ -51,5 +67,17 @@ export async function until(check: () => boolean, ms = 10_000): Promise<void> {
   while (!check()) {
     if (Date.now() > end) throw new Error('condition not met in time');
     await Bun.sleep(20);
+  }
+}
+
+/** Ends every run a test started, whatever its kind. */
+export async function killAll(supervisor: RunSupervisor): Promise<void> {
+  for (const run of supervisor.running()) {
+    try {
+      process.kill(-run.pgid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    await run.exited;
   }
 }

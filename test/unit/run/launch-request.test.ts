@@ -15,7 +15,7 @@ const message = (body: unknown): string => {
 
 describe('parseLaunchRequest', () => {
   test('a full valid body passes with its values', () => {
-    const body = { experiment_md: '# Goal\nfaster matmul', profile: 'hpc', provider: 'openai-compatible', model: 'qwen3', max_nodes: 12, max_depth: 3, workers: 2 };
+    const body = { experiment_md: '# Goal\nfaster matmul', profile: 'hpc' as const, provider: 'openai-compatible', model: 'qwen3', max_nodes: 12, max_depth: 3, workers: 2 };
     expect(parseLaunchRequest(body)).toEqual(body);
   });
 

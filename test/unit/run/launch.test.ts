@@ -6,7 +6,7 @@ import { launchRun } from '../../../src/run/launch.ts';
 import { spawnRun } from '../../../src/run/spawn-run.ts';
 import { RunSupervisor } from '../../../src/run/supervisor.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
-import { alive, cmdlineOf, environOf, host, pgidOf, standInProgram, until } from './helpers.ts';
+import { alive, killAll, cmdlineOf, environOf, host, pgidOf, standInProgram, until } from './helpers.ts';
 
 let dir: string;
 let root: string;
@@ -17,7 +17,7 @@ beforeEach(() => {
   root = join(dir, 'workspace', 'checkpoints');
 });
 afterEach(async () => {
-  for (const s of supervisors.splice(0)) await s.stop(null, 200).catch(() => {});
+  for (const s of supervisors.splice(0)) await killAll(s);
   for (const p of strays.splice(0)) {
     p.kill('SIGKILL');
     await p.exited;
@@ -43,9 +43,9 @@ describe('launchRun', () => {
     expect(r.run_id).toMatch(/^\d{14}_make_the_stencil_faster$/);
 
     // the command line is the program, `run` and the path: nothing else
-    expect(cmdlineOf(r.pid)).toEqual([...(h.program ?? []), 'run', join(r.checkpoint_path, 'experiment.md')]);
+    expect(await cmdlineOf(r.pid)).toEqual([...(h.program ?? []), 'run', join(r.checkpoint_path, 'experiment.md')]);
 
-    const env = environOf(r.pid);
+    const env = await environOf(r.pid);
     expect(env).toMatchObject({
       SVC_CHECKPOINT_DIR: r.checkpoint_path,
       SVC_MODEL: 'qwen3-coder',
@@ -78,7 +78,7 @@ describe('launchRun', () => {
     const cfg = JSON.parse(readFileSync(join(r.checkpoint_path, 'launch_config.json'), 'utf8'));
     // the hpc profile's values, and the workflow's for the rest
     expect(cfg).toMatchObject({ profile: 'hpc', max_nodes: 20, parallel: 4, max_depth: 5, executor: 'slurm', hpc_cpus: 8 });
-    const env = environOf(r.pid);
+    const env = await environOf(r.pid);
     expect(env.SVC_MAX_NODES).toBeUndefined();
     expect(env.SVC_MODEL).toBeUndefined();
     expect(env.SVC_PROFILE).toBe('hpc');
