@@ -6,10 +6,10 @@ import { RunMeta } from '../schema/checkpoint.ts';
 
 export const META_FILE = 'meta.json';
 
-/** meta.json of a sub-experiment, as the launcher writes it. */
+/** meta.json as a launcher writes it: a sub-experiment names its parent; a top-level run has null. */
 export type SubExperimentMeta = {
   run_id: string;
-  parent_run_id: string;
+  parent_run_id: string | null;
   recursion_depth: number;
   max_recursion_depth: number;
   created_at: string;
