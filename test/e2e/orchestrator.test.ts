@@ -105,7 +105,7 @@ describe('over HTTP', () => {
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const get = async (path: string) => {
       const r = await fetch(base + path);
-      return { status: r.status, body: await r.json() };
+      return { status: r.status, body: (await r.json()) as any };
     };
     expect((await get('/mcp/list_runs')).body.runs.length).toBe(2);
     expect((await get(`/mcp/get_status?run_id=${PARENT}`)).body).toMatchObject({ run_id: PARENT, nodes: { total: 3 } });
@@ -121,7 +121,7 @@ describe('over HTTP', () => {
 
     const post = async (body: string) => {
       const r = await fetch(`${base}/mcp/run_experiment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      return { status: r.status, body: await r.json() };
+      return { status: r.status, body: (await r.json()) as any };
     };
     const started = await post(JSON.stringify({ experiment_md: '# Goal\nloop tiling', max_nodes: 2, parent_run_id: PARENT, llm_api_key: 'sk-http-secret' }));
     expect(started.status).toBe(200);

@@ -65,7 +65,7 @@ describe('POST /api/launch', () => {
     expect(bad.status).toBe(400);
     const big = await v.req('/api/launch', { json: { experiment_md: 'x'.repeat(11 * 1024 * 1024) } });
     expect(big.status).toBe(413);
-    expect((await big.json()).error).toContain('too large');
+    expect(((await big.json()) as { error: string }).error).toContain('too large');
   });
 
   test('starts svc run on a new checkpoint: {ok, pid, checkpoint_path}, launch_config.json, its log, its exit code in /state', async () => {
