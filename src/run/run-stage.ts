@@ -1,11 +1,10 @@
-import { definedEnv } from '../core/config/environment.ts';
 import { runningPid } from '../core/checkpoint/pid.ts';
 import { ConflictError, InputError } from '../core/errors.ts';
 import type { Workflow } from '../schema/workflow.ts';
 import { readLaunchConfig } from './launch-config.ts';
 import { launchConfigEnv } from './run-env.ts';
 import { spawnRun } from './spawn-run.ts';
-import { type RunHost, svcProgram } from './start-run.ts';
+import { inheritedEnv, type RunHost, svcProgram } from './start-run.ts';
 
 /** Stage names that mean "the tree search", besides the stages of the workflow's bfts_pipeline. */
 const SEARCH_ALIASES = ['bfts', 'resume'];
@@ -43,14 +42,12 @@ export async function resumeRun(opts: RunHost & { checkpoint: string }): Promise
   const pid = runningPid(opts.checkpoint);
   if (pid !== null) throw new ConflictError(`the run of ${opts.checkpoint} is still running (pid ${pid})`, 'stop it first, or wait until it ends');
   const record = readLaunchConfig(opts.checkpoint);
-  const inherited = definedEnv(opts.env);
-  delete inherited.SVC_CHECKPOINT_DIR;
   const child = await spawnRun({
     kind: 'resume',
     program: svcProgram(opts),
     args: ['resume', opts.checkpoint],
     checkpoint: opts.checkpoint,
-    env: { ...inherited, ...(record ? launchConfigEnv(record) : {}), SVC_CHECKPOINT_DIR: opts.checkpoint },
+    env: { ...inheritedEnv(opts.env), ...(record ? launchConfigEnv(record) : {}), SVC_CHECKPOINT_DIR: opts.checkpoint },
     cwd: opts.cwd,
   });
   opts.supervisor.track(child);

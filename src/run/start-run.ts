@@ -34,6 +34,18 @@ export type StartRunOptions = RunHost & {
 
 export type StartedRun = { ok: true; pid: number; checkpoint_path: string; run_id: string; child: RunChild };
 
+/**
+ * What a run inherits from its launcher's environment: everything (its model keys included)
+ * except the checkpoint the launcher itself may be pinned to, and the dashboard's own token,
+ * which no run has a use for.
+ */
+export function inheritedEnv(env: Env): Record<string, string> {
+  const out = definedEnv(env);
+  delete out.SVC_CHECKPOINT_DIR;
+  delete out.SVC_GUI_TOKEN;
+  return out;
+}
+
 /** The svc program a launcher starts runs with: this binary, or `bun src/main.ts` from source. */
 export function svcProgram(host: Pick<RunHost, 'program'>): string[] {
   if (host.program) return host.program;
@@ -47,9 +59,7 @@ export function svcProgram(host: Pick<RunHost, 'program'>): string[] {
  * configuration is read before anything is created: a broken one leaves no empty checkpoint.
  */
 export async function startRun(opts: StartRunOptions): Promise<StartedRun> {
-  const inherited = definedEnv(opts.env);
-  delete inherited.SVC_CHECKPOINT_DIR;
-  const env = { ...inherited, ...opts.choices };
+  const env = { ...inheritedEnv(opts.env), ...opts.choices };
   const cfg = loadConfig({ env, cwd: opts.cwd, checkpoints: opts.checkpointsRoot, profile: opts.profile ?? undefined, hideSecrets: true });
   const record = buildLaunchConfig(cfg, opts.profile, opts.launcher);
   const { dir, runId } = createCheckpoint(opts.checkpointsRoot, opts.markdown);

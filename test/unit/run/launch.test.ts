@@ -35,7 +35,7 @@ const sleeperPid = () => Number(readFileSync(join(dir, 'sleeper.pid'), 'utf8'));
 
 describe('launchRun', () => {
   test('choices are in the child environment and in launch_config.json, never on its command line', async () => {
-    const h = hostFor({ env: { PATH: process.env.PATH ?? '', HOME: dir, PROVIDERA_API_KEY: 'sk-secret-value-123', SVC_CHECKPOINT_DIR: '/elsewhere/run' } });
+    const h = hostFor({ env: { PATH: process.env.PATH ?? '', HOME: dir, PROVIDERA_API_KEY: 'sk-secret-value-123', SVC_CHECKPOINT_DIR: '/elsewhere/run', SVC_GUI_TOKEN: 'dashboard-token' } });
     const body = { experiment_md: '# Goal\nMake the stencil faster', profile: 'laptop', provider: 'openai-compatible', model: 'qwen3-coder', max_nodes: 7, max_depth: 3, workers: 2 };
     const r = await launchRun({ ...h, body });
     expect(r.ok).toBe(true);
@@ -58,6 +58,7 @@ describe('launchRun', () => {
       PROVIDERA_API_KEY: 'sk-secret-value-123',
     });
 
+    expect(env.SVC_GUI_TOKEN).toBeUndefined();
     expect(readFileSync(join(r.checkpoint_path, 'experiment.md'), 'utf8')).toBe(body.experiment_md);
     const cfg = JSON.parse(readFileSync(join(r.checkpoint_path, 'launch_config.json'), 'utf8'));
     expect(cfg).toMatchObject({ llm_model: 'qwen3-coder', llm_provider: 'openai-compatible', profile: 'laptop', max_nodes: 7, max_depth: 3, parallel: 2, launched_by: 'dashboard' });
