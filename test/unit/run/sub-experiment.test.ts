@@ -131,6 +131,8 @@ describe('sub-experiment records', () => {
   test('unknown ids are not found; ids that are paths are bad input', () => {
     expect(() => getSubExperiment(root, '20990101000000_none')).toThrow(NotFoundError);
     for (const id of ['..', '../x', '../../etc', 'a/b', '.hidden', '', 'x\0y']) expect(() => getSubExperiment(root, id)).toThrow(InputError);
+    // a checkpoints directory not made yet holds no runs
+    expect(() => getSubExperiment(join(dir, 'none'), '20990101000000_none')).toThrow(NotFoundError);
   });
 
   test('a broken meta.json is reported in its record, not thrown', () => {
