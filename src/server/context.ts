@@ -8,6 +8,7 @@ import { ConflictError, NotFoundError } from '../core/errors.ts';
 import { isPlainName, resolveInside } from '../core/paths.ts';
 import { memoForTurn } from '../core/turn-memo.ts';
 import { createModelClient, type ModelClient } from '../llm/client.ts';
+import { RunSupervisor } from '../run/supervisor.ts';
 
 type Cached<T> = { at: number; active: string | null; value: T };
 
@@ -20,6 +21,8 @@ export class ServerContext {
   private activeDir: string | null;
   private configCache: Cached<Config> | null = null;
   private envCache: Cached<Env> | null = null;
+  /** the runs this dashboard started: the only processes stop may signal */
+  readonly runs = new RunSupervisor();
 
   constructor(
     /** the process environment as given; .env files are read under it, and may change while we run */

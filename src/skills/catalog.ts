@@ -12,6 +12,7 @@ const LOADERS: Record<string, () => Promise<SkillDef>> = {
   'hpc-skill': () => import('./hpc/index.ts').then((m) => m.default),
   'idea-skill': () => import('./idea/index.ts').then((m) => m.default),
   'memory-skill': () => import('./memory/index.ts').then((m) => m.default),
+  'orchestrator-skill': () => import('./orchestrator/index.ts').then((m) => m.default),
 };
 
 export const BUILTIN_SKILLS: ReadonlySet<string> = new Set(Object.keys(LOADERS));

@@ -12,6 +12,9 @@ import { readTree } from './tree.ts';
 
 type Model = { provider: string; model: string };
 
+/** The run process the caller itself started for this checkpoint: its PID while it runs, its exit code once it ended. */
+export type OwnRun = { pid: number; running: boolean; exitCode: number | null };
+
 /**
  * Files whose content the state depends on, besides the directory itself (see Snapshot). The
  * phase markers .pipeline_started and review_report.json count only by existing, which the
@@ -29,16 +32,18 @@ type Live = Pick<StateSnapshot, 'running_pid' | 'is_running' | 'exit_code' | 'ru
  * are present. The parts read from files are cached until one of them changes; whether the run's
  * process is alive is checked on every call.
  */
-export function runState(dir: string | null, defaultModel: () => Model): StateSnapshot {
-  // exit_code stays null until the dashboard can start runs itself and so sees how they end
+export function runState(dir: string | null, defaultModel: () => Model, own?: OwnRun | null): StateSnapshot {
   if (!dir) return live(null, null, 'idle');
   const entry = currentEntry(dir);
-  const pid = entry.recordedPid !== null && aliveThisTurn(entry.recordedPid) ? entry.recordedPid : null;
+  // our own child counts as running from its start, before it has written .svc_pid
+  const recorded = entry.recordedPid !== null && aliveThisTurn(entry.recordedPid) ? entry.recordedPid : null;
+  const pid = own?.running ? own.pid : recorded;
+  // how our child ended; unknown for a run started elsewhere, and moot while one runs
+  const exitCode = pid === null && own && !own.running ? own.exitCode : null;
   const status = pid !== null ? 'running' : (entry.body.status ?? 'new');
-  const label = pid !== null ? `running: ${entry.body.phase}` : status;
-  const recorded = entry.body.model;
-  const model = recorded?.provider && recorded.model ? recorded : withDefaults(recorded, defaultModel);
-  return { ...live(pid, null, label), ...entry.body, model, status };
+  const label = pid !== null ? `running: ${entry.body.phase}` : exitCode !== null && exitCode !== 0 ? `${status} (exit code ${exitCode})` : status;
+  const model = entry.body.model?.provider && entry.body.model.model ? entry.body.model : withDefaults(entry.body.model, defaultModel);
+  return { ...live(pid, exitCode, label), ...entry.body, model, status };
 }
 
 /** The launch record's model where it has one, the configuration's otherwise. */

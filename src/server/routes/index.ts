@@ -6,11 +6,13 @@ import { fewshotRoutes } from './fewshot.ts';
 import { memoryRoutes } from './memory.ts';
 import { modelRoutes } from './models.ts';
 import { nodeRoutes } from './nodes.ts';
+import { runRoutes } from './runs.ts';
 import { sandboxRoutes } from './sandbox.ts';
 import { settingsRoutes } from './settings.ts';
 import { skillRoutes } from './skills.ts';
 import { stateRoutes } from './state.ts';
 import { staticRoutes } from './static.ts';
+import { subExperimentRoutes } from './sub-experiments.ts';
 import { uploadRoutes } from './uploads.ts';
 import { wizardRoutes } from './wizard.ts';
 import { workflowRoutes } from './workflow.ts';
@@ -18,6 +20,8 @@ import { workflowRoutes } from './workflow.ts';
 /** One plugin per section of the dashboard API spec. */
 export const ROUTES: ((ctx: ServerContext) => Elysia<any, any, any, any, any, any, any>)[] = [
   stateRoutes,
+  runRoutes,
+  subExperimentRoutes,
   checkpointRoutes,
   checkpointFileRoutes,
   memoryRoutes,

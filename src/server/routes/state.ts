@@ -30,7 +30,8 @@ export const stateRoutes = (ctx: ServerContext) =>
   new Elysia({ name: 'state' })
     .get('/state', () => {
       const active = ctx.active;
-      const body = stateJson(String(active), () => runState(active, () => defaultModel(ctx)));
+      const own = ctx.runs.forCheckpoint(active);
+      const body = stateJson(`${active}:${own?.pid}:${own?.running}`, () => runState(active, () => defaultModel(ctx), own));
       return new Response(body, { headers: JSON_TYPE });
     })
     .get('/api/gpu-monitor', () => queryGpus({ path: ctx.env.PATH ?? '' }))

@@ -1,0 +1,36 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { NotFoundError, TooLargeError } from '../../core/errors.ts';
+
+/** Where a run's paper lands, LaTeX source first (the reader wants text), then the compiled PDF. */
+const CANDIDATES = [
+  { file: 'full_paper.tex', format: 'latex' },
+  { file: join('paper', 'full_paper.tex'), format: 'latex' },
+  { file: 'full_paper.pdf', format: 'pdf' },
+] as const;
+
+/** A LaTeX source larger than this is no paper a client wants inline. */
+const MAX_TEXT = 5 * 1024 * 1024;
+
+export type Paper = { run_id: string; file: string; format: 'latex'; content: string } | { run_id: string; file: string; format: 'pdf'; size_bytes: number };
+
+/** The paper of the run in `dir`; none yet is a NotFoundError saying why. */
+export function findPaper(dir: string, runId: string): Paper {
+  for (const c of CANDIDATES) {
+    const file = join(dir, c.file);
+    const st = statOrNull(file);
+    if (!st?.isFile()) continue;
+    if (c.format === 'pdf') return { run_id: runId, file, format: 'pdf', size_bytes: st.size };
+    if (st.size > MAX_TEXT) throw new TooLargeError(`${file} is ${st.size} bytes, over the ${MAX_TEXT}-byte limit for inline text`, 'read the file directly');
+    return { run_id: runId, file, format: 'latex', content: readFileSync(file, 'utf8') };
+  }
+  throw new NotFoundError(`no paper yet for run ${runId}`, 'this version of svc stops after the tree search; the paper pipeline comes later');
+}
+
+function statOrNull(file: string) {
+  try {
+    return statSync(file);
+  } catch {
+    return null;
+  }
+}
