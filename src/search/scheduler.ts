@@ -40,23 +40,25 @@ export async function runSearch(ctx: RunContext, runNode: NodeRunner, opts: Sear
   let terminated = false;
   const stopping = () => opts.signal.aborted || terminated;
 
-  const start = (node: SearchNode) => {
-    const parent = node.parent_id ? (tree.byId.get(node.parent_id) ?? null) : null;
-    tree.markRunning(node);
-    tree.flush(); // on disk as running before any of its work starts
-    const workDir = join(ctx.experimentsDir, node.id);
-    const work = (async () => {
-      let outcome: NodeOutcome;
-      try {
-        buildWorkDir(workDir, { checkpointDir: ctx.checkpointDir, parentDir: parent ? join(ctx.experimentsDir, parent.id) : null, goal: ctx.goal, log: ctx.log });
-        outcome = await runWithLimits(runNode, { ctx, node, parent, workDir }, opts.signal);
-      } catch (err) {
-        outcome = failedOutcome(`the work directory could not be prepared: ${oneLine(err)}`);
-      }
-      finished.push({ node, outcome });
-      wake();
-    })();
-    running.set(node.id, work);
+  /** Starts the runners of nodes already marked running; one save records them all first. */
+  const launch = (nodes: SearchNode[]) => {
+    tree.flush();
+    for (const node of nodes) {
+      const parent = node.parent_id ? (tree.byId.get(node.parent_id) ?? null) : null;
+      const workDir = join(ctx.experimentsDir, node.id);
+      const work = (async () => {
+        let outcome: NodeOutcome;
+        try {
+          buildWorkDir(workDir, { checkpointDir: ctx.checkpointDir, parentDir: parent ? join(ctx.experimentsDir, parent.id) : null, goal: ctx.goal, log: ctx.log });
+          outcome = await runWithLimits(runNode, { ctx, node, parent, workDir }, opts.signal);
+        } catch (err) {
+          outcome = failedOutcome(`the work directory could not be prepared: ${oneLine(err)}`);
+        }
+        finished.push({ node, outcome });
+        wake();
+      })();
+      running.set(node.id, work);
+    }
   };
 
   /** Records finished nodes (one save for all), then asks the lineage judge after each when it fires. */
@@ -67,7 +69,7 @@ export async function runSearch(ctx: RunContext, runNode: NodeRunner, opts: Sear
       tree.finish(node, outcome);
       ctx.log(`bfts: ${node.id} ${node.status}${node.error_log ? `: ${node.error_log}` : ''}`);
     }
-    tree.flush();
+    tree.flushSoon();
     for (const _ of done) {
       if (stopping()) return;
       const view = { nodes: tree.nodes, executed: tree.executed, best: tree.best(), fired: tree.state.lineage.fired };
@@ -80,7 +82,7 @@ export async function runSearch(ctx: RunContext, runNode: NodeRunner, opts: Sear
       }
       tree.state.lineage.fired = view.fired + 1;
       tree.markChanged();
-      tree.flush();
+      tree.flushSoon();
     }
   };
 
@@ -95,26 +97,32 @@ export async function runSearch(ctx: RunContext, runNode: NodeRunner, opts: Sear
     ctx.log(`bfts: ${child.id} ${child.name} (child of ${parent.id})`);
   };
 
-  const startNext = async () => {
-    const pending = tree.pending.map((id) => tree.byId.get(id) as SearchNode);
-    tree.flush();
-    const node = await selectNode(ctx, pending, tree.scoreInputs(), { op: 'select_next_node', template: ctx.settings.selectPrompt, values: { experiment_goal: ctx.goal.slice(0, 3000), memory_context: NO_MEMORY }, signal: opts.signal });
-    if (!stopping()) start(node);
+  /** Fills the free workers from the pending nodes, the model choosing when several wait. */
+  const startPending = async () => {
+    let chosen: SearchNode[] = [];
+    while (!stopping() && running.size + chosen.length < ctx.settings.parallel && tree.pending.length) {
+      const pending = tree.pending.map((id) => tree.byId.get(id) as SearchNode);
+      if (pending.length > 1 && chosen.length) {
+        launch(chosen); // those already chosen need not wait for the next choice
+        chosen = [];
+      }
+      const values = { experiment_goal: ctx.goal.slice(0, 3000), memory_context: NO_MEMORY };
+      const node = await selectNode(ctx, pending, tree.scoreInputs(), { op: 'select_next_node', template: ctx.settings.selectPrompt, values, signal: opts.signal });
+      if (stopping()) break;
+      tree.markRunning(node);
+      chosen.push(node);
+    }
+    if (chosen.length) launch(chosen);
   };
 
   for (;;) {
     await settle();
     if (stopping()) break;
-    while (tree.pending.length < ctx.settings.parallel - running.size && canExpand()) {
-      tree.flush();
-      await expandOne();
-      if (finished.length) break; // a worker came free: record it before deciding more
-    }
-    while (!stopping() && running.size < ctx.settings.parallel && tree.pending.length) await startNext();
-    tree.flush();
+    while (tree.pending.length < ctx.settings.parallel - running.size && canExpand()) await expandOne();
+    await startPending();
     if (finished.length) continue;
     if (!running.size && !tree.pending.length && !canExpand()) break;
-    if (!running.size && !stopping()) continue;
+    if (!running.size) continue;
     await new Promise<void>((resolve) => {
       wakeUp = resolve;
       if (finished.length || opts.signal.aborted) wake();

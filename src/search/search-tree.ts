@@ -5,10 +5,14 @@ import { newChild, newRoot, resetToPending } from './node.ts';
 import type { Expansion } from './parse-expansion.ts';
 import { loadTree, newHeader, type SearchState, TreeStore } from './tree-store.ts';
 
+/** A change not needed on disk at once is written within this time (or sooner, with the next forced save). */
+export const SAVE_THROTTLE_MS = 1000;
+
 /**
  * The search's nodes and pools, and every transition of a node. Each transition marks the tree
- * changed; `flush` writes it (the scheduler flushes before anything it waits for, so no
- * transition is ever only in memory while the run could be killed).
+ * changed. `flush` writes it at once: before a node starts, so a node never runs unrecorded.
+ * `flushSoon` writes it within SAVE_THROTTLE_MS: after nodes finish, so a burst of short nodes
+ * costs one save rather than one each, while no transition waits longer than that to reach disk.
  */
 export class SearchTree {
   readonly nodes: SearchNode[];
@@ -20,6 +24,8 @@ export class SearchTree {
   readonly executed: SearchNode[];
   private readonly store: TreeStore;
   private dirty = true;
+  private lastSave = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
 
   private constructor(
     private readonly ctx: RunContext,
@@ -53,10 +59,20 @@ export class SearchTree {
   }
 
   flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     if (!this.dirty) return;
     this.store.save(this.nodes, this.state);
     this.dirty = false;
+    this.lastSave = Date.now();
     this.onChange?.(this.nodes);
+  }
+
+  flushSoon(): void {
+    if (!this.dirty || this.timer) return;
+    const wait = this.lastSave + SAVE_THROTTLE_MS - Date.now();
+    if (wait <= 0) this.flush();
+    else this.timer = setTimeout(() => this.flush(), wait);
   }
 
   /** A change made outside the transitions below (the lineage counter). */
@@ -78,10 +94,8 @@ export class SearchTree {
       const n = this.byId.get(id);
       return !!n && n.depth < s.maxDepth && n.metrics._sterile !== true && (this.state.expansions[id] ?? 0) < s.maxExpansionsPerNode;
     });
-    if (keep.length !== this.state.frontier.length) {
-      this.state.frontier = keep;
-      this.dirty = true;
-    }
+    // no save of its own: the same rules drop the same nodes again after a resume
+    if (keep.length !== this.state.frontier.length) this.state.frontier = keep;
     return keep.map((id) => this.byId.get(id) as SearchNode);
   }
 
@@ -96,6 +110,7 @@ export class SearchTree {
     this.byId.set(child.id, child);
     this.pending.push(child.id);
     this.state.expansions[parent.id] = (this.state.expansions[parent.id] ?? 0) + 1;
+    this.store.changed(parent);
     this.dirty = true;
     return child;
   }
@@ -104,6 +119,7 @@ export class SearchTree {
     const i = this.pending.indexOf(node.id);
     if (i >= 0) this.pending.splice(i, 1);
     node.status = 'running';
+    this.store.changed(node);
     this.dirty = true;
   }
 
@@ -118,6 +134,7 @@ export class SearchTree {
     node.error_log = o.error_log;
     node.trace_log = o.trace_log;
     node.node_report_path = o.node_report_path;
+    this.store.changed(node);
     this.executed.push(node);
     this.state.label_history.push(node.label);
     if (!this.state.frontier.includes(node.id)) this.state.frontier.push(node.id);

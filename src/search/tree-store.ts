@@ -42,17 +42,22 @@ export function newHeader(checkpointDir: string, runId: string, goal: string, no
 
 /**
  * Writes tree.json, nodes_tree.json and results.json, each atomically; tree.json last, so the
- * file a resume reads never names a node the other two lack. Node texts are re-serialised only
- * when a node changed (its status, children or completion), which keeps a save of a large tree cheap.
+ * file a resume reads never names a node the other two lack. A node's text is made once and again
+ * only after `changed(node)`, which keeps a save of a large tree cheap.
  */
 export class TreeStore {
-  private readonly nodeText = new WeakMap<SearchNode, { key: string; tree: string; result: string }>();
+  private readonly nodeText = new WeakMap<SearchNode, { tree: string; result: string }>();
 
   constructor(
     private readonly checkpointDir: string,
     private readonly header: TreeHeader,
     private readonly goal: string,
   ) {}
+
+  /** A node changed: its text is made again at the next save. */
+  changed(node: SearchNode): void {
+    this.nodeText.delete(node);
+  }
 
   save(nodes: SearchNode[], state: SearchState): void {
     const tree: string[] = [];
@@ -71,12 +76,10 @@ export class TreeStore {
   }
 
   private textOf(n: SearchNode): { tree: string; result: string } {
-    // every change the search makes to a node moves one of these
-    const key = `${n.status}|${n.children.length}|${n.completed_at}|${n.id}`;
     const cached = this.nodeText.get(n);
-    if (cached?.key === key) return cached;
+    if (cached) return cached;
     const result = { artifacts: n.artifacts, metrics: n.metrics, has_real_data: n.has_real_data, eval_summary: n.eval_summary, status: n.status, error_log: n.error_log };
-    const t = { key, tree: indent(JSON.stringify(n, null, 2)), result: `${JSON.stringify(n.id)}: ${indent(JSON.stringify(result, null, 2))}` };
+    const t = { tree: indent(JSON.stringify(n, null, 2)), result: `${JSON.stringify(n.id)}: ${indent(JSON.stringify(result, null, 2))}` };
     this.nodeText.set(n, t);
     return t;
   }

@@ -13,7 +13,7 @@ process.on('SIGTERM', () => stop.abort());
 const r = await runSearch(
   ctx,
   async (t) => {
-    await Bun.sleep(5 + (t.node.id.charCodeAt(6) % 20));
+    await Bun.sleep(30 + (t.node.id.charCodeAt(6) % 60));
     writeFileSync(join(t.workDir, `${t.node.id}.txt`), t.node.id);
     const score = Number.parseInt(createHash('sha256').update(t.node.id).digest('hex').slice(0, 4), 16) / 65536;
     return scored(score);
