@@ -10,8 +10,8 @@ import { removeDir, tempDir } from '../support/svc.ts';
 import { median, report } from './measure.ts';
 
 const NODES = Number(process.env.BENCH_SEARCH_NODES ?? 1000);
-const SLEEP_NODES = Number(process.env.BENCH_SLEEP_NODES ?? 60);
-const SLEEP_MS = Number(process.env.BENCH_SLEEP_MS ?? 150);
+const SLEEP_NODES = Number(process.env.BENCH_SLEEP_NODES ?? 80);
+const SLEEP_MS = Number(process.env.BENCH_SLEEP_MS ?? 120);
 
 const server = startResponderServer((r) => instantAnswer(r.prompt));
 const dirs: string[] = [];
