@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { oneLine } from '../core/errors.ts';
+import { checkSettings } from './check-settings.ts';
 import type { NodeOutcome, NodeRunner, RunContext, SearchNode } from './contract.ts';
 import { proposeChild } from './expand.ts';
 import { buildWorkDir } from './inherit.ts';
@@ -27,6 +28,7 @@ const NO_MEMORY = '(no memory)';
  * when `signal` aborts (running nodes are stopped and waited for; the tree is saved).
  */
 export async function runSearch(ctx: RunContext, runNode: NodeRunner, opts: SearchOptions): Promise<SearchResult> {
+  checkSettings(ctx.settings);
   const tree = SearchTree.open(ctx, opts.onProgress);
   tree.flush();
   const running = new Map<string, Promise<void>>();
@@ -69,7 +71,7 @@ export async function runSearch(ctx: RunContext, runNode: NodeRunner, opts: Sear
       tree.finish(node, outcome);
       ctx.log(`bfts: ${node.id} ${node.status}${node.error_log ? `: ${node.error_log}` : ''}`);
     }
-    tree.flushSoon();
+    tree.flush();
     for (const _ of done) {
       if (stopping()) return;
       const view = { nodes: tree.nodes, executed: tree.executed, best: tree.best(), fired: tree.state.lineage.fired };
@@ -82,7 +84,7 @@ export async function runSearch(ctx: RunContext, runNode: NodeRunner, opts: Sear
       }
       tree.state.lineage.fired = view.fired + 1;
       tree.markChanged();
-      tree.flushSoon();
+      tree.flush();
     }
   };
 

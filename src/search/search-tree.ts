@@ -5,14 +5,11 @@ import { newChild, newRoot, resetToPending } from './node.ts';
 import type { Expansion } from './parse-expansion.ts';
 import { loadTree, newHeader, type SearchState, TreeStore } from './tree-store.ts';
 
-/** A change not needed on disk at once is written within this time (or sooner, with the next forced save). */
-export const SAVE_THROTTLE_MS = 1000;
-
 /**
  * The search's nodes and pools, and every transition of a node. Each transition marks the tree
- * changed. `flush` writes it at once: before a node starts, so a node never runs unrecorded.
- * `flushSoon` writes it within SAVE_THROTTLE_MS: after nodes finish, so a burst of short nodes
- * costs one save rather than one each, while no transition waits longer than that to reach disk.
+ * changed; `flush` writes it. The scheduler flushes before a node starts (a node never runs
+ * unrecorded) and as soon as nodes finish; transitions made together (several nodes finishing,
+ * a child created and started) share one save.
  */
 export class SearchTree {
   readonly nodes: SearchNode[];
@@ -24,8 +21,6 @@ export class SearchTree {
   readonly executed: SearchNode[];
   private readonly store: TreeStore;
   private dirty = true;
-  private lastSave = 0;
-  private timer: ReturnType<typeof setTimeout> | null = null;
 
   private constructor(
     private readonly ctx: RunContext,
@@ -59,20 +54,10 @@ export class SearchTree {
   }
 
   flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
     if (!this.dirty) return;
     this.store.save(this.nodes, this.state);
     this.dirty = false;
-    this.lastSave = Date.now();
     this.onChange?.(this.nodes);
-  }
-
-  flushSoon(): void {
-    if (!this.dirty || this.timer) return;
-    const wait = this.lastSave + SAVE_THROTTLE_MS - Date.now();
-    if (wait <= 0) this.flush();
-    else this.timer = setTimeout(() => this.flush(), wait);
   }
 
   /** A change made outside the transitions below (the lineage counter). */
@@ -84,19 +69,15 @@ export class SearchTree {
     return { settings: this.ctx.settings, labelHistory: this.state.label_history, expansions: this.state.expansions, frontierSize: this.state.frontier.length };
   }
 
-  /**
-   * Frontier nodes that may still get a child; the others leave the frontier for good: at the
-   * depth cap, sterile, or expanded the most times allowed.
-   */
-  expandable(): SearchNode[] {
+  /** Whether a node may still get a child: under the depth cap, not sterile, expanded fewer times than allowed. */
+  private canGrow(n: SearchNode): boolean {
     const s = this.ctx.settings;
-    const keep = this.state.frontier.filter((id) => {
-      const n = this.byId.get(id);
-      return !!n && n.depth < s.maxDepth && n.metrics._sterile !== true && (this.state.expansions[id] ?? 0) < s.maxExpansionsPerNode;
-    });
-    // no save of its own: the same rules drop the same nodes again after a resume
-    if (keep.length !== this.state.frontier.length) this.state.frontier = keep;
-    return keep.map((id) => this.byId.get(id) as SearchNode);
+    return n.depth < s.maxDepth && n.metrics._sterile !== true && (this.state.expansions[n.id] ?? 0) < s.maxExpansionsPerNode;
+  }
+
+  /** Frontier nodes that may still get a child (a frontier loaded from another tool's file may hold others). */
+  expandable(): SearchNode[] {
+    return this.state.frontier.map((id) => this.byId.get(id)).filter((n): n is SearchNode => !!n && this.canGrow(n));
   }
 
   /** Room for one more node under the node cap. */
@@ -110,6 +91,7 @@ export class SearchTree {
     this.byId.set(child.id, child);
     this.pending.push(child.id);
     this.state.expansions[parent.id] = (this.state.expansions[parent.id] ?? 0) + 1;
+    if (!this.canGrow(parent)) this.retire(parent.id);
     this.store.changed(parent);
     this.dirty = true;
     return child;
@@ -123,7 +105,10 @@ export class SearchTree {
     this.dirty = true;
   }
 
-  /** A finished node joins the frontier (failed ones too: they get debug children); a child that beats its parent retires it. */
+  /**
+   * A finished node joins the frontier (failed ones too: they get debug children) unless it can
+   * never grow (depth cap, sterile); a child that beats its parent retires the parent (rule A).
+   */
   finish(node: SearchNode, o: NodeOutcome): void {
     node.status = o.status;
     node.completed_at = new Date().toISOString();
@@ -137,10 +122,14 @@ export class SearchTree {
     this.store.changed(node);
     this.executed.push(node);
     this.state.label_history.push(node.label);
-    if (!this.state.frontier.includes(node.id)) this.state.frontier.push(node.id);
+    if (this.canGrow(node) && !this.state.frontier.includes(node.id)) this.state.frontier.push(node.id);
     const parent = node.parent_id ? this.byId.get(node.parent_id) : undefined;
-    if (parent && scoreOf(node) > scoreOf(parent)) this.state.frontier = this.state.frontier.filter((id) => id !== parent.id);
+    if (parent && scoreOf(node) > scoreOf(parent)) this.retire(parent.id);
     this.dirty = true;
+  }
+
+  private retire(id: string): void {
+    this.state.frontier = this.state.frontier.filter((f) => f !== id);
   }
 
   /** The best finished node: highest score among successes, those with real data first. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NodeTask, SearchNode } from '../../../src/search/contract.ts';
 import { rootIdOf } from '../../../src/search/node.ts';
@@ -127,4 +127,21 @@ test('a tree written by the reference implementation (no search_state, old statu
   expect(r.nodes).toHaveLength(3);
   expect(r.nodes[0]?.status).toBe('success');
   expect(Object.keys(r.nodes[0] as object)).toHaveLength(20);
+});
+
+test('settings the search cannot run with are refused before anything is written, naming the setting', async () => {
+  const bad: [Record<string, unknown>, string][] = [
+    [{ maxNodes: 0 }, 'the node cap must be'],
+    [{ parallel: 1.5 }, 'parallel nodes must be'],
+    [{ maxDepth: -1 }, 'the depth cap must be'],
+    [{ timeoutNodeS: 0 }, 'time limit must be above 0'],
+    [{ maxExpansionsPerNode: 0 }, 'expansions per node must be'],
+    [{ selectPrompt: 'pick one of {candidates} for {experiment_goal}' }, 'bfts.select_prompt template lacks {memory_context}'],
+    [{ expandSelectPrompt: 'pick one' }, 'lacks {experiment_goal}, {candidates}'],
+  ];
+  for (const [settings, words] of bad) {
+    const { ctx } = searchContext(dir, server.url, { settings });
+    await expect(runSearch(ctx, async () => scored(1), { signal: never() })).rejects.toThrow(words);
+    expect(existsSync(join(ctx.checkpointDir, 'tree.json'))).toBe(false);
+  }
 });
