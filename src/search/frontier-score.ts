@@ -15,10 +15,21 @@ const DIVERSITY_BONUS = 0.05;
 
 /** +0.05 when the label ran at most half as often as the most frequent label of the last 20 executed nodes. */
 export function diversityBonus(label: NodeLabel, history: readonly NodeLabel[]): number {
+  const counts = labelCounts(history);
+  return (counts.get(label) ?? 0) * 2 <= (counts.get(MAX) ?? 0) ? DIVERSITY_BONUS : 0;
+}
+
+const MAX = 'max' as NodeLabel;
+let memo: { history: readonly NodeLabel[]; length: number; counts: Map<NodeLabel, number> } | null = null;
+
+/** Label counts of the window (and their maximum under MAX), kept while the history is unchanged: a selection scores every frontier node against the same history. */
+function labelCounts(history: readonly NodeLabel[]): Map<NodeLabel, number> {
+  if (memo?.history === history && memo.length === history.length) return memo.counts;
   const counts = new Map<NodeLabel, number>();
   for (const l of history.slice(-DIVERSITY_WINDOW)) counts.set(l, (counts.get(l) ?? 0) + 1);
-  const max = Math.max(0, ...counts.values());
-  return (counts.get(label) ?? 0) * 2 <= max ? DIVERSITY_BONUS : 0;
+  counts.set(MAX, Math.max(0, ...counts.values()));
+  memo = { history, length: history.length, counts };
+  return counts;
 }
 
 /**
