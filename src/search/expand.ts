@@ -53,7 +53,7 @@ function expandValues(ctx: RunContext, parent: SearchNode, nodes: ReadonlyMap<st
   return {
     experiment_goal: ctx.goal.slice(0, 3000),
     idea_context: ideaContext(ctx),
-    parent: parentText(parent),
+    parent: parentText(parent, ctx.log),
     child_depth: String(parent.depth + 1),
     max_depth: String(ctx.settings.maxDepth),
     budget_left: String(Math.max(0, ctx.settings.maxNodes - nodes.size)),
@@ -63,7 +63,7 @@ function expandValues(ctx: RunContext, parent: SearchNode, nodes: ReadonlyMap<st
   };
 }
 
-function parentText(p: SearchNode): string {
+function parentText(p: SearchNode, log: (msg: string) => void): string {
   const lines = [
     `Name: ${p.name}`,
     `Status: ${p.status}; label ${p.label}; depth ${p.depth}; has real data: ${p.has_real_data}; score ${scoreOf(p).toFixed(3)}`,
@@ -71,13 +71,13 @@ function parentText(p: SearchNode): string {
     `Summary: ${(p.eval_summary ?? '(none)').slice(0, 800)}`,
   ];
   if (p.error_log) lines.push(`Error: ${p.error_log.slice(0, 800)}`);
-  const report = reportText(p.node_report_path);
+  const report = reportText(p.node_report_path, log);
   if (report) lines.push(`Node report: ${report}`);
   return lines.join('\n');
 }
 
-/** The parts of the parent's node_report.json that say what to do next; nothing when it cannot be read. */
-function reportText(path: string | null): string {
+/** The parts of the parent's node_report.json that say what to do next; nothing (said in the log) when it cannot be read. */
+function reportText(path: string | null, log: (msg: string) => void): string {
   if (!path) return '';
   try {
     const r = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
@@ -91,7 +91,8 @@ function reportText(path: string | null): string {
       concerns: self.concerns,
       next_steps_hints: r.next_steps_hints,
     }).slice(0, 1500);
-  } catch {
+  } catch (err) {
+    log(`bfts expand: the parent's node report is left out: ${oneLine(err)}`);
     return '';
   }
 }

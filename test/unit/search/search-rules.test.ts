@@ -145,3 +145,23 @@ test('settings the search cannot run with are refused before anything is written
     expect(existsSync(join(ctx.checkpointDir, 'tree.json'))).toBe(false);
   }
 });
+
+test('the expand prompt carries the parent, its node report and the budget; a failed expand call adds an improve child, logged', async () => {
+  let fail = false;
+  server.stop();
+  server = startResponderServer((r) => (r.prompt === 'orchestrator/bfts_expand' && fail ? { status: 500 } : respond(r)));
+  const { ctx, logs } = searchContext(dir, server.url, { settings: { maxNodes: 3, parallel: 1 } });
+  await runSearch(ctx, async (t) => {
+    const report = join(t.workDir, 'node_report.json');
+    writeFileSync(report, JSON.stringify({ delta_vs_parent: 'switched to radix', self_assessment: { concerns: ['noisy timing'] }, next_steps_hints: ['pin the CPU'] }));
+    fail = t.node.depth === 1;
+    return scored(0.3 + t.node.depth / 10, { node_report_path: report });
+  }, { signal: never() });
+  const expand = server.requests.find((r) => r.prompt === 'orchestrator/bfts_expand') as ChatRequest;
+  expect(expand.system).toContain('switched to radix');
+  expect(expand.system).toContain('pin the CPU');
+  expect(expand.system).toContain('Depth of the child: 1 of at most 5. Nodes left in the budget: 2.');
+  const tree = treeOf(ctx.checkpointDir);
+  expect(tree.nodes[2].label).toBe('improve');
+  expect(logs.some((l) => l.startsWith(`bfts expand ${tree.nodes[1].id}: the model call failed`))).toBe(true);
+});
