@@ -5,6 +5,7 @@ import type { NodeOutcome, NodeRunner, RunContext, SearchNode } from './contract
 import { proposeChild } from './expand.ts';
 import { buildWorkDir } from './inherit.ts';
 import { decideLineage, type LineageDecision, lineageTrigger } from './lineage.ts';
+import { SelectMemory } from './memory-context.ts';
 import { failedOutcome, runWithLimits } from './run-node.ts';
 import { SearchTree } from './search-tree.ts';
 import { selectNode } from './select.ts';
@@ -17,9 +18,6 @@ export type SearchOptions = {
 
 export type SearchResult = { nodes: SearchNode[]; best: SearchNode | null; ended: 'done' | 'terminated' | 'stopped' };
 
-/** The text a select template gets when no memory is at hand. */
-const NO_MEMORY = '(no memory)';
-
 /**
  * The best-first tree search of a run, new or resumed from its tree.json. A pool of
  * settings.parallel workers: whenever one is free it takes the next node at once: a pending one
@@ -31,6 +29,7 @@ export async function runSearch(ctx: RunContext, runNode: NodeRunner, opts: Sear
   checkSettings(ctx.settings);
   const tree = SearchTree.open(ctx, opts.onProgress);
   tree.flush();
+  const memory = new SelectMemory(ctx);
   const running = new Map<string, Promise<void>>();
   const finished: { node: SearchNode; outcome: NodeOutcome }[] = [];
   let wakeUp: (() => void) | null = null;
@@ -108,7 +107,7 @@ export async function runSearch(ctx: RunContext, runNode: NodeRunner, opts: Sear
         launch(chosen); // those already chosen need not wait for the next choice
         chosen = [];
       }
-      const values = { experiment_goal: ctx.goal.slice(0, 3000), memory_context: NO_MEMORY };
+      const values = { experiment_goal: ctx.goal.slice(0, 3000), memory_context: pending.length > 1 ? await memory.context(pending) : '' };
       const node = await selectNode(ctx, pending, tree.scoreInputs(), { op: 'select_next_node', template: ctx.settings.selectPrompt, values, signal: opts.signal });
       if (stopping()) break;
       tree.markRunning(node);

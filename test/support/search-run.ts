@@ -10,6 +10,9 @@ import type { Workflow } from '../../src/schema/workflow.ts';
 import type { NodeOutcome, RunContext, RunSettings } from '../../src/search/contract.ts';
 import { BFTS_EXPAND_SELECT_PROMPT, BFTS_SELECT_PROMPT } from '../../src/search/prompts.ts';
 
+/** Where no memory server listens (port 9 is discard, closed on test machines): a search test reads no stray memory. */
+export const CLOSED_MEMORY_URL = 'http://127.0.0.1:9';
+
 export const GOAL = '# Faster sort\n\nMake the sort of 1M integers faster.\n';
 
 export type SearchRun = { ctx: RunContext; logs: string[] };
@@ -17,16 +20,16 @@ export type SearchRun = { ctx: RunContext; logs: string[] };
 /**
  * The RunContext of a search test: a checkpoint `<dir>/workspace/checkpoints/<runId>` holding
  * experiment.md, a real model client pointed at `modelUrl` (an OpenAI-compatible server), a
- * skill pool with no skills (the search calls none).
+ * skill pool with no skills (the search calls none), memory at `memoryUrl` (else none reachable).
  */
-export function searchContext(dir: string, modelUrl: string, o: { runId?: string; settings?: Partial<RunSettings>; workflow?: (w: Workflow) => void; goal?: string; record?: boolean } = {}): SearchRun {
+export function searchContext(dir: string, modelUrl: string, o: { runId?: string; settings?: Partial<RunSettings>; workflow?: (w: Workflow) => void; goal?: string; record?: boolean; memoryUrl?: string } = {}): SearchRun {
   const runId = o.runId ?? 'run1';
   const checkpointDir = join(dir, 'workspace', 'checkpoints', runId);
   mkdirSync(checkpointDir, { recursive: true });
   mkdirSync(join(dir, 'home'), { recursive: true });
   const goal = o.goal ?? GOAL;
   writeFileSync(join(checkpointDir, 'experiment.md'), goal);
-  const env = { HOME: join(dir, 'home'), SVC_BACKEND: 'openai-compatible', LLM_API_BASE: `${modelUrl}/v1`, SVC_MODEL: 'qwen3:4b', SVC_LLM_MAX_RETRIES: '0', SVC_LLM_RECORD: o.record ? 'on' : 'off' };
+  const env = { HOME: join(dir, 'home'), SVC_BACKEND: 'openai-compatible', LLM_API_BASE: `${modelUrl}/v1`, SVC_MODEL: 'qwen3:4b', SVC_LLM_MAX_RETRIES: '0', SVC_LLM_RECORD: o.record ? 'on' : 'off', MEMBACKEND_BASE_URL: o.memoryUrl ?? CLOSED_MEMORY_URL };
   const cfg = loadConfig({ cwd: dir, env });
   const workflow = bundledWorkflow();
   workflow.lineage_decision.mode = 'off';

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startMemoryServer } from '../../../src/memory/server.ts';
+import { NodeMemory } from '../../../src/memory/research/node-memory.ts';
 import type { NodeTask, SearchNode } from '../../../src/search/contract.ts';
 import { rootIdOf } from '../../../src/search/node.ts';
 import { ABORT_GRACE_MS } from '../../../src/search/run-node.ts';
@@ -164,4 +166,24 @@ test('the expand prompt carries the parent, its node report and the budget; a fa
   const tree = treeOf(ctx.checkpointDir);
   expect(tree.nodes[2].label).toBe('improve');
   expect(logs.some((l) => l.startsWith(`bfts expand ${tree.nodes[1].id}: the model call failed`))).toBe(true);
+});
+
+test('select_next_node gets the memory of the candidates\' ancestors; unreachable memory is said once and left alone', async () => {
+  const data = join(dir, 'memdata');
+  const mem = startMemoryServer({ port: 0, host: '127.0.0.1', dataDir: data });
+  try {
+    const { ctx } = searchContext(dir, server.url, { settings: { maxNodes: 4, parallel: 3 }, memoryUrl: mem.url });
+    const store = NodeMemory.forCheckpoint(ctx.checkpointDir, ctx.env);
+    await store.addOne({ nodeId: rootIdOf('run1'), kind: 'node_scope', text: 'the sort of 1M integers took 80 ms with std::sort', metadata: {} });
+    await runSearch(ctx, async () => scored(0.5), { signal: never() });
+    const sel = server.requests.find((r) => r.prompt === 'orchestrator/bfts_select') as ChatRequest;
+    expect(sel.system).toContain(`- [${rootIdOf('run1')}] the sort of 1M integers took 80 ms with std::sort`);
+  } finally {
+    await mem.stop();
+  }
+  const { ctx, logs } = searchContext(join(dir, 'b'), server.url, { settings: { maxNodes: 7, parallel: 3 } });
+  await runSearch(ctx, async () => scored(0.5), { signal: never() });
+  const sels = server.requests.filter((r) => r.prompt === 'orchestrator/bfts_select');
+  expect(sels.at(-1)?.system).toContain('(no memory)');
+  expect(logs.filter((l) => l.includes('selecting without memory'))).toHaveLength(1);
 });
