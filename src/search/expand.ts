@@ -58,7 +58,7 @@ function expandValues(ctx: RunContext, parent: SearchNode, nodes: ReadonlyMap<st
     max_depth: String(ctx.settings.maxDepth),
     budget_left: String(Math.max(0, ctx.settings.maxNodes - nodes.size)),
     ancestors: ancestors.length ? ancestors.map((a) => `${a.label} ${scoreOf(a).toFixed(3)}`).join(' → ') : '(none: the parent is the root)',
-    children: children.length ? children.map((c) => `${c.name} (${c.status}, score ${scoreOf(c).toFixed(3)})`).join('; ') : '(none yet)',
+    children: children.length ? children.map((c) => `${c.label}: ${(c.original_direction ?? c.name).slice(0, 300)} (${c.status}, score ${scoreOf(c).toFixed(3)})`).join('; ') : '(none yet)',
     saturated: saturated.length ? saturated.join(', ') : '(none)',
   };
 }

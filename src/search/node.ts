@@ -6,9 +6,13 @@ export function rootIdOf(runId: string): string {
   return `node_${runId}_root`;
 }
 
-/** Child n (0-based) of a parent: a pure function of the parent id, so a replayed run names its nodes alike. */
+/**
+ * Child n (0-based) of a parent: a pure function of its place in the tree. The root counts as
+ * `root` whatever its run id, so a replayed run, which has another run id, names its nodes alike.
+ */
 export function childIdOf(parentId: string, n: number): string {
-  return `node_${createHash('sha256').update(`${parentId}/${n}`).digest('hex').slice(0, 8)}`;
+  const parent = /^node_.+_root$/.test(parentId) ? 'root' : parentId;
+  return `node_${createHash('sha256').update(`${parent}/${n}`).digest('hex').slice(0, 8)}`;
 }
 
 /** `<label>: <first 60 characters of the direction>`. */

@@ -10,7 +10,7 @@ const MEASURED = ['comparisons', 'moves', 'passes', 'sorted'];
  * n·log2(n), the comparisons a good comparison sort needs. The same request gets the same verdict.
  */
 export function judgeReply(body: OpenAIChatRequest): string {
-  const text = textOfRoles(body, ['user']);
+  const text = textOfRoles(body, ['system', 'user']);
   const comparisons = lastNumber(text, 'comparisons');
   const axes = axesOf(body);
   if (comparisons === null || comparisons <= 0) {

@@ -39,7 +39,7 @@ const LABELS = ['improve', 'ablation', 'validation'] as const;
  * ratios and seeds the request mentions beyond the parent's own (its children so far).
  */
 export function expandReply(body: OpenAIChatRequest): string {
-  const text = textOfRoles(body, ['user']);
+  const text = textOfRoles(body, ['system', 'user']);
   const mentioned = allNumbers(text, 'gap_ratio');
   const parent = parentPart(text) === text ? (mentioned[0] ?? null) : (allNumbers(parentPart(text), 'gap_ratio')[0] ?? null);
   const parentSeed = allNumbers(parentPart(text), 'seed')[0] ?? null;

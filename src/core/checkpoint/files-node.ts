@@ -30,6 +30,11 @@ const NODE_META_FILES = new Set([
   'memory_access.jsonl',
   'memory_access.summary.json',
   'node_report.json',
+  'llm_cassette.jsonl',
+  'lineage_decisions.jsonl',
+  'memory_backup.jsonl.gz',
+  'model_prices.yaml',
+  'settings.json',
 ]);
 
 export function isNodeMetaFile(name: string): boolean {

@@ -103,3 +103,9 @@ test('expansion answers: an array, a lone object, prose around JSON, thinking, u
   expect(balancedSpan('x [1, "]", [2]] y', '[')).toBe('[1, "]", [2]]');
   expect(inferLabel('validate on another machine', true)).toBe('validation');
 });
+
+test('children of roots of different runs have the same ids, so a replay in a new checkpoint names its nodes alike', () => {
+  expect(childIdOf(rootIdOf('20261122130000_sort'), 0)).toBe(childIdOf(rootIdOf('20261123090000_sort'), 0));
+  expect(childIdOf(rootIdOf('r1'), 0)).not.toBe(childIdOf(rootIdOf('r1'), 1));
+  expect(childIdOf(childIdOf(rootIdOf('r1'), 0), 0)).toBe(childIdOf(childIdOf(rootIdOf('r2'), 0), 0));
+});

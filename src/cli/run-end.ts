@@ -1,0 +1,22 @@
+import type { RunEnd } from '../run/execute.ts';
+import { scoreOf } from '../search/contract.ts';
+import { print } from './output.ts';
+
+/** What a run prints when it ends, on stdout; exit code 0 unless it was stopped before the end. */
+export function printRunEnd(end: RunEnd): number {
+  const n = (s: string) => end.nodes.filter((x) => x.status === s).length;
+  print(`checkpoint: ${end.checkpointDir}`);
+  print(`nodes: ${end.nodes.length} (${n('success')} success, ${n('failed')} failed${n('pending') + n('running') ? `, ${n('pending') + n('running')} not run` : ''})`);
+  if (end.best) {
+    const measured = Object.entries(end.best.metrics).filter(([k, v]) => !k.startsWith('_') && typeof v === 'number');
+    const shown = measured.slice(0, 3).map(([k, v]) => `${k} = ${v}`).join(', ');
+    print(`best: ${end.best.id} (score ${scoreOf(end.best).toFixed(3)}${shown ? `; ${shown}` : ''})`);
+  } else print('best: - (no node succeeded)');
+  if (end.ended === 'stopped') {
+    print(`stopped before the end; continue with: svc resume ${end.checkpointDir}`);
+    return 1;
+  }
+  if (end.ended === 'terminated') print('the lineage judge ended the search');
+  print('the run stops after the search: the post-search pipeline (paper, review, reproduction) is not in this version');
+  return 0;
+}

@@ -1,0 +1,142 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { writeFileAtomic } from '../core/atomic.ts';
+import { findCheckpoint } from '../core/checkpoint/locate.ts';
+import { PID_FILE, readPid, runningPid, writePid } from '../core/checkpoint/pid.ts';
+import { readRecord } from '../core/checkpoint/records.ts';
+import { type Config, loadConfig } from '../core/config/config.ts';
+import { mergedEnv } from '../core/config/environment.ts';
+import type { Env } from '../core/config/env-vars.ts';
+import { disabledTools, listSkills } from '../core/config/skills.ts';
+import { BUNDLED_WORKFLOW_TEXT } from '../core/config/workflow.ts';
+import { ConflictError, InputError, oneLine } from '../core/errors.ts';
+import { isFileAt } from '../core/paths.ts';
+import { experimentsDirOf } from '../core/workspace.ts';
+import { createModelClient } from '../llm/client.ts';
+import { SkillPool } from '../mcp/pool.ts';
+import { IdeaFile } from '../schema/checkpoint.ts';
+import type { RunContext, SearchNode } from '../search/contract.ts';
+import { createCheckpoint, namedCheckpoint } from './create-checkpoint.ts';
+import { ensureIdeas, ensureMetricContract } from './ideas.ts';
+import { openRunMemory } from './memory-session.ts';
+import { bestOf, progressPrinter } from './progress.ts';
+import { resolveRunSettings } from './settings.ts';
+import { evaluatorSettings } from '../evaluate/index.ts';
+import { searchRunner } from './wiring.ts';
+
+export type RunRequest =
+  | { kind: 'new'; experimentFile: string; configPath?: string; profile?: string }
+  | { kind: 'resume'; checkpoint: string; configPath?: string };
+
+export type RunEnd = { checkpointDir: string; nodes: SearchNode[]; best: SearchNode | null; ended: 'done' | 'terminated' | 'stopped' };
+
+/**
+ * One research run, new or resumed: settle the checkpoint, open memory, models and tools, make
+ * the ideas once, then search until the caps or a stop. Everything the run decides is on disk
+ * before it acts, so a killed run resumes from its checkpoint.
+ */
+export async function executeRun(req: RunRequest, env: Env, cwd: string, out: NodeJS.WriteStream = process.stderr): Promise<RunEnd> {
+  const { dir, cfg } = req.kind === 'new' ? newCheckpoint(req, env, cwd) : existingCheckpoint(req, env, cwd);
+  const settings = resolveRunSettings(cfg);
+  const progress = progressPrinter(out, settings.maxNodes, () => model.spentUsd());
+  const log = (msg: string) => progress.line(msg);
+  writePid(dir);
+  const stop = new AbortController();
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (stop.signal.aborted) process.exit(sig === 'SIGINT' ? 130 : 143); // a second signal: leave now
+    log(`${sig}: stopping; running nodes are ended and the tree is saved (send it again to quit at once)`);
+    stop.abort(new Error(`the run was stopped (${sig})`));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  log(`${req.kind === 'new' ? 'run' : 'resuming'} ${dir}`);
+  const baseEnv = { ...mergedEnv(cfg.env, cfg.dotenv), SVC_CHECKPOINT_DIR: dir };
+  const memory = await openRunMemory(baseEnv, dir, { resume: req.kind === 'resume', log });
+  log(memory.note);
+  const runEnv = { ...baseEnv, ...memory.env };
+  const model = createModelClient({ cfg, checkpointDir: dir, env: runEnv });
+  const wf = cfg.workflow.workflow;
+  const pool = new SkillPool({ skills: listSkills(wf, cfg.projectRoot), disabledTools: disabledTools(wf), env: runEnv });
+  const problems: string[] = [];
+  const ctx: RunContext = {
+    cfg,
+    workflow: wf,
+    settings,
+    env: runEnv,
+    checkpointDir: dir,
+    runId: dir.split('/').pop() ?? dir,
+    experimentsDir: experimentsDirOf(dir),
+    goal: readFileSync(join(dir, 'experiment.md'), 'utf8'),
+    model,
+    pool,
+    idea: () => readRecord(dir, 'idea.json', IdeaFile, problems),
+    log,
+  };
+  try {
+    await ensureIdeas(ctx);
+    const run = searchRunner(ctx);
+    await run.prepare(stop.signal);
+    ctx.goal = readFileSync(join(dir, 'experiment.md'), 'utf8'); // with the promoted plan
+    await ensureMetricContract(ctx);
+    const result = await run.search(stop.signal, (nodes: SearchNode[]) => progress.nodes(nodes));
+    progress.end();
+    return { checkpointDir: dir, nodes: result.nodes, best: bestOf(result.nodes), ended: result.ended };
+  } finally {
+    progress.end();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await pool.close().catch(() => {});
+    await memory.close();
+    if (readPid(dir) === process.pid) rmSync(join(dir, PID_FILE), { force: true });
+  }
+}
+
+/**
+ * The checkpoint of a new run: SVC_CHECKPOINT_DIR when it names one (a directory the dashboard
+ * prepared with experiment.md and no tree yet is adopted; a missing one is created), else a new
+ * `YYYYMMDDHHMMSS_<slug>` under the checkpoints directory. The workflow in force is copied in, so a
+ * resume searches with the same settings.
+ */
+function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env, cwd: string): { dir: string; cfg: Config } {
+  const text = readExperiment(req.experimentFile);
+  // settings and prompt templates are checked before anything is created
+  const first = loadConfig({ env, cwd, configPath: req.configPath, profile: req.profile });
+  resolveRunSettings(first);
+  evaluatorSettings(first.workflow.workflow, mergedEnv(first.env, first.dotenv));
+  const named = env.SVC_CHECKPOINT_DIR;
+  let dir: string;
+  if (named) {
+    if (isFileAt(join(named, 'tree.json'))) throw new ConflictError(`${named} already holds a run`, `continue it with svc resume ${named}, or unset SVC_CHECKPOINT_DIR`);
+    dir = namedCheckpoint(resolve(cwd, named), text);
+  } else {
+    dir = createCheckpoint(first.checkpointsRoot, text).dir;
+  }
+  if (!existsSync(join(dir, 'workflow.yaml'))) {
+    writeFileAtomic(join(dir, 'workflow.yaml'), first.workflow.source === 'config' ? readFileSync(first.workflow.path, 'utf8') : BUNDLED_WORKFLOW_TEXT);
+  }
+  return { dir, cfg: loadConfig({ env, cwd, checkpointDir: dir, profile: req.profile }) };
+}
+
+function existingCheckpoint(req: Extract<RunRequest, { kind: 'resume' }>, env: Env, cwd: string): { dir: string; cfg: Config } {
+  const root = loadConfig({ env, cwd }).checkpointsRoot;
+  const dir = findCheckpoint(req.checkpoint, root);
+  const pid = runningPid(dir);
+  if (pid !== null && pid !== process.pid) throw new ConflictError(`${dir} is being run by process ${pid}`, 'wait for it to end, or stop it first');
+  if (!isFileAt(join(dir, 'experiment.md'))) throw new InputError(`${dir} has no experiment.md`, 'resume a checkpoint that svc run created');
+  return { dir, cfg: loadConfig({ env, cwd, checkpointDir: dir, configPath: req.configPath }) };
+}
+
+function readExperiment(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new InputError(`experiment file ${file} does not exist`, 'give the path of an experiment Markdown file');
+    if (code === 'EISDIR') throw new InputError(`${file} is a directory, not an experiment file`);
+    throw new InputError(`cannot read ${file}: ${oneLine(err)}`);
+  }
+  if (!text.trim()) throw new InputError(`experiment file ${file} is empty`, 'describe the goal of the experiment in it');
+  return text;
+}

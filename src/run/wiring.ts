@@ -1,0 +1,47 @@
+import { createNodeRunner } from '../agent/runner.ts';
+import { oneLine } from '../core/errors.ts';
+import { evaluateNode } from '../evaluate/index.ts';
+import type { RunContext, SearchNode } from '../search/contract.ts';
+import type { LineageDecision } from '../search/lineage.ts';
+import { type PlanPromoteMode, promotePlan } from '../search/plan-promote.ts';
+import { chooseRootIdea } from '../search/root-choice.ts';
+import { runSearch, type SearchResult } from '../search/scheduler.ts';
+import { launchSubExperiment } from './sub-experiment.ts';
+import { RunSupervisor } from './supervisor.ts';
+
+/**
+ * The parts of a run put together: the root idea choice and the plan in experiment.md before the
+ * search; the search with the agent running each node and the evaluator scoring it; a lineage
+ * switch or fan-out starting a child run on the chosen idea.
+ */
+export function searchRunner(ctx: RunContext) {
+  return {
+    async prepare(signal: AbortSignal): Promise<void> {
+      await chooseRootIdea(ctx, signal);
+      const idea = ctx.idea()?.ideas[0] ?? null;
+      if (promotePlan(ctx.checkpointDir, idea, ctx.workflow.plan_promote as PlanPromoteMode)) ctx.log(`plan of '${idea?.title}' written into experiment.md (plan_promote ${ctx.workflow.plan_promote})`);
+    },
+    search(signal: AbortSignal, onProgress: (nodes: SearchNode[]) => void): Promise<SearchResult> {
+      return runSearch(ctx, createNodeRunner({ evaluate: evaluateNode }), { signal, onProgress, onLineage: (d) => startChildRun(ctx, d) });
+    },
+  };
+}
+
+/** A lineage switch or fan-out: a child run beside this one, seeded with the chosen idea. */
+async function startChildRun(ctx: RunContext, d: LineageDecision): Promise<void> {
+  if (d.action !== 'switch_to_idea' && d.action !== 'fanout') return;
+  try {
+    const child = await launchSubExperiment({
+      checkpointsRoot: ctx.cfg.checkpointsRoot,
+      env: ctx.env,
+      cwd: process.cwd(),
+      supervisor: new RunSupervisor(),
+      parentCheckpoint: ctx.checkpointDir,
+      inherit_idea_index: d.target_idea_index ?? undefined,
+    });
+    ctx.log(`lineage ${d.action}: child run ${child.checkpoint_path} (pid ${child.pid}) on idea ${d.target_idea_index}`);
+  } catch (err) {
+    ctx.log(`lineage ${d.action}: no child run: ${oneLine(err)}`);
+    throw err;
+  }
+}

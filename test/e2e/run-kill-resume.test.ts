@@ -1,0 +1,82 @@
+import { afterAll, expect, test } from 'bun:test';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEMO_EXPERIMENT, DEMO_MODEL, DEMO_WORKFLOW, onlyCheckpoint, treeNodes } from '../../scripts/record-demo.ts';
+import { startModelServer } from '../support/model-server.ts';
+import { type OpenAIChatRequest, researcherReply } from '../support/scripted-researcher.ts';
+import { removeDir, SVC, tempDir } from '../support/svc.ts';
+
+// A run killed with SIGKILL at random moments, resumed each time, ends with as many nodes as a run
+// that was never killed, and leaves no file it cannot read.
+
+const server = startModelServer([], { respond: (body) => researcherReply(body as OpenAIChatRequest) });
+const root = tempDir('svc-kill-');
+afterAll(() => {
+  server.stop();
+  removeDir(root);
+});
+
+const env = {
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: root,
+  NO_COLOR: '1',
+  SVC_ROOT: root,
+  SVC_BACKEND: 'openai-compatible',
+  LLM_API_BASE: `${server.url}/v1`,
+  SVC_MODEL: DEMO_MODEL,
+};
+
+function start(args: string[]) {
+  return Bun.spawn([SVC, ...args], { cwd: root, env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+}
+
+/** Every JSON and JSON-lines file below a directory parses (a torn line would not). */
+function unreadableFiles(dir: string): string[] {
+  const bad: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    if (!/\.(json|jsonl)$/.test(entry.name) || statSync(path).size === 0) continue;
+    const text = readFileSync(path, 'utf8');
+    try {
+      if (entry.name.endsWith('.jsonl')) for (const line of text.split('\n').filter(Boolean)) JSON.parse(line);
+      else JSON.parse(text);
+    } catch {
+      bad.push(path);
+    }
+  }
+  return bad;
+}
+
+test('killed with SIGKILL at random moments and resumed, the run reaches its full node count', async () => {
+  const first = start(['run', DEMO_EXPERIMENT, '--config', DEMO_WORKFLOW]);
+  await Bun.sleep(300 + Math.random() * 1500);
+  first.kill('SIGKILL');
+  await first.exited;
+  const checkpoint = onlyCheckpoint(root);
+  expect(checkpoint).not.toBeNull();
+  const dir = checkpoint ?? '';
+
+  const kills: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const resumed = start(['resume', dir]);
+    const at = 200 + Math.random() * 2500;
+    const ended = await Promise.race([resumed.exited, Bun.sleep(at).then(() => null)]);
+    if (ended !== null) break; // it finished before the kill
+    resumed.kill('SIGKILL');
+    await resumed.exited;
+    kills.push(Math.round(at));
+    expect(unreadableFiles(dir)).toEqual([]);
+  }
+
+  const last = start(['resume', dir]);
+  const [code, stderr] = await Promise.all([last.exited, new Response(last.stderr).text()]);
+  expect(code, `kills at ${kills.join(', ')} ms\n${stderr}`).toBe(0);
+  const nodes = treeNodes(dir);
+  const cap = Number(/max_nodes:\s*(\d+)/.exec(readFileSync(DEMO_WORKFLOW, 'utf8'))?.[1]);
+  expect(nodes.length).toBe(cap);
+  expect(nodes.filter((n) => n.status !== 'success' && n.status !== 'failed')).toEqual([]);
+  expect(new Set(nodes.map((n) => n.id)).size).toBe(nodes.length);
+  expect(unreadableFiles(dir)).toEqual([]);
+  expect(unreadableFiles(join(root, 'workspace', 'experiments'))).toEqual([]);
+}, 600_000);
