@@ -17,6 +17,7 @@ import { SkillPool } from '../mcp/pool.ts';
 import { IdeaFile } from '../schema/checkpoint.ts';
 import type { RunContext, SearchNode } from '../search/contract.ts';
 import { createCheckpoint, namedCheckpoint } from './create-checkpoint.ts';
+import { isFatal, stopOnFatal } from './fatal-errors.ts';
 import { ensureIdeas, ensureMetricContract } from './ideas.ts';
 import { openRunMemory } from './memory-session.ts';
 import { bestOf, progressPrinter } from './progress.ts';
@@ -55,7 +56,7 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
   const memory = await openRunMemory(baseEnv, dir, { resume: req.kind === 'resume', log });
   log(memory.note);
   const runEnv = { ...baseEnv, ...memory.env };
-  const model = createModelClient({ cfg, checkpointDir: dir, env: runEnv });
+  const model = stopOnFatal(createModelClient({ cfg, checkpointDir: dir, env: runEnv }), stop);
   const wf = cfg.workflow.workflow;
   const pool = new SkillPool({ skills: listSkills(wf, cfg.projectRoot), disabledTools: disabledTools(wf), env: runEnv });
   const problems: string[] = [];
@@ -81,6 +82,7 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
     await ensureMetricContract(ctx);
     const result = await run.search(stop.signal, (nodes: SearchNode[]) => progress.nodes(nodes));
     progress.end();
+    if (isFatal(stop.signal.reason)) throw stop.signal.reason;
     return { checkpointDir: dir, nodes: result.nodes, best: bestOf(result.nodes), ended: result.ended };
   } finally {
     progress.end();

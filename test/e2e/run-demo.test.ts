@@ -43,7 +43,7 @@ describe('svc run of the demo', () => {
   let recordedCheckpoint = '';
 
   test('records a real search against the scripted researcher', async () => {
-    const run = await recordDemo({ env: { SVC_PARALLEL: '2' } });
+    const run = await recordDemo();
     dirs.push(run.root);
     expect(run.code, run.stderr).toBe(0);
     expect(run.checkpoint).not.toBeNull();
@@ -79,7 +79,7 @@ describe('svc run of the demo', () => {
   test('replays the recorded cassette with no model server: the same nodes and metrics', async () => {
     expect(recordedCheckpoint).not.toBe('');
     const cassette = join(recordedCheckpoint, 'llm_cassette.jsonl');
-    const run = await runDemo({ replay: cassette, env: { SVC_PARALLEL: '2' } });
+    const run = await runDemo({ replay: cassette });
     dirs.push(run.root);
     expect(run.code, run.stderr).toBe(0);
     const checkpoint = onlyCheckpoint(run.root);
