@@ -19,12 +19,12 @@ describe('examples/demo', () => {
     expect(mentionedFileNames(text)).toEqual([]);
   });
 
-  test('the workflow: six nodes, two at a time, locally, no container, no lineage, no root choice, no paper search', () => {
+  test('the workflow: five nodes, four at a time, locally, no container, no lineage, no root choice, no paper search', () => {
     const home = tempDir('svc-demo-cfg-');
     try {
       const replay = loadConfig({ cwd: home, env: { HOME: home, SVC_BACKEND: 'replay' }, configPath: DEMO_WORKFLOW });
       const wf = replay.workflow.workflow;
-      expect(wf.bfts).toMatchObject({ max_nodes: 6, parallel: 2, max_depth: 3 });
+      expect(wf.bfts).toMatchObject({ max_nodes: 5, parallel: 4, max_depth: 3 });
       expect(wf.resources.executor).toBe('local');
       expect(wf.container.mode).toBe('none');
       expect(wf.lineage_decision.mode).toBe('off');
