@@ -12,8 +12,9 @@ const COMMANDS: Record<string, CommandEntry> = {
   settings: { description: 'show effective settings and their sources, or save new ones', load: () => import('./cli/settings.ts').then((m) => m.default) },
   viz: { description: 'start the dashboard (web UI and HTTP API) on 127.0.0.1:8765', load: () => import('./cli/viz.ts').then((m) => m.default) },
   'skills-list': { description: 'list the skills of the workflow and their phases', load: () => import('./cli/skills-list.ts').then((m) => m.default) },
-  skill: { description: 'serve a built-in skill over MCP stdio (svc skill serve <name>)', load: () => import('./cli/skill.ts').then((m) => m.default) },
+  skill: { description: 'serve a built-in skill over MCP stdio (svc skill serve <name>), or orchestrator-skill as JSON over HTTP (--http)', load: () => import('./cli/skill.ts').then((m) => m.default) },
   memory: { description: 'memory backend: health, backup, restore, migrate, local server (start-local, stop-local, serve)', load: () => import('./cli/memory.ts').then((m) => m.default) },
+  migrate: { description: 'migrate checkpoint records: node-reports rebuilds node_report.json (--overwrite)', load: () => import('./cli/migrate.ts').then((m) => m.default) },
 };
 
 function rootHelp(): string {
