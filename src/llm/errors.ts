@@ -1,4 +1,4 @@
-import { SvcError } from '../core/errors.ts';
+import { InputError, SvcError, UnavailableError } from '../core/errors.ts';
 
 /** SVC_BUDGET_USD is spent: no new model call starts. */
 export class BudgetExceededError extends SvcError {
@@ -25,5 +25,21 @@ export class ModelAnswerError extends SvcError {
   constructor(message: string, hint?: string) {
     super(message, hint);
     this.name = 'ModelAnswerError';
+  }
+}
+
+/** No model backend answers at the configured address: every call of the run would fail alike. */
+export class ModelUnreachableError extends UnavailableError {
+  constructor(message: string, hint: string) {
+    super(message, hint);
+    this.name = 'ModelUnreachableError';
+  }
+}
+
+/** The backend's key is missing or refused: every call of the run would fail alike. */
+export class ModelKeyError extends InputError {
+  constructor(message: string, hint: string) {
+    super(message, hint);
+    this.name = 'ModelKeyError';
   }
 }

@@ -1,5 +1,6 @@
 import { withoutCredentials } from '../core/text.ts';
-import { InputError, SvcError, UnavailableError } from '../core/errors.ts';
+import { SvcError, UnavailableError } from '../core/errors.ts';
+import { ModelKeyError, ModelUnreachableError } from './errors.ts';
 import { retryAfterMs, type Verdict } from './retry.ts';
 import type { Backend, ModelChoice } from './route.ts';
 
@@ -70,7 +71,7 @@ export function describeFailure(err: unknown, ctx: FailureContext): unknown {
   if (api && status !== undefined && status >= 400) {
     const said = providerMessage(api.message, ctx.key);
     const keyVar = KEY_VARIABLE[backend];
-    if ((status === 401 || status === 403) && keyVar) return new InputError(`${backend} refused the key in ${keyVar} (HTTP ${status}: ${said})`, `check ${keyVar}`);
+    if ((status === 401 || status === 403) && keyVar) return new ModelKeyError(`${backend} refused the key in ${keyVar} (HTTP ${status}: ${said})`, `check ${keyVar}`);
     if (classifyFailure(err).retry) {
       const times = attempts > 1 ? ` ${attempts} times` : '';
       return new UnavailableError(`${backend} answered HTTP ${status}${times} to the ${role} request to ${model}: ${said}`, 'the service is busy or failing: try again later, or raise SVC_LLM_MAX_RETRIES');
@@ -80,7 +81,7 @@ export function describeFailure(err: unknown, ctx: FailureContext): unknown {
   const code = networkCode(err);
   if (code && UNREACHABLE.has(code)) {
     const variable = addressVariable(choice);
-    return new UnavailableError(`no model backend reachable at ${at} (${backend}${variable ? `; ${variable}` : ''})`, unreachableHint(backend));
+    return new ModelUnreachableError(`no model backend reachable at ${at} (${backend}${variable ? `; ${variable}` : ''})`, unreachableHint(backend));
   }
   if (code) return new UnavailableError(`the connection to ${at} was cut (${code}) ${attempts} time${attempts > 1 ? 's' : ''} during the ${role} request (${backend})`, 'check the backend and the network, or raise SVC_LLM_MAX_RETRIES');
   // a 2xx APICallError is a body the SDK could not parse

@@ -1,6 +1,6 @@
 import type { LanguageModel } from 'ai';
 import type { Env } from '../core/config/env-vars.ts';
-import { InputError } from '../core/errors.ts';
+import { ModelKeyError } from './errors.ts';
 import { cappedFetch } from './capped-fetch.ts';
 import { KEY_VARIABLE } from './failures.ts';
 import type { ModelChoice } from './route.ts';
@@ -46,5 +46,5 @@ export function apiKey(choice: ModelChoice, env: Env): string | null {
   const key = env[variable];
   if (key) return key;
   if (choice.backend === 'openai-compatible') return null;
-  throw new InputError(`${variable} is not set: ${choice.backend} needs it for the ${choice.role} model ${choice.model}`, `set ${variable} in the environment or a .env file, or choose another backend (SVC_BACKEND)`);
+  throw new ModelKeyError(`${variable} is not set: ${choice.backend} needs it for the ${choice.role} model ${choice.model}`, `set ${variable} in the environment or a .env file, or choose another backend (SVC_BACKEND)`);
 }

@@ -82,7 +82,10 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
     await ensureMetricContract(ctx);
     const result = await run.search(stop.signal, (nodes: SearchNode[]) => progress.nodes(nodes));
     progress.end();
-    if (isFatal(stop.signal.reason)) throw stop.signal.reason;
+    if (isFatal(stop.signal.reason)) {
+      log(`the run stopped: ${oneLine(stop.signal.reason)}; once that is fixed, continue with svc resume ${dir}`);
+      throw stop.signal.reason;
+    }
     return { checkpointDir: dir, nodes: result.nodes, best: bestOf(result.nodes), ended: result.ended };
   } finally {
     progress.end();

@@ -1,0 +1,144 @@
+import { afterAll, afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEMO_EXPERIMENT, DEMO_MODEL, DEMO_WORKFLOW } from '../../scripts/record-demo.ts';
+import { startModelServer } from '../support/model-server.ts';
+import { type OpenAIChatRequest, researcherReply } from '../support/scripted-researcher.ts';
+import { removeDir, SVC, svc, tempDir } from '../support/svc.ts';
+
+// svc run and svc resume from the outside: bad input is one line and leaves nothing behind; a
+// model that cannot be reached stops the run, which resumes once it can.
+
+let dir: string;
+beforeEach(() => {
+  dir = tempDir('svc-run-cli-');
+});
+afterEach(() => removeDir(dir));
+
+const server = startModelServer([], { respond: (body) => ({ ...researcherReply(body as OpenAIChatRequest), delayMs: 30 }) });
+afterAll(() => server.stop());
+
+const modelEnv = (base = `${server.url}/v1`) => ({ SVC_ROOT: dir, SVC_BACKEND: 'openai-compatible', LLM_API_BASE: base, SVC_MODEL: DEMO_MODEL });
+const checkpoints = () => {
+  const root = join(dir, 'workspace', 'checkpoints');
+  return existsSync(root) ? readdirSync(root) : [];
+};
+const oneLine = (text: string) => text.trim().split('\n').filter((l) => l.startsWith('svc: ') || l.startsWith('  ')).length >= 1 && !text.includes('    at ');
+
+describe('bad input: one clear line, nothing created', () => {
+  test('a missing, empty or directory experiment file', async () => {
+    const missing = await svc(['run', 'nope.md'], { cwd: dir, env: { SVC_ROOT: dir } });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`experiment file nope.md does not exist`);
+    writeFileSync(join(dir, 'empty.md'), '  \n');
+    const empty = await svc(['run', 'empty.md'], { cwd: dir, env: { SVC_ROOT: dir } });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('experiment file empty.md is empty');
+    mkdirSync(join(dir, 'adir.md'));
+    expect((await svc(['run', 'adir.md'], { cwd: dir, env: { SVC_ROOT: dir } })).stderr).toContain('is a directory');
+    expect(checkpoints()).toEqual([]);
+  });
+
+  test('an unknown profile, a bad multi-agent number, a missing cassette', async () => {
+    const profile = await svc(['run', DEMO_EXPERIMENT, '--profile', 'desktop'], { cwd: dir, env: { SVC_ROOT: dir } });
+    expect(profile.code).toBe(2);
+    expect(profile.stderr).toContain("unknown profile 'desktop'");
+    const ma = await svc(['run', DEMO_EXPERIMENT, '--ma-k', 'two'], { cwd: dir, env: { SVC_ROOT: dir } });
+    expect(ma.stderr).toContain("--ma-k must be a positive whole number, got 'two'");
+    const replay = await svc(['run', DEMO_EXPERIMENT, '--replay', 'gone.jsonl'], { cwd: dir, env: { SVC_ROOT: dir } });
+    expect(replay.code).toBe(2);
+    expect(replay.stderr).toContain(`no cassette at ${join(dir, 'gone.jsonl')}`);
+    expect(checkpoints()).toEqual([]);
+  });
+
+  test('a select prompt template that does not exist fails before anything is created', async () => {
+    writeFileSync(join(dir, 'wf.yaml'), 'bfts:\n  select_prompt: prompts/mine.md\n');
+    const r = await svc(['run', DEMO_EXPERIMENT, '--config', 'wf.yaml'], { cwd: dir, env: modelEnv() });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(`bfts.select_prompt 'prompts/mine.md' is neither a bundled prompt nor a file (looked for ${join(dir, 'prompts/mine.md')})`);
+    expect(oneLine(r.stderr)).toBe(true);
+    expect(checkpoints()).toEqual([]);
+    // a template without its placeholders is refused the same way
+    mkdirSync(join(dir, 'prompts'));
+    writeFileSync(join(dir, 'prompts/mine.md'), 'pick one of {candidates}');
+    const r2 = await svc(['run', DEMO_EXPERIMENT, '--config', 'wf.yaml'], { cwd: dir, env: modelEnv() });
+    expect(r2.stderr).toContain('lacks the placeholders {experiment_goal}, {memory_context}');
+    expect(checkpoints()).toEqual([]);
+  });
+
+  test('SVC_CHECKPOINT_DIR naming a checkpoint that already holds a run', async () => {
+    const ck = join(dir, 'workspace', 'checkpoints', 'old');
+    mkdirSync(ck, { recursive: true });
+    writeFileSync(join(ck, 'tree.json'), '{"nodes":[]}');
+    const r = await svc(['run', DEMO_EXPERIMENT], { cwd: dir, env: { ...modelEnv(), SVC_CHECKPOINT_DIR: ck } });
+    expect(r.code).toBe(1); // a conflict, not a typo
+    expect(r.stderr).toContain(`${ck} already holds a run`);
+    expect(readFileSync(join(ck, 'tree.json'), 'utf8')).toBe('{"nodes":[]}');
+  });
+
+  test('resume: an unknown checkpoint, and one another process is running', async () => {
+    const unknown = await svc(['resume', 'nothing_here'], { cwd: dir, env: { SVC_ROOT: dir } });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('nothing_here');
+    expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
+    const ck = join(dir, 'workspace', 'checkpoints', 'busy');
+    mkdirSync(ck, { recursive: true });
+    writeFileSync(join(ck, 'experiment.md'), 'goal');
+    writeFileSync(join(ck, '.svc_pid'), `${process.pid}\n`); // this test process: alive
+    const busy = await svc(['resume', ck], { cwd: dir, env: { SVC_ROOT: dir } });
+    expect(busy.code).toBe(1);
+    expect(busy.stderr).toContain(`${ck} is being run by process ${process.pid}`);
+    expect(readFileSync(join(ck, '.svc_pid'), 'utf8')).toBe(`${process.pid}\n`);
+  });
+});
+
+describe('a model that cannot be reached', () => {
+  test('stops the run at the first call with one line; resumed with the model up, it finishes', async () => {
+    const closed = 'http://127.0.0.1:9/v1';
+    const r = await svc(['run', DEMO_EXPERIMENT, '--config', DEMO_WORKFLOW], { cwd: dir, env: { ...modelEnv(closed), SVC_LLM_MAX_RETRIES: '0' } });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('no model backend reachable at http://127.0.0.1:9/v1');
+    expect(r.stderr).toContain('continue with svc resume');
+    const [id] = checkpoints();
+    const ck = join(dir, 'workspace', 'checkpoints', id ?? '');
+    const tree = JSON.parse(readFileSync(join(ck, 'tree.json'), 'utf8')) as { nodes: { status: string }[] };
+    expect(tree.nodes).toHaveLength(1); // the root only: no fallback children for a missing model
+    expect(existsSync(join(ck, '.svc_pid'))).toBe(false);
+
+    const resumed = await svc(['resume', ck], { cwd: dir, env: modelEnv() });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const after = JSON.parse(readFileSync(join(ck, 'tree.json'), 'utf8')) as { nodes: { status: string }[] };
+    expect(after.nodes).toHaveLength(5);
+    expect(after.nodes.every((n) => n.status === 'success')).toBe(true);
+  }, 120_000);
+
+  test('a hosted backend without its key: one line naming the variable', async () => {
+    const r = await svc(['run', DEMO_EXPERIMENT, '--config', DEMO_WORKFLOW], { cwd: dir, env: { SVC_ROOT: dir, SVC_BACKEND: 'providera', SVC_MODEL: 'gpt-4o-mini' } });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('PROVIDERA_API_KEY is not set');
+  }, 60_000);
+});
+
+test('svc status shows the live tree while the run writes it', async () => {
+  const slow = startModelServer([], { respond: (body) => ({ ...researcherReply(body as OpenAIChatRequest), delayMs: 150 }) });
+  try {
+    const env = { PATH: process.env.PATH ?? '', HOME: dir, NO_COLOR: '1', ...modelEnv(`${slow.url}/v1`) };
+    const run = Bun.spawn([SVC, 'run', DEMO_EXPERIMENT, '--config', DEMO_WORKFLOW], { cwd: dir, env, stdout: 'ignore', stderr: 'ignore' });
+    let seen = '';
+    for (let i = 0; i < 300 && !seen; i++) {
+      await Bun.sleep(100);
+      const [id] = checkpoints();
+      if (!id || !existsSync(join(dir, 'workspace', 'checkpoints', id, 'tree.json'))) continue;
+      const s = await svc(['status', id], { cwd: dir, env: { SVC_ROOT: dir } });
+      if (s.stdout.includes(`running (pid ${run.pid})`) && /\n.*node_/.test(s.stdout)) seen = s.stdout;
+    }
+    expect(seen).toMatch(/nodes: \d+ total/);
+    expect(await run.exited).toBe(0);
+    const [id] = checkpoints();
+    const done = await svc(['status', id ?? ''], { cwd: dir, env: { SVC_ROOT: dir } });
+    expect(done.stdout).toContain('done');
+    expect(done.stdout).toContain('nodes: 5 total, 5 success');
+  } finally {
+    slow.stop();
+  }
+}, 120_000);
