@@ -53,9 +53,10 @@ export class SearchTree {
     return new SearchTree(ctx, [newRoot(ctx.runId, ctx.goal, now)], state, store, onChange);
   }
 
-  flush(): void {
-    if (!this.dirty) return;
-    this.store.save(this.nodes, this.state);
+  /** Saves what changed; `final` (the search's last save) brings the views up to date too. */
+  flush(final = false): void {
+    if (!this.dirty && !final) return;
+    this.store.save(this.nodes, this.state, final);
     this.dirty = false;
     this.onChange?.(this.nodes);
   }

@@ -40,13 +40,18 @@ export function newHeader(checkpointDir: string, runId: string, goal: string, no
   };
 }
 
+/** How often the views of tree.json (nodes_tree.json, results.json) are rewritten during a search. */
+const VIEWS_INTERVAL_MS = 1000;
+
 /**
- * Writes tree.json, nodes_tree.json and results.json, each atomically; tree.json last, so the
- * file a resume reads never names a node the other two lack. A node's text is made once and again
+ * Writes tree.json at every save, and its views nodes_tree.json and results.json at most once a
+ * second and at the last save: each atomically. Writing all three at every transition would cost
+ * three times the bytes of a tree that grows with every node. A node's text is made once and again
  * only after `changed(node)`, which keeps a save of a large tree cheap.
  */
 export class TreeStore {
   private readonly nodeText = new WeakMap<SearchNode, { tree: string; result: string }>();
+  private viewsAt = 0;
 
   constructor(
     private readonly checkpointDir: string,
@@ -59,7 +64,7 @@ export class TreeStore {
     this.nodeText.delete(node);
   }
 
-  save(nodes: SearchNode[], state: SearchState): void {
+  save(nodes: SearchNode[], state: SearchState, final = false): void {
     const tree: string[] = [];
     const results: string[] = [];
     for (const n of nodes) {
@@ -70,9 +75,12 @@ export class TreeStore {
     const nodesJson = tree.length ? `[\n    ${tree.join(',\n    ')}\n  ]` : '[]';
     const fill = (text: string) => text.replace(`"${NODES_MARK}"`, () => nodesJson);
     const resultsJson = results.length ? `{\n    ${results.join(',\n    ')}\n  }` : '{}';
-    writeFileAtomic(join(this.checkpointDir, RESULTS_FILE), `${JSON.stringify({ run_id: this.header.run_id, nodes: NODES_MARK }, null, 2).replace(`"${NODES_MARK}"`, () => resultsJson)}\n`);
-    writeFileAtomic(join(this.checkpointDir, NODES_TREE_FILE), `${fill(JSON.stringify({ experiment_goal: this.goal.slice(0, 3000), nodes: NODES_MARK }, null, 2))}\n`);
     writeFileAtomic(join(this.checkpointDir, TREE_FILE), `${fill(JSON.stringify({ ...this.header, nodes: NODES_MARK, search_state: state }, null, 2))}\n`);
+    if (!final && Date.now() - this.viewsAt < VIEWS_INTERVAL_MS) return;
+    this.viewsAt = Date.now();
+    // views, rebuilt from the tree at the next save: only tree.json, the one resume reads, is worth an fsync
+    writeFileAtomic(join(this.checkpointDir, RESULTS_FILE), `${JSON.stringify({ run_id: this.header.run_id, nodes: NODES_MARK }, null, 2).replace(`"${NODES_MARK}"`, () => resultsJson)}\n`, 0o644, false);
+    writeFileAtomic(join(this.checkpointDir, NODES_TREE_FILE), `${fill(JSON.stringify({ experiment_goal: this.goal.slice(0, 3000), nodes: NODES_MARK }, null, 2))}\n`, 0o644, false);
   }
 
   private textOf(n: SearchNode): { tree: string; result: string } {
