@@ -1,0 +1,34 @@
+import { afterAll, expect, test } from 'bun:test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { removeDir, SVC, tempDir } from '../support/svc.ts';
+
+// The README's main command, as written, replays the committed demo cassette: a prompt changed
+// without recording the demo again fails here.
+
+const repo = resolve(import.meta.dir, '..', '..');
+const home = tempDir('svc-readme-');
+afterAll(() => removeDir(home));
+
+test("the README's quick-start run works offline and finds a best node with a measured metric", async () => {
+  const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+  const line = /^npm ci && npm run build && (\.\/dist\/svc run .+)$/m.exec(readme)?.[1];
+  expect(line).toContain('--replay examples/demo/cassette.jsonl');
+  const args = (line ?? '').split(/\s+/).slice(1);
+  // the repository is the project root, as for a reader; the workspace goes to a temp directory
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, NO_COLOR: '1', SVC_ROOT: home };
+  const proc = Bun.spawn([SVC, ...args], { cwd: repo, env, stdout: 'pipe', stderr: 'pipe' });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  expect(code, err).toBe(0);
+  expect(out).toMatch(/^nodes: [5-9]\d* \(5 success, 0 failed\)$/m);
+  expect(out).toMatch(/^best: node_[0-9a-f]{8} \(score 0\.\d+; comparisons = \d+/m);
+  const [run] = readdirSync(join(home, 'workspace', 'checkpoints'));
+  const tree = JSON.parse(readFileSync(join(home, 'workspace', 'checkpoints', run ?? '', 'tree.json'), 'utf8'));
+  expect(tree.nodes.length).toBeGreaterThanOrEqual(5);
+  // the programs the agent wrote were run here: their measurements are in each node's results.json
+  const measured = tree.nodes.filter((n: { id: string }) => {
+    const r = JSON.parse(readFileSync(join(home, 'workspace', 'experiments', run ?? '', n.id, 'results.json'), 'utf8'));
+    return typeof r.measurements?.comparisons === 'number';
+  });
+  expect(measured.length).toBe(tree.nodes.length);
+}, 120_000);
