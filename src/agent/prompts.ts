@@ -3,7 +3,7 @@ import systemTemplate from '../prompts/agent/system.md' with { type: 'text' };
 import type { IdeaFile } from '../schema/checkpoint.ts';
 import type { NodeLabel, NodeTask } from '../search/contract.ts';
 import { listFiles } from './files-diff.ts';
-import { fillTemplate } from './template.ts';
+import { fillOwnPrompt } from '../prompts/templates.ts';
 
 /** What each label asks of a node, appended to the system prompt as its role. */
 export const ROLE_HINTS: Readonly<Record<NodeLabel, string>> = {
@@ -21,7 +21,7 @@ const PARENT_SUMMARY_MAX_CHARS = 1500;
 
 export function systemPrompt(task: NodeTask, toolDesc: string): string {
   const { ctx } = task;
-  return fillTemplate(systemTemplate, {
+  return fillOwnPrompt(systemTemplate, {
     tool_desc: toolDesc,
     role_hint: ROLE_HINTS[task.node.label],
     work_dir: task.workDir,
@@ -34,7 +34,7 @@ export function systemPrompt(task: NodeTask, toolDesc: string): string {
 
 export function nodeTaskPrompt(task: NodeTask): string {
   const { ctx, node, parent } = task;
-  return fillTemplate(nodeTaskTemplate, {
+  return fillOwnPrompt(nodeTaskTemplate, {
     goal: clip(ctx.goal.trim(), GOAL_MAX_CHARS),
     idea: ideaText(ctx.idea()),
     label: node.label,

@@ -2,7 +2,7 @@ import judgeTemplate from '../prompts/evaluator/judge.md' with { type: 'text' };
 import type { ModelClient } from '../llm/client.ts';
 import type { Axis } from './axes.ts';
 import { isObject } from './node-results.ts';
-import { fillTemplate } from './template.ts';
+import { fillOwnPrompt } from '../prompts/templates.ts';
 
 /** How much of each input the judge sees: enough to judge, bounded so one node cannot flood the prompt. */
 export const JUDGE_LIMITS = { goal: 500, artifacts: 2000, summary: 500, contract: 1500 } as const;
@@ -31,7 +31,7 @@ export type JudgeInput = {
 
 /** The judge's request: a pure function of the node's content, so a replayed run asks the same. */
 export function judgePrompt(input: Omit<JudgeInput, 'signal' | 'nodeId'>): string {
-  return fillTemplate(judgeTemplate, {
+  return fillOwnPrompt(judgeTemplate, {
     goal: input.goal.slice(0, JUDGE_LIMITS.goal),
     contract: input.contract ? JSON.stringify(contractView(input.contract)).slice(0, JUDGE_LIMITS.contract) : '(none)',
     axes: input.axes.map((a) => `- ${a.name}: ${a.description}`).join('\n'),

@@ -1,3 +1,4 @@
+import { fillOwnPrompt } from '../prompts/templates.ts';
 import agentText from '../prompts/idea/agent.md' with { type: 'text' };
 import discussionText from '../prompts/idea/discussion.md' with { type: 'text' };
 import synthesisText from '../prompts/idea/synthesis.md' with { type: 'text' };
@@ -15,15 +16,5 @@ const TEMPLATES: Readonly<Record<IdeaPrompt, string>> = {
  * A placeholder without a value is a bug in the caller, so it throws rather than sending a hole.
  */
 export function ideaPrompt(name: IdeaPrompt, values: Readonly<Record<string, string | number>>): string {
-  return fillTemplate(TEMPLATES[name], values, `idea/${name}`);
-}
-
-export function fillTemplate(template: string, values: Readonly<Record<string, string | number>>, what: string): string {
-  return template.replace(/\{\{|\}\}|\{([a-z_]+)\}/g, (whole, name: string | undefined) => {
-    if (whole === '{{') return '{';
-    if (whole === '}}') return '}';
-    const value = name === undefined ? undefined : values[name];
-    if (value === undefined) throw new Error(`prompt ${what}: no value for {${name}}`);
-    return String(value);
-  });
+  return fillOwnPrompt(TEMPLATES[name], values, `idea/${name}`);
 }

@@ -25,15 +25,31 @@ export function bundledPrompt(name: string): string {
   return text;
 }
 
+const PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
 /**
  * Fills `{name}` placeholders; `{{` and `}}` stand for literal braces. A placeholder with no value
- * is left as it is, so a template can show braces of its own.
+ * is left as it is, so a user's template can show braces of its own.
  */
 export function fillPrompt(template: string, values: Readonly<Record<string, string>>): string {
-  return template.replace(/\{\{|\}\}|\{([a-z_][a-z0-9_]*)\}/gi, (m, name: string | undefined) => {
+  return template.replace(PLACEHOLDER, (m, name: string | undefined) => {
     if (m === '{{') return '{';
     if (m === '}}') return '}';
     return name !== undefined && Object.hasOwn(values, name) ? (values[name] as string) : m;
+  });
+}
+
+/**
+ * fillPrompt for a template svc ships: a placeholder without a value is a bug in the caller, so it
+ * throws rather than sending a prompt with a hole in it. `what` names the template in the error.
+ */
+export function fillOwnPrompt(template: string, values: Readonly<Record<string, string | number>>, what = 'prompt template'): string {
+  return template.replace(PLACEHOLDER, (m, name: string | undefined) => {
+    if (m === '{{') return '{';
+    if (m === '}}') return '}';
+    const value = name !== undefined && Object.hasOwn(values, name) ? values[name] : undefined;
+    if (value === undefined) throw new Error(`${what}: no value for {${name}}`);
+    return String(value);
   });
 }
 

@@ -3,7 +3,8 @@ import { oneLine } from '../core/errors.ts';
 import type { RunContext, SearchNode } from './contract.ts';
 import { scoreOf } from './contract.ts';
 import { type Expansion, parseExpansion } from './parse-expansion.ts';
-import { BFTS_EXPAND_PROMPT, fillTemplate } from './prompts.ts';
+import { fillPrompt } from '../prompts/templates.ts';
+import { BFTS_EXPAND_PROMPT } from './prompts.ts';
 
 /** Labels a parent has used this often are called saturated in the prompt. */
 const SATURATION = 2;
@@ -14,7 +15,7 @@ const SATURATION = 2;
  * improve child (logged in one line).
  */
 export async function proposeChild(ctx: RunContext, parent: SearchNode, nodes: ReadonlyMap<string, SearchNode>, signal: AbortSignal): Promise<Expansion> {
-  const prompt = fillTemplate(BFTS_EXPAND_PROMPT, expandValues(ctx, parent, nodes));
+  const prompt = fillPrompt(BFTS_EXPAND_PROMPT, expandValues(ctx, parent, nodes));
   let why: string;
   try {
     const answer = await ctx.model.complete({

@@ -3,7 +3,8 @@ import { oneLine } from '../core/errors.ts';
 import type { RunContext, SearchNode } from './contract.ts';
 import { scoreOf } from './contract.ts';
 import { appendDecision, decisionTimes, mergeJsonFile, readJsonObject } from './decision-log.ts';
-import { fillTemplate, LINEAGE_DECISION_PROMPT } from './prompts.ts';
+import { fillPrompt } from '../prompts/templates.ts';
+import { LINEAGE_DECISION_PROMPT } from './prompts.ts';
 
 export const LINEAGE_ACTIONS = ['continue', 'switch_to_idea', 'fanout', 'terminate'] as const;
 export type LineageAction = (typeof LINEAGE_ACTIONS)[number];
@@ -63,7 +64,7 @@ export async function decideLineage(ctx: RunContext, v: LineageView, trigger: Li
       {
         role: 'lineage',
         messages: [
-          { role: 'system', content: fillTemplate(LINEAGE_DECISION_PROMPT, { experiment_goal: ctx.goal.slice(0, 3000), trigger: triggerText(trigger, c.stagnation_window, c.stagnation_threshold), state: JSON.stringify(state, null, 2) }) },
+          { role: 'system', content: fillPrompt(LINEAGE_DECISION_PROMPT, { experiment_goal: ctx.goal.slice(0, 3000), trigger: triggerText(trigger, c.stagnation_window, c.stagnation_threshold), state: JSON.stringify(state, null, 2) }) },
           { role: 'user', content: 'Decide now, as the JSON object described.' },
         ],
         meta: { phase: 'bfts', component: 'lineage', op: 'lineage_decision', node_id: v.executed.at(-1)?.id },

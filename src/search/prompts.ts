@@ -10,15 +10,3 @@ export const BFTS_EXPAND_SELECT_PROMPT = expandSelect;
 export const BFTS_EXPAND_PROMPT = expand;
 export const LINEAGE_DECISION_PROMPT = lineage;
 export const ROOT_IDEA_SELECTOR_PROMPT = rootSelect;
-
-/**
- * Fills `{name}` placeholders of a template; `{{` and `}}` are literal braces. A brace pair
- * naming no given value is kept as written, so JSON examples in a user's template survive.
- */
-export function fillTemplate(template: string, values: Record<string, string>): string {
-  return template.replace(/\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (m, name: string | undefined) => {
-    if (m === '{{') return '{';
-    if (m === '}}') return '}';
-    return name !== undefined && Object.hasOwn(values, name) ? (values[name] as string) : m;
-  });
-}

@@ -3,7 +3,8 @@ import { writeJsonAtomic } from '../core/atomic.ts';
 import { oneLine } from '../core/errors.ts';
 import type { RunContext } from './contract.ts';
 import { appendDecision, decisionTimes, readJsonObject } from './decision-log.ts';
-import { fillTemplate, ROOT_IDEA_SELECTOR_PROMPT } from './prompts.ts';
+import { fillPrompt } from '../prompts/templates.ts';
+import { ROOT_IDEA_SELECTOR_PROMPT } from './prompts.ts';
 import { parseIndex } from './select.ts';
 
 export type RootChoice = {
@@ -39,7 +40,7 @@ export async function chooseRootIdea(ctx: RunContext, signal?: AbortSignal): Pro
     const answer = await ctx.model.complete({
       role: 'root_select',
       messages: [
-        { role: 'system', content: fillTemplate(ROOT_IDEA_SELECTOR_PROMPT, { experiment_goal: ctx.goal.slice(0, 3000), ideas: ideaLines(ideas) }) },
+        { role: 'system', content: fillPrompt(ROOT_IDEA_SELECTOR_PROMPT, { experiment_goal: ctx.goal.slice(0, 3000), ideas: ideaLines(ideas) }) },
         { role: 'user', content: `Choose one of the ${ideas.length} ideas. Reply with one zero-based index.` },
       ],
       meta: { phase: 'idea', component: 'root_select', op: 'root_idea_selection' },

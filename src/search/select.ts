@@ -2,7 +2,7 @@ import { oneLine } from '../core/errors.ts';
 import { withoutThinking } from './answer-text.ts';
 import type { RunContext, SearchNode } from './contract.ts';
 import { diversityBonus, fallbackPick, fallbackScore, formulaName, type ScoreInputs } from './frontier-score.ts';
-import { fillTemplate } from './prompts.ts';
+import { fillPrompt } from '../prompts/templates.ts';
 
 /** At most this many candidates are shown to the model: the best by the fallback score, so a prompt stays small in a large tree. */
 export const MAX_SHOWN_CANDIDATES = 20;
@@ -23,7 +23,7 @@ export type Selection = {
 export async function selectNode(ctx: RunContext, nodes: readonly SearchNode[], inp: ScoreInputs, sel: Selection): Promise<SearchNode> {
   if (nodes.length === 1) return nodes[0] as SearchNode;
   const shown = shownCandidates(nodes, inp);
-  const prompt = fillTemplate(sel.template, { ...sel.values, candidates: candidateLines(shown, inp) });
+  const prompt = fillPrompt(sel.template, { ...sel.values, candidates: candidateLines(shown, inp) });
   let why: string;
   try {
     const answer = await ctx.model.complete({

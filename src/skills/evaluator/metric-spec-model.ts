@@ -2,7 +2,7 @@ import metricSpecTemplate from '../../prompts/evaluator/metric_spec.md' with { t
 import { loadConfig } from '../../core/config/config.ts';
 import { envValue } from '../../core/config/env-vars.ts';
 import { oneLine, SvcError } from '../../core/errors.ts';
-import { fillTemplate } from '../../evaluate/template.ts';
+import { fillOwnPrompt } from '../../prompts/templates.ts';
 import { createModelClient } from '../../llm/client.ts';
 import type { ToolContext } from '../tool.ts';
 import type { MetricSpec } from './metric-contract.ts';
@@ -29,7 +29,7 @@ export async function modelMetricSpec(text: string, checkpoint: string | null, c
       {
         role: 'eval',
         messages: [
-          { role: 'system', content: fillTemplate(metricSpecTemplate, { experiment: text.slice(0, MAX_EXPERIMENT_CHARS) }) },
+          { role: 'system', content: fillOwnPrompt(metricSpecTemplate, { experiment: text.slice(0, MAX_EXPERIMENT_CHARS) }) },
           { role: 'user', content: 'Choose the metric. Answer with the JSON object only.' },
         ],
         meta: { phase: 'bfts', skill: 'evaluator-skill', component: 'evaluator', op: 'metric_spec', ...(node ? { node_id: node } : {}) },

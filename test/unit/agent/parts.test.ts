@@ -5,7 +5,6 @@ import { contextWindow } from '../../../src/agent/context.ts';
 import { diffFiles, hashTree, isSterile } from '../../../src/agent/files-diff.ts';
 import { parseFinish } from '../../../src/agent/finish.ts';
 import { writeReport } from '../../../src/agent/report.ts';
-import { fillTemplate } from '../../../src/agent/template.ts';
 import { headTail } from '../../../src/agent/truncate.ts';
 import type { ChatMessage } from '../../../src/llm/types.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
@@ -15,15 +14,6 @@ beforeEach(() => {
   dir = tempDir('svc-agent-parts-');
 });
 afterEach(() => removeDir(dir));
-
-describe('fillTemplate', () => {
-  test('fills placeholders and keeps doubled braces literal', () => {
-    expect(fillTemplate('a {x} {{"k": 1}} {y}', { x: '1', y: '{z}' })).toBe('a 1 {"k": 1} {z}');
-  });
-  test('a placeholder without a value throws', () => {
-    expect(() => fillTemplate('{missing}', {})).toThrow('prompt template placeholder {missing} has no value');
-  });
-});
 
 describe('parseFinish', () => {
   test('reads the JSON bare, fenced, in prose and after a think block', () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, NotFoundError } from '../../../src/core/errors.ts';
-import { fillPrompt, promptTemplate } from '../../../src/prompts/templates.ts';
+import { fillOwnPrompt, fillPrompt, promptTemplate } from '../../../src/prompts/templates.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
 let dir: string;
@@ -32,4 +32,9 @@ test('a missing template file fails at once, naming where it looked', () => {
   }
   expect(err).toBeInstanceOf(NotFoundError);
   expect((err as Error).message).toBe(`bfts.select_prompt 'prompts/none.md' is neither a bundled prompt nor a file (looked for ${join(dir, 'prompts/none.md')})`);
+});
+
+test("svc's own templates: every placeholder needs a value, numbers are written out", () => {
+  expect(fillOwnPrompt('a {x} {{"k": 1}} n={n}', { x: '{z}', n: 3 })).toBe('a {z} {"k": 1} n=3');
+  expect(() => fillOwnPrompt('{missing}', {}, 'agent/system')).toThrow('agent/system: no value for {missing}');
 });

@@ -3,7 +3,6 @@ import type { NodeLabel, SearchNode } from '../../../src/search/contract.ts';
 import { diversityBonus, fallbackPick, fallbackScore, formulaName, type ScoreInputs } from '../../../src/search/frontier-score.ts';
 import { childIdOf, newChild, newRoot, nodeName, rootIdOf } from '../../../src/search/node.ts';
 import { balancedSpan, inferLabel, parseExpansion } from '../../../src/search/parse-expansion.ts';
-import { fillTemplate } from '../../../src/search/prompts.ts';
 import { candidateLines, MAX_SHOWN_CANDIDATES, parseIndex, shownCandidates } from '../../../src/search/select.ts';
 
 const NOW = '2026-01-01T00:00:00.000Z';
@@ -85,10 +84,6 @@ test('candidates: one line each; past 20 the best by the fallback score, in tree
   expect(shown[0]?.id).toBe('node_00000010');
   const lines = candidateLines(shown.slice(0, 2), inp).split('\n');
   expect(lines[0]).toBe('[0] id=00000010, depth=0, label=draft, status=pending, has_real_data=false, metrics={"_scientific_score":0.1}, summary=, diversity_bonus=0.05');
-});
-
-test('templates: placeholders filled, doubled braces literal, unknown names kept', () => {
-  expect(fillTemplate('{a} {{"k": 1}} {b} {c}', { a: 'A', b: '{x}' })).toBe('A {"k": 1} {x} {c}');
 });
 
 test('expansion answers: an array, a lone object, prose around JSON, thinking, unknown labels, free text', () => {
