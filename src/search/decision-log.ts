@@ -18,8 +18,8 @@ export function decisionTimes(now = new Date()): { ts: number; ts_iso: string } 
   return { ts: now.getTime() / 1000, ts_iso: now.toISOString() };
 }
 
-/** A JSON object file of the checkpoint (meta.json, idea.json), or null when it does not exist. */
-export function readJsonObject(path: string): Record<string, unknown> | null {
+/** A JSON object file of the checkpoint (meta.json, idea.json, tree.json), or null when it does not exist. */
+export function readJsonObject(path: string, hint = 'fix or remove the file'): Record<string, unknown> | null {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -31,9 +31,9 @@ export function readJsonObject(path: string): Record<string, unknown> | null {
   try {
     v = JSON.parse(text);
   } catch (err) {
-    throw new InvalidRecordError(`${path} is not JSON: ${(err as Error).message}`, 'fix or remove the file');
+    throw new InvalidRecordError(`${path} is not JSON: ${(err as Error).message}`, hint);
   }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new InvalidRecordError(`${path} is not a JSON object`, 'fix or remove the file');
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new InvalidRecordError(`${path} is not a JSON object`, hint);
   return v as Record<string, unknown>;
 }
 

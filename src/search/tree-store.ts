@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.ts';
+import { readJsonObject } from './decision-log.ts';
 import { InvalidRecordError } from '../core/errors.ts';
 import { NODE_LABELS, type NodeLabel, type SearchNode } from './contract.ts';
 
@@ -98,23 +98,14 @@ function indent(json: string): string {
   return json.replace(/\n/g, '\n    ');
 }
 
+const RESTORE_HINT = 'restore it from a backup, or delete it to start the search over';
+
 /** tree.json of a checkpoint, or null when the run has none yet. */
 export function loadTree(checkpointDir: string): LoadedTree | null {
   const path = join(checkpointDir, TREE_FILE);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-  let raw: Record<string, unknown>;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new InvalidRecordError(`${path} is not JSON: ${(err as Error).message}`, 'restore it from a backup, or delete it to start the search over');
-  }
-  if (!raw || typeof raw !== 'object' || !Array.isArray(raw.nodes)) throw new InvalidRecordError(`${path} has no nodes list`, 'restore it from a backup, or delete it to start the search over');
+  const raw = readJsonObject(path, RESTORE_HINT);
+  if (raw === null) return null;
+  if (!Array.isArray(raw.nodes)) throw new InvalidRecordError(`${path} has no nodes list`, RESTORE_HINT);
   const nodes = (raw.nodes as unknown[]).map((r, i) => nodeOf(r, `${path} node ${i}`));
   const header: TreeHeader = {
     run_id: String(raw.run_id ?? ''),
