@@ -11,7 +11,7 @@ export const KEY_VARIABLE: Readonly<Partial<Record<Backend, string>>> = {
   'openai-compatible': 'LLM_API_KEY',
 };
 
-const DEFAULT_BASE: Readonly<Partial<Record<Backend, string>>> = { providera: 'https://api.openai.com/v1', providerb: 'https://api.anthropic.com/v1' };
+export const DEFAULT_BASE: Readonly<Partial<Record<Backend, string>>> = { providera: 'https://api.openai.com/v1', providerb: 'https://api.anthropic.com/v1' };
 
 /** Errors meaning nothing listens there (or the name does not resolve): retrying will not help. */
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ConnectionRefused', 'FailedToOpenSocket', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);

@@ -17,7 +17,8 @@ import { SkillPool } from '../mcp/pool.ts';
 import { IdeaFile } from '../schema/checkpoint.ts';
 import type { RunContext, SearchNode } from '../search/contract.ts';
 import { createCheckpoint, namedCheckpoint } from './create-checkpoint.ts';
-import { isFatal, stopOnFatal } from './fatal-errors.ts';
+import { CORE_ROLES, isFatal, stopOnFatal } from './fatal-errors.ts';
+import { checkModelsReachable } from '../llm/preflight.ts';
 import { ensureIdeas, ensureMetricContract } from './ideas.ts';
 import { openRunMemory } from './memory-session.ts';
 import { bestOf, progressPrinter } from './progress.ts';
@@ -37,7 +38,7 @@ export type RunEnd = { checkpointDir: string; nodes: SearchNode[]; best: SearchN
  * before it acts, so a killed run resumes from its checkpoint.
  */
 export async function executeRun(req: RunRequest, env: Env, cwd: string, out: NodeJS.WriteStream = process.stderr): Promise<RunEnd> {
-  const { dir, cfg } = req.kind === 'new' ? newCheckpoint(req, env, cwd) : existingCheckpoint(req, env, cwd);
+  const { dir, cfg } = req.kind === 'new' ? await newCheckpoint(req, env, cwd) : await existingCheckpoint(req, env, cwd);
   const settings = resolveRunSettings(cfg);
   const progress = progressPrinter(out, settings.maxNodes, () => model.spentUsd());
   const log = (msg: string) => progress.line(msg);
@@ -103,12 +104,13 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
  * `YYYYMMDDHHMMSS_<slug>` under the checkpoints directory. The workflow in force is copied in, so a
  * resume searches with the same settings.
  */
-function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env, cwd: string): { dir: string; cfg: Config } {
+async function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env, cwd: string): Promise<{ dir: string; cfg: Config }> {
   const text = readExperiment(req.experimentFile);
   // settings and prompt templates are checked before anything is created
   const first = loadConfig({ env, cwd, configPath: req.configPath, profile: req.profile });
   resolveRunSettings(first);
   evaluatorSettings(first.workflow.workflow, mergedEnv(first.env, first.dotenv));
+  await checkModelsReachable(first, mergedEnv(first.env, first.dotenv), CORE_ROLES);
   const named = env.SVC_CHECKPOINT_DIR;
   let dir: string;
   if (named) {
@@ -123,13 +125,15 @@ function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env, cwd:
   return { dir, cfg: loadConfig({ env, cwd, checkpointDir: dir, profile: req.profile }) };
 }
 
-function existingCheckpoint(req: Extract<RunRequest, { kind: 'resume' }>, env: Env, cwd: string): { dir: string; cfg: Config } {
+async function existingCheckpoint(req: Extract<RunRequest, { kind: 'resume' }>, env: Env, cwd: string): Promise<{ dir: string; cfg: Config }> {
   const root = loadConfig({ env, cwd }).checkpointsRoot;
   const dir = findCheckpoint(req.checkpoint, root);
   const pid = runningPid(dir);
   if (pid !== null && pid !== process.pid) throw new ConflictError(`${dir} is being run by process ${pid}`, 'wait for it to end, or stop it first');
   if (!isFileAt(join(dir, 'experiment.md'))) throw new InputError(`${dir} has no experiment.md`, 'resume a checkpoint that svc run created');
-  return { dir, cfg: loadConfig({ env, cwd, checkpointDir: dir, configPath: req.configPath }) };
+  const cfg = loadConfig({ env, cwd, checkpointDir: dir, configPath: req.configPath });
+  await checkModelsReachable(cfg, mergedEnv(cfg.env, cfg.dotenv), CORE_ROLES);
+  return { dir, cfg };
 }
 
 function readExperiment(file: string): string {

@@ -1,22 +1,30 @@
+import type { ModelClient, ModelRole } from '../llm/client.ts';
 import { BudgetExceededError, ModelKeyError, ModelUnreachableError, ReplayDivergedError } from '../llm/errors.ts';
-import type { ModelClient } from '../llm/client.ts';
+
+type Fatal = ReplayDivergedError | BudgetExceededError | ModelUnreachableError | ModelKeyError;
+
+/** Roles without which there are no ideas, nodes or scores; the judges degrade instead, as the spec says. */
+export const CORE_ROLES: readonly ModelRole[] = ['idea', 'bfts', 'eval'];
+const FATAL_ROLES: ReadonlySet<ModelRole> = new Set(CORE_ROLES);
 
 /**
  * Model errors that end the whole run rather than one node, since every later call would fail
- * alike: a replay that asks what the recording did not, a spent budget, a backend that does not
- * answer at its address, a key that is missing or refused. The run stops as on a signal, so its
- * checkpoint resumes once the cause is fixed.
+ * alike: a replay that asks what the recording did not and a spent budget, from any role; a
+ * backend that does not answer at its address and a key that is missing or refused, from the
+ * idea, agent or evaluator model. The run stops as on a signal, so its checkpoint resumes once
+ * the cause is fixed.
  */
-export function isFatal(err: unknown): err is ReplayDivergedError | BudgetExceededError | ModelUnreachableError | ModelKeyError {
-  return err instanceof ReplayDivergedError || err instanceof BudgetExceededError || err instanceof ModelUnreachableError || err instanceof ModelKeyError;
+export function isFatal(err: unknown, role?: ModelRole): err is Fatal {
+  if (err instanceof ReplayDivergedError || err instanceof BudgetExceededError) return true;
+  return (err instanceof ModelUnreachableError || err instanceof ModelKeyError) && (role === undefined || FATAL_ROLES.has(role));
 }
 
 /** The model client, stopping the run at the first fatal error. */
 export function stopOnFatal(model: ModelClient, stop: AbortController): ModelClient {
-  const guard = <T>(p: Promise<T>): Promise<T> =>
+  const guard = <T>(role: ModelRole, p: Promise<T>): Promise<T> =>
     p.catch((err: unknown) => {
-      if (isFatal(err) && !stop.signal.aborted) stop.abort(err);
+      if (isFatal(err, role) && !stop.signal.aborted) stop.abort(err);
       throw err;
     });
-  return { ...model, complete: (req) => guard(model.complete(req)), completeJson: (req, check, o) => guard(model.completeJson(req, check, o)) };
+  return { ...model, complete: (req) => guard(req.role, model.complete(req)), completeJson: (req, check, o) => guard(req.role, model.completeJson(req, check, o)) };
 }

@@ -93,23 +93,40 @@ describe('bad input: one clear line, nothing created', () => {
 });
 
 describe('a model that cannot be reached', () => {
-  test('stops the run at the first call with one line; resumed with the model up, it finishes', async () => {
-    const closed = 'http://127.0.0.1:9/v1';
-    const r = await svc(['run', DEMO_EXPERIMENT, '--config', DEMO_WORKFLOW], { cwd: dir, env: { ...modelEnv(closed), SVC_LLM_MAX_RETRIES: '0' } });
+  test('at the start: one line naming the address and the fix, before anything is created', async () => {
+    const r = await svc(['run', DEMO_EXPERIMENT, '--config', DEMO_WORKFLOW], { cwd: dir, env: modelEnv('http://127.0.0.1:9/v1') });
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain('no model backend reachable at http://127.0.0.1:9/v1');
-    expect(r.stderr).toContain('continue with svc resume');
+    expect(r.stderr.trim()).toBe('svc: no model backend reachable at http://127.0.0.1:9/v1 (openai-compatible; llm.base_url or LLM_API_BASE) (start the server, or set llm.base_url or LLM_API_BASE to where it listens)');
+    expect(checkpoints()).toEqual([]);
+  });
+
+  test('gone in the middle: the run stops with one line, and resumed with the model back, it finishes', async () => {
+    const respond = (body: Record<string, unknown>) => ({ ...researcherReply(body as OpenAIChatRequest), delayMs: 30 });
+    let model = startModelServer([], { respond });
+    const env = { PATH: process.env.PATH ?? '', HOME: dir, NO_COLOR: '1', ...modelEnv(`${model.url}/v1`), SVC_LLM_MAX_RETRIES: '0' };
+    const run = Bun.spawn([SVC, 'run', DEMO_EXPERIMENT, '--config', DEMO_WORKFLOW], { cwd: dir, env, stdout: 'pipe', stderr: 'pipe' });
+    while (model.requests.length < 12) await Bun.sleep(20); // ideas done, the search under way
+    model.stop();
+    const [err, code] = await Promise.all([new Response(run.stderr).text(), run.exited]);
+    expect(code).not.toBe(0);
+    expect(err).toContain(`svc: no model backend reachable at ${model.url}/v1`);
+    expect(err).toContain('continue with svc resume');
     const [id] = checkpoints();
     const ck = join(dir, 'workspace', 'checkpoints', id ?? '');
     const tree = JSON.parse(readFileSync(join(ck, 'tree.json'), 'utf8')) as { nodes: { status: string }[] };
-    expect(tree.nodes).toHaveLength(1); // the root only: no fallback children for a missing model
+    expect(tree.nodes.length).toBeLessThan(5); // no fallback children for a missing model
     expect(existsSync(join(ck, '.svc_pid'))).toBe(false);
 
-    const resumed = await svc(['resume', ck], { cwd: dir, env: modelEnv() });
-    expect(resumed.code, resumed.stderr).toBe(0);
-    const after = JSON.parse(readFileSync(join(ck, 'tree.json'), 'utf8')) as { nodes: { status: string }[] };
-    expect(after.nodes).toHaveLength(5);
-    expect(after.nodes.every((n) => n.status === 'success')).toBe(true);
+    model = startModelServer([], { respond, port: model.port });
+    try {
+      const resumed = await svc(['resume', ck], { cwd: dir, env: modelEnv(`${model.url}/v1`) });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const after = JSON.parse(readFileSync(join(ck, 'tree.json'), 'utf8')) as { nodes: { status: string }[] };
+      expect(after.nodes).toHaveLength(5);
+      expect(after.nodes.every((n) => n.status === 'success')).toBe(true);
+    } finally {
+      model.stop();
+    }
   }, 120_000);
 
   test('a hosted backend without its key: one line naming the variable', async () => {

@@ -39,6 +39,8 @@ export type ModelServerOptions = {
   models?: string[];
   /** answers every chat request while the script is empty (a pure function of the request body) */
   respond?: (body: Record<string, unknown>, protocol: Protocol) => Step;
+  /** a fixed port (a server started again where a stopped one listened); a free one when absent */
+  port?: number;
 };
 
 /** The answer plus what a protocol needs to shape it. */
@@ -59,7 +61,7 @@ export function startModelServer(script: Step[] = [], opts: ModelServerOptions =
   const models = opts.models ?? ['qwen3:4b'];
   const server = Bun.serve({
     hostname: '127.0.0.1',
-    port: 0,
+    port: opts.port ?? 0,
     async fetch(req) {
       const at = performance.now();
       const path = new URL(req.url).pathname;
