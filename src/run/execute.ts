@@ -76,11 +76,11 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
     log,
   };
   try {
-    await ensureIdeas(ctx);
+    await ensureIdeas(ctx, stop.signal);
     const run = searchRunner(ctx);
     await run.prepare(stop.signal);
     ctx.goal = readFileSync(join(dir, 'experiment.md'), 'utf8'); // with the promoted plan
-    await ensureMetricContract(ctx);
+    await ensureMetricContract(ctx, stop.signal);
     const result = await run.search(stop.signal, (nodes: SearchNode[]) => progress.nodes(nodes));
     progress.end();
     if (isFatal(stop.signal.reason)) {
