@@ -77,7 +77,7 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
   };
   try {
     await ensureIdeas(ctx, stop.signal);
-    const run = searchRunner(ctx);
+    const run = searchRunner(ctx, { env: baseEnv });
     await run.prepare(stop.signal);
     ctx.goal = readFileSync(join(dir, 'experiment.md'), 'utf8'); // with the promoted plan
     await ensureMetricContract(ctx, stop.signal);
