@@ -13,6 +13,9 @@ export class ProviderFailure extends Error {
   }
 }
 
+/** Far above any page of search results: a server sending more is broken, and would take all memory. */
+export const MAX_PROVIDER_ANSWER_BYTES = 16 * 1024 * 1024;
+
 export type FetchOptions = {
   headers?: Record<string, string>;
   /** epoch ms after which the provider counts as unreachable, retries included */
@@ -41,9 +44,10 @@ export async function fetchText(url: string, opts: FetchOptions): Promise<string
     let body: string;
     try {
       res = await fetch(url, { headers: opts.headers, signal });
-      body = await res.text();
+      body = await cappedText(res, url);
     } catch (err) {
       if (opts.signal?.aborted) throw opts.signal.reason;
+      if (err instanceof ProviderFailure) throw err;
       if (timeout.aborted) throw new ProviderFailure('offline', `no answer from ${hostOf(url)} before the timeout`);
       throw new ProviderFailure('offline', `${hostOf(url)} is not reachable (${(err as Error).message.split('\n')[0]})`);
     }
@@ -55,6 +59,30 @@ export async function fetchText(url: string, opts: FetchOptions): Promise<string
     }
     await sleep(waitS * 1000, opts.signal);
   }
+}
+
+/** The body as text, read no further than MAX_PROVIDER_ANSWER_BYTES. */
+async function cappedText(res: Response, url: string): Promise<string> {
+  const tooLarge = () => new ProviderFailure('bad_answer', `${hostOf(url)} sent more than ${MAX_PROVIDER_ANSWER_BYTES / 1024 / 1024} MB for one answer`);
+  if (Number(res.headers.get('content-length') ?? 0) > MAX_PROVIDER_ANSWER_BYTES) {
+    await res.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_PROVIDER_ANSWER_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function hostOf(url: string): string {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.ts';
 import { findCheckpoint } from '../core/checkpoint/locate.ts';
-import { PID_FILE, readPid, runningPid, writePid } from '../core/checkpoint/pid.ts';
+import { claimPid, PID_FILE, readPid, runningPid } from '../core/checkpoint/pid.ts';
 import { readRecord } from '../core/checkpoint/records.ts';
 import { type Config, loadConfig } from '../core/config/config.ts';
 import { mergedEnv } from '../core/config/environment.ts';
@@ -42,7 +42,8 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
   const settings = resolveRunSettings(cfg);
   const progress = progressPrinter(out, settings.maxNodes, () => model.spentUsd());
   const log = (msg: string) => progress.line(msg);
-  writePid(dir);
+  // two resumes of one checkpoint started at once: exactly one runs it
+  claimPid(dir);
   const stop = new AbortController();
   const onSignal = (sig: NodeJS.Signals) => {
     if (stop.signal.aborted) process.exit(sig === 'SIGINT' ? 130 : 143); // a second signal: leave now
@@ -76,11 +77,11 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
     log,
   };
   try {
-    await ensureIdeas(ctx);
-    const run = searchRunner(ctx);
+    await ensureIdeas(ctx, stop.signal);
+    const run = searchRunner(ctx, { env: baseEnv });
     await run.prepare(stop.signal);
     ctx.goal = readFileSync(join(dir, 'experiment.md'), 'utf8'); // with the promoted plan
-    await ensureMetricContract(ctx);
+    await ensureMetricContract(ctx, stop.signal);
     const result = await run.search(stop.signal, (nodes: SearchNode[]) => progress.nodes(nodes));
     progress.end();
     if (isFatal(stop.signal.reason)) {

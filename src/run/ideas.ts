@@ -18,7 +18,7 @@ const TOPIC_CHARS = 300;
  * with its parent's idea) keeps it. Without ideas the search starts from the goal alone, and the
  * log says why.
  */
-export async function ensureIdeas(ctx: RunContext): Promise<void> {
+export async function ensureIdeas(ctx: RunContext, signal: AbortSignal): Promise<void> {
   const file = join(ctx.checkpointDir, IDEA_FILE);
   if (existsSync(file)) return;
   const stage = ctx.workflow.bfts_pipeline.find((s) => s.stage === 'generate_idea');
@@ -34,7 +34,8 @@ export async function ensureIdeas(ctx: RunContext): Promise<void> {
   const topic = topicOf(ctx.goal);
   let papers: unknown[] = [];
   if (available.has('survey')) {
-    const survey = await ctx.pool.call('survey', { topic, max_papers: SURVEY_PAPERS });
+    const survey = await ctx.pool.call('survey', { topic, max_papers: SURVEY_PAPERS }, { signal });
+    if (signal.aborted) return;
     const value = resultOf(survey);
     papers = isMapping(value) && Array.isArray(value.papers) ? value.papers : [];
     const note = isMapping(value) && typeof value.note === 'string' ? ` (${value.note})` : '';
@@ -43,7 +44,9 @@ export async function ensureIdeas(ctx: RunContext): Promise<void> {
     ctx.log('survey: off (disabled_tools); ideas come from the goal alone');
   }
   ctx.log('ideas: generating');
-  const generated = await ctx.pool.call('generate_ideas', { topic, papers, experiment_context: ctx.goal });
+  const generated = await ctx.pool.call('generate_ideas', { topic, papers, experiment_context: ctx.goal }, { signal });
+  // a stopped run makes no ideas: a resume makes them
+  if (signal.aborted) return;
   const idea = resultOf(generated);
   if ('error' in generated || !isMapping(idea) || !Array.isArray(idea.ideas)) {
     ctx.log(`ideas failed: ${'error' in generated ? generated.error : 'the idea skill returned no ideas'}; the search starts from the goal`);
@@ -57,7 +60,7 @@ export async function ensureIdeas(ctx: RunContext): Promise<void> {
  * evaluation_criteria.json (the primary metric and its direction), from idea.json or else the
  * experiment's `Metric:` line, and the metric contract from the evaluator skill; written once.
  */
-export async function ensureMetricContract(ctx: RunContext): Promise<void> {
+export async function ensureMetricContract(ctx: RunContext, signal: AbortSignal): Promise<void> {
   const criteriaFile = join(ctx.checkpointDir, 'evaluation_criteria.json');
   if (!existsSync(criteriaFile)) {
     const idea = ctx.idea();
@@ -74,7 +77,9 @@ export async function ensureMetricContract(ctx: RunContext): Promise<void> {
   if (existsSync(join(ctx.checkpointDir, 'metric_contract.json'))) return;
   const tools = new Set((await ctx.pool.tools('bfts')).map((t) => t.name));
   if (!tools.has('make_metric_spec')) return;
-  const spec = await ctx.pool.call('make_metric_spec', { experiment_text: ctx.goal });
+  if (signal.aborted) return;
+  const spec = await ctx.pool.call('make_metric_spec', { experiment_text: ctx.goal }, { signal });
+  if (signal.aborted) return;
   ctx.log('error' in spec ? `metric contract: ${spec.error}` : `metric contract: ${summarize(resultOf(spec))}`);
 }
 

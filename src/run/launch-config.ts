@@ -42,13 +42,32 @@ export function buildLaunchConfig(cfg: Config, profile: string | null, launcher:
     launched_at: now.toISOString(),
   };
   const baseUrl = value('base_url');
-  if (typeof baseUrl === 'string' && baseUrl !== '') record.llm_base_url = baseUrl;
+  if (typeof baseUrl === 'string' && baseUrl !== '') record.llm_base_url = publicUrl(baseUrl);
   if (executor !== 'local') {
     record.hpc_cpus = value('cpus') ?? null;
     record.hpc_memory_gb = value('mem_gb') ?? null;
     record.hpc_walltime = value('walltime') ?? null;
   }
   return record as LaunchConfig;
+}
+
+/**
+ * A URL as the record may show it: without a user, password, query or fragment, where some
+ * servers take their key. A text that is no URL cannot carry those and is kept.
+ */
+export function publicUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return text;
+  }
+  if (!url.username && !url.password && !url.search && !url.hash) return text;
+  url.username = '';
+  url.password = '';
+  url.search = '';
+  url.hash = '';
+  return url.toString();
 }
 
 function stageEnabled(wf: Workflow, name: RegExp): boolean {

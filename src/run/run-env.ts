@@ -1,4 +1,6 @@
+import type { Env } from '../core/config/env-vars.ts';
 import type { LaunchConfig } from '../schema/checkpoint.ts';
+import { publicUrl } from './launch-config.ts';
 import type { LaunchRequest } from './launch-request.ts';
 
 /**
@@ -33,13 +35,19 @@ const FROM_LAUNCH_CONFIG: [keyof LaunchConfig | string, string][] = [
   ['retrieval_backend', 'SVC_RETRIEVAL_BACKEND'],
 ];
 
-/** The environment that gives a resumed run the choices its launch recorded; unset and empty values are left out. */
-export function launchConfigEnv(cfg: LaunchConfig): Record<string, string> {
+/**
+ * The environment that gives a resumed run the choices its launch recorded; unset and empty values
+ * are left out. The record's base URL is shorn of credentials: when the launcher's own LLM_API_BASE
+ * is that URL with them, the launcher's stands.
+ */
+export function launchConfigEnv(cfg: LaunchConfig, launcherEnv: Env = {}): Record<string, string> {
   const env: Record<string, string> = {};
   const record = cfg as Record<string, unknown>;
   for (const [key, name] of FROM_LAUNCH_CONFIG) {
     const v = record[key];
     if ((typeof v === 'string' && v !== '') || (typeof v === 'number' && Number.isFinite(v))) env[name] = String(v);
   }
+  const own = launcherEnv.LLM_API_BASE;
+  if (own && env.LLM_API_BASE === publicUrl(own)) env.LLM_API_BASE = own;
   return env;
 }

@@ -3,7 +3,7 @@ import { listCheckpointDirs } from '../core/checkpoint/locate.ts';
 import { runningPid } from '../core/checkpoint/pid.ts';
 import { countNodes, statusWithoutProcess } from '../core/checkpoint/status.ts';
 import { readTree } from '../core/checkpoint/tree.ts';
-import { NotFoundError, oneLine } from '../core/errors.ts';
+import { InvalidRecordError, NotFoundError, oneLine } from '../core/errors.ts';
 import type { RunMeta } from '../schema/checkpoint.ts';
 import { runDirOf } from './run-ids.ts';
 import { readRunMeta } from './run-meta.ts';
@@ -58,6 +58,8 @@ export function listSubExperiments(checkpointsRoot: string): RunRecord[] {
 /** GET /api/sub-experiments/<run_id>: a run that is no sub-experiment is not found as one. */
 export function getSubExperiment(checkpointsRoot: string, runId: string): RunRecord {
   const record = runRecord(runDirOf(checkpointsRoot, runId));
+  // whether it is a sub-experiment is in the record that cannot be read: say that, not "no"
+  if (record.problem) throw new InvalidRecordError(record.problem, 'fix or remove its meta.json');
   if (!record.parent_run_id) throw new NotFoundError(`run '${runId}' is not a sub-experiment`, 'its checkpoint has no meta.json naming a parent');
   return record;
 }

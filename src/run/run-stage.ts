@@ -47,7 +47,7 @@ export async function resumeRun(opts: RunHost & { checkpoint: string }): Promise
     program: svcProgram(opts),
     args: ['resume', opts.checkpoint],
     checkpoint: opts.checkpoint,
-    env: { ...inheritedEnv(opts.env), ...(record ? launchConfigEnv(record) : {}), SVC_CHECKPOINT_DIR: opts.checkpoint },
+    env: { ...inheritedEnv(opts.env), ...(record ? launchConfigEnv(record, opts.env) : {}), SVC_CHECKPOINT_DIR: opts.checkpoint },
     cwd: opts.cwd,
   });
   opts.supervisor.track(child);

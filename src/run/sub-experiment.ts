@@ -55,7 +55,7 @@ export async function launchSubExperiment(opts: SubExperimentOptions): Promise<S
   if (index !== null && !(Number.isInteger(index) && index >= 0)) throw new InputError(`inherit_idea_index must be a whole number of at least 0, got ${index}`);
   const seeded = index === null ? null : pinnedIdea(parent, parentRunId, index);
   const parentLaunch = readLaunchConfig(parent);
-  const choices = { ...(parentLaunch ? launchConfigEnv(parentLaunch) : {}), ...requestEnv(opts), ...opts.extraChoices };
+  const choices = { ...(parentLaunch ? launchConfigEnv(parentLaunch, opts.env) : {}), ...requestEnv(opts), ...opts.extraChoices };
   const profile = opts.profile ?? (typeof parentLaunch?.profile === 'string' ? parentLaunch.profile : null);
   let meta: SubExperimentMeta | undefined;
   const started = await startRun({

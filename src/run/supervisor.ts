@@ -12,6 +12,7 @@ export type StopResult = { ok: true; pid: number; pgid: number; checkpoint_path:
  */
 export class RunSupervisor {
   private readonly runs: RunChild[] = [];
+  private starting = false;
 
   track(child: RunChild): RunChild {
     this.runs.push(child);
@@ -33,10 +34,26 @@ export class RunSupervisor {
     return this.runs.findLast((r) => r.running && r.kind !== 'sub-experiment');
   }
 
-  /** Refuses to start a second run while one this launcher started is still going. */
+  /** Refuses to start a second run while one this launcher started is still going, or still being started. */
   refuseWhileRunning(): void {
+    if (this.starting) throw new ConflictError('a run is being started here right now', 'wait a moment, then look at /state');
     const r = this.activeRun();
     if (r) throw new ConflictError(`a run started here is still running (pid ${r.pid}, ${r.checkpoint})`, 'stop it with POST /api/stop, or wait until it ends');
+  }
+
+  /**
+   * Starts a launch or resume unless one started here runs or is being started. The check and the
+   * start are one step: two requests arriving together cannot both pass the check while the first
+   * is still creating its checkpoint.
+   */
+  async startAlone<T>(start: () => Promise<T>): Promise<T> {
+    this.refuseWhileRunning();
+    this.starting = true;
+    try {
+      return await start();
+    } finally {
+      this.starting = false;
+    }
   }
 
   /**

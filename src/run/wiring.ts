@@ -6,15 +6,23 @@ import type { LineageDecision } from '../search/lineage.ts';
 import { type PlanPromoteMode, promotePlan } from '../search/plan-promote.ts';
 import { chooseRootIdea } from '../search/root-choice.ts';
 import { runSearch, type SearchResult } from '../search/scheduler.ts';
+import type { RunHost } from './start-run.ts';
 import { launchSubExperiment } from './sub-experiment.ts';
 import { RunSupervisor } from './supervisor.ts';
+
+/**
+ * How a run starts its lineage children: the environment the run itself was started with, not
+ * the run's own (which names servers this process serves, such as its embedded memory, and which
+ * go away when it ends, long before a child does).
+ */
+export type ChildLauncher = Pick<RunHost, 'env' | 'program'>;
 
 /**
  * The parts of a run put together: the root idea choice and the plan in experiment.md before the
  * search; the search with the agent running each node and the evaluator scoring it; a lineage
  * switch or fan-out starting a child run on the chosen idea.
  */
-export function searchRunner(ctx: RunContext) {
+export function searchRunner(ctx: RunContext, launcher: ChildLauncher) {
   return {
     async prepare(signal: AbortSignal): Promise<void> {
       await chooseRootIdea(ctx, signal);
@@ -22,18 +30,19 @@ export function searchRunner(ctx: RunContext) {
       if (promotePlan(ctx.checkpointDir, idea, ctx.workflow.plan_promote as PlanPromoteMode)) ctx.log(`plan of '${idea?.title}' written into experiment.md (plan_promote ${ctx.workflow.plan_promote})`);
     },
     search(signal: AbortSignal, onProgress: (nodes: SearchNode[]) => void): Promise<SearchResult> {
-      return runSearch(ctx, createNodeRunner({ evaluate: evaluateNode }), { signal, onProgress, onLineage: (d) => startChildRun(ctx, d) });
+      return runSearch(ctx, createNodeRunner({ evaluate: evaluateNode }), { signal, onProgress, onLineage: (d) => startChildRun(ctx, d, launcher) });
     },
   };
 }
 
 /** A lineage switch or fan-out: a child run beside this one, seeded with the chosen idea. */
-async function startChildRun(ctx: RunContext, d: LineageDecision): Promise<void> {
+export async function startChildRun(ctx: RunContext, d: LineageDecision, launcher: ChildLauncher): Promise<void> {
   if (d.action !== 'switch_to_idea' && d.action !== 'fanout') return;
   try {
     const child = await launchSubExperiment({
       checkpointsRoot: ctx.cfg.checkpointsRoot,
-      env: ctx.env,
+      env: launcher.env,
+      program: launcher.program,
       cwd: process.cwd(),
       supervisor: new RunSupervisor(),
       parentCheckpoint: ctx.checkpointDir,

@@ -47,7 +47,10 @@ export function buildWorkDir(workDir: string, src: WorkDirSources): void {
     if (e.isFile() && !e.name.startsWith('.') && !isNodeMetaFile(e.name)) copyNew(join(src.checkpointDir, e.name), join(workDir, e.name));
   }
   const uploads = join(src.checkpointDir, 'uploads');
-  if (statSync(uploads, { throwIfNoEntry: false })?.isDirectory()) {
+  const uploadsSt = statSync(uploads, { throwIfNoEntry: false });
+  if (uploadsSt?.isDirectory() && !isWithin(realpathSync(src.checkpointDir), realpathSync(uploads))) {
+    src.log(`work dir: skipping uploads: ${uploads} leads out of the checkpoint`);
+  } else if (uploadsSt?.isDirectory()) {
     copyTree(uploads, workDir, () => true);
     copyTree(uploads, join(workDir, 'uploads'), () => true);
   }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.ts';
 import { readJsonObject } from './decision-log.ts';
 import { InvalidRecordError } from '../core/errors.ts';
+import { isSafeId } from '../core/paths.ts';
 import { NODE_LABELS, type NodeLabel, type SearchNode } from './contract.ts';
 
 /** What the scheduler needs to continue a run, kept in tree.json next to the nodes. */
@@ -123,6 +124,10 @@ function nodeOf(r: unknown, where: string): SearchNode {
   const o = r as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
   const arr = <T>(v: unknown) => (Array.isArray(v) ? (v as T[]) : []);
+  // ids name work directories, and a resumed node's is wiped: an id that is a path is refused
+  for (const id of [o.id, o.parent_id ?? null, ...arr<unknown>(o.children)]) {
+    if (id !== null && !(typeof id === 'string' && isSafeId(id))) throw new InvalidRecordError(`${where} names ${JSON.stringify(id)?.slice(0, 80)}, which is no node id`, 'restore tree.json from a backup');
+  }
   const label = (NODE_LABELS as readonly string[]).includes(String(o.label)) ? (o.label as NodeLabel) : 'other';
   const status = ['pending', 'running', 'success', 'failed', 'abandoned'].includes(String(o.status)) ? (o.status as SearchNode['status']) : o.status === 'completed' || o.status === 'done' ? 'success' : 'failed';
   return {

@@ -15,8 +15,7 @@ export function runHost(ctx: ServerContext): RunHost {
 export const runRoutes = (ctx: ServerContext) =>
   new Elysia({ name: 'runs' })
     .post('/api/launch', async ({ body }) => {
-      ctx.runs.refuseWhileRunning();
-      const started = await launchRun({ ...runHost(ctx), body });
+      const started = await ctx.runs.startAlone(() => launchRun({ ...runHost(ctx), body }));
       // the dashboard follows the run it started
       ctx.setActive(started.checkpoint_path);
       return started;
@@ -27,7 +26,6 @@ export const runRoutes = (ctx: ServerContext) =>
       // 501, not 409: the request is valid and no state of the server would let it succeed;
       // this version has no post-search pipeline at all
       if (plan.kind === 'post_search') throw new HttpError(501, postSearchMessage(plan.stage));
-      ctx.runs.refuseWhileRunning();
-      return resumeRun({ ...runHost(ctx), checkpoint: dir });
+      return ctx.runs.startAlone(() => resumeRun({ ...runHost(ctx), checkpoint: dir }));
     })
     .post('/api/stop', () => ctx.runs.stop(ctx.active));

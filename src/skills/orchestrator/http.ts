@@ -4,6 +4,7 @@ import { InputError, oneLine, SvcError, TooLargeError } from '../../core/errors.
 import { isMapping } from '../../core/values.ts';
 import { checkArguments } from '../../mcp/arguments.ts';
 import { errorResponse, json, MAX_JSON_BODY, statusOf } from '../../server/http.ts';
+import { isLoopback, loopbackHosts } from '../../server/gate.ts';
 import { listen } from '../../server/listen.ts';
 import type { SkillDef, ToolDef } from '../tool.ts';
 
@@ -18,12 +19,21 @@ const POST_TOOLS = new Set(['run_experiment']);
  */
 export function serveSkillHttp(skill: SkillDef, env: Env, opts: { host: string; port: number }) {
   const tools = new Map(skill.tools.map((t) => [t.name, t]));
-  return listen(
-    { fetch: (req) => handle(req, tools, env), error: (err) => errorResponse(500, `internal error: ${err.message}`) },
+  // set once the port is known; a loopback server answers only to loopback names, so a page whose
+  // name was rebound to 127.0.0.1 cannot start runs (as the dashboard's gate does)
+  let hosts: Set<string> | null = null;
+  const fetch = (req: Request) => {
+    if (hosts && !hosts.has((req.headers.get('host') ?? '').toLowerCase())) return errorResponse(421, 'this server answers only to 127.0.0.1, localhost and [::1]');
+    return handle(req, tools, env);
+  };
+  const served = listen(
+    { fetch, error: (err) => errorResponse(500, `internal error: ${err.message}`) },
     opts.host,
     opts.port,
     'pick another with --port or SVC_ORCHESTRATOR_PORT (0 picks a free one)',
   );
+  if (isLoopback(opts.host)) hosts = loopbackHosts(served.server.port ?? opts.port);
+  return served;
 }
 
 async function handle(req: Request, tools: ReadonlyMap<string, ToolDef>, env: Env): Promise<Response> {

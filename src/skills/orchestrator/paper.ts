@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { NotFoundError, TooLargeError } from '../../core/errors.ts';
+import { isWithin, realOrSelf } from '../../core/paths.ts';
 
 /** Where a run's paper lands, LaTeX source first (the reader wants text), then the compiled PDF. */
 const CANDIDATES = [
@@ -19,7 +20,8 @@ export function findPaper(dir: string, runId: string): Paper {
   for (const c of CANDIDATES) {
     const file = join(dir, c.file);
     const st = statOrNull(file);
-    if (!st?.isFile()) continue;
+    // a link out of the run is no paper of it: a node's code could have planted it
+    if (!st?.isFile() || !isWithin(realOrSelf(dir), realOrSelf(file))) continue;
     if (c.format === 'pdf') return { run_id: runId, file, format: 'pdf', size_bytes: st.size };
     if (st.size > MAX_TEXT) throw new TooLargeError(`${file} is ${st.size} bytes, over the ${MAX_TEXT}-byte limit for inline text`, 'read the file directly');
     return { run_id: runId, file, format: 'latex', content: readFileSync(file, 'utf8') };

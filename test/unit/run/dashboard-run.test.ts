@@ -91,3 +91,10 @@ test('a launch while the dashboard run is going is refused with 409', async () =
   expect(second.status).toBe(409);
   expect(second.body.error).toContain('still running');
 });
+
+test('two launches at once: one starts, the other is refused with 409', async () => {
+  const app = createApp(ctx);
+  const [a, b] = await Promise.all([get(app, '/api/launch', { experiment_md: 'goal one' }), get(app, '/api/launch', { experiment_md: 'goal two' })]);
+  expect([a.status, b.status].sort()).toEqual([200, 409]);
+  expect((a.status === 409 ? a : b).body.error).toContain('being started');
+});

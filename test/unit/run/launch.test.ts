@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConflictError, InputError, NotFoundError } from '../../../src/core/errors.ts';
 import { launchRun } from '../../../src/run/launch.ts';
+import { launchConfigEnv } from '../../../src/run/run-env.ts';
 import { spawnRun } from '../../../src/run/spawn-run.ts';
 import { RunSupervisor } from '../../../src/run/supervisor.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
@@ -71,6 +72,21 @@ describe('launchRun', () => {
     // its output goes to svc_run_<epoch>.log in the checkpoint
     expect(readdirSync(r.checkpoint_path).some((f) => /^svc_run_\d+\.log$/.test(f))).toBe(true);
     expect(h.supervisor.forCheckpoint(r.checkpoint_path)?.pid).toBe(r.pid);
+  });
+
+  test('a key or password in the API base URL stays out of launch_config.json', async () => {
+    const base = 'https://user:pw-secret-456@llm.example/v1?api-key=sk-query-789';
+    const h = hostFor({ env: { PATH: process.env.PATH ?? '', HOME: dir, LLM_API_BASE: base } });
+    const r = await launchRun({ ...h, body: { experiment_md: 'goal', provider: 'openai-compatible', model: 'm' } });
+    const text = readFileSync(join(r.checkpoint_path, 'launch_config.json'), 'utf8');
+    expect(text).not.toContain('pw-secret-456');
+    expect(text).not.toContain('sk-query-789');
+    expect(JSON.parse(text).llm_base_url).toBe('https://llm.example/v1');
+    // the run itself still gets the URL it was given, and so does a resume from the same launcher
+    expect((await environOf(r.pid)).LLM_API_BASE).toBe(base);
+    const record = JSON.parse(text);
+    expect(launchConfigEnv(record, { LLM_API_BASE: base }).LLM_API_BASE).toBe(base);
+    expect(launchConfigEnv(record, { LLM_API_BASE: 'https://other.example/v1?k=1' }).LLM_API_BASE).toBe('https://llm.example/v1');
   });
 
   test('unset choices take the configuration and profile into launch_config.json, and stay out of the environment', async () => {

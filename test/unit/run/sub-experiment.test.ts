@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConflictError, InputError, NotFoundError } from '../../../src/core/errors.ts';
+import { ConflictError, InputError, InvalidRecordError, NotFoundError } from '../../../src/core/errors.ts';
 import { getSubExperiment, listChildren, listSubExperiments, runRecord } from '../../../src/run/run-records.ts';
 import { launchSubExperiment, recursionLimitOf } from '../../../src/run/sub-experiment.ts';
 import type { RunSupervisor } from '../../../src/run/supervisor.ts';
@@ -142,5 +142,8 @@ describe('sub-experiment records', () => {
     writeFileSync(join(odd, 'meta.json'), '{not json');
     expect(listSubExperiments(root)).toEqual([]);
     expect(runRecord(odd).problem).toContain('meta.json');
+    // asked for by id, the broken record is named, not passed off as no sub-experiment
+    expect(() => getSubExperiment(root, '20261122110000_odd')).toThrow(InvalidRecordError);
+    expect(() => getSubExperiment(root, '20261122110000_odd')).toThrow(/meta\.json/);
   });
 });

@@ -73,3 +73,13 @@ test('Provided Files: list items until the next heading', () => {
   expect(providedFiles('## Provided files\n* data/x.csv — the data\n- `a b.txt`\ntext\n# Next\n- no.txt')).toEqual(['data/x.csv', 'a b.txt']);
   expect(providedFiles('# Goal\n- a.txt')).toEqual([]);
 });
+
+test('an uploads directory that is a link out of the checkpoint is not copied', () => {
+  const outside = join(dir, 'home-ssh');
+  mkdirSync(outside);
+  writeFileSync(join(outside, 'id_rsa'), 'PRIVATE');
+  symlinkSync(outside, join(ckpt, 'uploads'));
+  build();
+  expect(has('id_rsa') || has('uploads/id_rsa')).toBe(false);
+  expect(logs.some((l) => l.includes('uploads'))).toBe(true);
+});
