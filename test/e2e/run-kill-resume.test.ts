@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from 'bun:test';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_EXPERIMENT, DEMO_MODEL, DEMO_WORKFLOW, onlyCheckpoint, treeNodes } from '../../scripts/record-demo.ts';
 import { startModelServer } from '../support/model-server.ts';
@@ -52,21 +52,29 @@ function unreadableFiles(dir: string): string[] {
 }
 
 test('killed with SIGKILL at random moments and resumed, the run reaches its full node count', async () => {
-  // an uninterrupted run takes a few seconds with the late answers: kill well inside that
+  // killed once the search has begun (the checkpoint and its tree exist), at a random moment of it
   const first = start(['run', DEMO_EXPERIMENT, '--config', DEMO_WORKFLOW]);
-  await Bun.sleep(200 + Math.random() * 800);
+  let dir = '';
+  for (let i = 0; i < 600 && !dir; i++) {
+    await Bun.sleep(20);
+    const ck = onlyCheckpoint(root);
+    if (ck && existsSync(join(ck, 'tree.json'))) dir = ck;
+  }
+  expect(dir).not.toBe('');
+  await Bun.sleep(Math.random() * 800);
   first.kill('SIGKILL');
   await first.exited;
-  const checkpoint = onlyCheckpoint(root);
-  expect(checkpoint).not.toBeNull();
-  const dir = checkpoint ?? '';
 
   const kills: number[] = [];
   for (let i = 0; i < 8; i++) {
     const resumed = start(['resume', dir]);
     const at = 150 + Math.random() * 1000;
     const ended = await Promise.race([resumed.exited, Bun.sleep(at).then(() => null)]);
-    if (ended !== null) break; // it finished before the kill
+    if (ended !== null) {
+      // it finished before the kill
+      expect(ended, await new Response(resumed.stderr).text()).toBe(0);
+      break;
+    }
     resumed.kill('SIGKILL');
     await resumed.exited;
     kills.push(Math.round(at));
