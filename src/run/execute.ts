@@ -9,6 +9,7 @@ import { mergedEnv } from '../core/config/environment.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { disabledTools, listSkills } from '../core/config/skills.ts';
 import { BUNDLED_WORKFLOW_TEXT } from '../core/config/workflow.ts';
+import { checkpointWorkflowText } from './checkpoint-workflow.ts';
 import { ConflictError, InputError, oneLine } from '../core/errors.ts';
 import { isFileAt } from '../core/paths.ts';
 import { experimentsDirOf } from '../core/workspace.ts';
@@ -118,7 +119,7 @@ function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env, cwd:
     dir = createCheckpoint(first.checkpointsRoot, text).dir;
   }
   if (!existsSync(join(dir, 'workflow.yaml'))) {
-    writeFileAtomic(join(dir, 'workflow.yaml'), first.workflow.source === 'config' ? readFileSync(first.workflow.path, 'utf8') : BUNDLED_WORKFLOW_TEXT);
+    writeFileAtomic(join(dir, 'workflow.yaml'), first.workflow.source === 'config' ? checkpointWorkflowText(first.workflow, dir) : BUNDLED_WORKFLOW_TEXT);
   }
   return { dir, cfg: loadConfig({ env, cwd, checkpointDir: dir, profile: req.profile }) };
 }
