@@ -53,6 +53,7 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
   process.on('SIGTERM', onSignal);
 
   log(`${req.kind === 'new' ? 'run' : 'resuming'} ${dir}`);
+  if (cfg.workflow.ignoredConfig) log(`--config ${cfg.workflow.ignoredConfig} is not used: the checkpoint's workflow.yaml is, so the run goes on with the settings it started with (edit that copy to change them)`);
   const baseEnv = { ...mergedEnv(cfg.env, cfg.dotenv), SVC_CHECKPOINT_DIR: dir };
   const memory = await openRunMemory(baseEnv, dir, { resume: req.kind === 'resume', log });
   log(memory.note);
