@@ -7,6 +7,7 @@ import { isSafeId } from '../core/paths.ts';
 import { experimentsDirOf } from '../core/workspace.ts';
 import type { NodeRecord } from '../schema/checkpoint.ts';
 import { diffFiles, type FilesChanged } from './files-diff.ts';
+import { fromRunEnv, fromTrace } from './recover.ts';
 import { buildReport, writeReport } from './report.ts';
 
 export type MigrateResult = {
@@ -19,8 +20,9 @@ export type MigrateResult = {
 
 /**
  * Rebuilds the node_report.json of every node of a checkpoint from tree.json and the work
- * directories on disk, marked `migration_source: "auto"`; what a finished run no longer knows
- * (start time, machine, commands run) is null. A report already there is kept unless `overwrite`.
+ * directories on disk, marked `migration_source: "auto"`: the start time and machine from the
+ * node's _run_env.json, the tool counts and commands from its trace_log; what is not on disk any
+ * more (the judge's reason, a lost trace) is null. A report already there is kept unless `overwrite`.
  */
 export function migrateNodeReports(checkpointDir: string, opts: { overwrite?: boolean } = {}): MigrateResult {
   if (!statSync(checkpointDir, { throwIfNoEntry: false })?.isDirectory()) throw new NotFoundError(`no checkpoint directory ${checkpointDir}`, 'give the path of a run checkpoint');
@@ -65,10 +67,12 @@ function rebuild(node: NodeRecord, workDir: string, experiments: string, byId: M
   const fc: FilesChanged | null = comparable ? diffFiles(parentDir, workDir) : null;
   const metrics = node.metrics ?? {};
   const parentScore = parent?.metrics?._scientific_score;
+  const env = fromRunEnv(workDir);
+  const trace = fromTrace((node as { trace_log?: unknown }).trace_log);
   return buildReport({
     node: { ...node, parent_id: parentId },
     status: node.status ?? 'unknown',
-    startedAt: null,
+    startedAt: env.startedAt,
     completedAt: node.completed_at ?? null,
     filesChanged: fc,
     workDir,
@@ -77,11 +81,11 @@ function rebuild(node: NodeRecord, workDir: string, experiments: string, byId: M
     parentScore: typeof parentScore === 'number' ? parentScore : null,
     evaluatorReason: null,
     axisRationales: {},
-    commands: null,
-    toolCounts: null,
+    commands: trace?.commands ?? null,
+    toolCounts: trace?.toolCounts ?? null,
     migrationSource: 'auto',
-    executor: null,
-    machine: null,
+    executor: env.executor,
+    machine: env.machine,
     slurm: { job_id: null, partition: null, nodelist: null },
   });
 }

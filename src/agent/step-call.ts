@@ -71,7 +71,7 @@ function artifactOf(tool: string, args: Record<string, unknown>, result: unknown
   return null;
 }
 
-function commandOf(tool: string, args: Record<string, unknown>): string | null {
+export function commandOf(tool: string, args: Record<string, unknown>): string | null {
   if (tool === 'run_bash' && typeof args.command === 'string') return args.command;
   if (tool === 'run_code' && typeof args.filename === 'string') return `run_code ${args.filename}`;
   if (typeof args.command === 'string') return args.command;

@@ -9,6 +9,7 @@ import { mergedEnv } from '../core/config/environment.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { disabledTools, listSkills } from '../core/config/skills.ts';
 import { BUNDLED_WORKFLOW_TEXT } from '../core/config/workflow.ts';
+import { checkpointWorkflowText } from './checkpoint-workflow.ts';
 import { ConflictError, InputError, oneLine } from '../core/errors.ts';
 import { isFileAt } from '../core/paths.ts';
 import { experimentsDirOf } from '../core/workspace.ts';
@@ -54,6 +55,7 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
   process.on('SIGTERM', onSignal);
 
   log(`${req.kind === 'new' ? 'run' : 'resuming'} ${dir}`);
+  if (cfg.workflow.ignoredConfig) log(`--config ${cfg.workflow.ignoredConfig} is not used: the checkpoint's workflow.yaml is, so the run goes on with the settings it started with (edit that copy to change them)`);
   const baseEnv = { ...mergedEnv(cfg.env, cfg.dotenv), SVC_CHECKPOINT_DIR: dir };
   const memory = await openRunMemory(baseEnv, dir, { resume: req.kind === 'resume', log });
   log(memory.note);
@@ -121,7 +123,7 @@ async function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env
     dir = createCheckpoint(first.checkpointsRoot, text).dir;
   }
   if (!existsSync(join(dir, 'workflow.yaml'))) {
-    writeFileAtomic(join(dir, 'workflow.yaml'), first.workflow.source === 'config' ? readFileSync(first.workflow.path, 'utf8') : BUNDLED_WORKFLOW_TEXT);
+    writeFileAtomic(join(dir, 'workflow.yaml'), first.workflow.source === 'config' ? checkpointWorkflowText(first.workflow, dir) : BUNDLED_WORKFLOW_TEXT);
   }
   return { dir, cfg: loadConfig({ env, cwd, checkpointDir: dir, profile: req.profile }) };
 }

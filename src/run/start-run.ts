@@ -1,9 +1,11 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../core/config/config.ts';
 import { definedEnv } from '../core/config/environment.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { selfCommand } from '../mcp/self-command.ts';
+import { writeFileAtomic } from '../core/atomic.ts';
+import { checkpointWorkflowText } from './checkpoint-workflow.ts';
 import { createCheckpoint } from './create-checkpoint.ts';
 import { buildLaunchConfig, type Launcher, writeLaunchConfig } from './launch-config.ts';
 import { type RunChild, spawnRun } from './spawn-run.ts';
@@ -30,6 +32,8 @@ export type StartRunOptions = RunHost & {
   launcher: Launcher;
   /** writes what the run finds in its checkpoint at start (meta.json, a pinned idea.json) */
   prepare?: (dir: string, runId: string) => void;
+  /** a checkpoint whose workflow.yaml (and the templates it names) the run takes over: a sub-experiment searches as its parent did */
+  workflowFrom?: string;
 };
 
 export type StartedRun = { ok: true; pid: number; checkpoint_path: string; run_id: string; child: RunChild };
@@ -60,10 +64,14 @@ export function svcProgram(host: Pick<RunHost, 'program'>): string[] {
  */
 export async function startRun(opts: StartRunOptions): Promise<StartedRun> {
   const env = { ...inheritedEnv(opts.env), ...opts.choices };
-  const cfg = loadConfig({ env, cwd: opts.cwd, checkpoints: opts.checkpointsRoot, profile: opts.profile ?? undefined, hideSecrets: true });
+  const inherited = opts.workflowFrom ? join(opts.workflowFrom, 'workflow.yaml') : undefined;
+  const configPath = inherited && existsSync(inherited) ? inherited : undefined;
+  const cfg = loadConfig({ env, cwd: opts.cwd, checkpoints: opts.checkpointsRoot, configPath, profile: opts.profile ?? undefined, hideSecrets: true });
   const record = buildLaunchConfig(cfg, opts.profile, opts.launcher);
   const { dir, runId } = createCheckpoint(opts.checkpointsRoot, opts.markdown);
   try {
+    // the run adopts this copy (svc run keeps a workflow.yaml its checkpoint already holds)
+    if (configPath) writeFileAtomic(join(dir, 'workflow.yaml'), checkpointWorkflowText(cfg.workflow, dir));
     opts.prepare?.(dir, runId);
     writeLaunchConfig(dir, record);
     const child = await spawnRun({

@@ -33,7 +33,7 @@ export type SubExperimentResult = { ok: true; pid: number; run_id: string; check
 
 /**
  * Starts a child run of `parentCheckpoint` beside it: meta.json records the lineage (depth = the
- * parent's + 1), the parent's launch choices are the child's defaults, and with
+ * parent's + 1), the parent's workflow.yaml is the child's and its launch choices the child's defaults, and with
  * `inherit_idea_index` the child's idea.json holds that idea pinned, so the child skips idea
  * generation. Refused (ConflictError) past the recursion limit.
  */
@@ -66,6 +66,7 @@ export async function launchSubExperiment(opts: SubExperimentOptions): Promise<S
     choices,
     profile,
     launcher: 'sub-experiment',
+    workflowFrom: parent,
     prepare: (dir, runId) => {
       meta = { run_id: runId, parent_run_id: parentRunId, recursion_depth: depth, max_recursion_depth: limit, created_at: new Date().toISOString(), checkpoint_dir: dir, inherit_idea_index: index };
       writeRunMeta(dir, meta);

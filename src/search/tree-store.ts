@@ -88,15 +88,11 @@ export class TreeStore {
     const cached = this.nodeText.get(n);
     if (cached) return cached;
     const result = { artifacts: n.artifacts, metrics: n.metrics, has_real_data: n.has_real_data, eval_summary: n.eval_summary, status: n.status, error_log: n.error_log };
-    const t = { tree: indent(JSON.stringify(n, null, 2)), result: `${JSON.stringify(n.id)}: ${indent(JSON.stringify(result, null, 2))}` };
+    // one line per node: a save rewrites every node, and the whitespace of nested layout was a third of the bytes
+    const t = { tree: JSON.stringify(n), result: `${JSON.stringify(n.id)}: ${JSON.stringify(result)}` };
     this.nodeText.set(n, t);
     return t;
   }
-}
-
-/** JSON text nested two levels down (JSON strings hold no raw newline, so this touches only layout). */
-function indent(json: string): string {
-  return json.replace(/\n/g, '\n    ');
 }
 
 const RESTORE_HINT = 'restore it from a backup, or delete it to start the search over';

@@ -92,6 +92,24 @@ describe('bad input: one clear line, nothing created', () => {
   });
 });
 
+test('a template file named in --config travels with the checkpoint; a resume says it does not use another --config', async () => {
+  mkdirSync(join(dir, 'cfg', 'tpl'), { recursive: true });
+  // the bundled selector, as a file: the replayed requests stay the same
+  writeFileSync(join(dir, 'cfg', 'tpl', 'select.md'), readFileSync(join(import.meta.dir, '../../src/prompts/orchestrator/bfts_select.md'), 'utf8'));
+  writeFileSync(join(dir, 'cfg', 'wf.yaml'), readFileSync(DEMO_WORKFLOW, 'utf8').replace(/^bfts:\n/m, 'bfts:\n  select_prompt: tpl/select.md\n'));
+  const cassette = join(import.meta.dir, '../../examples/demo/cassette.jsonl');
+  const r = await svc(['run', DEMO_EXPERIMENT, '--config', 'cfg/wf.yaml', '--replay', cassette], { cwd: dir, env: { SVC_ROOT: dir } });
+  expect(r.code, r.stderr).toBe(0);
+  const ck = join(dir, 'workspace', 'checkpoints', checkpoints()[0] ?? '');
+  expect(readFileSync(join(ck, 'workflow.yaml'), 'utf8')).toContain('select_prompt: prompts/bfts_select_prompt.md');
+  writeFileSync(join(dir, 'other.yaml'), 'bfts:\n  max_nodes: 9\n');
+  // resumed from elsewhere, where tpl/select.md means nothing
+  const resumed = await svc(['resume', ck, '--config', join(dir, 'other.yaml')], { cwd: '/', env: { SVC_ROOT: dir, SVC_BACKEND: 'replay', SVC_REPLAY_CASSETTE: cassette } });
+  expect(resumed.code, resumed.stderr).toBe(0);
+  expect(resumed.stderr).toContain(`--config ${join(dir, 'other.yaml')} is not used: the checkpoint's workflow.yaml is`);
+  expect(JSON.parse(readFileSync(join(ck, 'tree.json'), 'utf8')).nodes).toHaveLength(5);
+}, 60_000);
+
 describe('a model that cannot be reached', () => {
   test('at the start: one line naming the address and the fix, before anything is created', async () => {
     const r = await svc(['run', DEMO_EXPERIMENT, '--config', DEMO_WORKFLOW], { cwd: dir, env: modelEnv('http://127.0.0.1:9/v1') });

@@ -2,8 +2,10 @@ import { join } from 'node:path';
 import { writeJsonAtomic } from '../../core/atomic.ts';
 import { readMetricContract } from '../../skills/evaluator/metric-contract.ts';
 import { toKeyword } from '../../skills/evaluator/metric-keyword.ts';
+import { experimentsDirOf } from '../../core/workspace.ts';
 import { isObject } from '../node-results.ts';
 import { extractClaims, type NumericClaim } from './claims.ts';
+import { environmentFinding, nodeEnvironment } from './environment.ts';
 import { collectEvidence, type Evidence } from './evidence.ts';
 import type { GatePolicy, Tolerance } from './policy.ts';
 
@@ -73,12 +75,19 @@ export function runClaimGate(input: GateInput): { report: GateReport; path: stri
       if (typeof c.claim === 'string') claims.push(...extractClaims(c.claim, keys, `metric_contract.json claims[${i}]`));
     });
     const tol = input.policy.numeric_match.default_tolerance;
+    const backing: string[][] = [];
     for (const claim of claims) {
       counts.numeric++;
-      const finding = checkNumeric(claim, evidence, tol);
-      if (finding) errors.push(finding);
-      else counts.grounded++;
+      const checked = checkNumeric(claim, evidence, tol);
+      if ('type' in checked) errors.push(checked);
+      else {
+        counts.grounded++;
+        backing.push(checked.nodes);
+      }
     }
+    const experiments = experimentsDirOf(input.checkpointDir);
+    const mismatch = environmentFinding(backing, (id) => nodeEnvironment(experiments, id));
+    if (mismatch) (input.policy.comparison_scope === 'same_environment' ? errors : warnings).push(mismatch);
     const requirements: { key: string; why: string }[] = [
       ...required.map((k) => ({ key: toKeyword(k), why: 'metric_contract.json required_measured' })),
       ...contractClaims.flatMap((c, i) => stringList(c.required_evidence).map((k) => ({ key: toKeyword(k), why: `metric_contract.json claims[${i}] ("${String(c.claim ?? '')}") needs it` }))),
@@ -90,7 +99,7 @@ export function runClaimGate(input: GateInput): { report: GateReport; path: stri
     }
     if (counts.numeric + counts.required === 0) warnings.push({ type: 'no_claims', message: 'no numeric claim and no required evidence to check' });
   }
-  const blocking = input.policy.blocking.block_on;
+  const blocking = blockingTypes(input.policy);
   const report: GateReport = {
     gate: GATE_NAME,
     phase: input.phase,
@@ -114,13 +123,14 @@ export function runClaimGate(input: GateInput): { report: GateReport; path: stri
   return { report, path };
 }
 
-/** Null when a reported value of the claim's metric matches it; a percentage may match its fraction. */
-function checkNumeric(claim: NumericClaim, evidence: Evidence, tol: Tolerance): Finding | null {
+/** The nodes whose reported value of the claim's metric matches it (a percentage may match its fraction), or the finding. */
+function checkNumeric(claim: NumericClaim, evidence: Evidence, tol: Tolerance): Finding | { nodes: string[] } {
   const reported = evidence.byKey.get(claim.key) ?? [];
   const base = { key: claim.key, claimed: claim.value, where: claim.where };
   if (reported.length === 0) return { type: 'missing_evidence', ...base, message: `"${claim.snippet}" (${claim.where}): no node reported '${claim.key}'` };
   const candidates = claim.percent ? [claim.value, claim.value / 100] : [claim.value];
-  if (reported.some((e) => candidates.some((c) => matches(c, e.value, tol)))) return null;
+  const backing = reported.filter((e) => candidates.some((c) => matches(c, e.value, tol)));
+  if (backing.length) return { nodes: unique(backing.map((e) => e.node_id)) };
   const nearest = unique(reported.map((e) => e.value))
     .sort((a, b) => Math.abs(a - claim.value) - Math.abs(b - claim.value))
     .slice(0, NEAREST);
@@ -130,6 +140,11 @@ function checkNumeric(claim: NumericClaim, evidence: Evidence, tol: Tolerance): 
     evidence: nearest,
     message: `"${claim.snippet}" (${claim.where}): ${claim.value}${claim.percent ? '%' : ''} matches no reported '${claim.key}' within tolerance (nearest ${nearest.join(', ')})`,
   };
+}
+
+/** Finding types that block the final phase in strict mode: block_on, and a cross-environment comparison (an error only under same_environment). */
+export function blockingTypes(policy: GatePolicy): string[] {
+  return [...policy.blocking.block_on, 'environment_mismatch'];
 }
 
 /** |claimed − reported| ≤ absolute + relative·|reported|. */

@@ -5,7 +5,7 @@ import type { Env } from '../../core/config/env-vars.ts';
 import { InputError, NotFoundError, SvcError, TooLargeError } from '../../core/errors.ts';
 import { resolveInside, statOrNull } from '../../core/paths.ts';
 import { texToText } from './claims.ts';
-import { type GatePhase, type GateReport, runClaimGate } from './gate.ts';
+import { blockingTypes, type GatePhase, type GateReport, runClaimGate } from './gate.ts';
 import { resolvePolicy } from './policy.ts';
 
 export { GATE_NAME, GATE_PHASES, type GatePhase, type GateReport, matches, runClaimGate } from './gate.ts';
@@ -40,7 +40,7 @@ export function claimGate(req: GateRequest, env: Env): { report: GateReport; pat
   const policy = resolvePolicy(workflow.claim_gate_policy, req.policy, env);
   const result = runClaimGate({ checkpointDir, phase: req.phase, text, textSource: source, policy });
   if (result.report.should_block) {
-    const blocking = result.report.errors.filter((e) => policy.blocking.block_on.includes(e.type));
+    const blocking = result.report.errors.filter((e) => blockingTypes(policy).includes(e.type));
     throw new ClaimGateBlockedError(
       `claim_evidence_hard_gate blocks the final paper: ${blocking.length} blocking error${blocking.length > 1 ? 's' : ''}, the first: ${blocking[0]?.message ?? ''}`,
       `see ${result.path}; fix the claims or the evidence, or set claim_gate_policy.mode to warn`,

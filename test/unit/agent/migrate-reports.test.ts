@@ -63,6 +63,39 @@ describe('migrateNodeReports', () => {
     expect(report('node_old_root')).toMatchObject({ what_was_done: 'first loop\nmore', self_assessment: { headline: 'first loop' }, files_changed: { added: [{ path: 'a.py', sha256: expect.any(String) }] } });
   });
 
+  test("recovers the start time and machine from _run_env.json and the tool calls from trace_log", () => {
+    const trace = [
+      '→ write_code({"filename":"a.py","code":"print(2)"})',
+      '  ← {"bytes":9}',
+      '→ run_bash({"command":"python3 broken.py"})',
+      '  ← error: run_bash: exit 1',
+      '→ run_code({"filename":"a.py"})',
+      '  ← {"exit_code":0,"stdout":"2"}',
+      '→ run_bash({"command":"python3 a.py --n 10"})',
+      '  ← {"exit_code":0,"stdout":"2"}',
+      '→ run_code({"filename":"cut short',
+      '  ← {"exit_code":0}',
+    ];
+    const nodes = [nodeRec('node_old_root', { trace_log: trace })];
+    writeFileSync(join(ckpt, 'tree.json'), JSON.stringify({ run_id: RUN, nodes }));
+    const machine = { hostname: 'vm-7', cpu_info: { model: 'EPYC', threads: 2, mhz: null, arch: 'x64', vendor: null }, mem_total_kb: 1024, compilers: { gcc: 'gcc 12' } };
+    writeFileSync(join(exp, 'node_old_root', '_run_env.json'), JSON.stringify({ node_id: 'node_old_root', started_at: '2026-01-01T00:59:00Z', executor: 'local', ...machine }));
+    migrateNodeReports(ckpt);
+    expect(report('node_old_root')).toMatchObject({
+      migration_source: 'auto',
+      started_at: '2026-01-01T00:59:00Z',
+      executor: 'local',
+      ...machine,
+      trace_log_summary: '5 tool call(s): write_code×1, run_bash×2, run_code×2',
+      run_command: 'python3 a.py --n 10',
+      evaluator_reason: null,
+    });
+    // a damaged _run_env.json recovers nothing from it
+    writeFileSync(join(exp, 'node_old_root', '_run_env.json'), '{"started_at":');
+    migrateNodeReports(ckpt, { overwrite: true });
+    expect(report('node_old_root')).toMatchObject({ started_at: null, executor: null, hostname: null, cpu_info: null, trace_log_summary: '5 tool call(s): write_code×1, run_bash×2, run_code×2' });
+  });
+
   test('keeps reports that exist unless told to overwrite', () => {
     writeFileSync(join(exp, 'node_old_root', 'node_report.json'), '{"node_id":"node_old_root","status":"success","migration_source":"fresh"}');
     const kept = migrateNodeReports(ckpt);

@@ -72,6 +72,19 @@ describe('launchSubExperiment', () => {
     expect(json(join(r.checkpoint_path, 'launch_config.json'))).toMatchObject({ llm_model: 'parent-model', max_nodes: 4, launched_by: 'sub-experiment' });
   });
 
+  test("the child searches with its parent's workflow and the template files it names", async () => {
+    mkdirSync(join(parent, 'prompts'));
+    writeFileSync(join(parent, 'prompts', 'bfts_select_prompt.md'), 'mine {experiment_goal} {memory_context} {candidates}');
+    const wf = '# the parent run\nbfts:\n  select_prompt: prompts/bfts_select_prompt.md\n  max_depth: 2\nlineage_decision:\n  mode: every_node\n';
+    writeFileSync(join(parent, 'workflow.yaml'), wf);
+    writeFileSync(join(parent, 'launch_config.json'), JSON.stringify({ llm_model: 'parent-model', profile: null }));
+    const r = await launchSubExperiment({ ...hostFor(), parentCheckpoint: parent });
+    expect(readFileSync(join(r.checkpoint_path, 'workflow.yaml'), 'utf8')).toBe(wf);
+    expect(readFileSync(join(r.checkpoint_path, 'prompts', 'bfts_select_prompt.md'), 'utf8')).toBe('mine {experiment_goal} {memory_context} {candidates}');
+    // launch_config.json records what the child runs with
+    expect(json(join(r.checkpoint_path, 'launch_config.json'))).toMatchObject({ max_depth: 2, llm_model: 'parent-model' });
+  });
+
   test('without inherit_idea_index the child generates its own ideas, from its own goal when given', async () => {
     const r = await launchSubExperiment({ ...hostFor(), parentCheckpoint: parent, experiment_md: '# Child goal\nablate' });
     expect(existsSync(join(r.checkpoint_path, 'idea.json'))).toBe(false);

@@ -142,6 +142,39 @@ describe('claim_evidence_hard_gate: modes', () => {
   });
 });
 
+describe('claim_evidence_hard_gate: comparisons across environments', () => {
+  const ran = (id: string, hostname: string, cpu = 'EPYC') => writeFileSync(join(experiments, id, 'node_report.json'), JSON.stringify({ schema_version: 1, node_id: id, executor: 'local', hostname, slurm_partition: null, cpu_info: { model: cpu } }));
+  const COMPARE = 'We reach an accuracy of 91.5% and a speedup of 2.0x.';
+  beforeEach(() => {
+    mkdirSync(join(experiments, 'node_b'), { recursive: true });
+  });
+
+  test('claims backed by nodes of two environments: a warning under any, a blocking error under same_environment', async () => {
+    ran('node_a', 'vm-1');
+    ran('node_b', 'vm-2');
+    const any = await gate({ text: COMPARE });
+    expect(any).toMatchObject({ status: 'warn', should_block: false, errors: [] });
+    expect(any.warnings).toEqual([{ type: 'environment_mismatch', message: 'the claims compare numbers measured in different environments: local / vm-1 / - / EPYC; local / vm-2 / - / EPYC' }]);
+    const same = await gate({ text: COMPARE, policy: { comparison_scope: 'same_environment' } });
+    expect(same).toMatchObject({ status: 'fail', should_block: false, warnings: [] });
+    expect(same.errors.map((e: { type: string }) => e.type)).toEqual(['environment_mismatch']);
+    // strict final: it blocks, whatever block_on lists; SVC_COMPARISON_SCOPE sets the scope
+    await expect(gate({ text: COMPARE, policy: { mode: 'strict', blocking: { block_on: ['numeric_mismatch'] } } }, { SVC_COMPARISON_SCOPE: 'same_environment' })).rejects.toThrow('environment');
+    // the draft never blocks
+    expect((await gate({ text: COMPARE, phase: 'draft', policy: { mode: 'strict', comparison_scope: 'same_environment' } })).should_block).toBe(false);
+  });
+
+  test('one environment, a node without a report, or a single claim: no finding', async () => {
+    ran('node_a', 'vm-1');
+    ran('node_b', 'vm-1');
+    expect((await gate({ text: COMPARE, policy: { comparison_scope: 'same_environment' } })).status).toBe('pass');
+    ran('node_b', 'vm-2');
+    expect((await gate({ text: 'A speedup of 2.0x.', policy: { comparison_scope: 'same_environment' } })).status).toBe('pass');
+    removeDir(join(experiments, 'node_b', 'node_report.json'));
+    expect((await gate({ text: COMPARE, policy: { comparison_scope: 'same_environment' } })).status).toBe('pass');
+  });
+});
+
 describe('claim_evidence_hard_gate: bad inputs', () => {
   test('a node results.json that is not JSON is a warning naming it; the other evidence counts', async () => {
     results('node_c', '{"measurements": ');
