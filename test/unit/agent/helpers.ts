@@ -1,3 +1,4 @@
+import { newNode } from '../../../src/search/node.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/core/config/config.ts';
@@ -92,29 +93,8 @@ export function bench(script: Step[], over: Partial<RunSettings> = {}, ledger = 
 
 export function node(id: string, over: Partial<SearchNode> = {}): SearchNode {
   const label: NodeLabel = over.label ?? 'draft';
-  return {
-    id,
-    parent_id: null,
-    depth: 0,
-    status: 'running',
-    retry_count: 0,
-    children: [],
-    created_at: '2026-01-01T00:00:00Z',
-    completed_at: null,
-    artifacts: [],
-    metrics: {},
-    has_real_data: false,
-    eval_summary: null,
-    label,
-    raw_label: label,
-    name: `${label}: test`,
-    error_log: null,
-    ancestor_ids: [],
-    trace_log: [],
-    original_direction: null,
-    node_report_path: null,
-    ...over,
-  };
+  const fresh = newNode({ id, parent: null, label, rawLabel: label, name: `${label}: test`, direction: null, now: '2026-01-01T00:00:00Z' });
+  return { ...fresh, status: 'running', ...over };
 }
 
 export function task(b: Bench, n: SearchNode, parent: SearchNode | null = null, signal: AbortSignal = new AbortController().signal): NodeTask {

@@ -1,3 +1,4 @@
+import { newNode } from '../../../src/search/node.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/core/config/config.ts';
@@ -52,28 +53,7 @@ export function context(b: Box, server: ModelServer, o: CtxOptions = {}): RunCon
 }
 
 export function node(id = 'node_a'): SearchNode {
-  return {
-    id,
-    parent_id: null,
-    depth: 0,
-    status: 'running',
-    retry_count: 0,
-    children: [],
-    created_at: '2026-01-01T00:00:00.000Z',
-    completed_at: null,
-    artifacts: [],
-    metrics: {},
-    has_real_data: false,
-    eval_summary: null,
-    label: 'draft',
-    raw_label: 'draft',
-    name: 'draft',
-    error_log: null,
-    ancestor_ids: [],
-    trace_log: [],
-    original_direction: null,
-    node_report_path: null,
-  };
+  return { ...newNode({ id, parent: null, label: 'draft', rawLabel: 'draft', name: 'draft', direction: null, now: '2026-01-01T00:00:00.000Z' }), status: 'running' };
 }
 
 export function input(ctx: RunContext, b: Box, artifacts: unknown[] = [], summary = 'ran the benchmark'): EvaluationInput {
