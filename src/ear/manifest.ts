@@ -1,0 +1,40 @@
+import { canonicalJson } from '../llm/cassette.ts';
+
+/** One file of a curated bundle, relative to `ear/` (POSIX separators). */
+export type ManifestFile = { path: string; size: number; sha256: string };
+
+/** The publish settings a bundle was curated under, as manifest.lock records them. */
+export type ManifestPublish = {
+  visibility: string;
+  required: boolean;
+  auto_promote: boolean;
+  max_file_mb: number;
+  license: string | null;
+  backend: string;
+};
+
+/**
+ * manifest.lock: what a curated bundle holds. Written with sorted keys and 2-space indentation;
+ * it records only the count of excluded files, never their paths. manifest.lock is not in `files`.
+ */
+export type ManifestLock = {
+  version: 1;
+  checkpoint_id: string;
+  created_at: string;
+  publish: ManifestPublish;
+  files: ManifestFile[];
+  excluded_count: number;
+  bundle_sha256: string;
+};
+
+export const MANIFEST_FILE = 'manifest.lock';
+
+/**
+ * The bundle digest: SHA-256 of the canonical JSON (keys sorted, no whitespace) of the path-sorted
+ * list of {path, size, sha256} records. It depends on the files only: not on times, visibility
+ * or the order they were found in.
+ */
+export function bundleDigest(files: readonly ManifestFile[]): string {
+  const records = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 }));
+  return new Bun.CryptoHasher('sha256').update(canonicalJson(records)).digest('hex');
+}
