@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { oneLine } from '../core/errors.ts';
 import type { RunContext, SearchNode } from './contract.ts';
 import { scoreOf } from './contract.ts';
-import { appendDecision, decisionTimes, mergeJsonFile, readJsonObject } from './decision-log.ts';
+import { mergeJsonFile, readJsonObject } from '../core/json-object.ts';
+import { appendDecision, decisionTimes } from './decision-log.ts';
 import { fillPrompt } from '../prompts/templates.ts';
 import { LINEAGE_DECISION_PROMPT } from './prompts.ts';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.ts';
-import { readJsonObject } from './decision-log.ts';
+import { readJsonObject } from '../core/json-object.ts';
 import { InvalidRecordError } from '../core/errors.ts';
 import { isSafeId } from '../core/paths.ts';
 import { NODE_LABELS, type NodeLabel, type SearchNode } from './contract.ts';
