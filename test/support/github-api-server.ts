@@ -2,7 +2,7 @@
  * The parts of the GitHub REST API the hosting-release backend calls, on 127.0.0.1, with GitHub's
  * JSON shapes: create a release (POST /repos/{o}/{r}/releases; 422 already_exists), update it
  * (PATCH .../releases/{id}), delete it, get the latest (GET .../releases/latest: neither draft nor
- * prerelease) or one by tag, upload an asset (POST <upload_url>?name=, 422 for a name already
+ * prerelease), list them (GET .../releases, drafts for writers only) or get one by tag, upload an asset (POST <upload_url>?name=, 422 for a name already
  * there) and download it (GET /{o}/{r}/releases/download/{tag}/{name}; drafts only with a token).
  * Bearer tokens: unknown 401 "Bad credentials"; a token without write access to the repository
  * 403 "Resource not accessible by personal access token"; an unknown repository 404.
@@ -42,6 +42,7 @@ export function startGithubApiServer(opts: { repos: string[]; tokens: Record<str
     state: 'uploaded',
     content_type: a.content_type,
     size: a.size,
+    digest: `sha256:${new Bun.CryptoHasher('sha256').update(a.bytes).digest('hex')}`,
     download_count: 0,
     created_at: a.created_at,
     updated_at: a.created_at,
@@ -98,6 +99,13 @@ export function startGithubApiServer(opts: { repos: string[]; tokens: Record<str
       if (!opts.repos.includes(full)) return json(404, { message: 'Not Found', documentation_url: docs, status: '404' });
       const canWrite = grants?.includes(full) ?? false;
       const ofRepo = releases.filter((r) => r.owner === owner && r.repo === repo);
+      if (req.method === 'GET' && rest === undefined) {
+        // drafts only for writers; newest first; per_page/page
+        const perPage = Math.min(100, Number(url.searchParams.get('per_page') ?? 30));
+        const page = Math.max(1, Number(url.searchParams.get('page') ?? 1));
+        const visible = ofRepo.filter((r) => !r.draft || canWrite).sort((a, b) => b.id - a.id);
+        return json(200, visible.slice((page - 1) * perPage, page * perPage).map(releaseJson));
+      }
       if (req.method === 'GET' && rest === 'latest') {
         const latest = ofRepo.filter((r) => !r.draft && !r.prerelease).sort((a, b) => b.latest_order - a.latest_order)[0];
         return latest ? json(200, releaseJson(latest)) : json(404, { message: 'Not Found', documentation_url: docs, status: '404' });

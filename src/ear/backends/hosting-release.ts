@@ -32,13 +32,26 @@ function headers(token: string, extra: Record<string, string> = {}): Record<stri
 }
 
 type Release = { id: number; html_url?: string; upload_url: string; tag_name: string; draft: boolean; prerelease: boolean };
-type Asset = { id: number; name: string; size: number; browser_download_url?: string };
+/** `digest` ("sha256:<hex>") is given by GitHub for assets uploaded since mid 2025. */
+type Asset = { id: number; name: string; size: number; browser_download_url?: string; digest?: string | null };
 
 /** 422 "already_exists" is a conflict, other validation failures are invalid. */
 async function githubError(res: Response, what: string, token: string): Promise<BackendError> {
   const text = await res.clone().text().catch(() => '');
   if (res.status === 422 && text.includes('already_exists')) return new BackendError('conflict', `${what}: already exists`);
   return httpError(res, what, [token]);
+}
+
+/** The release of `tag`, drafts included (GET .../releases lists them for writers; .../tags/{tag} does not). */
+async function existingRelease(releases: string, tag: string, token: string): Promise<(Release & { assets?: Asset[] }) | undefined> {
+  for (let page = 1; page <= 10; page++) {
+    const res = await request(`${releases}?per_page=100&page=${page}`, { headers: headers(token) }, 'release list');
+    if (!res.ok) throw await githubError(res, 'listing releases', token);
+    const list = (await res.json()) as (Release & { assets?: Asset[] })[];
+    const hit = list.find((r) => r.tag_name === tag);
+    if (hit || list.length < 100) return hit;
+  }
+  return undefined;
 }
 
 /** The upload URL without its RFC 6570 template tail, with ?name=. */
@@ -73,7 +86,16 @@ export const hostingRelease: Backend = {
       },
       'release create',
     );
-    if (created.status !== 201) throw await githubError(created, `creating release ${tag} in ${t.owner}/${t.repo}`, token);
+    if (created.status !== 201) {
+      const err = await githubError(created, `creating release ${tag} in ${t.owner}/${t.repo}`, token);
+      if (err.kind !== 'conflict') throw err;
+      // the tag has its release: the same bundle published before is a duplicate, anything else a conflict
+      const had = await existingRelease(releases, tag, token);
+      const bundle = had?.assets?.find((a) => a.name === 'bundle.tar.gz');
+      if (!had || !bundle || bundle.size !== size || (bundle.digest && bundle.digest !== `sha256:${i.tarballSha256}`)) throw err;
+      const visibility = had.draft ? 'staged' : had.prerelease ? 'unlisted' : 'public';
+      return { ref, visibility, extra: { ...base, release_id: had.id, html_url: had.html_url, asset_id: bundle.id, asset_url: bundle.browser_download_url, duplicate: true, dry_run: false } };
+    }
     const rel = (await created.json()) as Release;
     try {
       const assets: Record<string, Asset> = {};
@@ -86,8 +108,8 @@ export const hostingRelease: Backend = {
         assets[name] = (await up.json()) as Asset;
       }
       const bundle = assets['bundle.tar.gz'] as Asset;
-      if (bundle.size !== size) throw new BackendError('invalid', `release ${tag} holds ${bundle.size} bytes of bundle.tar.gz, not ${size}`);
-      return { ref, visibility: 'staged', extra: { ...base, release_id: rel.id, html_url: rel.html_url, asset_id: bundle.id, asset_url: bundle.browser_download_url, dry_run: false } };
+      if (bundle.size !== size || (bundle.digest && bundle.digest !== `sha256:${i.tarballSha256}`)) throw new BackendError('invalid', `release ${tag} holds another bundle.tar.gz than the one uploaded`);
+      return { ref, visibility: 'staged', extra: { ...base, release_id: rel.id, html_url: rel.html_url, asset_id: bundle.id, asset_url: bundle.browser_download_url, duplicate: false, dry_run: false } };
     } catch (err) {
       // a draft with missing assets is not left behind
       await request(`${releases}/${rel.id}`, { method: 'DELETE', headers: headers(token) }, 'release delete').catch(() => undefined);

@@ -84,11 +84,25 @@ test('an unknown repository: not_found', async () => {
   expect(err.kind).toBe('not_found');
 });
 
-test('the same bundle twice: conflict (the tag has its release)', async () => {
+test('the same bundle again is a duplicate, reporting where the release stands', async () => {
   await hostingRelease.publish(fx.input({ env: env(), settings }));
+  const again = await hostingRelease.publish(fx.input({ env: env(), settings }));
+  expect(again).toMatchObject({ visibility: 'staged', extra: { duplicate: true, release_id: gh.releases[0]!.id } });
+  expect(gh.releases.length).toBe(1);
+  await hostingRelease.promote({ ref: again.ref, extra: again.extra }, 'public', env());
+  expect((await hostingRelease.publish(fx.input({ env: env(), settings }))).visibility).toBe('public');
+});
+
+test('another bundle under the same tag: conflict', async () => {
+  await hostingRelease.publish(fx.input({ env: env(), settings }));
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(fx.input().tarball, 'other bundle bytes of another size');
   const err = await hostingRelease.publish(fx.input({ env: env(), settings })).catch((e) => e);
   expect(err.kind).toBe('conflict');
   expect(gh.releases.length).toBe(1);
+  // same size, other bytes: the asset digest tells them apart
+  writeFileSync(fx.input().tarball, 'bundle bytez');
+  expect((await hostingRelease.publish(fx.input({ env: env(), settings })).catch((e) => e)).kind).toBe('conflict');
 });
 
 test('a failed asset upload leaves no draft behind', async () => {
