@@ -102,7 +102,8 @@ test('another bundle under the same tag: conflict', async () => {
   expect(gh.releases.length).toBe(1);
   // same size, other bytes: the asset digest tells them apart
   writeFileSync(fx.input().tarball, 'bundle bytez');
-  expect((await hostingRelease.publish(fx.input({ env: env(), settings })).catch((e) => e)).kind).toBe('conflict');
+  const tarballSha256 = new Bun.CryptoHasher('sha256').update('bundle bytez').digest('hex');
+  expect((await hostingRelease.publish(fx.input({ env: env(), settings, tarballSha256 })).catch((e) => e)).kind).toBe('conflict');
 });
 
 test('a failed asset upload leaves no draft behind', async () => {
