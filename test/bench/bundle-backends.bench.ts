@@ -2,10 +2,12 @@
 // backend's streamed upload to a local server of the registry protocol, and local-tarball's
 // hashed copy into the checkpoint, each against streaming-hashing the same file; peak RSS of the
 // process (client and server both) sampled during each, target under 100 MB above the start.
+// With s3rver installed, also object-store's upload (multipart through Bun's S3 client).
 import { mkdirSync, openSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleDigest, type ManifestLock } from '../../src/ear/manifest.ts';
 import { localTarball } from '../../src/ear/backends/local-tarball.ts';
+import { objectStore } from '../../src/ear/backends/object-store.ts';
 import { svcRegistry } from '../../src/ear/backends/svc-registry.ts';
 import type { PublishInput } from '../../src/ear/backends/types.ts';
 import { startRegistryProtocolServer } from '../support/registry-protocol-server.ts';
@@ -52,9 +54,25 @@ const input = (over: Partial<PublishInput>): PublishInput => ({ tarball, tarball
 const up = await timed(() => svcRegistry.publish(input({ settings: { url: reg.url, token: TOKEN } })));
 const copy = await timed(() => localTarball.publish(input({})));
 reg.stop();
+// object-store through s3rver (in a child process, so the figure is the client's) when the devDependency is installed
+let s3fig: { ms: number; peakMb: number } | null = null;
+const child = Bun.spawn([process.execPath, '-e', `const { startS3rver } = await import(${JSON.stringify(join(import.meta.dir, '../support/s3rver.ts'))}); const s = await startS3rver(); console.log(JSON.stringify(s)); await new Promise(() => {});`], { stdout: 'pipe', stderr: 'pipe' });
+try {
+  const reader = child.stdout.getReader();
+  const first = await reader.read();
+  const s3 = JSON.parse(new TextDecoder().decode(first.value ?? new Uint8Array()).split('\n')[0] || 'null') as { endpoint: string; bucket: string; accessKeyId: string; secretAccessKey: string } | null;
+  if (!s3) throw new Error((await new Response(child.stderr).text()).split('\n').find((l) => l.includes('error')) ?? 's3rver did not start');
+  const env = { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey };
+  s3fig = await timed(() => objectStore.publish(input({ env, settings: { bucket: s3.bucket, endpoint: s3.endpoint } })));
+} catch (err) {
+  console.log(`object-store skipped: ${err instanceof Error ? err.message.split('\n')[0] : err}`);
+} finally {
+  child.kill();
+}
 removeDir(dir);
 
 console.log(`bundle ${MB} MiB; baseline: streaming SHA-256 of the file, peak +${base.peakMb.toFixed(0)} MB`);
 report(`svc-registry upload (peak +${up.peakMb.toFixed(0)} MB, target < 100)`, up.ms, base.ms);
 report(`local-tarball hashed copy (peak +${copy.peakMb.toFixed(0)} MB, target < 100)`, copy.ms, base.ms);
+if (s3fig) report(`object-store upload to s3rver (peak +${s3fig.peakMb.toFixed(0)} MB, target < 100)`, s3fig.ms, base.ms);
 if (up.value.visibility !== 'staged' || copy.value.visibility !== 'staged') throw new Error('bench publish did not stage');

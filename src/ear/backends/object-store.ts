@@ -8,6 +8,10 @@ import type { Backend, Env, PublishInput, PublishOutcome, PublishedRecord, Promo
 /** SigV4 presigned URLs live at most seven days: the unlisted link is renewed by promoting again. */
 export const UNLISTED_URL_SECONDS = 7 * 24 * 3600;
 
+/** Multipart upload: 5 MiB parts (the S3 minimum), at most 2 in flight (bounded memory for any bundle size). */
+const PART_SIZE = 5 * 2 ** 20;
+const PART_QUEUE = 2;
+
 export type ObjectStoreConfig = { bucket: string; endpoint: string; region: string; prefix: string; creds: SigV4Credentials | null };
 
 /**
@@ -106,7 +110,7 @@ export const objectStore: Backend = {
     const had = await headObject(c, creds, keys.tarball);
     try {
       if (had === size) duplicate = true;
-      else await s3.write(keys.tarball, Bun.file(i.tarball), { type: 'application/gzip', acl: 'private' });
+      else await s3.write(keys.tarball, Bun.file(i.tarball), { type: 'application/gzip', acl: 'private', partSize: PART_SIZE, queueSize: PART_QUEUE });
       await s3.write(keys.manifest, manifestBytes(i.checkpointDir, i.manifest), { type: 'application/json', acl: 'private' });
     } catch (err) {
       throw s3Failure(err, 'object-store upload', c);
