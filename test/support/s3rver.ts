@@ -14,7 +14,9 @@ export type LocalS3 = { endpoint: string; bucket: string; accessKeyId: string; s
 
 export async function startS3rver(bucket = 'svc-test'): Promise<LocalS3> {
   const name = 's3rver'; // untyped package: loaded by name, typed here
-  const { default: S3rver } = (await import(name)) as { default: new (o: Record<string, unknown>) => any };
+  const { default: S3rver } = (await import(name).catch(() => {
+    throw new Error('s3rver is not installed: it is a devDependency (s3rver 3.7.1) of the object-store tests');
+  })) as { default: new (o: Record<string, unknown>) => any };
   const dir = mkdtempSync(join(tmpdir(), 'svc-s3rver-'));
   const requests: S3Request[] = [];
   const s = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir, configureBuckets: [{ name: bucket }] });
