@@ -1,0 +1,232 @@
+import { version } from '../../package.json';
+import { ConflictError, InputError } from '../core/errors.ts';
+import { MANIFEST_FILE } from '../ear/manifest.ts';
+import { isLoopback } from '../server/gate.ts';
+import { listen } from '../server/listen.ts';
+import { HttpError, errorAnswer, fail, json, namesLoopback } from './http.ts';
+import { type ArtifactMeta, ArtifactStore, BUNDLE_FILE, isArtifactId } from './storage.ts';
+import { TokenStore } from './tokens.ts';
+import { receiveUpload } from './upload.ts';
+import { type Caller, mayPromote, parseVisibility, readAccess } from './visibility.ts';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const DEFAULT_REGISTRY_PORT = 8290;
+export const DEFAULT_MAX_UPLOAD_MB = 4096;
+
+export type RegistryServerOptions = {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** refuse bodies over this (413); default DEFAULT_MAX_UPLOAD_MB MiB */
+  maxUploadBytes?: number;
+  /** the clock embargoes are judged by (tests); default Date.now */
+  now?: () => number;
+};
+
+export type RegistryServer = { url: string; port: number; store: ArtifactStore; tokens: TokenStore; stop: () => Promise<void> };
+
+/** The registry's HTTP handler over a store and its tokens; `startRegistryServer` puts it on a port. */
+export function registryHandler(store: ArtifactStore, tokens: TokenStore, opts: { maxUploadBytes: number; now: () => number; loopbackOnly: boolean }) {
+  return async (req: Request): Promise<Response> => {
+    if (opts.loopbackOnly && !namesLoopback(req.headers.get('host'))) return fail(421, 'this server answers only to 127.0.0.1, localhost and [::1]');
+    try {
+      return await route(req, store, tokens, opts);
+    } catch (err) {
+      const answer = errorAnswer(err);
+      if (answer) return answer;
+      process.stderr.write(`svc registry: ${req.method} ${new URL(req.url).pathname}: ${(err as Error)?.stack ?? err}\n`);
+      return fail(500, `internal error: ${(err as Error)?.message ?? err}`);
+    }
+  };
+}
+
+async function route(req: Request, store: ArtifactStore, tokens: TokenStore, opts: { maxUploadBytes: number; now: () => number }): Promise<Response> {
+  const url = new URL(req.url);
+  const segments = url.pathname.split('/').slice(1).map(decodeSegment);
+  const m = req.method;
+  if (segments.length === 1 && segments[0] === 'healthz' && m === 'GET') return json(200, { ok: true });
+  if (segments.length === 1 && segments[0] === 'version' && m === 'GET') return json(200, { service: 'svc-registry', version });
+  if (segments[0] !== 'artifact') return fail(404, `no such endpoint: ${m} ${url.pathname}`);
+  if (segments.length === 1) {
+    if (m !== 'POST') return fail(405, `${m} /artifact: only POST uploads`);
+    return upload(req, url, store, tokens, opts.maxUploadBytes);
+  }
+  const id = segments[1] ?? '';
+  if (!isArtifactId(id)) return fail(400, `'${id.slice(0, 80)}' is not an artifact id (16 lowercase hex characters)`);
+  const rest = segments.slice(2).join('/');
+  if (rest === '' && (m === 'GET' || m === 'HEAD')) return fetchBundle(req, id, store, tokens, opts.now, m === 'HEAD');
+  if (rest === MANIFEST_FILE && m === 'GET') return fetchManifest(req, id, store, tokens, opts.now);
+  if (rest === 'promote' && m === 'POST') return promote(req, id, store, tokens);
+  if (rest === '' && m === 'DELETE') return remove(req, id, store, tokens);
+  return fail(rest === '' || rest === MANIFEST_FILE || rest === 'promote' ? 405 : 404, `no such endpoint: ${m} ${url.pathname}`);
+}
+
+function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    throw new HttpError(400, 'malformed percent-encoding in the path');
+  }
+}
+
+/** The caller of a request: null without a token; an unknown or revoked token is refused (401). */
+function caller(req: Request, tokens: TokenStore): Caller {
+  const header = req.headers.get('authorization');
+  if (header === null || header === '') return null;
+  if (!header.startsWith('Bearer ')) throw new HttpError(401, 'Authorization must be Bearer svc_<token>');
+  const check = tokens.check(header.slice(7).trim());
+  if (!check.ok) throw new HttpError(401, check.reason === 'revoked' ? 'this token has been revoked' : 'invalid token');
+  return { user: check.user };
+}
+
+function requireCaller(req: Request, tokens: TokenStore): { user: string } {
+  const c = caller(req, tokens);
+  if (c === null) throw new HttpError(401, 'bearer token required: send Authorization: Bearer svc_<token>');
+  return c;
+}
+
+function metaOrFail(store: ArtifactStore, id: string): ArtifactMeta {
+  const meta = store.meta(id);
+  if (meta === null) throw new HttpError(404, `no artifact ${id}`);
+  return meta;
+}
+
+/** The meta of a bundle the caller may read, or the refusal. */
+function readable(req: Request, id: string, store: ArtifactStore, tokens: TokenStore, now: () => number): ArtifactMeta {
+  const who = caller(req, tokens);
+  const meta = metaOrFail(store, id);
+  const access = readAccess(meta.visibility, meta.owner, who, now());
+  if (access === 'token') throw new HttpError(401, `artifact ${id} is ${meta.visibility}: a valid token is required`);
+  if (access === 'refused') throw new HttpError(403, meta.visibility === 'staged' ? `artifact ${id} is staged: owner only` : `artifact ${id} is ${meta.visibility}`);
+  return meta;
+}
+
+function ownerOnly(req: Request, id: string, store: ArtifactStore, tokens: TokenStore): ArtifactMeta {
+  const who = requireCaller(req, tokens);
+  const meta = metaOrFail(store, id);
+  if (meta.owner !== who.user) throw new HttpError(403, `artifact ${id}: owner only`);
+  return meta;
+}
+
+function fetchBundle(req: Request, id: string, store: ArtifactStore, tokens: TokenStore, now: () => number, head: boolean): Response {
+  const meta = readable(req, id, store, tokens, now);
+  const headers = {
+    'Content-Type': 'application/gzip',
+    'Content-Length': String(meta.size),
+    'Content-Disposition': `attachment; filename="${id}.tar.gz"`,
+    'X-Svc-Sha256': meta.sha256,
+    'X-Svc-Visibility': meta.visibility,
+  };
+  // Bun sends a file with sendfile: the bundle never passes through memory whole
+  return new Response(head ? null : Bun.file(store.file(id, BUNDLE_FILE)), { status: 200, headers });
+}
+
+function fetchManifest(req: Request, id: string, store: ArtifactStore, tokens: TokenStore, now: () => number): Response {
+  const meta = readable(req, id, store, tokens, now);
+  return new Response(Bun.file(store.file(id, MANIFEST_FILE)), { status: 200, headers: { 'Content-Type': 'application/json', 'X-Svc-Visibility': meta.visibility } });
+}
+
+async function upload(req: Request, url: URL, store: ArtifactStore, tokens: TokenStore, maxBytes: number): Promise<Response> {
+  const who = requireCaller(req, tokens);
+  const asked = url.searchParams.get('visibility') ?? 'staged';
+  if (parseVisibility(asked) === null) throw new InputError(`unknown visibility '${asked}'`, 'staged, unlisted, public, private-token or embargoed-until:YYYY-MM-DD');
+  const expected = req.headers.get('x-svc-sha256');
+  if (expected !== null && !/^[0-9a-f]{64}$/.test(expected.toLowerCase())) throw new InputError('X-Svc-Sha256 must be 64 hex characters');
+  const length = Number(req.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(length) && length > maxBytes) throw new HttpError(413, `upload of ${length} bytes over the registry's limit of ${maxBytes} bytes`);
+  if (req.body === null) throw new InputError('empty upload: send the bundle tarball as the body');
+  const got = await receiveUpload(store, req.body, { maxBytes, expectedSha: expected?.toLowerCase() ?? null, signal: req.signal });
+  let installed = false;
+  try {
+    const existing = store.meta(got.id);
+    if (existing === null) {
+      // the first publish is always staged: only the owner promotes it
+      const meta: ArtifactMeta = { id: got.id, visibility: 'staged', owner: who.user, created_at: new Date().toISOString(), sha256: got.sha256, size: got.size, promoted_at: null };
+      writeFileSync(join(got.staging, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
+      installed = store.install(got.staging, got.id);
+      if (installed) return json(201, answer(meta, false));
+    }
+    const meta = existing ?? metaOrFail(store, got.id);
+    if (meta.sha256 !== got.sha256) throw new ConflictError(`artifact ${got.id} holds other bytes with the same id prefix`);
+    if (meta.owner !== who.user) throw new ConflictError(`artifact ${got.id} was uploaded by another user`);
+    return json(200, answer(meta, true));
+  } finally {
+    if (!installed) rmSync(got.staging, { recursive: true, force: true });
+  }
+}
+
+const answer = (meta: ArtifactMeta, duplicate: boolean) => ({ id: meta.id, ref: `svc://${meta.id}`, visibility: meta.visibility, sha256: meta.sha256, size: meta.size, duplicate });
+
+async function promote(req: Request, id: string, store: ArtifactStore, tokens: TokenStore): Promise<Response> {
+  const meta = ownerOnly(req, id, store, tokens);
+  let body: unknown;
+  try {
+    body = JSON.parse(await readSmall(req, 64 * 1024));
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    throw new InputError('the body must be JSON {"target": "unlisted" | "public"}');
+  }
+  const raw = (body as { target?: unknown } | null)?.target;
+  const target = typeof raw === 'string' ? parseVisibility(raw) : null;
+  if (target === null) throw new InputError(`unknown promote target ${JSON.stringify(raw)}`, 'unlisted, public, private-token or embargoed-until:YYYY-MM-DD');
+  if (!mayPromote(meta.visibility, target)) throw new ConflictError(`artifact ${id} is ${meta.visibility}: ${target} would be a demotion`, 'visibility only widens: staged → unlisted, private-token or embargoed → public');
+  if (target !== meta.visibility) store.saveMeta({ ...meta, visibility: target, promoted_at: new Date().toISOString() });
+  return json(200, { id, visibility: target });
+}
+
+function remove(req: Request, id: string, store: ArtifactStore, tokens: TokenStore): Response {
+  ownerOnly(req, id, store, tokens);
+  store.remove(id);
+  return json(200, { deleted: id });
+}
+
+async function readSmall(req: Request, max: number): Promise<string> {
+  if (req.body === null) return '';
+  const reader = req.body.getReader();
+  const parts: Uint8Array[] = [];
+  let n = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    n += value.byteLength;
+    if (n > max) {
+      void reader.cancel();
+      throw new HttpError(413, `body over ${max} bytes`);
+    }
+    parts.push(value);
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** Starts the registry on its data root (which must exist); `stop` lets requests in flight finish. */
+export function startRegistryServer(opts: RegistryServerOptions): RegistryServer {
+  const store = new ArtifactStore(opts.dataDir);
+  store.clearTemp();
+  const tokens = new TokenStore(opts.dataDir);
+  const handler = registryHandler(store, tokens, {
+    maxUploadBytes: opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_MB * 1024 * 1024,
+    now: opts.now ?? Date.now,
+    // bound to loopback, it answers only to loopback names (no DNS rebinding onto it); any port
+    loopbackOnly: isLoopback(opts.host),
+  });
+  let listening: ReturnType<typeof listen>;
+  try {
+    listening = listen({ fetch: handler }, opts.host, opts.port, 'pick another with --port, or stop the server already there');
+  } catch (err) {
+    tokens.close();
+    throw err;
+  }
+  const { server, url } = listening;
+  let stopped: Promise<void> | null = null;
+  return {
+    url,
+    port: server.port ?? opts.port,
+    store,
+    tokens,
+    stop: () => {
+      stopped ??= server.stop(false).then(() => tokens.close());
+      return stopped;
+    },
+  };
+}

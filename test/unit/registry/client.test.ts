@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { RegistryClient, RegistryError } from '../../../src/registry/client.ts';
+import { removeDir, tempDir } from '../../support/svc.ts';
+
+// A server that lies: it announces one digest and sends other bytes, as a damaged transfer would.
+let dir: string;
+let server: ReturnType<typeof Bun.serve>;
+beforeAll(() => {
+  dir = tempDir('svc-registry-client-');
+  server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch(req) {
+      const path = new URL(req.url).pathname;
+      if (path === '/artifact/0123456789abcdef') return new Response('not the bundle', { headers: { 'X-Svc-Sha256': 'a'.repeat(64), 'X-Svc-Visibility': 'public' } });
+      if (path === '/artifact/1111111111111111') return new Response('no digest header');
+      return Response.json({ error: 'no artifact' }, { status: 404 });
+    },
+  });
+});
+afterAll(() => {
+  server.stop(true);
+  removeDir(dir);
+});
+
+describe('RegistryClient', () => {
+  test('a download whose bytes do not match the announced SHA-256 leaves no file', async () => {
+    const client = new RegistryClient({ url: `http://127.0.0.1:${server.port}/` });
+    const to = join(dir, 'sub', 'bundle.tar.gz');
+    const err = await client.download('0123456789abcdef', to).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RegistryError);
+    expect((err as Error).message).toContain('not the announced');
+    expect(existsSync(to)).toBe(false);
+    expect(readdirSync(join(dir, 'sub'))).toEqual([]);
+  });
+
+  test('an answer without a digest, an unknown id and an unreachable registry are errors with a status', async () => {
+    const client = new RegistryClient({ url: `http://127.0.0.1:${server.port}` });
+    await expect(client.download('1111111111111111', join(dir, 'x'))).rejects.toMatchObject({ status: 502 });
+    await expect(client.download('2222222222222222', join(dir, 'y'))).rejects.toMatchObject({ status: 404, message: expect.stringContaining('no artifact') });
+    expect(existsSync(join(dir, 'y'))).toBe(false);
+    expect(await client.head('2222222222222222')).toBeNull();
+    await expect(new RegistryClient({ url: 'http://127.0.0.1:1' }).manifest('2222222222222222')).rejects.toMatchObject({ status: 0 });
+  });
+});
