@@ -39,7 +39,7 @@ export function parseRef(ref: string): CloneRef {
   }
   if (ref.startsWith('hosting-release:')) {
     const [owner, repo, ...more] = ref.slice('hosting-release:'.length).split('/');
-    if (more.length > 0 || !owner || !repo || !GH_NAME.test(owner) || !GH_NAME.test(repo) || repo === '.' || repo === '..') throw bad('expected hosting-release:<owner>/<repo>');
+    if (more.length > 0 || !owner || !repo || !GH_NAME.test(owner) || !GH_NAME.test(repo) || /^\.+$/.test(owner) || /^\.+$/.test(repo)) throw bad('expected hosting-release:<owner>/<repo>');
     return { scheme: 'hosting-release', owner, repo };
   }
   if (ref.startsWith('doi:')) {
