@@ -10,7 +10,8 @@ export default defineCommand({
     ref: { type: 'positional', required: true, description: 'file://<path>, https://<url>, svc://[<registry>/]<id>, hosting-release:<owner>/<repo> or doi:<doi>' },
     dest: { type: 'positional', required: false, description: 'destination directory; must not exist or be empty (default: a name from the reference)' },
     'expect-sha256': { type: 'string', description: 'the bundle digest the clone must have; a mismatch fails and keeps nothing' },
-    'no-extract': { type: 'boolean', description: 'keep the verified archive (dest/bundle.tar.gz) instead of the tree' },
+    // citty reads --no-extract as extract=false
+    extract: { type: 'boolean', default: true, description: 'extract the verified tree into dest', negativeDescription: 'keep the verified archive (dest/bundle.tar.gz) instead of the tree' },
     registry: { type: 'string', description: 'svc://: the registry to ask, by name in the registries file or by URL' },
     token: { type: 'string', description: 'bearer token: the name of an environment variable holding it, else the token itself' },
     json: { type: 'boolean', description: 'print the result as JSON' },
@@ -21,7 +22,7 @@ export default defineCommand({
     const r = await cloneBundle(args.ref, dest, {
       env,
       expectSha256: args['expect-sha256'],
-      noExtract: args['no-extract'] === true,
+      noExtract: args.extract === false,
       registry: args.registry,
       token: args.token,
       warn,
