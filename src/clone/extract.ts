@@ -31,6 +31,7 @@ export async function extractTarball(file: string, dir: string): Promise<void> {
       file,
       cwd: dir,
       strict: true,
+      maxReadSize: 1 << 20,
       preserveOwner: false,
       filter: (path, entry) => {
         const e = entry as unknown as { type: string; linkpath?: string };

@@ -1,4 +1,5 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidRecordError } from '../core/errors.ts';
 import { bundleDigest, MANIFEST_FILE, type ManifestFile } from '../ear/manifest.ts';
@@ -9,13 +10,21 @@ const HEX64 = /^[0-9a-f]{64}$/;
 
 export type VerifiedTree = { bundle_sha256: string; file_count: number; manifest_sha256: string; license: string | null };
 
-/** SHA-256 of a file, read as a stream (constant memory). */
+/** SHA-256 of a file, read through one reused 1 MiB buffer (constant memory, no blocking reads). */
 export async function sha256File(path: string): Promise<{ sha256: string; size: number }> {
   const h = new Bun.CryptoHasher('sha256');
+  const buf = Buffer.allocUnsafe(1 << 20);
+  const fh = await open(path, 'r');
   let size = 0;
-  for await (const chunk of Bun.file(path).stream()) {
-    h.update(chunk);
-    size += chunk.byteLength;
+  try {
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      h.update(buf.subarray(0, bytesRead));
+      size += bytesRead;
+    }
+  } finally {
+    await fh.close();
   }
   return { sha256: h.digest('hex'), size };
 }
