@@ -189,6 +189,23 @@ describe('hosting-release:', () => {
   });
 });
 
+describe('answers that are not what the protocol promises', () => {
+  test('a release listing larger than 16 MB is refused', async () => {
+    const url = serveFiles({ '/repos/o/r/releases/latest': () => new Response(`{"assets": [${'"x",'.repeat(5_000_000)}"x"]}`) });
+    const err = await failure(cloneBundle('hosting-release:o/r', join(out, 'b'), { env: { SVC_HOSTING_RELEASE_API: url } }));
+    expect(err.message).toContain('larger than');
+    nothingLeft(join(out, 'b'));
+  });
+
+  test('a record that is not JSON; a server error', async () => {
+    const url = serveFiles({ '/api/records/1': () => new Response('<html>'), '/api/records/2': () => new Response('boom', { status: 500 }) });
+    expect((await failure(cloneBundle('doi:10.5281/zenodo.1', join(out, 'b'), { env: { SVC_HOSTING_DOI_API: url } }))).message).toContain('not JSON');
+    const err = await failure(cloneBundle('doi:10.5281/zenodo.2', join(out, 'b'), { env: { SVC_HOSTING_DOI_API: url } }));
+    expect(err).toBeInstanceOf(UnavailableError);
+    expect(err.message).toContain('HTTP 500');
+  });
+});
+
 describe('doi:', () => {
   test('a Zenodo record\'s bundle.tar.gz', async () => {
     const z = startZenodoServer([{ id: 4242, files: [{ key: 'README.md', file: bundle.tarball }, { key: 'bundle.tar.gz', file: bundle.tarball }] }]);
