@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty';
-import { cloneBundle } from '../clone/clone.ts';
+import { cloneBundle, removeClonesInProgress } from '../clone/clone.ts';
 import { defaultDest, parseRef } from '../clone/ref.ts';
 import { loadEnv } from '../core/config/environment.ts';
 import { print, printJson, warn } from './output.ts';
@@ -19,6 +19,12 @@ export default defineCommand({
   async run({ args }) {
     const env = loadEnv();
     const dest = args.dest ?? defaultDest(parseRef(args.ref));
+    // interrupted: leave no temporary directory behind
+    for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const)
+      process.once(sig, () => {
+        removeClonesInProgress();
+        process.exit(code);
+      });
     const r = await cloneBundle(args.ref, dest, {
       env,
       expectSha256: args['expect-sha256'],

@@ -59,6 +59,15 @@ export function cloneTimeoutMs(env: Env): number {
   return Math.round(n * 1000);
 }
 
+/** Temporary directories of clones in progress, for removal when the process is interrupted. */
+const inProgress = new Set<string>();
+
+/** Removes the temporary directories of clones still in progress (a signal handler's cleanup). */
+export function removeClonesInProgress(): void {
+  for (const d of inProgress) rmSync(d, { recursive: true, force: true });
+  inProgress.clear();
+}
+
 /** Refuses a destination that exists and is not an empty directory. */
 function checkDest(dest: string): void {
   let st: ReturnType<typeof statSync>;
@@ -94,6 +103,7 @@ export async function cloneBundle(ref: string, dest: string, opts: CloneOptions)
   const parent = dirname(target);
   mkdirSync(parent, { recursive: true });
   const work = mkdtempSync(join(parent, `.${basename(target)}.clone-`));
+  inProgress.add(work);
   try {
     const fetched = join(work, 'artifact');
     const tree = join(work, 'tree');
@@ -116,6 +126,7 @@ export async function cloneBundle(ref: string, dest: string, opts: CloneOptions)
     return { ref, dest: target, bundle_sha256: v.bundle_sha256, file_count: v.file_count, manifest_sha256: v.manifest_sha256, extracted: !opts.noExtract };
   } finally {
     rmSync(work, { recursive: true, force: true });
+    inProgress.delete(work);
   }
 }
 

@@ -125,3 +125,34 @@ describe('POST /api/ear/clone-verify', () => {
     expect(typeof r.body.error).toBe('string');
   });
 });
+
+describe('svc clone interrupted', () => {
+  test('SIGTERM during a stalled download leaves no destination and no temporary directory', async () => {
+    let started!: () => void;
+    const begun = new Promise<void>((r) => (started = r));
+    const server = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: () =>
+        new Response(
+          new ReadableStream({
+            async start(c) {
+              c.enqueue(new Uint8Array(4096));
+              started();
+              await Bun.sleep(10_000);
+              c.close();
+            },
+          }),
+        ),
+    });
+    stops.push(() => void server.stop(true));
+    const { SVC } = await import('../support/svc.ts');
+    const proc = Bun.spawn([SVC, 'clone', `http://127.0.0.1:${server.port}/b.tar.gz`, 'copy'], { cwd: dir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir }, stdout: 'ignore', stderr: 'pipe' });
+    await begun;
+    for (let i = 0; i < 50 && !readdirSync(dir).some((n) => n.includes('.clone-')); i++) await Bun.sleep(20);
+    expect(readdirSync(dir).some((n) => n.includes('.clone-'))).toBe(true);
+    proc.kill('SIGTERM');
+    expect(await proc.exited).toBe(143);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
