@@ -1,0 +1,28 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Elysia, t } from 'elysia';
+import { verifyBundle } from '../../clone/clone.ts';
+import { loadEnv } from '../../core/config/environment.ts';
+import { InvalidRecordError, oneLine } from '../../core/errors.ts';
+import type { ServerContext } from '../context.ts';
+
+/**
+ * EAR clone-verify: fetch a bundle and run the clone's verification steps in a temporary directory
+ * that is removed afterwards. A bundle that fails verification is an answer ({ok: false, error});
+ * a bad reference is 400, an unknown one 404, an unreachable source 503.
+ */
+export const cloneRoutes = (ctx: ServerContext) =>
+  new Elysia({ name: 'clone' }).post(
+    '/api/ear/clone-verify',
+    async ({ body }) => {
+      const env = loadEnv({ env: ctx.processEnv, cwd: ctx.cwd, checkpointDir: ctx.active ?? undefined });
+      try {
+        const r = await verifyBundle(body.ref, { env, cwd: ctx.cwd, checkpointDir: ctx.active ?? undefined, expectSha256: body.expect_sha256, tmpRoot: join(tmpdir(), 'svc-clone-verify'), warn: () => {} });
+        return { ok: true, ref: r.ref, bundle_sha256: r.bundle_sha256, file_count: r.file_count };
+      } catch (err) {
+        if (err instanceof InvalidRecordError) return { ok: false, ref: body.ref, bundle_sha256: null, file_count: null, error: oneLine(err) };
+        throw err;
+      }
+    },
+    { body: t.Object({ ref: t.String({ minLength: 1, maxLength: 4096 }), expect_sha256: t.Optional(t.String({ pattern: '^[0-9a-fA-F]{64}$' })) }) },
+  );

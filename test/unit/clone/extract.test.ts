@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { cloneBundle } from '../../../src/clone/clone.ts';
+import { entryProblem, extractTarball } from '../../../src/clone/extract.ts';
+import { InvalidRecordError } from '../../../src/core/errors.ts';
+import { rawTarball } from '../../support/bundle.ts';
+import { removeDir, tempDir } from '../../support/svc.ts';
+import { failure, nothingLeft } from './helpers.ts';
+
+let root: string;
+beforeEach(() => {
+  root = tempDir();
+  mkdirSync(join(root, 'out'));
+});
+afterEach(() => removeDir(root));
+
+describe('extraction refuses escaping archives', () => {
+  test.each([
+    ['an absolute path', [{ path: '/tmp/svc-clone-abs-escape', body: 'x' }], 'absolute path'],
+    ['a .. path', [{ path: '../escape.txt', body: 'x' }], 'climbs out'],
+    ['a .. inside a path', [{ path: 'code/../../escape.txt', body: 'x' }], 'climbs out'],
+    ['a symlink to an absolute path', [{ path: 'evil', type: 'symlink', linkpath: '/etc' }], 'points outside'],
+    ['a symlink leading out with ..', [{ path: 'code/evil', type: 'symlink', linkpath: '../../..' }], 'points outside'],
+    ['a symlink then a write through it', [{ path: 'evil', type: 'symlink', linkpath: '/tmp' }, { path: 'evil/svc-clone-through', body: 'x' }], 'points outside'],
+    ['a hard link leading out', [{ path: 'hl', type: 'hardlink', linkpath: '../outside.txt' }], 'points outside'],
+    ['a hard link to an absolute path', [{ path: 'hl', type: 'hardlink', linkpath: '/etc/passwd' }], 'points outside'],
+    ['a character device', [{ path: 'dev', type: 'chardev' }], 'CharacterDevice'],
+    ['a fifo', [{ path: 'pipe', type: 'fifo' }], 'FIFO'],
+  ] as const)('%s', async (_why, entries, message) => {
+    const file = join(root, 'evil.tar.gz');
+    await rawTarball(file, [{ path: 'manifest.lock', body: '{}' }, ...entries]);
+    const dest = join(root, 'out', 'b');
+    const err = await failure(cloneBundle(`file://${file}`, dest, { env: {} }));
+    expect(err).toBeInstanceOf(InvalidRecordError);
+    expect(err.message).toContain('refused');
+    expect(err.message).toContain(message);
+    nothingLeft(dest);
+    expect(existsSync(join(root, 'escape.txt'))).toBe(false);
+    expect(existsSync(join(root, 'outside.txt'))).toBe(false);
+    expect(existsSync('/tmp/svc-clone-abs-escape')).toBe(false);
+    expect(existsSync('/tmp/svc-clone-through')).toBe(false);
+  });
+
+  test('bad entries are never written, even into the temporary tree', async () => {
+    const file = join(root, 'evil.tar.gz');
+    await rawTarball(file, [{ path: 'ok.txt', body: 'fine' }, { path: '../escape.txt', body: 'x' }, { path: 'after.txt', body: 'y' }]);
+    const tree = join(root, 'tree');
+    mkdirSync(tree);
+    await failure(extractTarball(file, tree));
+    expect(readdirSync(tree)).toEqual(['ok.txt']);
+    expect(existsSync(join(root, 'escape.txt'))).toBe(false);
+  });
+
+  test('links that stay inside are allowed by extraction (the lock check then refuses them)', () => {
+    expect(entryProblem('code/a', 'SymbolicLink', '../b')).toBeNull();
+    expect(entryProblem('code/a', 'Link', 'code/b')).toBeNull();
+    expect(entryProblem('a', 'File', undefined)).toBeNull();
+    expect(entryProblem('a/', 'Directory', undefined)).toBeNull();
+    expect(entryProblem('code/a', 'SymbolicLink', '')).toContain('points outside');
+  });
+});
