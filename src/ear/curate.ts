@@ -24,6 +24,13 @@ export type CurateResult = {
   excluded_count: number;
   skipped: false;
 };
+export type CurateOptions = {
+  showFiles?: boolean;
+  /** SOURCE_DATE_EPOCH is read from here (default process.env) */
+  env?: Record<string, string | undefined>;
+  /** the copy step, replaceable so tests can make it fail part way */
+  copy?: typeof copyHashed;
+};
 export type CurateSkipped = { skipped: true; reason: string };
 
 /**
@@ -32,7 +39,7 @@ export type CurateSkipped = { skipped: true; reason: string };
  * directory replaces the old one only once complete, so a failure leaves the previous bundle as
  * it was. Without a publish configuration nothing is written and the result says why.
  */
-export async function curateBundle(checkpointDir: string, opts: { showFiles?: boolean; env?: Record<string, string | undefined> } = {}): Promise<CurateResult | CurateSkipped> {
+export async function curateBundle(checkpointDir: string, opts: CurateOptions = {}): Promise<CurateResult | CurateSkipped> {
   const earDir = join(checkpointDir, EAR_DIR);
   if (!existsSync(earDir)) return { skipped: true, reason: `no ${EAR_DIR}/ directory in ${checkpointDir}` };
   if (!statSync(earDir).isDirectory()) throw new InputError(`${earDir} is not a directory`);
@@ -65,7 +72,7 @@ export async function curateBundle(checkpointDir: string, opts: { showFiles?: bo
     for (const f of kept) {
       const dest = join(tmp, ...f.path.split('/'));
       mkdirSync(dirname(dest), { recursive: true, mode: 0o755 });
-      const { size, sha256 } = await copyHashed(f.source, dest);
+      const { size, sha256 } = await (opts.copy ?? copyHashed)(f.source, dest);
       if (size > limit) throw new TooLargeError(`${EAR_DIR}/${f.path} grew to ${(size / 1048576).toFixed(1)} MB while curating, over max_file_mb ${publish.max_file_mb}`);
       files.push({ path: f.path, size, sha256 });
     }
