@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
+import { writeFileAtomic } from '../core/atomic.ts';
 import { parseYamlFile } from '../core/config/yaml.ts';
 import { InputError } from '../core/errors.ts';
 import { keyPath } from '../core/key-path.ts';
@@ -80,3 +81,24 @@ required: false
 auto_promote: false
 backend: svc-registry
 `;
+
+/** The publish configuration as the dashboard shows it: the file's text, or the default when there is none. */
+export function publishYamlView(checkpointDir: string): { exists: boolean; yaml: string; config: Publish | null; error: string | null } {
+  const file = publishYamlPath(checkpointDir);
+  if (!existsSync(file)) return { exists: false, yaml: DEFAULT_PUBLISH_YAML, config: parsePublishYaml(DEFAULT_PUBLISH_YAML, file), error: null };
+  const yaml = readFileSync(file, 'utf8');
+  try {
+    return { exists: true, yaml, config: parsePublishYaml(yaml, file), error: null };
+  } catch (err) {
+    return { exists: true, yaml, config: null, error: (err as Error).message };
+  }
+}
+
+/** Check publish.yaml text and write it to `<checkpoint>/ear/publish.yaml` atomically; bad text writes nothing. */
+export function savePublishYaml(checkpointDir: string, text: string): Publish {
+  const file = publishYamlPath(checkpointDir);
+  const config = parsePublishYaml(text, PUBLISH_FILE);
+  if (config === null) throw new InputError(`${PUBLISH_FILE}: is empty`, 'give at least include');
+  writeFileAtomic(file, text.endsWith('\n') ? text : `${text}\n`);
+  return config;
+}

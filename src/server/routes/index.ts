@@ -2,6 +2,7 @@ import type { Elysia } from 'elysia';
 import type { ServerContext } from '../context.ts';
 import { checkpointFileRoutes } from './checkpoint-files.ts';
 import { checkpointRoutes } from './checkpoints.ts';
+import { earRoutes } from './ear.ts';
 import { fewshotRoutes } from './fewshot.ts';
 import { memoryRoutes } from './memory.ts';
 import { modelRoutes } from './models.ts';
@@ -33,6 +34,7 @@ export const ROUTES: ((ctx: ServerContext) => Elysia<any, any, any, any, any, an
   fewshotRoutes,
   skillRoutes,
   nodeRoutes,
+  earRoutes,
   sandboxRoutes,
   staticRoutes,
 ];
