@@ -14,6 +14,8 @@ import { canonicalJson } from '../llm/cassette.ts';
 export const EAR_DIR = 'ear';
 export const PUBLISHED_DIR = 'ear_published';
 export const CURATE_STATUS_FILE = 'ear_curate.status.json';
+/** files copied and hashed at once */
+const IN_FLIGHT = 4;
 
 export type CurateResult = {
   ear_published_dir: string;
@@ -68,14 +70,27 @@ export async function curateBundle(checkpointDir: string, opts: CurateOptions = 
   let manifest: ManifestLock;
   try {
     mkdirSync(tmp, { mode: 0o755 });
-    files = [];
-    for (const f of kept) {
-      const dest = join(tmp, ...f.path.split('/'));
-      mkdirSync(dirname(dest), { recursive: true, mode: 0o755 });
-      const { size, sha256 } = await (opts.copy ?? copyHashed)(f.source, dest);
-      if (size > limit) throw new TooLargeError(`${EAR_DIR}/${f.path} grew to ${(size / 1048576).toFixed(1)} MB while curating, over max_file_mb ${publish.max_file_mb}`);
-      files.push({ path: f.path, size, sha256 });
-    }
+    for (const d of new Set(kept.map((f) => dirname(f.path)))) if (d !== '.') mkdirSync(join(tmp, ...d.split('/')), { recursive: true, mode: 0o755 });
+    const copy = opts.copy ?? copyHashed;
+    files = new Array(kept.length);
+    // a few files in flight: the kernel copies one while the next is hashed
+    let next = 0;
+    let stop = false;
+    const worker = async () => {
+      while (next < kept.length && !stop) {
+        const i = next++;
+        const f = kept[i] as (typeof kept)[number];
+        const { size, sha256 } = await copy(f.source, join(tmp, ...f.path.split('/'))).catch((err) => {
+          stop = true;
+          throw err;
+        });
+        if (size > limit) throw new TooLargeError(`${EAR_DIR}/${f.path} grew to ${(size / 1048576).toFixed(1)} MB while curating, over max_file_mb ${publish.max_file_mb}`);
+        files[i] = { path: f.path, size, sha256 };
+      }
+    };
+    const results = await Promise.allSettled(Array.from({ length: Math.min(IN_FLIGHT, kept.length) }, worker));
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
     const bundle_sha256 = bundleDigest(files);
     const previous = readManifest(join(target, MANIFEST_FILE));
     manifest = {

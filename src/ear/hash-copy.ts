@@ -1,36 +1,17 @@
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { chmod, copyFile, open } from 'node:fs/promises';
 
 const CHUNK = 1 << 20;
 
 /**
- * Copy `from` to `to` and hash the bytes copied, in 1 MiB chunks (constant memory): the digest is
- * of exactly what was written, even if the source changes meanwhile. Returns the size and SHA-256.
+ * Copy `from` to `to` (a new file) and hash the copy: the digest is of exactly the bytes in `to`,
+ * even if `from` changes meanwhile. The copy is the kernel's (a reflink where the filesystem has
+ * them, else copy_file_range), the hash reads in 1 MiB chunks: constant memory either way.
  */
 export async function copyHashed(from: string, to: string, mode = 0o644): Promise<{ size: number; sha256: string }> {
-  const src = await open(from, 'r');
-  try {
-    const dst = await open(to, 'wx', mode);
-    try {
-      const hasher = new Bun.CryptoHasher('sha256');
-      const buf = Buffer.allocUnsafe(CHUNK);
-      let size = 0;
-      for (;;) {
-        const { bytesRead } = await src.read(buf, 0, CHUNK, null);
-        if (bytesRead === 0) break;
-        const chunk = buf.subarray(0, bytesRead);
-        hasher.update(chunk);
-        let off = 0;
-        while (off < bytesRead) off += (await dst.write(chunk, off, bytesRead - off)).bytesWritten;
-        size += bytesRead;
-      }
-      await dst.sync();
-      return { size, sha256: hasher.digest('hex') };
-    } finally {
-      await dst.close();
-    }
-  } finally {
-    await src.close();
-  }
+  await copyFile(from, to, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
+  await chmod(to, mode);
+  return sha256File(to);
 }
 
 /** SHA-256 of a file, streamed in 1 MiB chunks. */
