@@ -44,6 +44,11 @@ export function checkPublish(raw: unknown, file: string): Publish {
     invalid(file, key, `${first.message.toLowerCase()} (got ${got})${desc ? `; ${desc}` : ''}`);
   }
   const p = raw as Publish;
+  for (const key of ['include', 'exclude'] as const) {
+    (p[key] ?? []).forEach((g, i) => {
+      if (g.startsWith('/') || g.split('/').includes('..')) invalid(file, `${key}[${i}]`, `'${g}' must be a glob relative to ear/, without '..'`);
+    });
+  }
   const date = p.visibility?.startsWith('embargoed-until:') ? p.visibility.slice('embargoed-until:'.length) : null;
   if (date !== null && !isRealDate(date)) invalid(file, 'visibility', `'${date}' is not a calendar date (YYYY-MM-DD)`);
   return p;

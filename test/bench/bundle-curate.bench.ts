@@ -43,11 +43,18 @@ async function raw(): Promise<number> {
   return performance.now() - t0;
 }
 
+let peakRss = 0;
 async function curate(): Promise<number> {
   rmSync(join(ckpt, 'ear_published'), { recursive: true, force: true });
+  Bun.gc(true);
+  const rss0 = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss - rss0);
+  }, 5);
   const t0 = performance.now();
   const r = (await curateBundle(ckpt, {})) as CurateResult;
   const ms = performance.now() - t0;
+  clearInterval(timer);
   if (r.file_count !== FILES) throw new Error(`curated ${r.file_count} files, expected ${FILES}`);
   return ms;
 }
@@ -67,4 +74,5 @@ const ratio = curateRate / rawRate;
 console.log(`${FILES} files, ${mib.toFixed(0)} MiB, ${ROUNDS} rounds, median`);
 console.log(`${'raw SHA-256 (Bun.CryptoHasher, baseline)'.padEnd(48)} ${rawRate.toFixed(0).padStart(7)} MiB/s`);
 console.log(`${'curateBundle (copy + hash + manifest.lock)'.padEnd(48)} ${curateRate.toFixed(0).padStart(7)} MiB/s  ${ratio.toFixed(2)}x baseline  target >= ${TARGET}: ${ratio >= TARGET ? 'met' : 'MISSED'}`);
+console.log(`${'curateBundle RSS growth (peak over the run)'.padEnd(48)} ${(peakRss / 1048576).toFixed(1).padStart(7)} MiB  (the files are ${(FILE_BYTES / 1048576).toFixed(0)} MiB each, ${mib.toFixed(0)} MiB in all)`);
 removeDir(dir);

@@ -179,6 +179,10 @@ describe('curateBundle', () => {
     await expect(curate()).rejects.toThrow(/publish\.yaml: include: /);
     publish('includes: ["**/*"]\n');
     await expect(curate()).rejects.toThrow(/publish\.yaml: includes: unknown key/);
+    publish('include: ["../outside/**"]\n');
+    await expect(curate()).rejects.toThrow(/publish\.yaml: include\[0\]: '\.\.\/outside\/\*\*' must be a glob relative to ear/);
+    publish('include: ["**/*"]\nexclude: ["/etc/*"]\n');
+    await expect(curate()).rejects.toThrow(/publish\.yaml: exclude\[0\]:/);
     publish('- a\n');
     await expect(curate()).rejects.toThrow(/publish\.yaml: must be a mapping/);
     expect(existsSync(join(ckpt, 'ear_published'))).toBe(false);
