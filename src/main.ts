@@ -15,6 +15,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   skill: { description: 'serve a built-in skill over MCP stdio (svc skill serve <name>), or orchestrator-skill as JSON over HTTP (--http)', load: () => import('./cli/skill.ts').then((m) => m.default) },
   memory: { description: 'memory backend: health, backup, restore, migrate, local server (start-local, stop-local, serve)', load: () => import('./cli/memory.ts').then((m) => m.default) },
   clone: { description: 'clone an artifact bundle and verify it against its manifest.lock (file://, https://, svc://, hosting-release:, doi:)', load: () => import('./cli/clone.ts').then((m) => m.default) },
+  ear: { description: 'experiment artifact bundles: curate, status, publish, promote', load: () => import('./cli/ear.ts').then((m) => m.default) },
   migrate: { description: 'migrate checkpoint records: node-reports rebuilds node_report.json (--overwrite)', load: () => import('./cli/migrate.ts').then((m) => m.default) },
   registry: { description: 'artifact registry: serve bundles (svc registry serve), issue, list and revoke tokens', load: () => import('./cli/registry.ts').then((m) => m.default) },
 };

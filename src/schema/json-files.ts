@@ -1,3 +1,4 @@
+import { Publish } from './publish.ts';
 import { Rubric } from './rubric.ts';
 import { Workflow } from './workflow.ts';
 
@@ -6,5 +7,6 @@ export function schemaFiles(): { path: string; text: string }[] {
   return [
     { path: 'schemas/workflow.schema.json', text: `${JSON.stringify(Workflow, null, 2)}\n` },
     { path: 'schemas/rubric.schema.json', text: `${JSON.stringify(Rubric, null, 2)}\n` },
+    { path: 'schemas/publish.schema.json', text: `${JSON.stringify(Publish, null, 2)}\n` },
   ];
 }

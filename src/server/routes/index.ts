@@ -3,6 +3,7 @@ import type { ServerContext } from '../context.ts';
 import { checkpointFileRoutes } from './checkpoint-files.ts';
 import { checkpointRoutes } from './checkpoints.ts';
 import { cloneRoutes } from './clone.ts';
+import { earRoutes } from './ear.ts';
 import { fewshotRoutes } from './fewshot.ts';
 import { memoryRoutes } from './memory.ts';
 import { modelRoutes } from './models.ts';
@@ -34,6 +35,7 @@ export const ROUTES: ((ctx: ServerContext) => Elysia<any, any, any, any, any, an
   fewshotRoutes,
   skillRoutes,
   nodeRoutes,
+  earRoutes,
   sandboxRoutes,
   cloneRoutes,
   staticRoutes,

@@ -1,0 +1,45 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Elysia, t } from 'elysia';
+import { stringify } from 'yaml';
+import { InputError } from '../../core/errors.ts';
+import { CURATE_STATUS_FILE, curateBundle } from '../../ear/curate.ts';
+import { publishYamlView, savePublishYaml } from '../../ear/publish-config.ts';
+import { earStatus } from '../../ear/status.ts';
+import { runDirOf } from '../../run/run-ids.ts';
+import type { ServerContext } from '../context.ts';
+
+/** Artifact bundles of a run: metadata, the publish configuration (preview and save), curation. */
+export const earRoutes = (ctx: ServerContext) =>
+  new Elysia({ name: 'ear' })
+    .get('/api/ear/:run_id', ({ params }) => {
+      const dir = runDirOf(ctx.checkpointsRoot, params.run_id);
+      const statusFile = join(dir, CURATE_STATUS_FILE);
+      let curate_status: unknown = null;
+      if (existsSync(statusFile)) {
+        try {
+          curate_status = JSON.parse(readFileSync(statusFile, 'utf8'));
+        } catch {}
+      }
+      return { run_id: params.run_id, ...earStatus(dir), curate_status };
+    })
+    .get('/api/ear/:run_id/publish-yaml', ({ params }) => ({ run_id: params.run_id, ...publishYamlView(runDirOf(ctx.checkpointsRoot, params.run_id)) }))
+    .post(
+      '/api/ear/:run_id/publish-yaml',
+      ({ params, body }) => {
+        const dir = runDirOf(ctx.checkpointsRoot, params.run_id);
+        if ((body.yaml === undefined) === (body.config === undefined)) throw new InputError('give either yaml (the file text) or config (its keys)');
+        const text = body.yaml ?? stringify(body.config);
+        const config = savePublishYaml(dir, text);
+        return { run_id: params.run_id, saved: true, config };
+      },
+      { body: t.Object({ yaml: t.Optional(t.String({ maxLength: 1_000_000 })), config: t.Optional(t.Record(t.String(), t.Unknown())) }) },
+    )
+    .post(
+      '/api/ear/:run_id/curate',
+      async ({ params, body }) => {
+        const dir = runDirOf(ctx.checkpointsRoot, params.run_id);
+        return { run_id: params.run_id, ...(await curateBundle(dir, { showFiles: body?.show_files === true })) };
+      },
+      { body: t.Optional(t.Object({ show_files: t.Optional(t.Boolean()) })) },
+    );

@@ -1,0 +1,29 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Type as T } from '@sinclair/typebox';
+import { isCheckpointDir } from '../../core/checkpoint/locate.ts';
+import { InputError, NotFoundError } from '../../core/errors.ts';
+import { printable } from '../../core/text.ts';
+import { curateBundle } from '../../ear/curate.ts';
+import { defineTool } from '../tool.ts';
+
+export const curateEar = defineTool({
+  name: 'curate_ear',
+  description:
+    "Curate the run's artifact bundle: the files of <checkpoint_dir>/ear/ that ear/publish.yaml allows (include, then exclude; .env, secrets/, keys always left out) " +
+    'are copied to ear_published/ with manifest.lock. Returns {ear_published_dir, manifest_path, bundle_sha256, file_count, excluded_count, skipped: false}, ' +
+    'or {skipped: true, reason} when the run has no publish configuration.',
+  params: T.Object(
+    { checkpoint_dir: T.Optional(T.String({ description: 'the run checkpoint (default: SVC_CHECKPOINT_DIR)' })) },
+    { additionalProperties: false },
+  ),
+  timeoutS: 1800,
+  async run(args, ctx) {
+    const given = args.checkpoint_dir || ctx.env.SVC_CHECKPOINT_DIR;
+    if (!given) throw new InputError('no checkpoint_dir given and SVC_CHECKPOINT_DIR is not set');
+    const dir = resolve(given);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new NotFoundError(`checkpoint_dir '${printable(given)}' is not a directory`);
+    if (!isCheckpointDir(dir)) throw new InputError(`checkpoint_dir '${printable(given)}' is not a checkpoint`, 'a checkpoint holds tree.json, idea.json or launch_config.json');
+    return curateBundle(dir);
+  },
+});
