@@ -25,7 +25,11 @@ export async function downloadToFile(url: string, file: string, opts: { headers?
   };
   arm();
   const out = createWriteStream(file, { flags: 'wx', mode: 0o600 });
+  // the open is asynchronous: wait for it, so a refusal that comes back first cannot leave an open
+  // pending that recreates the file after the caller removed it
+  const closed = new Promise<void>((resolve) => out.once('close', () => resolve()));
   try {
+    await once(out, 'open');
     const res = await fetch(url, { headers: opts.headers, signal: ctrl.signal, redirect: 'follow' });
     if (!res.ok) {
       await res.body?.cancel().catch(() => {});
@@ -44,6 +48,7 @@ export async function downloadToFile(url: string, file: string, opts: { headers?
     return { size };
   } catch (err) {
     out.destroy();
+    await closed;
     if (timedOut) throw new FetchTimeoutError(`download of ${what} timed out: no data for ${Math.round(opts.timeoutMs / 1000)} s`, 'try again, or raise SVC_CLONE_HTTP_TIMEOUT');
     if (err instanceof SvcError) throw err;
     throw new UnavailableError(`download of ${what} failed: ${(err as Error).message}`);

@@ -1,28 +1,39 @@
-// Publish backends with a large bundle (BENCH_BUNDLE_MB, default 1024 MiB): the svc-registry
-// backend's streamed upload to a local server of the registry protocol, and local-tarball's
+// Publish backends with a large bundle (BENCH_BUNDLE_MB, default 1024 MiB, a real bundle tarball:
+// manifest.lock and one data file): the svc-registry backend's streamed upload to the real registry
+// (src/registry/server.ts, in this process), and local-tarball's
 // hashed copy into the checkpoint, each against streaming-hashing the same file; peak RSS of the
 // process (client and server both) sampled during each, target under 100 MB above the start.
 // With s3rver installed, also object-store's upload (multipart through Bun's S3 client).
-import { mkdirSync, openSync, writeSync, closeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundleDigest, type ManifestLock } from '../../src/ear/manifest.ts';
+import * as tar from 'tar';
+import { bundleDigest, MANIFEST_FILE, type ManifestLock } from '../../src/ear/manifest.ts';
 import { localTarball } from '../../src/ear/backends/local-tarball.ts';
 import { objectStore } from '../../src/ear/backends/object-store.ts';
 import { svcRegistry } from '../../src/ear/backends/svc-registry.ts';
 import type { PublishInput } from '../../src/ear/backends/types.ts';
-import { startRegistryProtocolServer } from '../support/registry-protocol-server.ts';
+import { startTestRegistry } from '../support/registry-server.ts';
 import { removeDir, tempDir } from '../support/svc.ts';
 import { report } from './measure.ts';
 
 const MB = Number(process.env.BENCH_BUNDLE_MB ?? 1024);
 const dir = tempDir('svc-bench-backends-');
-const tarball = join(dir, 'bundle.tar.gz');
+const tree = join(dir, 'tree');
+mkdirSync(tree);
 const chunk = new Uint8Array(1 << 20);
 let seed = 7;
 for (let i = 0; i < chunk.length; i++) chunk[i] = (seed = (seed * 1103515245 + 12345) % 2147483648) & 0xff;
-const fd = openSync(tarball, 'w');
-for (let i = 0; i < MB; i++) ((chunk[0] = i & 0xff), writeSync(fd, chunk));
+const dataHash = new Bun.CryptoHasher('sha256');
+const fd = openSync(join(tree, 'data.bin'), 'w');
+for (let i = 0; i < MB; i++) ((chunk[0] = i & 0xff), writeSync(fd, chunk), dataHash.update(chunk));
 closeSync(fd);
+const files = [{ path: 'data.bin', size: MB * 2 ** 20, sha256: dataHash.digest('hex') }];
+const manifest: ManifestLock = { version: 1, checkpoint_id: 'bench', created_at: '2026-01-01T00:00:00Z', publish: { visibility: 'staged', required: false, auto_promote: false, max_file_mb: 2048, license: null, backend: 'svc-registry' }, files, excluded_count: 0, bundle_sha256: bundleDigest(files) };
+writeFileSync(join(tree, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+// the registry requires manifest.lock at the tarball's root; random data does not compress, so gzip level 1
+const tarball = join(dir, 'bundle.tar.gz');
+await tar.c({ gzip: { level: 1 }, file: tarball, cwd: tree, portable: true, mtime: new Date(0) }, [MANIFEST_FILE, 'data.bin']);
+removeDir(tree);
 
 async function timed<T>(f: () => Promise<T>): Promise<{ ms: number; peakMb: number; value: T }> {
   Bun.gc(true);
@@ -43,17 +54,15 @@ const base = await timed(async () => {
   return h.digest('hex');
 });
 const sha = base.value;
-const files = [{ path: 'data.bin', size: MB * 2 ** 20, sha256: sha }];
-const manifest: ManifestLock = { version: 1, checkpoint_id: 'bench', created_at: '2026-01-01T00:00:00Z', publish: { visibility: 'staged', required: false, auto_promote: false, max_file_mb: 2048, license: null, backend: 'svc-registry' }, files, excluded_count: 0, bundle_sha256: bundleDigest(files) };
 const ckpt = join(dir, 'ckpt');
 mkdirSync(ckpt);
-const TOKEN = 'svc_benchtoken000000000000';
-const reg = startRegistryProtocolServer({ [TOKEN]: 'bench' });
+const reg = startTestRegistry(dir);
+const TOKEN = reg.token('bench');
 const input = (over: Partial<PublishInput>): PublishInput => ({ tarball, tarballSha256: sha, manifest, visibility: 'staged', dryRun: false, checkpointDir: ckpt, env: {}, settings: {}, ...over });
 
 const up = await timed(() => svcRegistry.publish(input({ settings: { url: reg.url, token: TOKEN } })));
 const copy = await timed(() => localTarball.publish(input({})));
-reg.stop();
+await reg.stop();
 // object-store through s3rver (in a child process, so the figure is the client's) when the devDependency is installed
 let s3fig: { ms: number; peakMb: number } | null = null;
 const child = Bun.spawn([process.execPath, '-e', `const { startS3rver } = await import(${JSON.stringify(join(import.meta.dir, '../support/s3rver.ts'))}); const s = await startS3rver(); console.log(JSON.stringify(s)); await new Promise(() => {});`], { stdout: 'pipe', stderr: 'pipe' });
@@ -76,3 +85,4 @@ report(`svc-registry upload (peak +${up.peakMb.toFixed(0)} MB, target < 100)`, u
 report(`local-tarball hashed copy (peak +${copy.peakMb.toFixed(0)} MB, target < 100)`, copy.ms, base.ms);
 if (s3fig) report(`object-store upload to s3rver (peak +${s3fig.peakMb.toFixed(0)} MB, target < 100)`, s3fig.ms, base.ms);
 if (up.value.visibility !== 'staged' || copy.value.visibility !== 'staged') throw new Error('bench publish did not stage');
+if (up.value.extra.id !== sha.slice(0, 16)) throw new Error('the registry stored another id than the tarball\'s');

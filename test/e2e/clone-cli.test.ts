@@ -1,14 +1,15 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeBundle, tarTree, writeBundleTree } from '../support/bundle.ts';
-import { startRegistryStub } from '../support/registry-stub-server.ts';
+import { RegistryClient } from '../../src/registry/client.ts';
+import { type RegistryChild, spawnRegistry } from '../support/registry-server.ts';
 import { removeDir, svc, tempDir } from '../support/svc.ts';
 import { startViz, type Viz } from '../support/viz.ts';
 
 let dir: string;
 let viz: Viz | null = null;
-const stops: (() => void)[] = [];
+const stops: (() => void | Promise<void>)[] = [];
 const FILES = { 'code/a.py': 'print(1)\n', 'reproduce.sh': 'python code/a.py\n', 'README.md': '# bundle\n' };
 
 beforeEach(() => {
@@ -17,9 +18,25 @@ beforeEach(() => {
 afterEach(async () => {
   await viz?.stop();
   viz = null;
-  for (const s of stops.splice(0)) s();
+  for (const s of stops.splice(0)) await s();
   removeDir(dir);
 });
+
+/** The real registry, `svc registry serve` as a child, on a data dir of its own. */
+async function registry(): Promise<RegistryChild & { data: string }> {
+  const data = join(dir, `registry-${stops.length}`);
+  mkdirSync(data);
+  const child = await spawnRegistry(data);
+  stops.push(child.stop);
+  return { ...child, data };
+}
+
+/** A token from `svc registry token issue`. */
+async function issue(reg: { data: string }, user: string): Promise<string> {
+  const r = await svc(['registry', 'token', 'issue', user, '--data-dir', reg.data], { cwd: dir });
+  expect(r.code).toBe(0);
+  return r.stdout.trim();
+}
 
 describe('svc clone', () => {
   test('file:// into a destination: the tree, and the digest, count and destination printed', async () => {
@@ -66,23 +83,29 @@ describe('svc clone', () => {
 
   test('svc:// through ./.svc/registries.yaml with --token naming an environment variable; --no-extract', async () => {
     const { lock, tarball } = await makeBundle(join(dir, 'src'), FILES);
-    const id = new Bun.CryptoHasher('sha256').update(await Bun.file(tarball).arrayBuffer()).digest('hex').slice(0, 16);
-    const reg = startRegistryStub([{ id, file: tarball, visibility: 'staged', owner: 'ann' }], { svc_ann: 'ann' });
-    stops.push(reg.stop);
+    const reg = await registry();
+    const ann = await issue(reg, 'ann');
+    // staged: only ann's token reads it
+    const { id } = await new RegistryClient({ url: reg.url, token: ann }).upload(tarball);
     mkdirSync(join(dir, '.svc'));
     writeFileSync(join(dir, '.svc', 'registries.yaml'), `registries:\n  - name: lab\n    url: ${reg.url}\n`);
-    const r = await svc(['clone', `svc://lab/${id}`, 'arch', '--no-extract', '--token', 'ANN_TOKEN', '--json'], { cwd: dir, env: { ANN_TOKEN: 'svc_ann' } });
+    const refused = await svc(['clone', `svc://lab/${id}`, 'arch', '--no-extract'], { cwd: dir });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('401');
+    expect(existsSync(join(dir, 'arch'))).toBe(false);
+    const r = await svc(['clone', `svc://lab/${id}`, 'arch', '--no-extract', '--token', 'ANN_TOKEN', '--json'], { cwd: dir, env: { ANN_TOKEN: ann } });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toMatchObject({ bundle_sha256: lock.bundle_sha256, extracted: false });
     expect(readdirSync(join(dir, 'arch'))).toEqual(['bundle.tar.gz']);
-    expect(reg.requests[0]?.auth).toBe('Bearer svc_ann');
+    expect(readFileSync(join(dir, 'arch', 'bundle.tar.gz')).equals(readFileSync(tarball))).toBe(true);
   });
 
   test('the home-directory registries file still works but warns', async () => {
     const { tarball } = await makeBundle(join(dir, 'src'), FILES);
-    const id = new Bun.CryptoHasher('sha256').update(await Bun.file(tarball).arrayBuffer()).digest('hex').slice(0, 16);
-    const reg = startRegistryStub([{ id, file: tarball, visibility: 'public', owner: 'ann' }], {});
-    stops.push(reg.stop);
+    const reg = await registry();
+    const client = new RegistryClient({ url: reg.url, token: await issue(reg, 'ann') });
+    const { id } = await client.upload(tarball);
+    await client.promote(id, 'public');
     const home = join(dir, 'home');
     mkdirSync(join(home, '.svc'), { recursive: true });
     writeFileSync(join(home, '.svc', 'registries.yaml'), `registries:\n  - {name: lab, url: "${reg.url}"}\n`);
@@ -90,6 +113,7 @@ describe('svc clone', () => {
     const r = await svc(['clone', `svc://${id}`, 'copy'], { cwd: join(dir, 'work'), env: { HOME: home } });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('deprecated');
+    expect(readFileSync(join(dir, 'work', 'copy', 'code', 'a.py'), 'utf8')).toBe(FILES['code/a.py']);
   });
 
   test('bad usage: an unknown scheme is exit 2', async () => {

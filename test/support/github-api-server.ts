@@ -3,13 +3,14 @@
  * JSON shapes: create a release (POST /repos/{o}/{r}/releases; 422 already_exists), update it
  * (PATCH .../releases/{id}), delete it, get the latest (GET .../releases/latest: neither draft nor
  * prerelease), list them (GET .../releases, drafts for writers only) or get one by tag, upload an asset (POST <upload_url>?name=, 422 for a name already
- * there) and download it (GET /{o}/{r}/releases/download/{tag}/{name}; drafts only with a token).
+ * there) and download it (GET /{o}/{r}/releases/download/{tag}/{name}; drafts only with a token;
+ * answered as GitHub does with a 302 to the asset's storage URL, GET /storage/releases/{id}?sig=).
  * Bearer tokens: unknown 401 "Bad credentials"; a token without write access to the repository
  * 403 "Resource not accessible by personal access token"; an unknown repository 404.
  */
 export type GithubRequest = { method: string; path: string; headers: Record<string, string> };
 
-type Asset = { id: number; name: string; content_type: string; size: number; bytes: Uint8Array; created_at: string };
+type Asset = { id: number; name: string; content_type: string; size: number; bytes: Uint8Array; created_at: string; sig: string };
 type Release = { id: number; owner: string; repo: string; tag_name: string; name: string; body: string; draft: boolean; prerelease: boolean; created_at: string; published_at: string | null; assets: Asset[]; latest_order: number };
 
 export type GithubApiServer = {
@@ -90,7 +91,14 @@ export function startGithubApiServer(opts: { repos: string[]; tokens: Record<str
         const r = releases.find((x) => x.owner === dl[1] && x.repo === dl[2] && x.tag_name === dl[3]);
         const a = r?.assets.find((x) => x.name === decodeURIComponent(dl[4] as string));
         if (!r || !a || (r.draft && !grants?.includes(`${r.owner}/${r.repo}`))) return new Response('Not Found', { status: 404 });
-        return new Response(a.bytes, { headers: { 'content-type': 'application/octet-stream' } });
+        // as GitHub does: a 302 to the asset's storage, under a signed (here: random) URL
+        return new Response(null, { status: 302, headers: { location: `${base}/storage/releases/${a.id}?sig=${a.sig}` } });
+      }
+      const st = /^\/storage\/releases\/(\d+)$/.exec(url.pathname);
+      if (req.method === 'GET' && st) {
+        const a = releases.flatMap((x) => x.assets).find((x) => x.id === Number(st[1]) && x.sig === url.searchParams.get('sig'));
+        if (!a) return new Response('<?xml version="1.0" encoding="UTF-8"?><Error><Code>AuthenticationFailed</Code></Error>', { status: 403, headers: { 'content-type': 'application/xml' } });
+        return new Response(a.bytes, { headers: { 'content-type': 'application/octet-stream', 'content-length': String(a.size) } });
       }
       const m = /^\/repos\/([^/]+)\/([^/]+)\/releases(?:\/(.*))?$/.exec(url.pathname);
       if (!m) return json(404, { message: 'Not Found', documentation_url: docs });
@@ -133,7 +141,7 @@ export function startGithubApiServer(opts: { repos: string[]; tokens: Record<str
         if (!name) return json(422, { message: 'Validation Failed', errors: [{ resource: 'ReleaseAsset', code: 'missing_field', field: 'name' }], documentation_url: docs, status: '422' });
         if (r.assets.some((a) => a.name === name)) return json(422, { message: 'Validation Failed', errors: [{ resource: 'ReleaseAsset', code: 'already_exists', field: 'name' }], documentation_url: docs, status: '422' });
         const bytes = new Uint8Array(await req.arrayBuffer());
-        const a: Asset = { id: nextId++, name, content_type: req.headers.get('content-type') ?? 'application/octet-stream', size: bytes.length, bytes, created_at: now() };
+        const a: Asset = { id: nextId++, name, content_type: req.headers.get('content-type') ?? 'application/octet-stream', size: bytes.length, bytes, created_at: now(), sig: crypto.randomUUID() };
         r.assets.push(a);
         return json(201, assetJson(r, a));
       }

@@ -1,14 +1,17 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cloneBundle } from '../../../src/clone/clone.ts';
 import { parseRef } from '../../../src/clone/ref.ts';
 import { InputError, NotFoundError, SvcError, UnavailableError } from '../../../src/core/errors.ts';
-import { makeBundle } from '../../support/bundle.ts';
-import { startGitHubReleasesServer } from '../../support/github-releases-server.ts';
-import { startRegistryStub } from '../../support/registry-stub-server.ts';
+import { hostingDoi } from '../../../src/ear/backends/hosting-doi.ts';
+import { hostingRelease } from '../../../src/ear/backends/hosting-release.ts';
+import { svcRegistry } from '../../../src/ear/backends/svc-registry.ts';
+import { makeBundle, treeFiles } from '../../support/bundle.ts';
+import { startGithubApiServer } from '../../support/github-api-server.ts';
+import { startTestRegistry } from '../../support/registry-server.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
-import { startZenodoServer } from '../../support/zenodo-server.ts';
+import { startZenodoApiServer } from '../../support/zenodo-api-server.ts';
 import { failure, nothingLeft } from './helpers.ts';
 
 let root: string;
@@ -97,63 +100,90 @@ describe('https://', () => {
   });
 });
 
-describe('svc://', () => {
+describe('svc:// against the real registry', () => {
   const regFile = (entries: { name: string; url: string; token?: string }[]) => {
     const f = join(root, 'registries.yaml');
     writeFileSync(f, `registries:\n${entries.map((e) => `  - {name: ${e.name}, url: "${e.url}"${e.token ? `, token: "${e.token}"` : ''}}`).join('\n')}\n`);
     return f;
   };
+  const registry = (name: string) => {
+    const r = startTestRegistry(root, name);
+    stops.push(() => void r.stop());
+    return r;
+  };
 
-  test('svc://<id> from the first registry that has it, in file order, with each one\'s token', async () => {
-    const empty = startRegistryStub([], { svc_tokA: 'alice' });
-    const full = startRegistryStub([{ id, file: bundle.tarball, visibility: 'staged', owner: 'bob' }], { svc_tokB: 'bob' });
-    stops.push(empty.stop, full.stop);
-    const f = regFile([{ name: 'one', url: empty.url, token: 'svc_tokA' }, { name: 'two', url: full.url, token: '$BOB_TOKEN' }]);
-    const r = await cloneBundle(`svc://${id}`, join(out, 'b'), { env: { SVC_REGISTRIES_FILE: f, BOB_TOKEN: 'svc_tokB' }, expectSha256: bundle.lock.bundle_sha256 });
+  test('svc://<id> falls through a registry without it to the next, with each one\'s own token', async () => {
+    const one = registry('one');
+    const two = registry('two');
+    const alice = one.token('alice');
+    const bob = two.token('bob');
+    // staged at two: only bob's token reads it, so one's token must not be what two is sent
+    expect(await two.publish(bundle.tarball, bob)).toBe(id);
+    const f = regFile([{ name: 'one', url: one.url, token: alice }, { name: 'two', url: two.url, token: '$BOB_TOKEN' }]);
+    const r = await cloneBundle(`svc://${id}`, join(out, 'b'), { env: { SVC_REGISTRIES_FILE: f, BOB_TOKEN: bob }, expectSha256: bundle.lock.bundle_sha256 });
     expect(r.file_count).toBe(2);
-    expect(empty.requests.map((q) => q.path)).toEqual([`/artifact/${id}`]);
-    expect(full.requests.map((q) => q.auth)).toEqual(['Bearer svc_tokB']);
+    expect(one.artifacts()).toEqual([]);
+  });
+
+  test('svc://<id>: the first registry in file order that has it wins; later ones are not asked', async () => {
+    const first = registry('first');
+    await first.publish(bundle.tarball, first.token('alice'), 'public');
+    const later = registry('later');
+    const laterUrl = later.url;
+    await later.stop();
+    // an unreachable registry is reported as is, so success means it was never asked
+    const f = regFile([{ name: 'first', url: first.url }, { name: 'later', url: laterUrl }]);
+    const r = await cloneBundle(`svc://${id}`, join(out, 'b'), { env: { SVC_REGISTRIES_FILE: f }, expectSha256: bundle.lock.bundle_sha256 });
+    expect(r.file_count).toBe(2);
+    // and in the other order the outage is what the clone reports
+    const g = regFile([{ name: 'later', url: laterUrl }, { name: 'first', url: first.url }]);
+    expect(await failure(cloneBundle(`svc://${id}`, join(out, 'c'), { env: { SVC_REGISTRIES_FILE: g } }))).toBeInstanceOf(UnavailableError);
+    nothingLeft(join(out, 'c'), ['b']);
   });
 
   test('svc://<name>/<id> and --registry pick one registry by name or URL', async () => {
-    const a = startRegistryStub([], {});
-    const b = startRegistryStub([{ id, file: bundle.tarball, visibility: 'public', owner: 'bob' }], {});
-    stops.push(a.stop, b.stop);
+    const a = registry('a');
+    const b = registry('b');
+    // a holds the same bundle staged (no token in the file: asking a would be refused with 401)
+    await a.publish(bundle.tarball, a.token('alice'));
+    await b.publish(bundle.tarball, b.token('bob'), 'public');
     const f = regFile([{ name: 'a', url: a.url }, { name: 'b', url: b.url }]);
     const env = { SVC_REGISTRIES_FILE: f };
-    await cloneBundle(`svc://b/${id}`, join(out, 'x'), { env });
+    expect((await failure(cloneBundle(`svc://${id}`, join(out, 'v'), { env }))).message).toContain('401');
+    await cloneBundle(`svc://b/${id}`, join(out, 'x'), { env, expectSha256: bundle.lock.bundle_sha256 });
     await cloneBundle(`svc://${id}`, join(out, 'y'), { env, registry: 'b' });
     await cloneBundle(`svc://${id}`, join(out, 'z'), { env, registry: `${b.url}/` });
-    expect(a.requests).toEqual([]);
-    expect(b.requests).toHaveLength(3);
     expect(await failure(cloneBundle(`svc://nope/${id}`, join(out, 'w'), { env }))).toBeInstanceOf(NotFoundError);
   });
 
   test('--token: an environment variable name, else the literal; it wins over the file', async () => {
-    const reg = startRegistryStub([{ id, file: bundle.tarball, visibility: 'private-token', owner: 'bob' }], { svc_good: 'bob' });
-    stops.push(reg.stop);
+    const reg = registry('r');
+    const good = reg.token('bob');
+    await reg.publish(bundle.tarball, good, 'private-token');
     const f = regFile([{ name: 'r', url: reg.url, token: 'svc_wrong' }]);
-    await cloneBundle(`svc://${id}`, join(out, 'a'), { env: { SVC_REGISTRIES_FILE: f, MY_TOK: 'svc_good' }, token: 'MY_TOK' });
-    await cloneBundle(`svc://${id}`, join(out, 'b'), { env: { SVC_REGISTRIES_FILE: f }, token: 'svc_good' });
-    expect(reg.requests.map((q) => q.auth)).toEqual(['Bearer svc_good', 'Bearer svc_good']);
+    expect((await failure(cloneBundle(`svc://${id}`, join(out, 'n'), { env: { SVC_REGISTRIES_FILE: f } }))).message).toContain('401');
+    await cloneBundle(`svc://${id}`, join(out, 'a'), { env: { SVC_REGISTRIES_FILE: f, MY_TOK: good }, token: 'MY_TOK' });
+    await cloneBundle(`svc://${id}`, join(out, 'b'), { env: { SVC_REGISTRIES_FILE: f }, token: good });
+    // private-token: any valid token of this registry, not only the owner's
+    await cloneBundle(`svc://${id}`, join(out, 'c'), { env: { SVC_REGISTRIES_FILE: f }, token: reg.token('eve') });
   });
 
   test('a wrong token is 401 and a staged bundle of another user 403: both leave nothing', async () => {
-    const reg = startRegistryStub([{ id, file: bundle.tarball, visibility: 'staged', owner: 'bob' }], { svc_bob: 'bob', svc_eve: 'eve' });
-    stops.push(reg.stop);
+    const reg = registry('r');
+    await reg.publish(bundle.tarball, reg.token('bob'));
+    const eve = reg.token('eve');
     const f = regFile([{ name: 'r', url: reg.url }]);
     const e1 = await failure(cloneBundle(`svc://${id}`, join(out, 'b'), { env: { SVC_REGISTRIES_FILE: f }, token: 'svc_nope' }));
     expect(e1).toBeInstanceOf(SvcError);
     expect(e1.message).toContain('401');
-    const e2 = await failure(cloneBundle(`svc://${id}`, join(out, 'b'), { env: { SVC_REGISTRIES_FILE: f }, token: 'svc_eve' }));
+    const e2 = await failure(cloneBundle(`svc://${id}`, join(out, 'b'), { env: { SVC_REGISTRIES_FILE: f }, token: eve }));
     expect(e2.message).toContain('403');
     nothingLeft(join(out, 'b'));
   });
 
   test('unknown id: 404, naming the registries tried', async () => {
-    const a = startRegistryStub([], {});
-    const b = startRegistryStub([], {});
-    stops.push(a.stop, b.stop);
+    const a = registry('a');
+    const b = registry('b');
     const f = regFile([{ name: 'a', url: a.url }, { name: 'b', url: b.url }]);
     const err = await failure(cloneBundle(`svc://${id}`, join(out, 'b'), { env: { SVC_REGISTRIES_FILE: f } }));
     expect(err).toBeInstanceOf(NotFoundError);
@@ -165,23 +195,75 @@ describe('svc://', () => {
     const err = await failure(cloneBundle(`svc://${id}`, join(out, 'b'), { env: { HOME: root }, cwd: root }));
     expect(err.message).toContain('no registries configured');
   });
+
+  test('round trip: the svc-registry backend publishes, promotes public, and svc://<id> clones it verified', async () => {
+    const reg = registry('lab');
+    const token = reg.token('alice');
+    const sha = new Bun.CryptoHasher('sha256').update(await Bun.file(bundle.tarball).arrayBuffer()).digest('hex');
+    const input = { tarball: bundle.tarball, tarballSha256: sha, manifest: bundle.lock, visibility: 'public', dryRun: false, checkpointDir: join(root, 'src'), env: {}, settings: { url: reg.url, token, name: 'lab' } };
+    const published = await svcRegistry.publish(input);
+    expect(published).toMatchObject({ ref: `svc://${id}`, visibility: 'staged' });
+    const f = regFile([{ name: 'lab', url: reg.url }]);
+    // staged: nobody without the owner's token gets it
+    expect((await failure(cloneBundle(published.ref, join(out, 'b'), { env: { SVC_REGISTRIES_FILE: f } }))).message).toContain('401');
+    expect((await svcRegistry.promote({ ref: published.ref, extra: published.extra }, 'public', {}, input.settings)).visibility).toBe('public');
+    const r = await cloneBundle(published.ref, join(out, 'b'), { env: { SVC_REGISTRIES_FILE: f }, expectSha256: bundle.lock.bundle_sha256 });
+    expect(r).toMatchObject({ bundle_sha256: bundle.lock.bundle_sha256, file_count: 2, extracted: true });
+    expect(treeFiles(join(out, 'b'))).toEqual(treeFiles(bundle.tree));
+    for (const p of treeFiles(bundle.tree)) expect(readFileSync(join(out, 'b', p), 'utf8')).toBe(readFileSync(join(bundle.tree, p), 'utf8'));
+    // a wrong expected digest fails verification and leaves nothing
+    const bad = await failure(cloneBundle(published.ref, join(out, 'c'), { env: { SVC_REGISTRIES_FILE: f }, expectSha256: '0'.repeat(64) }));
+    expect(bad.message).toContain('bundle digest mismatch');
+    nothingLeft(join(out, 'c'), ['b']);
+  });
 });
 
-describe('hosting-release:', () => {
-  test('the latest release\'s bundle.tar.gz asset (through its redirect)', async () => {
-    const gh = startGitHubReleasesServer([{ owner: 'octo', repo: 'paper', tag: 'v1', assets: [{ name: 'notes.txt', file: bundle.tarball }, { name: 'bundle.tar.gz', file: bundle.tarball }] }]);
+describe('hosting-release: (published by the hosting-release backend)', () => {
+  const TOKEN = 'ghp_writer0123456789abcdef';
+  const github = () => {
+    const gh = startGithubApiServer({ repos: ['octo/paper', 'octo/bare', 'octo/none'], tokens: { [TOKEN]: ['octo/paper', 'octo/bare'] } });
     stops.push(gh.stop);
-    const r = await cloneBundle('hosting-release:octo/paper', join(out, 'b'), { env: { SVC_HOSTING_RELEASE_API: gh.url }, expectSha256: bundle.lock.bundle_sha256 });
+    return gh;
+  };
+  const publishInput = (api: string, repo: string) => ({
+    tarball: bundle.tarball,
+    tarballSha256: new Bun.CryptoHasher('sha256').update(readFileSync(bundle.tarball)).digest('hex'),
+    manifest: bundle.lock,
+    visibility: 'public',
+    dryRun: false,
+    checkpointDir: join(root, 'src'),
+    env: { SVC_HOSTING_RELEASE_API: api, GITHUB_TOKEN: TOKEN },
+    settings: { repo },
+  });
+
+  test('round trip: publish, promote public, clone the latest release\'s bundle.tar.gz (through its redirect)', async () => {
+    const gh = github();
+    const input = publishInput(gh.url, 'octo/paper');
+    const published = await hostingRelease.publish(input);
+    expect(published.ref).toBe('hosting-release:octo/paper');
+    const env = { SVC_HOSTING_RELEASE_API: gh.url };
+    // staged is a draft: not the latest release, so not cloneable
+    expect(await failure(cloneBundle(published.ref, join(out, 'b'), { env }))).toBeInstanceOf(NotFoundError);
+    await hostingRelease.promote({ ref: published.ref, extra: published.extra }, 'public', input.env, input.settings);
+    gh.requests.length = 0;
+    const r = await cloneBundle(published.ref, join(out, 'b'), { env, expectSha256: bundle.lock.bundle_sha256 });
     expect(r.file_count).toBe(2);
-    expect(gh.requests.map((q) => q.path)).toEqual(['/repos/octo/paper/releases/latest', '/octo/paper/releases/download/v1/bundle.tar.gz', expect.stringMatching(/^\/storage\//)]);
+    expect(treeFiles(join(out, 'b'))).toEqual(treeFiles(bundle.tree));
+    const tag = published.extra.tag as string;
+    expect(gh.requests.map((q) => q.path)).toEqual(['/repos/octo/paper/releases/latest', `/octo/paper/releases/download/${tag}/bundle.tar.gz`, expect.stringMatching(/^\/storage\/releases\/\d+\?sig=/)]);
     expect(gh.requests[0]?.headers.accept).toBe('application/vnd.github+json');
+    // clone sends no credentials it was not given
+    expect(gh.requests.every((q) => q.headers.authorization === undefined)).toBe(true);
   });
 
   test('no release: 404; a release without the asset: not found', async () => {
-    const gh = startGitHubReleasesServer([{ owner: 'octo', repo: 'bare', tag: 'v1', assets: [{ name: 'other.zip', file: bundle.tarball }] }]);
-    stops.push(gh.stop);
+    const gh = github();
+    const auth = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
+    const rel = (await (await fetch(`${gh.url}/repos/octo/bare/releases`, { method: 'POST', headers: auth, body: JSON.stringify({ tag_name: 'v1' }) })).json()) as { id: number };
+    expect((await fetch(`${gh.url}/repos/octo/bare/releases/${rel.id}/assets?name=other.zip`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/zip' }, body: 'zip' })).status).toBe(201);
     const env = { SVC_HOSTING_RELEASE_API: gh.url };
     expect(await failure(cloneBundle('hosting-release:octo/none', join(out, 'b'), { env }))).toBeInstanceOf(NotFoundError);
+    expect(await failure(cloneBundle('hosting-release:octo/missing', join(out, 'b'), { env }))).toBeInstanceOf(NotFoundError);
     const err = await failure(cloneBundle('hosting-release:octo/bare', join(out, 'b'), { env }));
     expect(err).toBeInstanceOf(NotFoundError);
     expect(err.message).toContain('(v1) has no bundle.tar.gz');
@@ -206,21 +288,53 @@ describe('answers that are not what the protocol promises', () => {
   });
 });
 
-describe('doi:', () => {
-  test('a Zenodo record\'s bundle.tar.gz', async () => {
-    const z = startZenodoServer([{ id: 4242, files: [{ key: 'README.md', file: bundle.tarball }, { key: 'bundle.tar.gz', file: bundle.tarball }] }]);
+describe('doi: (published by the hosting-doi backend)', () => {
+  const TOKEN = 'zenodo_writer_token_0123456789';
+  const zenodo = () => {
+    const z = startZenodoApiServer({ tokens: { [TOKEN]: { user: 'alice', write: true } } });
     stops.push(z.stop);
-    const r = await cloneBundle('doi:10.5281/zenodo.4242', join(out, 'b'), { env: { SVC_HOSTING_DOI_API: z.url }, expectSha256: bundle.lock.bundle_sha256 });
+    return z;
+  };
+
+  test('round trip: publish, promote public (mints the DOI), clone doi:<doi>', async () => {
+    const z = zenodo();
+    const input = {
+      tarball: bundle.tarball,
+      tarballSha256: new Bun.CryptoHasher('sha256').update(readFileSync(bundle.tarball)).digest('hex'),
+      manifest: bundle.lock,
+      visibility: 'public',
+      dryRun: false,
+      checkpointDir: join(root, 'src'),
+      env: { SVC_HOSTING_DOI_API: z.url, ZENODO_TOKEN: TOKEN },
+      settings: { creators: ['Doe, Jane'] },
+    };
+    const published = await hostingDoi.publish(input);
+    const depId = published.extra.deposition_id as number;
+    const env = { SVC_HOSTING_DOI_API: z.url };
+    // an unpublished deposition has no record yet
+    expect(await failure(cloneBundle(`doi:10.5281/zenodo.${depId}`, join(out, 'b'), { env }))).toBeInstanceOf(NotFoundError);
+    const promoted = await hostingDoi.promote({ ref: published.ref, extra: published.extra }, 'public', input.env, input.settings);
+    const ref = promoted.extra.ref as string;
+    expect(ref).toBe(`doi:10.5281/zenodo.${depId}`);
+    z.requests.length = 0;
+    const r = await cloneBundle(ref, join(out, 'b'), { env, expectSha256: bundle.lock.bundle_sha256 });
     expect(r.file_count).toBe(2);
-    expect(z.requests.map((q) => q.path)).toEqual(['/api/records/4242', '/api/records/4242/files/bundle.tar.gz/content']);
+    expect(treeFiles(join(out, 'b'))).toEqual(treeFiles(bundle.tree));
+    expect(z.requests.map((q) => q.path)).toEqual([`/api/records/${depId}`, `/api/records/${depId}/files/bundle.tar.gz/content`]);
+    expect(z.requests.every((q) => q.headers.authorization === undefined)).toBe(true);
   });
 
   test('an unknown record is not found; a record without the file too', async () => {
-    const z = startZenodoServer([{ id: 7, files: [{ key: 'paper.pdf', file: bundle.tarball }] }]);
-    stops.push(z.stop);
+    const z = zenodo();
+    const auth = { Authorization: `Bearer ${TOKEN}` };
+    const dep = (await (await fetch(`${z.url}/api/deposit/depositions`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: '{}' })).json()) as { id: number; links: { bucket: string } };
+    expect((await fetch(`${dep.links.bucket}/paper.pdf`, { method: 'PUT', headers: auth, body: 'pdf' })).status).toBe(201);
+    const metadata = { upload_type: 'publication', title: 'paper', creators: [{ name: 'Doe, Jane' }], description: 'a paper' };
+    expect((await fetch(`${z.url}/api/deposit/depositions/${dep.id}`, { method: 'PUT', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ metadata }) })).status).toBe(200);
+    expect((await fetch(`${z.url}/api/deposit/depositions/${dep.id}/actions/publish`, { method: 'POST', headers: auth })).status).toBe(202);
     const env = { SVC_HOSTING_DOI_API: z.url };
     expect(await failure(cloneBundle('doi:10.5281/zenodo.99', join(out, 'b'), { env }))).toBeInstanceOf(NotFoundError);
-    expect((await failure(cloneBundle('doi:10.5281/zenodo.7', join(out, 'b'), { env }))).message).toContain('no bundle.tar.gz');
+    expect((await failure(cloneBundle(`doi:10.5281/zenodo.${dep.id}`, join(out, 'b'), { env }))).message).toContain('no bundle.tar.gz');
     nothingLeft(join(out, 'b'));
   });
 });
