@@ -14,7 +14,6 @@ const COMMANDS: Record<string, CommandEntry> = {
   'skills-list': { description: 'list the skills of the workflow and their phases', load: () => import('./cli/skills-list.ts').then((m) => m.default) },
   skill: { description: 'serve a built-in skill over MCP stdio (svc skill serve <name>), or orchestrator-skill as JSON over HTTP (--http)', load: () => import('./cli/skill.ts').then((m) => m.default) },
   memory: { description: 'memory backend: health, backup, restore, migrate, local server (start-local, stop-local, serve)', load: () => import('./cli/memory.ts').then((m) => m.default) },
-  ear: { description: 'experiment artifact bundles: curate, status', load: () => import('./cli/ear.ts').then((m) => m.default) },
   migrate: { description: 'migrate checkpoint records: node-reports rebuilds node_report.json (--overwrite)', load: () => import('./cli/migrate.ts').then((m) => m.default) },
 };
 
