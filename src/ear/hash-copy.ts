@@ -14,12 +14,15 @@ export async function copyHashed(from: string, to: string, mode = 0o644): Promis
   return sha256File(to);
 }
 
+/** Read buffers kept for reuse: one per file being hashed at once, instead of garbage per file. */
+const pool: Buffer[] = [];
+
 /** SHA-256 of a file, streamed in 1 MiB chunks. */
 export async function sha256File(path: string): Promise<{ size: number; sha256: string }> {
   const fh = await open(path, 'r');
+  const buf = pool.pop() ?? Buffer.allocUnsafe(CHUNK);
   try {
     const hasher = new Bun.CryptoHasher('sha256');
-    const buf = Buffer.allocUnsafe(CHUNK);
     let size = 0;
     for (;;) {
       const { bytesRead } = await fh.read(buf, 0, CHUNK, null);
@@ -29,6 +32,7 @@ export async function sha256File(path: string): Promise<{ size: number; sha256: 
     }
     return { size, sha256: hasher.digest('hex') };
   } finally {
+    if (pool.length < 8) pool.push(buf);
     await fh.close();
   }
 }
