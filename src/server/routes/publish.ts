@@ -68,16 +68,15 @@ function publishBlock(file: string): Record<string, unknown> {
 
 const settingsView = (file: string) => ({ publish: withoutSecrets(publishBlock(file)), backends: BACKEND_NAMES, file });
 
-const PublishBody = t.Optional(
-  t.Object(
-    {
-      backend: t.Optional(t.String({ maxLength: 100 })),
-      visibility: t.Optional(t.String({ maxLength: 100 })),
-      dry_run: t.Optional(t.Boolean()),
-      consent: t.Optional(t.Boolean()),
-    },
-    { additionalProperties: false },
-  ),
+// a JSON object is required (send {} for the defaults): a malformed body must never publish
+const PublishBody = t.Object(
+  {
+    backend: t.Optional(t.String({ maxLength: 100 })),
+    visibility: t.Optional(t.String({ maxLength: 100 })),
+    dry_run: t.Optional(t.Boolean()),
+    consent: t.Optional(t.Boolean()),
+  },
+  { additionalProperties: false },
 );
 
 /**
@@ -93,10 +92,13 @@ export const publishRoutes = (ctx: ServerContext) => {
     .post(
       '/api/publish/settings',
       ({ body }) => {
+        if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new InputError('body: expected a JSON object of publish settings');
         const secret = secretPath(body, 'publish');
         if (secret) throw new InputError(`'${secret}' looks like a secret; tokens and keys go to .env (POST /api/env-keys), not settings.json`);
         const next: Record<string, unknown> = { ...publishBlock(ctx.settingsPath) };
-        for (const [k, v] of Object.entries(body)) {
+        const entries = Object.entries(body);
+        if (entries.length > 100) throw new InputError('body: at most 100 publish settings');
+        for (const [k, v] of entries) {
           if (v === null) delete next[k];
           else next[k] = v;
         }
@@ -114,7 +116,7 @@ export const publishRoutes = (ctx: ServerContext) => {
         ctx.invalidate();
         return settingsView(ctx.settingsPath);
       },
-      { body: t.Record(t.String({ maxLength: 100 }), t.Unknown(), { maxProperties: 100 }) },
+      { body: t.Unknown() },
     )
     .get(
       '/api/publish/:run_id/preview',
@@ -148,11 +150,11 @@ export const publishRoutes = (ctx: ServerContext) => {
         const env = envFor(dir);
         return backendCall(async () => {
           // the preview decides the backend and checks the bundle and visibility before anything is built
-          const p = publishPreview(dir, { backend: body?.backend, visibility: body?.visibility, env });
-          const dryRun = body?.dry_run === true || p.dry_run;
-          if (p.backend !== LOCAL_BACKEND && !dryRun && body?.consent !== true)
+          const p = publishPreview(dir, { backend: body.backend, visibility: body.visibility, env });
+          const dryRun = body.dry_run === true || p.dry_run;
+          if (p.backend !== LOCAL_BACKEND && !dryRun && body.consent !== true)
             throw new InputError(`publishing to ${p.backend} sends the bundle off this machine: it needs consent: true (or dry_run: true)`);
-          const record = await publishBundle(dir, { backend: p.backend, visibility: body?.visibility, dryRun, env });
+          const record = await publishBundle(dir, { backend: p.backend, visibility: body.visibility, dryRun, env });
           return { run_id: params.run_id, record };
         });
       },
