@@ -2,7 +2,9 @@ import { defineCommand } from 'citty';
 import { findCheckpoint } from '../core/checkpoint/locate.ts';
 import { checkpointsDir, loadEnv } from '../core/config/environment.ts';
 import { InputError } from '../core/errors.ts';
+import { BACKEND_NAMES, BackendError, backendErrorObject } from '../ear/backends/index.ts';
 import { curateBundle } from '../ear/curate.ts';
+import { promoteBundle, publishBundle, type PublishRecord } from '../ear/publish.ts';
 import { earStatus } from '../ear/status.ts';
 import { print, printJson, warn } from './output.ts';
 
@@ -60,7 +62,72 @@ const status = defineCommand({
   },
 });
 
+/** A publish or promote outcome: the record as JSON, or its ref, visibility and digest. */
+function printRecord(r: PublishRecord, json: boolean, verb: string): void {
+  if (json) {
+    printJson(r);
+    return;
+  }
+  print(`${r.dry_run ? `dry run: would have ${verb}` : verb} ${r.ref}`);
+  print(`visibility ${r.visibility}`);
+  print(`bundle_sha256 ${r.bundle_sha256}`);
+}
+
+/** A backend failure as one line naming its kind (and, with --json, the error object on stdout). */
+function backendFailure(err: unknown, json: boolean, what: string): number {
+  if (!(err instanceof BackendError)) throw err;
+  const o = backendErrorObject(err);
+  if (json) printJson(o);
+  process.stderr.write(`svc: ${what} failed (${o.kind}): ${o.error}\n`);
+  return err.exitCode;
+}
+
+const publish = defineCommand({
+  meta: { description: 'Publish the curated bundle (first publish is always staged); writes publish_record.json' },
+  args: {
+    checkpoint: checkpointArg,
+    backend: { type: 'string', description: `publish backend, over publish.yaml's (${BACKEND_NAMES.join(', ')})` },
+    visibility: { type: 'string', description: 'visibility asked for (the first publish is staged whatever is asked)' },
+    'dry-run': { type: 'boolean', description: 'send nothing; say what would be published (also SVC_PUBLISH_DRYRUN)' },
+    json: { type: 'boolean', description: 'print the publish record as JSON' },
+  },
+  async run({ args }) {
+    const dir = checkpointOf(args.checkpoint);
+    if (args.backend !== undefined && args.backend.trim() === '') throw new InputError('--backend needs a value', `use one of ${BACKEND_NAMES.join(', ')}`);
+    if (args.visibility !== undefined && args.visibility.trim() === '') throw new InputError('--visibility needs a value');
+    const json = args.json === true;
+    try {
+      const r = await publishBundle(dir, { backend: args.backend, visibility: args.visibility, dryRun: args['dry-run'] === true, env: loadEnv({ checkpointDir: dir }) });
+      printRecord(r, json, 'published');
+      return 0;
+    } catch (err) {
+      return backendFailure(err, json, 'publish');
+    }
+  },
+});
+
+const promote = defineCommand({
+  meta: { description: 'Promote the published bundle: staged to unlisted or public, unlisted to public (demotion is refused)' },
+  args: {
+    checkpoint: checkpointArg,
+    target: { type: 'string', description: 'public or unlisted', default: 'public' },
+    json: { type: 'boolean', description: 'print the publish record as JSON' },
+  },
+  async run({ args }) {
+    const dir = checkpointOf(args.checkpoint);
+    const target = args.target;
+    if (target !== 'public' && target !== 'unlisted') throw new InputError(`--target must be public or unlisted, got '${String(target).slice(0, 40)}'`);
+    const json = args.json === true;
+    try {
+      printRecord(await promoteBundle(dir, target, loadEnv({ checkpointDir: dir })), json, 'promoted');
+      return 0;
+    } catch (err) {
+      return backendFailure(err, json, 'promote');
+    }
+  },
+});
+
 export default defineCommand({
-  meta: { description: 'Experiment artifact bundles: curate, status' },
-  subCommands: { curate, status },
+  meta: { description: 'Experiment artifact bundles: curate, status, publish, promote' },
+  subCommands: { curate, status, publish, promote },
 });

@@ -8,6 +8,7 @@ import { fewshotRoutes } from './fewshot.ts';
 import { memoryRoutes } from './memory.ts';
 import { modelRoutes } from './models.ts';
 import { nodeRoutes } from './nodes.ts';
+import { publishRoutes } from './publish.ts';
 import { runRoutes } from './runs.ts';
 import { sandboxRoutes } from './sandbox.ts';
 import { settingsRoutes } from './settings.ts';
@@ -36,6 +37,7 @@ export const ROUTES: ((ctx: ServerContext) => Elysia<any, any, any, any, any, an
   skillRoutes,
   nodeRoutes,
   earRoutes,
+  publishRoutes,
   sandboxRoutes,
   cloneRoutes,
   staticRoutes,
