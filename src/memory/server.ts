@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Env } from '../core/config/env-vars.ts';
 import { homeDir } from '../core/workspace.ts';
 import { listen } from '../server/listen.ts';
-import { isLoopback } from '../server/gate.ts';
+import { isLoopback, namesLoopback } from '../server/gate.ts';
 import { detail } from './server-http.ts';
 import { route } from './server-routes.ts';
 import { MemoryStore } from './store.ts';
@@ -57,17 +57,6 @@ export function startMemoryServer(opts: MemoryServerOptions): MemoryServer {
   };
 }
 
-/** Whether a Host header names this machine's loopback interface, whatever its port. */
-function namesLoopback(host: string | null): boolean {
-  let name: string;
-  try {
-    name = new URL(`http://${host}`).hostname;
-  } catch {
-    return false;
-  }
-  // the URL parser has turned any IPv4 spelling into dotted decimal, so a name like 127.0.0.1.example is no match
-  return name === 'localhost' || name === '[::1]' || /^127(\.\d{1,3}){3}$/.test(name);
-}
 
 function authorized(req: Request, expected: Buffer): boolean {
   const given = Buffer.from(req.headers.get('authorization') ?? '');

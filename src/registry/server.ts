@@ -1,9 +1,9 @@
 import { version } from '../../package.json';
 import { ConflictError, InputError } from '../core/errors.ts';
 import { MANIFEST_FILE } from '../ear/manifest.ts';
-import { isLoopback } from '../server/gate.ts';
+import { isLoopback, namesLoopback } from '../server/gate.ts';
 import { listen } from '../server/listen.ts';
-import { HttpError, errorAnswer, fail, json, namesLoopback } from './http.ts';
+import { HttpError, errorAnswer, fail, json } from './http.ts';
 import { type ArtifactMeta, ArtifactStore, BUNDLE_FILE, isArtifactId } from './storage.ts';
 import { TokenStore } from './tokens.ts';
 import { receiveUpload } from './upload.ts';
