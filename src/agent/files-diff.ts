@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
-import { closeSync, type Dirent, openSync, readdirSync, readSync } from 'node:fs';
+import { type Dirent, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { hashFileSync } from '../core/file-hash.ts';
 import { isNodeMetaFile } from '../core/checkpoint/files-node.ts';
 
 export type FilesChanged = {
@@ -46,27 +46,12 @@ export function hashTree(root: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const path of listFiles(root)) {
     try {
-      out.set(path, sha256OfFile(join(root, path)));
+      out.set(path, hashFileSync(join(root, path)).sha256);
     } catch {
       // vanished or unreadable while walking: not part of the comparison
     }
   }
   return out;
-}
-
-/** A node's data files can be large: they are hashed a buffer at a time, never read whole. */
-const HASH_CHUNK_BYTES = 1024 * 1024;
-
-function sha256OfFile(path: string): string {
-  const hash = createHash('sha256');
-  const buf = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
-  const fd = openSync(path, 'r');
-  try {
-    for (let n = readSync(fd, buf, 0, buf.length, null); n > 0; n = readSync(fd, buf, 0, buf.length, null)) hash.update(buf.subarray(0, n));
-  } finally {
-    closeSync(fd);
-  }
-  return hash.digest('hex');
 }
 
 /** Outputs of a run that a child's work directory does not receive from its parent (the reference's list). */

@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidRecordError } from '../core/errors.ts';
+import { hashFile } from '../core/file-hash.ts';
 import { bundleDigest, MANIFEST_FILE, type ManifestFile } from '../ear/manifest.ts';
 
 /** manifest.lock larger than this is not a manifest */
@@ -9,25 +9,6 @@ const MAX_MANIFEST = 64 * 1024 * 1024;
 const HEX64 = /^[0-9a-f]{64}$/;
 
 export type VerifiedTree = { bundle_sha256: string; file_count: number; manifest_sha256: string; license: string | null };
-
-/** SHA-256 of a file, read through one reused 1 MiB buffer (constant memory, no blocking reads). */
-export async function sha256File(path: string): Promise<{ sha256: string; size: number }> {
-  const h = new Bun.CryptoHasher('sha256');
-  const buf = Buffer.allocUnsafe(1 << 20);
-  const fh = await open(path, 'r');
-  let size = 0;
-  try {
-    for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
-      if (bytesRead === 0) break;
-      h.update(buf.subarray(0, bytesRead));
-      size += bytesRead;
-    }
-  } finally {
-    await fh.close();
-  }
-  return { sha256: h.digest('hex'), size };
-}
 
 function fail(why: string): InvalidRecordError {
   return new InvalidRecordError(`bundle verification failed: ${why}`, 'the bundle is damaged or was altered; nothing was kept');
@@ -95,7 +76,7 @@ export async function verifyTree(dir: string): Promise<VerifiedTree> {
   const actual: ManifestFile[] = [];
   for (const f of lock.files) {
     if (!present.has(f.path)) throw fail(`${f.path} is listed in ${MANIFEST_FILE} but missing`);
-    const got = await sha256File(join(dir, f.path));
+    const got = await hashFile(join(dir, f.path));
     if (got.size !== f.size) throw fail(`${f.path} has ${got.size} bytes, ${MANIFEST_FILE} says ${f.size}`);
     if (got.sha256 !== f.sha256) throw fail(`${f.path} does not match its SHA-256 in ${MANIFEST_FILE}`);
     actual.push({ path: f.path, size: got.size, sha256: got.sha256 });

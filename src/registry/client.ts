@@ -1,6 +1,6 @@
-import { createReadStream } from 'node:fs';
 import { writeStreamAtomic } from '../core/atomic.ts';
 import { SvcError } from '../core/errors.ts';
+import { hashFile } from '../core/file-hash.ts';
 
 /** What the registry answered with an error: its HTTP status and one line. */
 export class RegistryError extends SvcError {
@@ -16,13 +16,6 @@ export class RegistryError extends SvcError {
 
 export type UploadResult = { id: string; ref: string; visibility: string; sha256: string; size: number; duplicate: boolean };
 export type BundleInfo = { sha256: string; size: number; visibility: string };
-
-/** Streams a file through SHA-256; constant memory. */
-export async function sha256OfFile(path: string): Promise<string> {
-  const hasher = new Bun.CryptoHasher('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hasher.update(chunk as Buffer);
-  return hasher.digest('hex');
-}
 
 /**
  * A client of `svc registry serve` speaking its HTTP protocol. Bundle bytes are streamed both ways:
@@ -40,7 +33,7 @@ export class RegistryClient {
 
   /** Uploads a bundle tarball; the registry stores it staged whatever `visibility` asks. */
   async upload(tarballFile: string, visibility = 'staged'): Promise<UploadResult> {
-    const sha = await sha256OfFile(tarballFile);
+    const sha = (await hashFile(tarballFile)).sha256;
     const res = await this.request('POST', `/artifact?visibility=${encodeURIComponent(visibility)}`, {
       body: Bun.file(tarballFile),
       headers: { 'Content-Type': 'application/gzip', 'X-Svc-Sha256': sha },

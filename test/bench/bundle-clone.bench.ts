@@ -6,7 +6,7 @@ import { createWriteStream, mkdirSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { join, resolve } from 'node:path';
 import * as tar from 'tar';
-import { sha256File } from '../../src/clone/verify.ts';
+import { hashFile as sha256File } from '../../src/core/file-hash.ts';
 import type { ManifestFile } from '../../src/ear/manifest.ts';
 import { treeFiles, writeBundleTree } from '../support/bundle.ts';
 import { removeDir, tempDir } from '../support/svc.ts';

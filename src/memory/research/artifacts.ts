@@ -1,6 +1,7 @@
 import { isAbsolute, relative } from 'node:path';
 import { Type as T } from '@sinclair/typebox';
 import { InputError } from '../../core/errors.ts';
+import { hashFile } from '../../core/file-hash.ts';
 import { isFileAt, resolveInside } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
 import { isMapping } from '../../core/values.ts';
@@ -69,10 +70,9 @@ export async function checkArtifacts(refs: unknown, workDir: unknown): Promise<A
   return out;
 }
 
+/** SHA-256 (hex) of a file, streamed. */
 export async function sha256File(path: string): Promise<string> {
-  const hasher = new Bun.CryptoHasher('sha256');
-  for await (const chunk of Bun.file(path).stream()) hasher.update(chunk);
-  return hasher.digest('hex');
+  return (await hashFile(path)).sha256;
 }
 
 /** A ref read back from metadata (ours, or the reference implementation's {path, sha256, role}). */
