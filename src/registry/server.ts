@@ -3,7 +3,8 @@ import { ConflictError, InputError } from '../core/errors.ts';
 import { MANIFEST_FILE } from '../ear/manifest.ts';
 import { isLoopback, namesLoopback } from '../server/gate.ts';
 import { listen } from '../server/listen.ts';
-import { HttpError, errorAnswer, fail, json } from './http.ts';
+import { HttpError, json } from '../server/http.ts';
+import { errorAnswer, fail } from './http.ts';
 import { type ArtifactMeta, ArtifactStore, BUNDLE_FILE, isArtifactId } from './storage.ts';
 import { TokenStore } from './tokens.ts';
 import { receiveUpload } from './upload.ts';
@@ -45,8 +46,8 @@ async function route(req: Request, store: ArtifactStore, tokens: TokenStore, opt
   const url = new URL(req.url);
   const segments = url.pathname.split('/').slice(1).map(decodeSegment);
   const m = req.method;
-  if (segments.length === 1 && segments[0] === 'healthz' && m === 'GET') return json(200, { ok: true });
-  if (segments.length === 1 && segments[0] === 'version' && m === 'GET') return json(200, { service: 'svc-registry', version });
+  if (segments.length === 1 && segments[0] === 'healthz' && m === 'GET') return json({ ok: true });
+  if (segments.length === 1 && segments[0] === 'version' && m === 'GET') return json({ service: 'svc-registry', version });
   if (segments[0] !== 'artifact') return fail(404, `no such endpoint: ${m} ${url.pathname}`);
   if (segments.length === 1) {
     if (m !== 'POST') return fail(405, `${m} /artifact: only POST uploads`);
@@ -145,12 +146,12 @@ async function upload(req: Request, url: URL, store: ArtifactStore, tokens: Toke
       const meta: ArtifactMeta = { id: got.id, visibility: 'staged', owner: who.user, created_at: new Date().toISOString(), sha256: got.sha256, size: got.size, promoted_at: null };
       writeFileSync(join(got.staging, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
       installed = store.install(got.staging, got.id);
-      if (installed) return json(201, answer(meta, false));
+      if (installed) return json(answer(meta, false), 201);
     }
     const meta = existing ?? metaOrFail(store, got.id);
     if (meta.sha256 !== got.sha256) throw new ConflictError(`artifact ${got.id} holds other bytes with the same id prefix`);
     if (meta.owner !== who.user) throw new ConflictError(`artifact ${got.id} was uploaded by another user`);
-    return json(200, answer(meta, true));
+    return json(answer(meta, true));
   } finally {
     if (!installed) rmSync(got.staging, { recursive: true, force: true });
   }
@@ -172,13 +173,13 @@ async function promote(req: Request, id: string, store: ArtifactStore, tokens: T
   if (target === null) throw new InputError(`unknown promote target ${JSON.stringify(raw)}`, 'unlisted, public, private-token or embargoed-until:YYYY-MM-DD');
   if (!mayPromote(meta.visibility, target)) throw new ConflictError(`artifact ${id} is ${meta.visibility}: ${target} would be a demotion`, 'visibility only widens: staged → unlisted, private-token or embargoed → public');
   if (target !== meta.visibility) store.saveMeta({ ...meta, visibility: target, promoted_at: new Date().toISOString() });
-  return json(200, { id, visibility: target });
+  return json({ id, visibility: target });
 }
 
 function remove(req: Request, id: string, store: ArtifactStore, tokens: TokenStore): Response {
   ownerOnly(req, id, store, tokens);
   store.remove(id);
-  return json(200, { deleted: id });
+  return json({ deleted: id });
 }
 
 async function readSmall(req: Request, max: number): Promise<string> {
