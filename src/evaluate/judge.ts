@@ -1,7 +1,7 @@
+import { isMapping } from '../core/values.ts';
 import judgeTemplate from '../prompts/evaluator/judge.md' with { type: 'text' };
 import type { ModelClient } from '../llm/client.ts';
 import type { Axis } from './axes.ts';
-import { isObject } from './node-results.ts';
 import { fillOwnPrompt } from '../prompts/templates.ts';
 
 /** How much of each input the judge sees: enough to judge, bounded so one node cannot flood the prompt. */
@@ -66,22 +66,22 @@ export async function askJudge(model: ModelClient, input: JudgeInput): Promise<J
 
 /** What is wrong with a judge's answer, null when it can be used. */
 export function checkJudgeAnswer(value: unknown, axes: Axis[]): string | null {
-  if (!isObject(value)) return 'the answer must be a JSON object';
+  if (!isMapping(value)) return 'the answer must be a JSON object';
   if (typeof value.has_real_data !== 'boolean') return 'has_real_data must be true or false';
   if (typeof value.reason !== 'string') return 'reason must be a string';
-  if (!isObject(value.axis_scores)) return 'axis_scores must be an object of numbers';
+  if (!isMapping(value.axis_scores)) return 'axis_scores must be an object of numbers';
   const scores = value.axis_scores;
   const missing = axes.filter((a) => typeof scores[a.name] !== 'number' || !Number.isFinite(scores[a.name])).map((a) => a.name);
   if (missing.length > 0) return `axis_scores lacks a number for ${missing.join(', ')}`;
   for (const key of ['params', 'measurements', 'metrics', 'axis_rationales'] as const) {
-    if (value[key] !== undefined && !isObject(value[key])) return `${key} must be an object`;
+    if (value[key] !== undefined && !isMapping(value[key])) return `${key} must be an object`;
   }
   if (value.comparison_found !== undefined && typeof value.comparison_found !== 'boolean') return 'comparison_found must be true or false';
   return null;
 }
 
 function normalize(v: Record<string, unknown>): JudgeAnswer {
-  const obj = (x: unknown) => (isObject(x) ? x : {});
+  const obj = (x: unknown) => (isMapping(x) ? x : {});
   const rationales = Object.fromEntries(Object.entries(obj(v.axis_rationales)).filter((e): e is [string, string] => typeof e[1] === 'string'));
   const scores = Object.fromEntries(Object.entries(obj(v.axis_scores)).filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1])));
   return {

@@ -1,3 +1,4 @@
+import { isMapping } from '../core/values.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { oneLine } from '../core/errors.ts';
@@ -43,10 +44,10 @@ export function parseNodeResults(text: string, file: string): ResultsRead {
   } catch (err) {
     return { results: null, problem: `${file}: is not valid JSON (${oneLine(err)})` };
   }
-  if (!isObject(raw)) return { results: null, problem: `${file}: is not a JSON object` };
+  if (!isMapping(raw)) return { results: null, problem: `${file}: is not a JSON object` };
   const measured = raw.measurements ?? {};
-  if (!isObject(measured)) return { results: null, problem: `${file}: measurements is not an object` };
-  const params = isObject(raw.params) ? raw.params : {};
+  if (!isMapping(measured)) return { results: null, problem: `${file}: measurements is not an object` };
+  const params = isMapping(raw.params) ? raw.params : {};
   const measurements: NodeResults['measurements'] = {};
   const values: NodeResults['values'] = {};
   const skipped: string[] = [];
@@ -63,6 +64,3 @@ export function parseNodeResults(text: string, file: string): ResultsRead {
   return { results: { params, measurements, values }, problem };
 }
 
-export function isObject(x: unknown): x is Record<string, unknown> {
-  return x !== null && typeof x === 'object' && !Array.isArray(x);
-}

@@ -57,9 +57,6 @@ export function tagsParam(url: URL): string[] {
   return url.searchParams.getAll('tags').filter((t) => t !== '');
 }
 
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 export function stringField(body: Record<string, unknown>, name: string): string {
   const v = body[name];

@@ -1,7 +1,8 @@
 import { version } from '../../package.json';
 import type { MemoryStore, ScoredPassageRecord, TagMatch } from './store.ts';
 import { HttpError, json } from '../server/http.ts';
-import { boolParam, detail, intParam, isRecord, readJson, stringField, tagsField, tagsParam } from './server-http.ts';
+import { isMapping } from '../core/values.ts';
+import { boolParam, detail, intParam, readJson, stringField, tagsField, tagsParam } from './server-http.ts';
 
 /** The most passages one list, search or batch add takes. */
 export const MAX_PAGE = 10_000;
@@ -66,7 +67,7 @@ async function createAgent(store: MemoryStore, req: Request): Promise<Response> 
   const name = stringField(body, 'name');
   if (!name.trim()) throw new HttpError(422, 'name must not be empty');
   const blocks = body.memory_blocks ?? [];
-  if (!Array.isArray(blocks) || !blocks.every((b) => isRecord(b) && typeof b.label === 'string' && typeof b.value === 'string')) {
+  if (!Array.isArray(blocks) || !blocks.every((b) => isMapping(b) && typeof b.label === 'string' && typeof b.value === 'string')) {
     throw new HttpError(422, 'memory_blocks must be a list of {label, value} with string values');
   }
   const agent = store.createAgent(name, tagsField(body), blocks as { label: string; value: string }[]);
@@ -93,7 +94,7 @@ async function addPassages(store: MemoryStore, req: Request, _url: URL, [id]: st
   else {
     if (!Array.isArray(batch) || batch.length > MAX_PAGE) throw new HttpError(422, `passages must be a list of at most ${MAX_PAGE} {text, tags}`);
     items = batch.map((p, i) => {
-      if (!isRecord(p)) throw new HttpError(422, `passages[${i}] must be an object {text, tags}`);
+      if (!isMapping(p)) throw new HttpError(422, `passages[${i}] must be an object {text, tags}`);
       return { text: stringField(p, 'text'), tags: tagsField(p) };
     });
   }
@@ -137,7 +138,7 @@ async function setBlock(store: MemoryStore, req: Request, _url: URL, [id, label]
 
 async function objectBody(req: Request): Promise<Record<string, unknown>> {
   const body = await readJson(req);
-  if (!isRecord(body)) throw new HttpError(422, 'request body must be a JSON object');
+  if (!isMapping(body)) throw new HttpError(422, 'request body must be a JSON object');
   return body;
 }
 

@@ -1,6 +1,6 @@
+import { isMapping } from '../../core/values.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isObject } from '../node-results.ts';
 import type { Finding } from './gate.ts';
 
 /**
@@ -15,8 +15,8 @@ export function nodeEnvironment(experimentsDir: string, nodeId: string): string 
   } catch {
     return null;
   }
-  if (!isObject(report)) return null;
-  const cpu = isObject(report.cpu_info) ? report.cpu_info.model : null;
+  if (!isMapping(report)) return null;
+  const cpu = isMapping(report.cpu_info) ? report.cpu_info.model : null;
   const parts = [report.executor, report.hostname, report.slurm_partition, cpu].map((v) => (typeof v === 'string' && v !== '' ? v : null));
   return parts.every((p) => p === null) ? null : parts.map((p) => p ?? '-').join(' / ');
 }

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../../core/atomic.ts';
+import { isMapping } from '../../core/values.ts';
 import { readMetricContract } from '../../skills/evaluator/metric-contract.ts';
 import { toKeyword } from '../../skills/evaluator/metric-keyword.ts';
 import { experimentsDirOf } from '../../core/workspace.ts';
-import { isObject } from '../node-results.ts';
 import { extractClaims, type NumericClaim } from './claims.ts';
 import { environmentFinding, nodeEnvironment } from './environment.ts';
 import { collectEvidence, type Evidence } from './evidence.ts';
@@ -67,7 +67,7 @@ export function runClaimGate(input: GateInput): { report: GateReport; path: stri
     for (const problem of evidence.problems) warnings.push({ type: 'evidence_unreadable', message: problem });
     const contract = readMetricContract(input.checkpointDir);
     const required = stringList(contract?.required_measured);
-    const contractClaims = (Array.isArray(contract?.claims) ? contract.claims : []).filter(isObject);
+    const contractClaims = (Array.isArray(contract?.claims) ? contract.claims : []).filter(isMapping);
     const keys = unique([...evidence.byKey.keys(), String(contract?.key ?? ''), String(contract?.metric_keyword ?? ''), ...required, ...contractClaims.flatMap((c) => stringList(c.required_evidence))].map(toKeyword).filter(Boolean));
 
     const claims = input.text === null ? [] : extractClaims(input.text, keys, input.textSource);

@@ -1,7 +1,7 @@
+import { isMapping } from '../../core/values.ts';
 import { type Env, envValue } from '../../core/config/env-vars.ts';
 import { InputError } from '../../core/errors.ts';
 import type { Workflow } from '../../schema/workflow.ts';
-import { isObject } from '../node-results.ts';
 
 export const GATE_MODES = ['off', 'warn', 'strict'] as const;
 export type GateMode = (typeof GATE_MODES)[number];
@@ -20,10 +20,10 @@ export function resolvePolicy(base: Workflow['claim_gate_policy'], override: unk
   const policy = structuredClone(base) as GatePolicy;
   if (over.mode !== undefined) policy.mode = oneOf('policy.mode', over.mode, GATE_MODES);
   if (over.comparison_scope !== undefined) policy.comparison_scope = oneOf('policy.comparison_scope', over.comparison_scope, ['any', 'same_environment']);
-  const tol = isObject(over.numeric_match) ? over.numeric_match.default_tolerance : undefined;
-  if (over.numeric_match !== undefined && !isObject(over.numeric_match)) throw bad('policy.numeric_match', 'an object');
+  const tol = isMapping(over.numeric_match) ? over.numeric_match.default_tolerance : undefined;
+  if (over.numeric_match !== undefined && !isMapping(over.numeric_match)) throw bad('policy.numeric_match', 'an object');
   if (tol !== undefined) {
-    if (!isObject(tol)) throw bad('policy.numeric_match.default_tolerance', 'an object {absolute, relative}');
+    if (!isMapping(tol)) throw bad('policy.numeric_match.default_tolerance', 'an object {absolute, relative}');
     for (const k of ['absolute', 'relative'] as const) {
       if (tol[k] === undefined) continue;
       const v = tol[k];
@@ -32,7 +32,7 @@ export function resolvePolicy(base: Workflow['claim_gate_policy'], override: unk
     }
   }
   if (over.blocking !== undefined) {
-    const list = isObject(over.blocking) ? over.blocking.block_on : undefined;
+    const list = isMapping(over.blocking) ? over.blocking.block_on : undefined;
     if (!Array.isArray(list) || !list.every((x) => typeof x === 'string')) throw bad('policy.blocking.block_on', 'a list of finding types');
     policy.blocking.block_on = list;
   }
@@ -54,7 +54,7 @@ function parseOverride(override: unknown): Record<string, unknown> {
       throw new InputError('policy is not valid JSON', 'give the claim_gate_policy block as an object, or leave it out to use the workflow');
     }
   }
-  if (!isObject(value)) throw bad('policy', 'an object');
+  if (!isMapping(value)) throw bad('policy', 'an object');
   return value;
 }
 
