@@ -5,8 +5,8 @@ import type { ChatMessage, CompletionRequest, ModelClient } from '../llm/client.
 
 /**
  * A JSON answer to `req`, checked by `problem`; a bad answer is asked again once with what was
- * wrong, then `what` and the problem make the error. The request's first system message stays
- * the prompt template (the client's completeJson would put its own instruction first).
+ * wrong, then `what` and the problem make the error, naming the stage of the discussion that
+ * failed. The templates ask for JSON themselves, so no instruction is added to the request.
  */
 export async function askJson(client: Pick<ModelClient, 'complete'>, req: CompletionRequest, problem: (value: unknown) => string | null, what: string): Promise<Record<string, unknown>> {
   const messages: ChatMessage[] = [...req.messages];
