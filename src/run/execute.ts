@@ -22,7 +22,7 @@ import { CORE_ROLES, isFatal, stopOnFatal } from './fatal-errors.ts';
 import { checkModelsReachable } from '../llm/preflight.ts';
 import { ensureIdeas, ensureMetricContract } from './ideas.ts';
 import { openRunMemory } from './memory-session.ts';
-import { bestOf, progressPrinter } from './progress.ts';
+import { progressPrinter } from './progress.ts';
 import { resolveRunSettings } from './settings.ts';
 import { evaluatorSettings } from '../evaluate/index.ts';
 import { searchRunner } from './wiring.ts';
@@ -90,7 +90,7 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
       log(`the run stopped: ${oneLine(stop.signal.reason)}; once that is fixed, continue with svc resume ${dir}`);
       throw stop.signal.reason;
     }
-    return { checkpointDir: dir, nodes: result.nodes, best: bestOf(result.nodes), ended: result.ended };
+    return { checkpointDir: dir, nodes: result.nodes, best: result.best, ended: result.ended };
   } finally {
     progress.end();
     process.off('SIGINT', onSignal);

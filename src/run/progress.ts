@@ -1,4 +1,4 @@
-import { type SearchNode, scoreOf } from '../search/contract.ts';
+import { bestNode, type SearchNode, scoreOf } from '../search/contract.ts';
 
 export type Progress = { nodes(nodes: readonly SearchNode[]): void; line(msg: string): void; end(): void };
 
@@ -44,14 +44,7 @@ export function progressPrinter(out: NodeJS.WriteStream, maxNodes: number, costU
 
 export function statusLine(nodes: readonly SearchNode[], maxNodes: number, costUsd: number): string {
   const count = (s: SearchNode['status']) => nodes.filter((n) => n.status === s).length;
-  const best = bestOf(nodes);
+  const best = bestNode(nodes);
   const bestText = best ? `best ${scoreOf(best).toFixed(3)} (${best.id})` : 'best -';
   return `nodes ${count('success')} done, ${count('running')} running, ${count('failed')} failed, ${count('pending')} pending (cap ${maxNodes}) · ${bestText} · $${costUsd.toFixed(4)}`;
-}
-
-/** The successful node with the highest score (ties: the earlier), null when none succeeded. */
-export function bestOf(nodes: readonly SearchNode[]): SearchNode | null {
-  let best: SearchNode | null = null;
-  for (const n of nodes) if (n.status === 'success' && (!best || scoreOf(n) > scoreOf(best))) best = n;
-  return best;
 }

@@ -130,3 +130,15 @@ export type Evaluation = {
 };
 
 export type Evaluate = (input: EvaluationInput) => Promise<Evaluation>;
+
+/**
+ * The best node of a search: the highest-scoring successful node, among those with real data when
+ * any have it; ties go to the earlier. Null when none succeeded.
+ */
+export function bestNode(nodes: readonly SearchNode[]): SearchNode | null {
+  const ok = nodes.filter((n) => n.status === 'success');
+  const real = ok.filter((n) => n.has_real_data);
+  let best: SearchNode | null = null;
+  for (const n of real.length ? real : ok) if (!best || scoreOf(n) > scoreOf(best)) best = n;
+  return best;
+}

@@ -1,5 +1,5 @@
 import type { NodeOutcome, RunContext, SearchNode } from './contract.ts';
-import { scoreOf } from './contract.ts';
+import { bestNode, scoreOf } from './contract.ts';
 import type { ScoreInputs } from './frontier-score.ts';
 import { newChild, newRoot, resetToPending } from './node.ts';
 import type { Expansion } from './parse-expansion.ts';
@@ -135,11 +135,6 @@ export class SearchTree {
 
   /** The best finished node: highest score among successes, those with real data first. */
   best(): SearchNode | null {
-    const ok = this.nodes.filter((n) => n.status === 'success');
-    const real = ok.filter((n) => n.has_real_data);
-    const pool = real.length ? real : ok;
-    let best: SearchNode | null = null;
-    for (const n of pool) if (!best || scoreOf(n) > scoreOf(best)) best = n;
-    return best;
+    return bestNode(this.nodes);
   }
 }
