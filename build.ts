@@ -3,7 +3,8 @@ import { rmSync } from 'node:fs';
 
 rmSync('dist', { recursive: true, force: true });
 const result = await Bun.build({
-  entrypoints: ['src/main.ts'],
+  // workers are their own entrypoints in a compiled executable
+  entrypoints: ['src/main.ts', 'src/ear/copy-worker.ts'],
   // esm is required: cjs bytecode builds crash at start
   format: 'esm',
   bytecode: true,

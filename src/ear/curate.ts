@@ -3,8 +3,8 @@ import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../core/atomic.ts';
 import { loadEnv } from '../core/config/environment.ts';
 import { loadWorkflow } from '../core/config/workflow.ts';
-import { InputError, TooLargeError } from '../core/errors.ts';
-import { copyHashed } from './hash-copy.ts';
+import { InputError, SvcError, TooLargeError } from '../core/errors.ts';
+import { CopyError, copyAllHashed } from './hash-copy.ts';
 import { ensureLicense, LICENSE_FILE } from './license.ts';
 import { bundleDigest, MANIFEST_FILE, type ManifestFile, type ManifestLock } from './manifest.ts';
 import { loadPublishConfig, manifestPublish, publishYamlPath } from './publish-config.ts';
@@ -14,8 +14,6 @@ import { canonicalJson } from '../llm/cassette.ts';
 export const EAR_DIR = 'ear';
 export const PUBLISHED_DIR = 'ear_published';
 export const CURATE_STATUS_FILE = 'ear_curate.status.json';
-/** files copied and hashed at once */
-const IN_FLIGHT = 4;
 
 export type CurateResult = {
   ear_published_dir: string;
@@ -30,8 +28,6 @@ export type CurateOptions = {
   showFiles?: boolean;
   /** SOURCE_DATE_EPOCH is read from here (default process.env) */
   env?: Record<string, string | undefined>;
-  /** the copy step, replaceable so tests can make it fail part way */
-  copy?: typeof copyHashed;
 };
 export type CurateSkipped = { skipped: true; reason: string };
 
@@ -71,26 +67,15 @@ export async function curateBundle(checkpointDir: string, opts: CurateOptions = 
   try {
     mkdirSync(tmp, { mode: 0o755 });
     for (const d of new Set(kept.map((f) => dirname(f.path)))) if (d !== '.') mkdirSync(join(tmp, ...d.split('/')), { recursive: true, mode: 0o755 });
-    const copy = opts.copy ?? copyHashed;
-    files = new Array(kept.length);
-    // a few files in flight: the kernel copies one while the next is hashed
-    let next = 0;
-    let stop = false;
-    const worker = async () => {
-      while (next < kept.length && !stop) {
-        const i = next++;
-        const f = kept[i] as (typeof kept)[number];
-        const { size, sha256 } = await copy(f.source, join(tmp, ...f.path.split('/'))).catch((err) => {
-          stop = true;
-          throw err;
-        });
-        if (size > limit) throw new TooLargeError(`${EAR_DIR}/${f.path} grew to ${(size / 1048576).toFixed(1)} MB while curating, over max_file_mb ${publish.max_file_mb}`);
-        files[i] = { path: f.path, size, sha256 };
-      }
-    };
-    const results = await Promise.allSettled(Array.from({ length: Math.min(IN_FLIGHT, kept.length) }, worker));
-    const failed = results.find((r) => r.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
+    const hashed = await copyAllHashed(kept.map((f) => ({ from: f.source, to: join(tmp, ...f.path.split('/')) }))).catch((err) => {
+      if (!(err instanceof CopyError)) throw err;
+      throw new SvcError(`could not copy ${EAR_DIR}/${kept[err.index]?.path} into ${PUBLISHED_DIR}/: ${err.reason}`, `the previous ${PUBLISHED_DIR}/ is unchanged`);
+    });
+    files = kept.map((f, i) => {
+      const { size, sha256 } = hashed[i] as (typeof hashed)[number];
+      if (size > limit) throw new TooLargeError(`${EAR_DIR}/${f.path} grew to ${(size / 1048576).toFixed(1)} MB while curating, over max_file_mb ${publish.max_file_mb}`);
+      return { path: f.path, size, sha256 };
+    });
     const bundle_sha256 = bundleDigest(files);
     const previous = readManifest(join(target, MANIFEST_FILE));
     manifest = {

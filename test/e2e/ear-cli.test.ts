@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeDir, svc, tempDir } from '../support/svc.ts';
+import { removeDir, SVC, svc, tempDir } from '../support/svc.ts';
 
 let dir: string;
 let ckpts: string;
@@ -76,5 +76,26 @@ describe('svc ear', () => {
     expect(big.code).toBe(2);
     expect(big.stderr).toContain('ear/big.bin is 2.0 MB, over max_file_mb 1');
     expect(existsSync(join(bad, 'ear_published'))).toBe(false);
+  });
+
+  test('a copy the system refuses part way (file size limit) is one line; the previous bundle stays, no temp is left', async () => {
+    const ck = join(ckpts, '20260101000000_efbig');
+    mkdirSync(join(ck, 'ear', 'data'), { recursive: true });
+    writeFileSync(join(ck, 'tree.json'), '{}');
+    writeFileSync(join(ck, 'ear', 'publish.yaml'), 'include: ["data/**"]\n');
+    for (let i = 0; i < 6; i++) writeFileSync(join(ck, 'ear', 'data', `f${i}.txt`), `file ${i}\n`);
+    const first = await svc(['ear', 'curate', ck, '--json'], { cwd: dir, env: env() });
+    expect(first.code).toBe(0);
+    const manifest = readFileSync(join(ck, 'ear_published', 'manifest.lock'), 'utf8');
+
+    // 3 MB against a 1 MB RLIMIT_FSIZE: the kernel refuses the copy with EFBIG mid-way
+    writeFileSync(join(ck, 'ear', 'data', 'f3.txt'), new Uint8Array(3 * 1024 * 1024).fill(7));
+    const p = Bun.spawn(['bash', '-c', 'ulimit -f 1024 && exec "$0" "$@"', SVC, 'ear', 'curate', ck], { cwd: dir, env: { ...process.env, ...env() }, stdout: 'pipe', stderr: 'pipe' });
+    const [code, stderr] = await Promise.all([p.exited, new Response(p.stderr).text()]);
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual(['svc: could not copy ear/data/f3.txt into ear_published/: EFBIG: file too large (the previous ear_published/ is unchanged)']);
+    expect(readFileSync(join(ck, 'ear_published', 'manifest.lock'), 'utf8')).toBe(manifest);
+    expect(readFileSync(join(ck, 'ear_published', 'data', 'f3.txt'), 'utf8')).toBe('file 3\n');
+    expect(readdirSync(ck).filter((n) => n.startsWith('.'))).toEqual([]);
   });
 });
