@@ -1,0 +1,19 @@
+import { defineCommand } from 'citty';
+import { pipelineSummary } from '../pipeline/run.ts';
+import { runPostSearch } from '../run/post-search.ts';
+import { print } from './output.ts';
+
+export default defineCommand({
+  meta: { description: "Run the post-search pipeline of a checkpoint: the workflow's pipeline stages, in dependency order" },
+  args: {
+    checkpoint_dir: { type: 'positional', required: true, description: 'checkpoint directory (or its id in the checkpoints directory)' },
+    config: { type: 'string', description: 'workflow file, when the checkpoint holds none' },
+    stage: { type: 'string', description: 'run this one stage only (the others are read from their output files)' },
+  },
+  async run({ args }) {
+    const r = await runPostSearch({ checkpoint: args.checkpoint_dir, configPath: args.config, stage: args.stage }, process.env, process.cwd(), (line) => process.stderr.write(`${line}\n`));
+    print(`checkpoint: ${r.checkpointDir}`);
+    print(pipelineSummary(r));
+    return r.failure ? 1 : 0;
+  },
+});

@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { removeDir, svc, tempDir } from '../support/svc.ts';
+import { startTestRegistry, type TestRegistry } from '../support/registry-server.ts';
+
+let dir: string;
+let ckpts: string;
+let reg: TestRegistry;
+let owner: string;
+let reproSkill: string;
+
+// the ear stages of the bundled workflow, a reproducibility check served by an external skill, and
+// a paper stage whose skill this version does not have
+const WORKFLOW = (skill: string) => `
+skills:
+  - { name: transform-skill, path: builtin, phase: paper }
+  - { name: paper-skill, path: builtin, phase: paper }
+  - { name: repro-skill, path: ${skill}, phase: paper }
+pipeline:
+  - stage: write_paper
+    skill: paper-skill
+    tool: write_paper_iterative
+    outputs: { file: "{{checkpoint_dir}}/full_paper.tex" }
+  - stage: review_paper
+    skill: paper-skill
+    tool: review_compiled_paper
+    depends_on: [write_paper]
+    inputs: { tex_path: "{{stages.write_paper.outputs.file}}" }
+  - stage: ear_curate
+    skill: transform-skill
+    tool: curate_ear
+    inputs: { checkpoint_dir: "{{checkpoint_dir}}" }
+    outputs: { file: "{{checkpoint_dir}}/ear_curate.status.json" }
+  - stage: ear_publish
+    skill: transform-skill
+    tool: publish_ear
+    depends_on: [ear_curate]
+    inputs: { checkpoint_dir: "{{checkpoint_dir}}", backend: svc-registry, visibility: staged }
+    outputs: { file: "{{checkpoint_dir}}/publish_record.json" }
+  - stage: ors_grade
+    skill: repro-skill
+    tool: grade_with_judge
+    depends_on: [ear_publish]
+    inputs: { rubric_path: "{{checkpoint_dir}}/ors_rubric.json", n_runs: 3 }
+    outputs: { file: "{{checkpoint_dir}}/ors_grade.json" }
+`;
+
+function checkpoint(name: string, publishYaml: string): string {
+  const run = join(ckpts, name);
+  mkdirSync(join(run, 'ear', 'code'), { recursive: true });
+  writeFileSync(join(run, 'tree.json'), '{"nodes":[]}');
+  writeFileSync(join(run, 'experiment.md'), '# sort faster\n');
+  writeFileSync(join(run, 'workflow.yaml'), WORKFLOW(reproSkill));
+  writeFileSync(join(run, 'ear', 'code', 'sort.js'), `// ${name}\n`);
+  writeFileSync(join(run, 'ear', 'publish.yaml'), publishYaml);
+  return run;
+}
+
+const record = (run: string) => JSON.parse(readFileSync(join(run, 'publish_record.json'), 'utf8'));
+const grade = (score: number) => JSON.stringify({ ors_score: score, raw_score: score, leaf_grades: [], judge_model: 'judge', n_runs: 3, rubric_sha256: 'x', elapsed_sec: 1, negative_control: { empty: 0, boilerplate: 0, passed: true } });
+
+beforeAll(() => {
+  dir = tempDir();
+  ckpts = join(dir, 'checkpoints');
+  mkdirSync(ckpts);
+  reg = startTestRegistry(dir);
+  owner = reg.token('alice');
+  reproSkill = join(dir, 'repro-skill');
+  writeFileSync(reproSkill, `#!/bin/sh\nexec '${process.execPath}' '${resolve(import.meta.dir, '../support/repro-skill.ts')}'\n`);
+  chmodSync(reproSkill, 0o755);
+});
+afterAll(async () => {
+  await reg.stop();
+  removeDir(dir);
+});
+
+describe('svc paper: the post-search pipeline', () => {
+  test('stages run after their dependencies; a passing reproducibility check promotes the staged bundle (auto_promote)', async () => {
+    const run = checkpoint('20260101000000_pass', 'include: ["**/*"]\nauto_promote: true\n');
+    const calls = join(dir, 'calls-pass.jsonl');
+    const r = await svc(['paper', run], { cwd: dir, env: { SVC_REGISTRY_URL: reg.url, SVC_REGISTRY_TOKEN: owner, REPRO_GRADE: grade(0.8), REPRO_CALLS: calls } });
+    expect(r.code).toBe(0);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines[0]).toBe('write_paper: unavailable (paper-skill is not in this version of svc)');
+    expect(lines[1]).toBe('review_paper: skipped (depends on write_paper, which is unavailable)');
+    expect(lines[2]).toStartWith('ear_curate: done');
+    expect(lines[3]).toStartWith('ear_publish: done');
+    expect(lines[4]).toStartWith('ors_grade: done');
+    expect(lines[5]).toMatch(/^auto_promote: promoted to public \(svc:\/\/[0-9a-f]{16}\)$/);
+    expect(r.stdout).toContain('post-search pipeline: 3 done, 1 skipped, 1 unavailable');
+
+    // the tool got its templated inputs; its result became the stage's output file
+    const call = JSON.parse(readFileSync(calls, 'utf8').trim());
+    expect(call).toEqual({ tool: 'grade_with_judge', args: { rubric_path: join(run, 'ors_rubric.json'), n_runs: 3 } });
+    expect(JSON.parse(readFileSync(join(run, 'ors_grade.json'), 'utf8')).ors_score).toBe(0.8);
+    const rec = record(run);
+    expect(rec).toMatchObject({ backend: 'svc-registry', visibility: 'public', promote_failed_at: null });
+    expect(rec.promoted_at).toBeString();
+    // public on the registry itself: anyone can fetch it
+    const anon = await fetch(`${reg.url}/artifact/${rec.ref.slice('svc://'.length)}`);
+    expect(anon.status).toBe(200);
+    await anon.arrayBuffer();
+    expect(existsSync(join(run, '.pipeline_started'))).toBe(true);
+    expect(existsSync(join(run, 'svc.pid'))).toBe(false);
+
+    // run again: curate and publish run again (no skip_if_exists), the bundle is already public
+    const again = await svc(['paper', run, '--stage', 'ors_grade'], { cwd: dir, env: { SVC_REGISTRY_URL: reg.url, SVC_REGISTRY_TOKEN: owner, REPRO_GRADE: grade(0.9) } });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('auto_promote: not promoted: the bundle is public, not staged');
+  });
+
+  test('a failing check, or auto_promote off, leaves the bundle staged and says why', async () => {
+    const low = checkpoint('20260101000000_low', 'include: ["**/*"]\nauto_promote: true\n');
+    const r = await svc(['paper', low], { cwd: dir, env: { SVC_REGISTRY_URL: reg.url, SVC_REGISTRY_TOKEN: owner, REPRO_GRADE: grade(0.2) } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('auto_promote: not promoted: the reproducibility check did not pass: ors_score 0.2 is below 0.5');
+    expect(record(low)).toMatchObject({ visibility: 'staged', promoted_at: null });
+
+    const off = checkpoint('20260101000000_off', 'include: ["**/*"]\n');
+    const r2 = await svc(['paper', off], { cwd: dir, env: { SVC_REGISTRY_URL: reg.url, SVC_REGISTRY_TOKEN: owner, REPRO_GRADE: grade(1) } });
+    expect(r2.code).toBe(0);
+    expect(r2.stderr).toContain('auto_promote: not promoted: publish.yaml does not set auto_promote');
+    expect(record(off).visibility).toBe('staged');
+  });
+
+  test('required: true turns a failed publish into a failed pipeline, which stops there; without it the run goes on', async () => {
+    const env = { SVC_REGISTRY_URL: 'http://127.0.0.1:9', SVC_REGISTRY_TOKEN: owner, REPRO_GRADE: grade(1) };
+    const req = checkpoint('20260101000000_required', 'include: ["**/*"]\nrequired: true\n');
+    const r = await svc(['paper', req], { cwd: dir, env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('ear_publish: failed');
+    expect(r.stderr).not.toContain('ors_grade');
+    expect(r.stdout).toMatch(/post-search pipeline: 1 done, 1 skipped, 1 failed, 1 unavailable; it failed: ear_publish failed and publish\.yaml sets required: true: /);
+    expect(existsSync(join(req, 'publish_record.json'))).toBe(false);
+    expect(existsSync(join(req, 'ear_published', 'manifest.lock'))).toBe(true);
+
+    const opt = checkpoint('20260101000000_optional', 'include: ["**/*"]\n');
+    const r2 = await svc(['paper', opt], { cwd: dir, env });
+    expect(r2.code).toBe(0);
+    expect(r2.stderr).toContain('ors_grade: skipped (depends on ear_publish, which failed)');
+    expect(r2.stdout).toContain('post-search pipeline: 1 done, 2 skipped, 1 failed, 1 unavailable');
+  });
+
+  test('bad input: a checkpoint without a search, a search stage, an unknown stage', async () => {
+    const bare = join(ckpts, '20260101000000_bare');
+    mkdirSync(bare, { recursive: true });
+    writeFileSync(join(bare, 'idea.json'), '{"ideas":[]}');
+    const none = await svc(['paper', bare], { cwd: dir, env: {} });
+    expect(none.code).toBe(2);
+    expect(none.stderr.trim()).toBe(`svc: ${bare} has no tree.json: the search has not run (run it first: svc run <experiment.md>, or svc resume ${bare})`);
+    const run = checkpoint('20260101000000_bad', 'include: ["**/*"]\n');
+    const search = await svc(['paper', run, '--stage', 'select_and_run'], { cwd: dir, env: {} });
+    expect(search.code).toBe(2);
+    expect(search.stderr).toContain("'select_and_run' is a stage of the search, not of the post-search pipeline");
+    const unknown = await svc(['paper', run, '--stage', 'nope'], { cwd: dir, env: {} });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown stage 'nope'");
+    expect(existsSync(join(run, 'ear_published'))).toBe(false);
+  });
+});
