@@ -1,8 +1,9 @@
 import type { RunEnd } from '../run/execute.ts';
 import { scoreOf } from '../search/contract.ts';
 import { print } from './output.ts';
+import { pipelineSummary } from '../pipeline/run.ts';
 
-/** What a run prints when it ends, on stdout; exit code 0 unless it was stopped before the end. */
+/** What a run prints when it ends, on stdout; exit code 0 unless it was stopped before the end or its pipeline failed. */
 export function printRunEnd(end: RunEnd): number {
   const n = (s: string) => end.nodes.filter((x) => x.status === s).length;
   print(`checkpoint: ${end.checkpointDir}`);
@@ -17,6 +18,7 @@ export function printRunEnd(end: RunEnd): number {
     return 1;
   }
   if (end.ended === 'terminated') print('the lineage judge ended the search');
-  print('the run stops after the search: the post-search pipeline (paper, review, reproduction) is not in this version');
-  return 0;
+  if (!end.pipeline) return 0;
+  print(pipelineSummary(end.pipeline));
+  return end.pipeline.failure ? 1 : 0;
 }

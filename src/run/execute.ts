@@ -15,6 +15,7 @@ import { isFileAt } from '../core/paths.ts';
 import { experimentsDirOf } from '../core/workspace.ts';
 import { createModelClient } from '../llm/client.ts';
 import { SkillPool } from '../mcp/pool.ts';
+import { type PipelineResult, runPipeline } from '../pipeline/run.ts';
 import { IdeaFile } from '../schema/checkpoint.ts';
 import type { RunContext, SearchNode } from '../search/contract.ts';
 import { createCheckpoint, namedCheckpoint } from './create-checkpoint.ts';
@@ -31,11 +32,11 @@ export type RunRequest =
   | { kind: 'new'; experimentFile: string; configPath?: string; profile?: string }
   | { kind: 'resume'; checkpoint: string; configPath?: string };
 
-export type RunEnd = { checkpointDir: string; nodes: SearchNode[]; best: SearchNode | null; ended: 'done' | 'terminated' | 'stopped' };
+export type RunEnd = { checkpointDir: string; nodes: SearchNode[]; best: SearchNode | null; ended: 'done' | 'terminated' | 'stopped'; pipeline?: PipelineResult };
 
 /**
  * One research run, new or resumed: settle the checkpoint, open memory, models and tools, make
- * the ideas once, then search until the caps or a stop. Everything the run decides is on disk
+ * the ideas once, search until the caps or a stop, then run the post-search pipeline. Everything the run decides is on disk
  * before it acts, so a killed run resumes from its checkpoint.
  */
 export async function executeRun(req: RunRequest, env: Env, cwd: string, out: NodeJS.WriteStream = process.stderr): Promise<RunEnd> {
@@ -90,7 +91,10 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
       log(`the run stopped: ${oneLine(stop.signal.reason)}; once that is fixed, continue with svc resume ${dir}`);
       throw stop.signal.reason;
     }
-    return { checkpointDir: dir, nodes: result.nodes, best: result.best, ended: result.ended };
+    if (result.ended === 'stopped' || stop.signal.aborted) return { checkpointDir: dir, nodes: result.nodes, best: result.best, ended: 'stopped' };
+    log('post-search pipeline');
+    const pipeline = await runPipeline({ checkpointDir: dir, projectRoot: cfg.projectRoot, workflow: wf, pool, env: runEnv, log, signal: stop.signal });
+    return { checkpointDir: dir, nodes: result.nodes, best: result.best, ended: stop.signal.aborted ? 'stopped' : result.ended, pipeline };
   } finally {
     progress.end();
     process.off('SIGINT', onSignal);

@@ -27,11 +27,6 @@ export function planStage(stage: unknown, wf: Workflow): StagePlan {
   throw new InputError(`unknown stage '${stage.slice(0, 80)}'`, `stages: ${unique([...search, ...post]).join(', ')}`);
 }
 
-/** The one line a post-search stage is answered with while this version has no post-search pipeline. */
-export function postSearchMessage(stage: string): string {
-  return `stage '${stage}' belongs to the post-search pipeline, which this version of svc does not have: a run stops after the tree search`;
-}
-
 /**
  * Resumes the search of `checkpoint`: `svc resume <ckpt>` started like a launch (own process
  * group, output to a new svc_run_<epoch>.log), with the choices its launch_config.json recorded
@@ -52,6 +47,26 @@ export async function resumeRun(opts: RunHost & { checkpoint: string }): Promise
   });
   opts.supervisor.track(child);
   return { ok: true, pid: child.pid, checkpoint_path: opts.checkpoint, stage: 'resume' };
+}
+
+/**
+ * Runs the post-search pipeline of `checkpoint` (`paper`), or one stage of it, as
+ * `svc paper <ckpt> [--stage <stage>]`, started like a launch. A checkpoint some process is still
+ * running is refused.
+ */
+export async function runPostSearchStage(opts: RunHost & { checkpoint: string; stage: string }): Promise<{ ok: true; pid: number; checkpoint_path: string; stage: string }> {
+  const pid = runningPid(opts.checkpoint);
+  if (pid !== null) throw new ConflictError(`the run of ${opts.checkpoint} is still running (pid ${pid})`, 'stop it first, or wait until it ends');
+  const child = await spawnRun({
+    kind: 'paper',
+    program: svcProgram(opts),
+    args: ['paper', opts.checkpoint, ...(PIPELINE_ALIASES.includes(opts.stage) ? [] : ['--stage', opts.stage])],
+    checkpoint: opts.checkpoint,
+    env: { ...inheritedEnv(opts.env), SVC_CHECKPOINT_DIR: opts.checkpoint },
+    cwd: opts.cwd,
+  });
+  opts.supervisor.track(child);
+  return { ok: true, pid: child.pid, checkpoint_path: opts.checkpoint, stage: opts.stage };
 }
 
 function unique(names: string[]): string[] {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { UnavailableError } from '../core/errors.ts';
 
 /** What a launcher started: `svc run` for a new run or sub-experiment, `svc resume` for a stage. */
-export type RunKind = 'launch' | 'resume' | 'sub-experiment';
+export type RunKind = 'launch' | 'resume' | 'paper' | 'sub-experiment';
 
 /** A run process this process started, and how it ended once it has. */
 export type RunChild = {

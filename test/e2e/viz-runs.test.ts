@@ -108,14 +108,13 @@ describe('POST /api/stop', () => {
 });
 
 describe('POST /api/run-stage', () => {
-  test('a post-search stage is 501 saying the pipeline is not in this version; an unknown stage is 400 naming the known ones', async () => {
+  test('a post-search stage runs svc paper on the selected checkpoint; an unknown stage is 400 naming the known ones', async () => {
     const ck = writeCheckpoint(root);
     const v = await start([ck]);
-    for (const stage of ['paper', 'write_paper', 'review_paper']) {
-      const r = await v.post('/api/run-stage', { stage });
-      expect(r.status).toBe(501);
-      expect(r.body.error).toContain('post-search pipeline, which this version of svc does not have');
-    }
+    const r = await v.post('/api/run-stage', { stage: 'ear_curate' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ ok: true, pid: expect.any(Number), checkpoint_path: ck, stage: 'ear_curate' });
+    expect(await exitCodeOf(v)).toBe(0);
     const unknown = await v.post('/api/run-stage', { stage: 'compile' });
     expect(unknown.status).toBe(400);
     for (const s of ['bfts', 'resume', 'generate_idea', 'paper']) expect(unknown.body.error).toContain(s);

@@ -1,10 +1,9 @@
 import { Elysia } from 'elysia';
 import { isMapping } from '../../core/values.ts';
 import { launchRun } from '../../run/launch.ts';
-import { planStage, postSearchMessage, resumeRun } from '../../run/run-stage.ts';
+import { planStage, resumeRun, runPostSearchStage } from '../../run/run-stage.ts';
 import type { RunHost } from '../../run/start-run.ts';
 import type { ServerContext } from '../context.ts';
-import { HttpError } from '../http.ts';
 
 /** Where the dashboard starts runs: its checkpoints directory, its own environment (keys included) and its supervisor. */
 export function runHost(ctx: ServerContext): RunHost {
@@ -23,9 +22,7 @@ export const runRoutes = (ctx: ServerContext) =>
     .post('/api/run-stage', async ({ body }) => {
       const dir = ctx.requireActive();
       const plan = planStage(isMapping(body) ? body.stage : undefined, ctx.config().workflow.workflow);
-      // 501, not 409: the request is valid and no state of the server would let it succeed;
-      // this version has no post-search pipeline at all
-      if (plan.kind === 'post_search') throw new HttpError(501, postSearchMessage(plan.stage));
+      if (plan.kind === 'post_search') return ctx.runs.startAlone(() => runPostSearchStage({ ...runHost(ctx), checkpoint: dir, stage: plan.stage }));
       return ctx.runs.startAlone(() => resumeRun({ ...runHost(ctx), checkpoint: dir }));
     })
     .post('/api/stop', () => ctx.runs.stop(ctx.active));

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundledWorkflow } from '../../../src/core/config/workflow.ts';
 import { ConflictError, InputError, InvalidRecordError } from '../../../src/core/errors.ts';
-import { planStage, postSearchMessage, resumeRun } from '../../../src/run/run-stage.ts';
+import { planStage, resumeRun, runPostSearchStage } from '../../../src/run/run-stage.ts';
 import type { RunSupervisor } from '../../../src/run/supervisor.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 import { cmdlineOf, environOf, host, killAll } from './helpers.ts';
@@ -35,7 +35,6 @@ describe('planStage', () => {
   });
   test.each(['paper', 'write_paper', 'review_paper', 'generate_ear', 'ors_grade'])('%s is a post-search stage', (stage) => {
     expect(planStage(stage, wf)).toEqual({ kind: 'post_search', stage });
-    expect(postSearchMessage(stage)).toContain('post-search pipeline, which this version of svc does not have');
   });
   test('an unknown stage is refused naming the known ones', () => {
     expect(() => planStage('compile', wf)).toThrow(InputError);
@@ -94,5 +93,32 @@ describe('resumeRun', () => {
   test('a broken launch_config.json is refused, naming it', async () => {
     writeFileSync(join(ck, 'launch_config.json'), '{"max_nodes": "many"}');
     await expect(resumeRun({ ...hostFor(), checkpoint: ck })).rejects.toBeInstanceOf(InvalidRecordError);
+  });
+});
+
+describe('runPostSearchStage', () => {
+  function hostFor() {
+    const h = host(dir, join(dir, 'workspace', 'checkpoints'));
+    supervisors.push(h.supervisor);
+    return h;
+  }
+
+  test('paper starts `paper <ckpt>`; one stage starts `paper <ckpt> --stage <stage>`', async () => {
+    const h = hostFor();
+    const all = await runPostSearchStage({ ...h, checkpoint: ck, stage: 'paper' });
+    expect(await cmdlineOf(all.pid)).toEqual([...(h.program ?? []), 'paper', ck]);
+    expect((await environOf(all.pid)).SVC_CHECKPOINT_DIR).toBe(ck);
+    expect(h.supervisor.forCheckpoint(ck)).toMatchObject({ kind: 'paper' });
+    await killAll(h.supervisor);
+    const one = await runPostSearchStage({ ...hostFor(), checkpoint: ck, stage: 'ear_curate' });
+    expect(await cmdlineOf(one.pid)).toEqual([...(h.program ?? []), 'paper', ck, '--stage', 'ear_curate']);
+  });
+
+  test('a checkpoint whose recorded run is alive is refused', async () => {
+    const other = Bun.spawn(['sleep', '30']);
+    strays.push(other);
+    writeFileSync(join(ck, '.svc_pid'), `${other.pid}\n`);
+    await expect(runPostSearchStage({ ...hostFor(), checkpoint: ck, stage: 'paper' })).rejects.toBeInstanceOf(ConflictError);
+    expect(other.exitCode).toBeNull();
   });
 });
