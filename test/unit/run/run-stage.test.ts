@@ -28,6 +28,12 @@ afterEach(async () => {
   removeDir(dir);
 });
 
+function hostFor() {
+  const h = host(dir, join(dir, 'workspace', 'checkpoints'));
+  supervisors.push(h.supervisor);
+  return h;
+}
+
 describe('planStage', () => {
   const wf = bundledWorkflow();
   test.each(['bfts', 'resume', 'generate_idea', 'select_and_run', 'evaluate', 'frontier_expand'])('%s resumes the search', (stage) => {
@@ -51,12 +57,6 @@ describe('planStage', () => {
 });
 
 describe('resumeRun', () => {
-  function hostFor() {
-    const h = host(dir, join(dir, 'workspace', 'checkpoints'));
-    supervisors.push(h.supervisor);
-    return h;
-  }
-
   test('starts `resume <ckpt>` with the choices launch_config.json recorded, in the environment only', async () => {
     writeFileSync(join(ck, 'launch_config.json'), JSON.stringify({ llm_model: 'm1', llm_provider: 'openai-compatible', max_nodes: 6, max_depth: 2, parallel: 3, max_react: 9, timeout_node_s: 60, profile: 'laptop', llm_base_url: 'http://127.0.0.1:1/v1' }));
     const h = hostFor();
@@ -97,12 +97,6 @@ describe('resumeRun', () => {
 });
 
 describe('runPostSearchStage', () => {
-  function hostFor() {
-    const h = host(dir, join(dir, 'workspace', 'checkpoints'));
-    supervisors.push(h.supervisor);
-    return h;
-  }
-
   test('paper starts `paper <ckpt>`; one stage starts `paper <ckpt> --stage <stage>`', async () => {
     const h = hostFor();
     const all = await runPostSearchStage({ ...h, checkpoint: ck, stage: 'paper' });
