@@ -109,4 +109,27 @@ describe('/api/ear', () => {
     expect(big.status).toBe(413);
     expect(big.body.error).toContain('ear/big.bin');
   });
+
+  test('curate: a body is optional, but a malformed, non-object or wrong one is 400 and curates nothing', async () => {
+    writeFileSync(join(run, 'ear', 'publish.yaml'), 'include: ["**/*"]\n');
+    const before = existsSync(join(run, 'ear_published', 'manifest.lock')) ? readFileSync(join(run, 'ear_published', 'manifest.lock'), 'utf8') : null;
+    writeFileSync(join(run, 'ear', 'code', 'new.py'), 'b = 2\n');
+    const bodies: [string, string][] = [
+      ['{"show_files": ', 'malformed request body'],
+      ['[1]', 'expected a JSON object'],
+      ['"x"', 'expected a JSON object'],
+      ['{"show_files": "yes"}', 'show_files'],
+      ['{"files": true}', "unknown field 'files'"],
+    ];
+    for (const [body, why] of bodies) {
+      const r = await viz.req(`/api/ear/${RUN}/curate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect([body, r.status]).toEqual([body, 400]);
+      expect(((await r.json()) as { error: string }).error).toContain(why);
+    }
+    const after = existsSync(join(run, 'ear_published', 'manifest.lock')) ? readFileSync(join(run, 'ear_published', 'manifest.lock'), 'utf8') : null;
+    expect(after).toBe(before);
+    const ok = await viz.req(`/api/ear/${RUN}/curate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '' });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { file_count: number }).file_count).toBeGreaterThan(0);
+  });
 });

@@ -8,6 +8,7 @@ import { publishYamlView, savePublishYaml } from '../../ear/publish-config.ts';
 import { earStatus } from '../../ear/status.ts';
 import { runDirOf } from '../../run/run-ids.ts';
 import type { ServerContext } from '../context.ts';
+import { HttpError, optionalJsonObject } from '../http.ts';
 
 /** Artifact bundles of a run: metadata, the publish configuration (preview and save), curation. */
 export const earRoutes = (ctx: ServerContext) =>
@@ -37,9 +38,14 @@ export const earRoutes = (ctx: ServerContext) =>
     )
     .post(
       '/api/ear/:run_id/curate',
-      async ({ params, body }) => {
+      async ({ params, request }) => {
         const dir = runDirOf(ctx.checkpointsRoot, params.run_id);
-        return { run_id: params.run_id, ...(await curateBundle(dir, { showFiles: body?.show_files === true })) };
+        const body = optionalJsonObject(await request.text());
+        if (body.show_files !== undefined && typeof body.show_files !== 'boolean') throw new HttpError(400, 'body.show_files: Expected boolean');
+        const unknown = Object.keys(body).filter((k) => k !== 'show_files');
+        if (unknown.length > 0) throw new HttpError(400, `body: unknown field '${unknown[0]}' (fields: show_files)`);
+        return { run_id: params.run_id, ...(await curateBundle(dir, { showFiles: body.show_files === true })) };
       },
-      { body: t.Optional(t.Object({ show_files: t.Optional(t.Boolean()) })) },
+      // the body is optional, and a declared-optional body would let a malformed one pass as none
+      { parse: 'none' },
     );
