@@ -20,12 +20,17 @@ export function entryProblem(path: string, type: string, linkpath: string | unde
   return null;
 }
 
+/** More entries than any bundle needs: an archive of millions of empty files would only eat inodes. */
+export const MAX_ENTRIES = 200_000;
+
 /**
  * Step 2: extract a (gzip) tarball into `dir`, streamed. Entries with an absolute path, a `..`,
- * a link leading out, or a device/fifo type are never written, and the extraction then fails.
+ * a link leading out, or a device/fifo type are never written, and the extraction then fails; so
+ * does an archive of more than `maxEntries` entries.
  */
-export async function extractTarball(file: string, dir: string): Promise<void> {
+export async function extractTarball(file: string, dir: string, maxEntries = MAX_ENTRIES): Promise<void> {
   const problems: string[] = [];
+  let entries = 0;
   try {
     await tar.x({
       file,
@@ -35,6 +40,10 @@ export async function extractTarball(file: string, dir: string): Promise<void> {
       preserveOwner: false,
       filter: (path, entry) => {
         const e = entry as unknown as { type: string; linkpath?: string };
+        if (++entries > maxEntries) {
+          if (entries === maxEntries + 1) problems.push(`it has more than ${maxEntries} entries`);
+          return false;
+        }
         const why = entryProblem(path, e.type, e.linkpath);
         if (why !== null) problems.push(why);
         return why === null && problems.length === 0;

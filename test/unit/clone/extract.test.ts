@@ -52,6 +52,21 @@ describe('extraction refuses escaping archives', () => {
     expect(existsSync(join(root, 'escape.txt'))).toBe(false);
   });
 
+  test('an archive of more entries than the cap is refused; nothing past the cap is written', async () => {
+    const file = join(root, 'many.tar.gz');
+    await rawTarball(file, Array.from({ length: 12 }, (_, i) => ({ path: `f${String(i).padStart(2, '0')}.txt`, body: String(i) })));
+    const tree = join(root, 'tree');
+    mkdirSync(tree);
+    const err = await failure(extractTarball(file, tree, 10));
+    expect(err).toBeInstanceOf(InvalidRecordError);
+    expect(err.message).toBe('the bundle archive is refused: it has more than 10 entries');
+    expect(readdirSync(tree)).toHaveLength(10);
+    const ok = join(root, 'ok');
+    mkdirSync(ok);
+    await extractTarball(file, ok, 12);
+    expect(readdirSync(ok)).toHaveLength(12);
+  });
+
   test('links that stay inside are allowed by extraction (the lock check then refuses them)', () => {
     expect(entryProblem('code/a', 'SymbolicLink', '../b')).toBeNull();
     expect(entryProblem('code/a', 'Link', 'code/b')).toBeNull();
