@@ -10,6 +10,7 @@ import { InputError } from '../core/errors.ts';
 import { isFileAt } from '../core/paths.ts';
 import { SkillPool } from '../mcp/pool.ts';
 import { type PipelineResult, runPipeline } from '../pipeline/run.ts';
+import { pipelineStages } from '../pipeline/stages.ts';
 import { planStage } from './run-stage.ts';
 
 export type PostSearchRequest = { checkpoint: string; configPath?: string; stage?: string };
@@ -42,5 +43,7 @@ export async function runPostSearch(req: PostSearchRequest, env: Env, cwd: strin
 function postSearchStage(stage: string, wf: Parameters<typeof planStage>[1]): string | undefined {
   const plan = planStage(stage, wf);
   if (plan.kind !== 'post_search') throw new InputError(`'${stage}' is a stage of the search, not of the post-search pipeline`, `continue the search with svc resume`);
-  return stage === 'paper' ? undefined : stage;
+  if (stage === 'paper') return undefined;
+  if (!pipelineStages(wf).some((s) => s.stage === stage)) throw new InputError(`stage '${stage}' is switched off in this workflow`, 'set enabled: true on it in the workflow file');
+  return stage;
 }

@@ -142,6 +142,26 @@ describe('svc paper: the post-search pipeline', () => {
     expect(r2.stdout).toContain('post-search pipeline: 1 done, 2 skipped, 1 failed, 1 unavailable');
   });
 
+  test('skip_if_exists: a usable output skips the stage; a missing one or one holding an error runs it again', async () => {
+    const run = checkpoint('20260101000000_skip', 'include: ["**/*"]\n');
+    writeFileSync(
+      join(run, 'workflow.yaml'),
+      `skills:\n  - { name: repro-skill, path: ${reproSkill}, phase: paper }\npipeline:\n  - stage: ors_grade\n    skill: repro-skill\n    tool: grade_with_judge\n    outputs: { file: "{{checkpoint_dir}}/ors_grade.json" }\n    skip_if_exists: "{{checkpoint_dir}}/ors_grade.json"\n`,
+    );
+    const calls = join(dir, 'calls-skip.jsonl');
+    const env = { REPRO_GRADE: grade(0.7), REPRO_CALLS: calls };
+    const count = () => (existsSync(calls) ? readFileSync(calls, 'utf8').trim().split('\n').length : 0);
+    expect((await svc(['paper', run], { cwd: dir, env })).stderr).toContain('ors_grade: done');
+    expect(count()).toBe(1);
+    const skipped = await svc(['paper', run], { cwd: dir, env });
+    expect(skipped.stderr).toContain(`ors_grade: skipped (${join(run, 'ors_grade.json')} is already there; delete it to run the stage again)`);
+    expect(count()).toBe(1);
+    writeFileSync(join(run, 'ors_grade.json'), '{"error":"judge unreachable"}');
+    expect((await svc(['paper', run], { cwd: dir, env })).stderr).toContain('ors_grade: done');
+    expect(count()).toBe(2);
+    expect(JSON.parse(readFileSync(join(run, 'ors_grade.json'), 'utf8')).ors_score).toBe(0.7);
+  });
+
   test('bad input: a checkpoint without a search, a search stage, an unknown stage', async () => {
     const bare = join(ckpts, '20260101000000_bare');
     mkdirSync(bare, { recursive: true });
@@ -153,6 +173,10 @@ describe('svc paper: the post-search pipeline', () => {
     const search = await svc(['paper', run, '--stage', 'select_and_run'], { cwd: dir, env: {} });
     expect(search.code).toBe(2);
     expect(search.stderr).toContain("'select_and_run' is a stage of the search, not of the post-search pipeline");
+    writeFileSync(join(run, 'workflow.yaml'), `${WORKFLOW(reproSkill)}    enabled: false\n`);
+    const off = await svc(['paper', run, '--stage', 'ors_grade'], { cwd: dir, env: {} });
+    expect(off.code).toBe(2);
+    expect(off.stderr.trim()).toBe("svc: stage 'ors_grade' is switched off in this workflow (set enabled: true on it in the workflow file)");
     const unknown = await svc(['paper', run, '--stage', 'nope'], { cwd: dir, env: {} });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown stage 'nope'");
