@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../core/atomic.ts';
 import type { Env } from '../core/config/env-vars.ts';
@@ -17,7 +17,7 @@ const PUBLISH_TOOL = 'publish_ear';
 const REPRODUCIBILITY_TOOL = 'grade_with_judge';
 
 export type StageStatus = 'done' | 'skipped' | 'failed' | 'unavailable';
-export type StageOutcome = { stage: string; status: StageStatus; detail: string; output?: string };
+export type StageOutcome = { stage: string; status: StageStatus; detail: string; output?: string; /** skipped because a stage it depends on produced nothing */ blocked?: true };
 export type PipelineResult = {
   stages: StageOutcome[];
   /** set when the pipeline itself failed (a required publish did), not just a stage */
@@ -75,12 +75,14 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     outcomes.set(stage.stage, outcome);
     result.stages.push(outcome);
     opts.log(`${stage.stage}: ${outcome.status}${outcome.detail ? ` (${outcome.detail})` : ''}`);
-    if (outcome.status === 'failed' && stage.tool === PUBLISH_TOOL && publishRequired(opts.checkpointDir)) {
-      result.failure = `${stage.stage} failed and publish.yaml sets required: true: ${outcome.detail}`;
+    if ((outcome.status === 'failed' || outcome.blocked) && stage.tool === PUBLISH_TOOL && publishRequired(opts.checkpointDir)) {
+      result.failure = `${stage.stage} ${outcome.status === 'failed' ? 'failed' : 'could not run'} and publish.yaml sets required: true: ${outcome.detail}`;
       break;
     }
-    if (outcome.status === 'done' && stage.tool === REPRODUCIBILITY_TOOL) {
-      result.promotion = await autoPromote(opts.checkpointDir, lastResult, opts.env);
+    if (stage.tool === REPRODUCIBILITY_TOOL && (outcome.status === 'done' || outcome.output)) {
+      // a check skipped for its existing grade (skip_if_exists) has still been made: that grade counts
+      const grade = outcome.status === 'done' ? lastResult : readJson(outcome.output as string);
+      result.promotion = await autoPromote(opts.checkpointDir, grade, opts.env);
       opts.log(`auto_promote: ${describePromotion(result.promotion)}`);
     }
   }
@@ -91,7 +93,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     if (opts.only === undefined) {
       for (const d of s.deps) {
         const dep = outcomes.get(d);
-        if (dep && !outputs[d]) return { ...base, status: 'skipped', detail: `depends on ${d}, which ${dep.status === 'skipped' ? 'was skipped' : dep.status === 'unavailable' ? 'is unavailable' : 'failed'}` };
+        if (dep && !outputs[d]) return { ...base, status: 'skipped', blocked: true, detail: `depends on ${d}, which ${dep.status === 'skipped' ? 'was skipped' : dep.status === 'unavailable' ? 'is unavailable' : 'failed'}` };
       }
     }
     const tool = s.tool ?? '';
@@ -137,6 +139,14 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
       outputs[s.stage] = { outputs: { file: output } };
     } else outputs[s.stage] = { outputs: {} };
     return { ...base, status: 'done', detail: output ?? '', ...(output ? { output } : {}) };
+  }
+}
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
   }
 }
 

@@ -135,6 +135,14 @@ describe('svc paper: the post-search pipeline', () => {
     expect(existsSync(join(req, 'publish_record.json'))).toBe(false);
     expect(existsSync(join(req, 'ear_published', 'manifest.lock'))).toBe(true);
 
+    // curation fails (a file over max_file_mb): the publish cannot run, which fails a required one too
+    const big = checkpoint('20260101000000_required_big', 'include: ["**/*"]\nrequired: true\nmax_file_mb: 1\n');
+    writeFileSync(join(big, 'ear', 'code', 'big.bin'), new Uint8Array(2 * 1024 * 1024));
+    const rb = await svc(['paper', big], { cwd: dir, env });
+    expect(rb.code).toBe(1);
+    expect(rb.stderr).toContain('ear_curate: failed (ear/code/big.bin is 2.0 MB, over max_file_mb 1');
+    expect(rb.stdout).toContain('it failed: ear_publish could not run and publish.yaml sets required: true: depends on ear_curate, which failed');
+
     const opt = checkpoint('20260101000000_optional', 'include: ["**/*"]\n');
     const r2 = await svc(['paper', opt], { cwd: dir, env });
     expect(r2.code).toBe(0);
