@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
 import type { Env } from '../core/config/env-vars.ts';
 import { homeDir } from '../core/workspace.ts';
-import { listen } from '../server/listen.ts';
+import { listenOwning } from '../server/listen.ts';
 import { isLoopback, namesLoopback } from '../server/gate.ts';
 import { detail } from './server-http.ts';
 import { route } from './server-routes.ts';
@@ -37,26 +37,9 @@ export function startMemoryServer(opts: MemoryServerOptions): MemoryServer {
     }
   };
 
-  let listening: ReturnType<typeof listen>;
-  try {
-    // readJson refuses bodies over MAX_BODY_BYTES itself, as JSON
-    listening = listen({ fetch: handle }, opts.host, opts.port, 'pick another with --port, or stop the server already there');
-  } catch (err) {
-    store.close();
-    throw err;
-  }
-  const { server, url } = listening;
-  let stopped: Promise<void> | null = null;
-  return {
-    url,
-    port: server.port ?? opts.port,
-    stop: () => {
-      stopped ??= server.stop(false).then(() => store.close());
-      return stopped;
-    },
-  };
+  // readJson refuses bodies over MAX_BODY_BYTES itself, as JSON
+  return listenOwning(handle, opts.host, opts.port, () => store.close());
 }
-
 
 function authorized(req: Request, expected: Buffer): boolean {
   const given = Buffer.from(req.headers.get('authorization') ?? '');

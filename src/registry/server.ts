@@ -2,7 +2,7 @@ import { version } from '../../package.json';
 import { ConflictError, InputError } from '../core/errors.ts';
 import { MANIFEST_FILE } from '../ear/manifest.ts';
 import { isLoopback, namesLoopback } from '../server/gate.ts';
-import { listen } from '../server/listen.ts';
+import { listenOwning } from '../server/listen.ts';
 import { HttpError, json } from '../server/http.ts';
 import { errorAnswer, fail } from './http.ts';
 import { type ArtifactMeta, ArtifactStore, BUNDLE_FILE, isArtifactId } from './storage.ts';
@@ -211,23 +211,5 @@ export function startRegistryServer(opts: RegistryServerOptions): RegistryServer
     // bound to loopback, it answers only to loopback names (no DNS rebinding onto it); any port
     loopbackOnly: isLoopback(opts.host),
   });
-  let listening: ReturnType<typeof listen>;
-  try {
-    listening = listen({ fetch: handler }, opts.host, opts.port, 'pick another with --port, or stop the server already there');
-  } catch (err) {
-    tokens.close();
-    throw err;
-  }
-  const { server, url } = listening;
-  let stopped: Promise<void> | null = null;
-  return {
-    url,
-    port: server.port ?? opts.port,
-    store,
-    tokens,
-    stop: () => {
-      stopped ??= server.stop(false).then(() => tokens.close());
-      return stopped;
-    },
-  };
+  return { ...listenOwning(handler, opts.host, opts.port, () => tokens.close()), store, tokens };
 }

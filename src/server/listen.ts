@@ -17,6 +17,32 @@ export function listen(options: Omit<ServeOptions, 'hostname' | 'port' | 'maxReq
   return { server, url: `http://${shown}:${server.port ?? port}` };
 }
 
+export type Listening = { url: string; port: number; stop: () => Promise<void> };
+
+/**
+ * listen() for a server that owns a resource (a database): `close` runs when listening fails and
+ * once the server has stopped; stop() may be called any number of times.
+ */
+export function listenOwning(fetch: (req: Request) => Response | Promise<Response>, host: string, port: number, close: () => void): Listening {
+  let listening: ReturnType<typeof listen>;
+  try {
+    listening = listen({ fetch }, host, port, 'pick another with --port, or stop the server already there');
+  } catch (err) {
+    close();
+    throw err;
+  }
+  const { server, url } = listening;
+  let stopped: Promise<void> | null = null;
+  return {
+    url,
+    port: server.port ?? port,
+    stop: () => {
+      stopped ??= server.stop(false).then(close);
+      return stopped;
+    },
+  };
+}
+
 /** Why Bun.serve could not listen, as one line the user can act on; other errors pass through. */
 function bindError(err: unknown, host: string, port: number, portHint: string): unknown {
   const code = (err as NodeJS.ErrnoException)?.code;

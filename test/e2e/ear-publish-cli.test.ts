@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRegistryServer, type RegistryServer } from '../../src/registry/server.ts';
 import { removeDir, svc, tempDir } from '../support/svc.ts';
+import { writeEarCheckpoint } from '../support/checkpoint.ts';
 
 let dir: string;
 let ckpts: string;
@@ -13,12 +14,7 @@ let owner: string;
 
 /** A curated checkpoint: ear/ with code and a secret, publish.yaml naming `backend`. */
 async function curated(name: string, backend = 'svc-registry'): Promise<string> {
-  const run = join(ckpts, name);
-  mkdirSync(join(run, 'ear', 'code'), { recursive: true });
-  writeFileSync(join(run, 'tree.json'), '{"nodes":[]}');
-  writeFileSync(join(run, 'ear', 'code', 'train.py'), `print("${name}")\n`);
-  writeFileSync(join(run, 'ear', '.env'), 'KEY=secret\n');
-  writeFileSync(join(run, 'ear', 'publish.yaml'), `include: ["**/*"]\nlicense: MIT\nbackend: ${backend}\n`);
+  const run = writeEarCheckpoint(join(ckpts, name), { 'code/train.py': `print("${name}")\n`, '.env': 'KEY=secret\n', 'publish.yaml': `include: ["**/*"]\nlicense: MIT\nbackend: ${backend}\n` });
   const r = await svc(['ear', 'curate', run], { cwd, env: {} });
   expect(r.code).toBe(0);
   return run;

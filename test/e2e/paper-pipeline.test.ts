@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { removeDir, svc, tempDir } from '../support/svc.ts';
+import { writeEarCheckpoint } from '../support/checkpoint.ts';
 import { startTestRegistry, type TestRegistry } from '../support/registry-server.ts';
 
 let dir: string;
@@ -47,13 +48,9 @@ pipeline:
 `;
 
 function checkpoint(name: string, publishYaml: string): string {
-  const run = join(ckpts, name);
-  mkdirSync(join(run, 'ear', 'code'), { recursive: true });
-  writeFileSync(join(run, 'tree.json'), '{"nodes":[]}');
+  const run = writeEarCheckpoint(join(ckpts, name), { 'code/sort.js': `// ${name}\n`, 'publish.yaml': publishYaml });
   writeFileSync(join(run, 'experiment.md'), '# sort faster\n');
   writeFileSync(join(run, 'workflow.yaml'), WORKFLOW(reproSkill));
-  writeFileSync(join(run, 'ear', 'code', 'sort.js'), `// ${name}\n`);
-  writeFileSync(join(run, 'ear', 'publish.yaml'), publishYaml);
   return run;
 }
 

@@ -6,6 +6,7 @@ import { bundledWorkflow } from '../../src/core/config/workflow.ts';
 import { SkillPool } from '../../src/mcp/pool.ts';
 import { startRegistryServer, type RegistryServer } from '../../src/registry/server.ts';
 import { removeDir, SVC, svc, tempDir } from '../support/svc.ts';
+import { writeEarCheckpoint } from '../support/checkpoint.ts';
 
 let dir: string;
 let ckpts: string;
@@ -14,11 +15,7 @@ let alice: string;
 let pool: SkillPool;
 
 async function run(root: string, name: string): Promise<string> {
-  const d = join(root, name);
-  mkdirSync(join(d, 'ear'), { recursive: true });
-  writeFileSync(join(d, 'tree.json'), '{"nodes":[]}');
-  writeFileSync(join(d, 'ear', 'result.csv'), `x\n${name}\n`);
-  writeFileSync(join(d, 'ear', 'publish.yaml'), 'include: ["**/*"]\nlicense: Apache-2.0\n');
+  const d = writeEarCheckpoint(join(root, name), { 'result.csv': `x\n${name}\n`, 'publish.yaml': 'include: ["**/*"]\nlicense: Apache-2.0\n' });
   expect((await svc(['ear', 'curate', d], { cwd: dir, env: {} })).code).toBe(0);
   return d;
 }

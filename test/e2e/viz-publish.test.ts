@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { startRegistryServer, type RegistryServer } from '../../src/registry/server.ts';
 import { removeDir, svc, tempDir } from '../support/svc.ts';
+import { writeEarCheckpoint } from '../support/checkpoint.ts';
 import { startViz, type Viz } from '../support/viz.ts';
 
 let dir: string;
@@ -14,13 +15,12 @@ let viz: Viz;
 
 /** A checkpoint with ear/ and publish.yaml naming `backend`, curated unless told otherwise. */
 async function run(name: string, backend = 'svc-registry', curate = true): Promise<string> {
-  const d = join(ckpts, name);
-  mkdirSync(join(d, 'ear', 'code'), { recursive: true });
-  writeFileSync(join(d, 'tree.json'), '{"nodes":[]}');
-  writeFileSync(join(d, 'ear', 'code', 'a.py'), `a = "${name}"\n`);
-  writeFileSync(join(d, 'ear', 'data.csv'), 'x\n1\n2\n');
-  writeFileSync(join(d, 'ear', 'id_rsa'), 'PRIVATE');
-  writeFileSync(join(d, 'ear', 'publish.yaml'), `include: ["**/*"]\nbackend: ${backend}\nvisibility: public\n`);
+  const d = writeEarCheckpoint(join(ckpts, name), {
+    'code/a.py': `a = "${name}"\n`,
+    'data.csv': 'x\n1\n2\n',
+    id_rsa: 'PRIVATE',
+    'publish.yaml': `include: ["**/*"]\nbackend: ${backend}\nvisibility: public\n`,
+  });
   if (curate) expect((await svc(['ear', 'curate', d], { cwd: dir, env: {} })).code).toBe(0);
   return d;
 }

@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export type FakeCheckpoint = {
   nodes?: number;
@@ -66,5 +66,19 @@ export function writeCheckpoint(root: string, opts: FakeCheckpoint = {}): string
   writeFileSync(join(dir, 'idea.json'), JSON.stringify({ ideas: [{ title: 'Generated idea', overall_score: 0.6 }], primary_metric: 'throughput' }));
   writeFileSync(join(dir, 'cost_summary.json'), JSON.stringify({ total_cost_usd: 1.25, total_tokens: 5000, call_count: 12, by_phase: {}, by_model: {} }));
   if (opts.pid !== undefined) writeFileSync(join(dir, '.svc_pid'), `${opts.pid}\n`);
+  return dir;
+}
+
+/**
+ * A checkpoint whose search has run (an empty tree.json) with `files` under its ear/, paths
+ * relative to ear/ (publish.yaml among them when given): what the bundle commands work on.
+ */
+export function writeEarCheckpoint(dir: string, files: Record<string, string | Uint8Array>): string {
+  mkdirSync(join(dir, 'ear'), { recursive: true });
+  writeFileSync(join(dir, 'tree.json'), '{"nodes":[]}');
+  for (const [rel, body] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, 'ear', rel)), { recursive: true });
+    writeFileSync(join(dir, 'ear', rel), body);
+  }
   return dir;
 }

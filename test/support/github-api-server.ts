@@ -8,24 +8,17 @@
  * Bearer tokens: unknown 401 "Bad credentials"; a token without write access to the repository
  * 403 "Resource not accessible by personal access token"; an unknown repository 404.
  */
-export type GithubRequest = { method: string; path: string; headers: Record<string, string> };
+import { type ApiServer, serveApi } from './api-server.ts';
+
+export type { ApiRequest as GithubRequest } from './api-server.ts';
 
 type Asset = { id: number; name: string; content_type: string; size: number; bytes: Uint8Array; created_at: string; sig: string };
 type Release = { id: number; owner: string; repo: string; tag_name: string; name: string; body: string; draft: boolean; prerelease: boolean; created_at: string; published_at: string | null; assets: Asset[]; latest_order: number };
 
-export type GithubApiServer = {
-  url: string;
-  requests: GithubRequest[];
-  releases: Release[];
-  /** The next request to a path that includes `pathPart` fails with this status (once). */
-  failNext(pathPart: string, status: number): void;
-  stop(): void;
-};
+export type GithubApiServer = ApiServer & { releases: Release[] };
 
 export function startGithubApiServer(opts: { repos: string[]; tokens: Record<string, string[]> }): GithubApiServer {
-  const requests: GithubRequest[] = [];
   const releases: Release[] = [];
-  const failures: { part: string; status: number }[] = [];
   let nextId = 1000;
   let order = 0;
   const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -69,18 +62,8 @@ export function startGithubApiServer(opts: { repos: string[]; tokens: Record<str
     author: user,
     assets: r.assets.map((a) => assetJson(r, a)),
   });
-  const server = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    maxRequestBodySize: 2 ** 40,
-    async fetch(req) {
-      const url = new URL(req.url);
-      requests.push({ method: req.method, path: url.pathname + url.search, headers: Object.fromEntries(req.headers) });
-      const fail = failures.findIndex((f) => url.pathname.includes(f.part));
-      if (fail >= 0) {
-        const f = failures.splice(fail, 1)[0] as { status: number };
-        return json(f.status, { message: 'Server Error', documentation_url: docs });
-      }
+  const api = serveApi(
+    async (req, url) => {
       const auth = req.headers.get('authorization') ?? '';
       const token = /^(Bearer|token) (.+)$/.exec(auth)?.[2];
       const grants = token !== undefined ? opts.tokens[token] : undefined;
@@ -161,7 +144,8 @@ export function startGithubApiServer(opts: { repos: string[]; tokens: Record<str
       }
       return json(404, { message: 'Not Found', documentation_url: docs });
     },
-  });
-  base = `http://127.0.0.1:${server.port}`;
-  return { url: base, requests, releases, failNext: (part, status) => failures.push({ part, status }), stop: () => server.stop(true) };
+    (status) => json(status, { message: 'Server Error', documentation_url: docs }),
+  );
+  base = api.url;
+  return { ...api, releases };
 }

@@ -8,17 +8,17 @@
  * Tokens as `Authorization: Bearer` or `?access_token=`; unknown 401, a token without deposit
  * scope 403, another user's deposition 403.
  */
-export type ZenodoRequest = { method: string; path: string; headers: Record<string, string> };
+import { type ApiServer, serveApi } from './api-server.ts';
+
+export type { ApiRequest as ZenodoRequest } from './api-server.ts';
 
 type File = { key: string; size: number; bytes: Uint8Array; checksum: string };
 type Dep = { id: number; owner: string; bucket: string; submitted: boolean; metadata: Record<string, unknown>; files: File[]; created: string; doi: string | null };
 
-export type ZenodoApiServer = { url: string; requests: ZenodoRequest[]; depositions: Dep[]; failNext(pathPart: string, status: number): void; stop(): void };
+export type ZenodoApiServer = ApiServer & { depositions: Dep[] };
 
 export function startZenodoApiServer(opts: { tokens: Record<string, { user: string; write: boolean }> }): ZenodoApiServer {
-  const requests: ZenodoRequest[] = [];
   const depositions: Dep[] = [];
-  const failures: { part: string; status: number }[] = [];
   let nextId = 4000000;
   let base = '';
   const json = (status: number, body: unknown) => Response.json(body, { status });
@@ -56,15 +56,8 @@ export function startZenodoApiServer(opts: { tokens: Record<string, { user: stri
       },
     };
   };
-  const server = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    maxRequestBodySize: 2 ** 40,
-    async fetch(req) {
-      const url = new URL(req.url);
-      requests.push({ method: req.method, path: url.pathname + url.search, headers: Object.fromEntries(req.headers) });
-      const fail = failures.findIndex((f) => url.pathname.includes(f.part));
-      if (fail >= 0) return err((failures.splice(fail, 1)[0] as { status: number }).status, 'Internal server error.');
+  const api = serveApi(
+    async (req, url) => {
       const path = url.pathname;
       // public records
       let m = /^\/api\/records\/(\d+)(?:\/files\/([^/]+)\/content)?$/.exec(path);
@@ -127,7 +120,8 @@ export function startZenodoApiServer(opts: { tokens: Record<string, { user: stri
       }
       return err(405, 'The method is not allowed for the requested URL.');
     },
-  });
-  base = `http://127.0.0.1:${server.port}`;
-  return { url: base, requests, depositions, failNext: (part, status) => failures.push({ part, status }), stop: () => server.stop(true) };
+    (status) => err(status, 'Internal server error.'),
+  );
+  base = api.url;
+  return { ...api, depositions };
 }
