@@ -81,3 +81,12 @@ export async function killAll(supervisor: RunSupervisor): Promise<void> {
     await run.exited;
   }
 }
+
+/** After a test: ends the runs of its supervisors and the stray processes it spawned, emptying both lists. */
+export async function endStarted(supervisors: RunSupervisor[], strays: Bun.Subprocess[]): Promise<void> {
+  for (const s of supervisors.splice(0)) await killAll(s);
+  for (const p of strays.splice(0)) {
+    p.kill('SIGKILL');
+    await p.exited;
+  }
+}

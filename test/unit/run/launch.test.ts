@@ -7,7 +7,7 @@ import { launchConfigEnv } from '../../../src/run/run-env.ts';
 import { spawnRun } from '../../../src/run/spawn-run.ts';
 import { RunSupervisor } from '../../../src/run/supervisor.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
-import { alive, killAll, cmdlineOf, environOf, host, pgidOf, standInProgram, until } from './helpers.ts';
+import { alive, cmdlineOf, endStarted, environOf, host, pgidOf, standInProgram, until } from './helpers.ts';
 
 let dir: string;
 let root: string;
@@ -18,11 +18,7 @@ beforeEach(() => {
   root = join(dir, 'workspace', 'checkpoints');
 });
 afterEach(async () => {
-  for (const s of supervisors.splice(0)) await killAll(s);
-  for (const p of strays.splice(0)) {
-    p.kill('SIGKILL');
-    await p.exited;
-  }
+  await endStarted(supervisors, strays);
   removeDir(dir);
 });
 

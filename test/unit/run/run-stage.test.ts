@@ -6,7 +6,7 @@ import { ConflictError, InputError, InvalidRecordError } from '../../../src/core
 import { planStage, resumeRun, runPostSearchStage } from '../../../src/run/run-stage.ts';
 import type { RunSupervisor } from '../../../src/run/supervisor.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
-import { cmdlineOf, environOf, host, killAll } from './helpers.ts';
+import { cmdlineOf, endStarted, environOf, host, killAll } from './helpers.ts';
 
 let dir: string;
 let ck: string;
@@ -20,11 +20,7 @@ beforeEach(() => {
   writeFileSync(join(ck, 'tree.json'), JSON.stringify({ run_id: '20261122100000_run', nodes: [] }));
 });
 afterEach(async () => {
-  for (const s of supervisors.splice(0)) await killAll(s);
-  for (const p of strays.splice(0)) {
-    p.kill('SIGKILL');
-    await p.exited;
-  }
+  await endStarted(supervisors, strays);
   removeDir(dir);
 });
 
