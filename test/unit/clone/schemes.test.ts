@@ -32,6 +32,18 @@ afterEach(() => {
   removeDir(root);
 });
 
+/** What a backend's publish gets for the test bundle, asked public, with the backend's environment and settings. */
+const publishInput = (env: Record<string, string>, settings: Record<string, unknown>) => ({
+  tarball: bundle.tarball,
+  tarballSha256: new Bun.CryptoHasher('sha256').update(readFileSync(bundle.tarball)).digest('hex'),
+  manifest: bundle.lock,
+  visibility: 'public',
+  dryRun: false,
+  checkpointDir: join(root, 'src'),
+  env,
+  settings,
+});
+
 const serveFiles = (routes: Record<string, () => Response | Promise<Response>>) => {
   const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => (routes[new URL(req.url).pathname] ?? (() => new Response('no', { status: 404 })))() });
   stops.push(() => void server.stop(true));
@@ -199,8 +211,7 @@ describe('svc:// against the real registry', () => {
   test('round trip: the svc-registry backend publishes, promotes public, and svc://<id> clones it verified', async () => {
     const reg = registry('lab');
     const token = reg.token('alice');
-    const sha = new Bun.CryptoHasher('sha256').update(await Bun.file(bundle.tarball).arrayBuffer()).digest('hex');
-    const input = { tarball: bundle.tarball, tarballSha256: sha, manifest: bundle.lock, visibility: 'public', dryRun: false, checkpointDir: join(root, 'src'), env: {}, settings: { url: reg.url, token, name: 'lab' } };
+    const input = publishInput({}, { url: reg.url, token, name: 'lab' });
     const published = await svcRegistry.publish(input);
     expect(published).toMatchObject({ ref: `svc://${id}`, visibility: 'staged' });
     const f = regFile([{ name: 'lab', url: reg.url }]);
@@ -225,20 +236,10 @@ describe('hosting-release: (published by the hosting-release backend)', () => {
     stops.push(gh.stop);
     return gh;
   };
-  const publishInput = (api: string, repo: string) => ({
-    tarball: bundle.tarball,
-    tarballSha256: new Bun.CryptoHasher('sha256').update(readFileSync(bundle.tarball)).digest('hex'),
-    manifest: bundle.lock,
-    visibility: 'public',
-    dryRun: false,
-    checkpointDir: join(root, 'src'),
-    env: { SVC_HOSTING_RELEASE_API: api, GITHUB_TOKEN: TOKEN },
-    settings: { repo },
-  });
 
   test('round trip: publish, promote public, clone the latest release\'s bundle.tar.gz (through its redirect)', async () => {
     const gh = github();
-    const input = publishInput(gh.url, 'octo/paper');
+    const input = publishInput({ SVC_HOSTING_RELEASE_API: gh.url, GITHUB_TOKEN: TOKEN }, { repo: 'octo/paper' });
     const published = await hostingRelease.publish(input);
     expect(published.ref).toBe('hosting-release:octo/paper');
     const env = { SVC_HOSTING_RELEASE_API: gh.url };
@@ -298,16 +299,7 @@ describe('doi: (published by the hosting-doi backend)', () => {
 
   test('round trip: publish, promote public (mints the DOI), clone doi:<doi>', async () => {
     const z = zenodo();
-    const input = {
-      tarball: bundle.tarball,
-      tarballSha256: new Bun.CryptoHasher('sha256').update(readFileSync(bundle.tarball)).digest('hex'),
-      manifest: bundle.lock,
-      visibility: 'public',
-      dryRun: false,
-      checkpointDir: join(root, 'src'),
-      env: { SVC_HOSTING_DOI_API: z.url, ZENODO_TOKEN: TOKEN },
-      settings: { creators: ['Doe, Jane'] },
-    };
+    const input = publishInput({ SVC_HOSTING_DOI_API: z.url, ZENODO_TOKEN: TOKEN }, { creators: ['Doe, Jane'] });
     const published = await hostingDoi.publish(input);
     const depId = published.extra.deposition_id as number;
     const env = { SVC_HOSTING_DOI_API: z.url };
