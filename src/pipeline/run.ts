@@ -57,7 +57,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   const outcomes = new Map<string, StageOutcome>();
   const outputs: Record<string, { outputs: { file?: string } }> = {};
   const vars = () => templateVars({ checkpointDir: opts.checkpointDir, projectRoot: opts.projectRoot, workflow: opts.workflow, stages: outputs });
-  const outputFile = (s: PlannedStage) => (s.outputs?.file ? renderTemplate(s.outputs.file, vars()) : undefined);
+  const outputFile = (s: PlannedStage, v = vars()) => (s.outputs?.file ? renderTemplate(s.outputs.file, v) : undefined);
   if (opts.only !== undefined) {
     // one stage alone: what the others made before is there to use
     for (const s of planned) {
@@ -110,7 +110,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     }
 
     const v = vars();
-    const output = outputFile(s);
+    const output = outputFile(s, v);
     const skipIf = s.skip_if_exists ? renderTemplate(s.skip_if_exists, v) : undefined;
     if (skipIf && usableOutput(skipIf)) {
       outputs[s.stage] = { outputs: { file: skipIf } };

@@ -22,6 +22,9 @@ test("the README's quick-start run works offline and finds a best node with a me
   expect(code, err).toBe(0);
   expect(out).toMatch(/^nodes: [5-9]\d* \(5 success, 0 failed\)$/m);
   expect(out).toMatch(/^best: node_[0-9a-f]{8} \(score 0\.\d+; comparisons = \d+/m);
+  // after the search, the post-search pipeline: each stage says how it ended, the last line sums them
+  expect(out).toMatch(/^post-search pipeline: \d+ skipped, \d+ unavailable$/m);
+  expect(err).toContain('search_related_work: unavailable (web-skill is not in this version of svc)');
   const [run] = readdirSync(join(home, 'workspace', 'checkpoints'));
   const tree = JSON.parse(readFileSync(join(home, 'workspace', 'checkpoints', run ?? '', 'tree.json'), 'utf8'));
   expect(tree.nodes.length).toBeGreaterThanOrEqual(5);

@@ -1,0 +1,38 @@
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { printRunEnd } from '../../../src/cli/run-end.ts';
+import type { RunEnd } from '../../../src/run/execute.ts';
+
+let lines: string[];
+let write: typeof process.stdout.write;
+beforeEach(() => {
+  lines = [];
+  write = process.stdout.write;
+  process.stdout.write = ((chunk: string) => {
+    lines.push(...String(chunk).split('\n').filter(Boolean));
+    return true;
+  }) as typeof process.stdout.write;
+});
+afterEach(() => {
+  process.stdout.write = write;
+});
+
+const end = (over: Partial<RunEnd>): RunEnd => ({ checkpointDir: '/ck', nodes: [], best: null, ended: 'done', ...over });
+
+describe('printRunEnd', () => {
+  test('a finished run ends with the pipeline summary and exit 0', () => {
+    expect(printRunEnd(end({ pipeline: { stages: [{ stage: 'ear_curate', status: 'done', detail: '' }], failure: null } }))).toBe(0);
+    expect(lines.at(-1)).toBe('post-search pipeline: 1 done');
+  });
+
+  test('a failed pipeline (a required publish) is exit 1, and the line says why', () => {
+    const failure = 'ear_publish failed and publish.yaml sets required: true: registry unreachable';
+    expect(printRunEnd(end({ pipeline: { stages: [{ stage: 'ear_publish', status: 'failed', detail: 'registry unreachable' }], failure } }))).toBe(1);
+    expect(lines.at(-1)).toBe(`post-search pipeline: 1 failed; it failed: ${failure}`);
+  });
+
+  test('a stopped run says how to continue, exit 1, and has no pipeline line', () => {
+    expect(printRunEnd(end({ ended: 'stopped' }))).toBe(1);
+    expect(lines.at(-1)).toBe('stopped before the end; continue with: svc resume /ck');
+    expect(lines.some((l) => l.startsWith('post-search pipeline'))).toBe(false);
+  });
+});
