@@ -6,6 +6,7 @@ import { InputError } from '../core/errors.ts';
 import { checkpointsRoot } from '../core/workspace.ts';
 import { locateDashboardRoot, ServerContext } from '../server/context.ts';
 import { isLoopback } from '../server/gate.ts';
+import { parseOriginList } from '../server/origin.ts';
 import { startDashboard } from '../server/serve.ts';
 import { portArg, stopOnSignal } from './serve-args.ts';
 
@@ -15,6 +16,7 @@ export default defineCommand({
     dir: { type: 'positional', required: false, description: 'a checkpoint (selected at start) or a workspace directory' },
     port: { type: 'string', description: 'port (default 8765; SVC_GUI_PORT wins; 0 picks a free port)' },
     host: { type: 'string', description: 'address to bind (default 127.0.0.1); anything else exposes an API without authentication' },
+    'cors-origin': { type: 'string', description: 'web origins besides loopback ones whose pages may call the API, comma-separated (adds to SVC_GUI_CORS_ORIGINS)' },
   },
   async run({ args }) {
     const env = loadEnv();
@@ -25,11 +27,13 @@ export default defineCommand({
     if (port > 65535) throw new InputError(`port ${port} is out of range`, 'use 0 to 65535');
     const host = args.host ?? '127.0.0.1';
     const token = env.SVC_GUI_TOKEN || null;
+    const origins = new Set([...parseOriginList(env.SVC_GUI_CORS_ORIGINS ?? '', 'SVC_GUI_CORS_ORIGINS'), ...parseOriginList(args['cors-origin'] ?? '', '--cors-origin')]);
+    const logMb = Number(effective(cfg, 'gui_access_log_max_mb').value);
     if (!isLoopback(host)) {
       process.stderr.write(`svc viz: warning: listening on ${host}: ${token ? 'the API needs SVC_GUI_TOKEN, but traffic is not encrypted' : 'the API has no authentication; anyone who can reach this address can read and change your runs (set SVC_GUI_TOKEN, or use an SSH tunnel)'}\n`);
     }
-    const ctx = new ServerContext(process.env, process.cwd(), where.checkpointsRoot, where.active, token);
-    const dashboard = startDashboard(ctx, { host, port });
+    const ctx = new ServerContext(process.env, process.cwd(), where.checkpointsRoot, where.active, token, origins);
+    const dashboard = startDashboard(ctx, { host, port, accessLogMaxBytes: logMb * 1024 * 1024 });
     const open = token ? ` (open ${dashboard.url}/#token=<SVC_GUI_TOKEN> in the browser)` : '';
     process.stderr.write(`svc viz: dashboard at ${dashboard.url}${open}\nsvc viz: checkpoints in ${where.checkpointsRoot}${where.active ? `; active: ${where.active}` : ''}\n`);
     await stopOnSignal('svc viz', dashboard.stop);

@@ -1,14 +1,9 @@
-import { closeSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Env, envValue } from '../core/config/env-vars.ts';
 import { oneLine } from '../core/errors.ts';
-import { statOrNull } from '../core/paths.ts';
+import { RotatingLog } from '../core/rotating-log.ts';
 
 export const ACCESS_LOG_FILE = 'memory_access.jsonl';
-/** Held while one process renames the live log, so two writers never rotate at once. */
-const ROTATION_LOCK = '.memory_access.rotate.lock';
-/** A lock older than this was left by a process that died while rotating. */
-const STALE_LOCK_MS = 60_000;
 const PREVIEW_CHARS = 200;
 
 /** Node-scoped entries all sit in one collection; `kind` says which sort of entry it is. */
@@ -35,21 +30,20 @@ export function deleteEvent(e: { node_id: string; entry_ids: string[] }): Access
 }
 
 /**
- * memory_access.jsonl in a checkpoint: memory telemetry for the dashboard. Every append is one
- * write(2) on a descriptor opened with O_APPEND, so lines from parallel processes never interleave,
- * and nothing is buffered in memory, so nothing is lost when a process exits. When the file has
- * reached the size limit it is renamed to memory_access.<n>.jsonl (n: epoch seconds, or more when
- * needed so that a larger n is always newer) and appending continues in a fresh file.
+ * memory_access.jsonl in a checkpoint: memory telemetry for the dashboard, rotated to
+ * memory_access.<n>.jsonl at the size limit (RotatingLog: whole lines, parallel writers).
  */
 export class AccessLog {
   readonly file: string;
+  private readonly log: RotatingLog;
   private warned = false;
 
   constructor(
     readonly dir: string,
-    private readonly maxBytes: number,
+    maxBytes: number,
   ) {
     this.file = join(dir, ACCESS_LOG_FILE);
+    this.log = new RotatingLog(this.file, maxBytes);
   }
 
   /** The log of SVC_CHECKPOINT_DIR, or null when SVC_MEMORY_ACCESS_LOG is off or there is no checkpoint. */
@@ -73,21 +67,7 @@ export class AccessLog {
   append(events: AccessEvent[]): void {
     if (events.length === 0) return;
     try {
-      // a rotation that fails leaves a longer live log, never fewer events
-      if (sizeOf(this.file) >= this.maxBytes) this.rotate();
-    } catch (err) {
-      this.warn(`cannot be rotated: ${oneLine(err)}`);
-    }
-    try {
-      const fd = openSync(this.file, 'a');
-      try {
-        const bytes = Buffer.from(events.map((e) => `${JSON.stringify(e)}\n`).join(''));
-        // a regular file takes the whole buffer in one write; the loop only guards a short write
-        let off = 0;
-        while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-      } finally {
-        closeSync(fd);
-      }
+      this.log.append(events.map((e) => `${JSON.stringify(e)}\n`).join(''), (err) => this.warn(`cannot be rotated: ${oneLine(err)}`));
     } catch (err) {
       this.warn(`cannot be written: ${oneLine(err)}`);
     }
@@ -97,42 +77,6 @@ export class AccessLog {
     if (!this.warned) console.error(`memory access log ${this.file} ${problem}`);
     this.warned = true;
   }
-
-  /** Renames the full log out of the way; a writer that finds the lock taken just appends. */
-  private rotate(): void {
-    const lock = join(this.dir, ROTATION_LOCK);
-    let fd: number;
-    try {
-      fd = openSync(lock, 'wx');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const age = Date.now() - (statOrNull(lock)?.mtimeMs ?? Date.now());
-      if (age > STALE_LOCK_MS) rmSync(lock, { force: true });
-      return;
-    }
-    closeSync(fd);
-    try {
-      // another writer may have rotated between our size check and taking the lock
-      if (sizeOf(this.file) < this.maxBytes) return;
-      renameSync(this.file, join(this.dir, `memory_access.${nextRotationNumber(this.dir)}.jsonl`));
-    } finally {
-      rmSync(lock, { force: true });
-    }
-  }
-}
-
-/** Epoch seconds, or one more than the newest rotated log when that is later: a larger n is always newer. */
-function nextRotationNumber(dir: string): number {
-  let n = Math.floor(Date.now() / 1000);
-  for (const name of readdirSync(dir)) {
-    const m = /^memory_access\.(\d+)\.jsonl$/.exec(name);
-    if (m) n = Math.max(n, Number(m[1]) + 1);
-  }
-  return n;
-}
-
-function sizeOf(file: string): number {
-  return statOrNull(file)?.size ?? 0;
 }
 
 function isOff(value: string | null): boolean {

@@ -10,7 +10,8 @@ import { ROUTES } from './routes/index.ts';
  */
 export function createApp(ctx: ServerContext) {
   let app = new Elysia()
-    .onBeforeHandle(({ body }) => checkBodyDepth(body))
+    // before validation: a validation error describing a body thousands of levels deep would exhaust the stack
+    .onTransform(({ body }) => checkBodyDepth(body))
     .onError(({ code, error, request }) => {
       switch (code) {
         case 'PARSE':
@@ -27,6 +28,7 @@ export function createApp(ctx: ServerContext) {
       }
     });
   for (const routes of ROUTES) app = app.use(routes(ctx)) as unknown as typeof app;
+  ctx.routing.replay = async (req) => app.handle(req);
   return app;
 }
 

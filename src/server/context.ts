@@ -9,6 +9,7 @@ import { isPlainName, resolveInside } from '../core/paths.ts';
 import { memoForTurn } from '../core/turn-memo.ts';
 import { createModelClient, type ModelClient } from '../llm/client.ts';
 import { RunSupervisor } from '../run/supervisor.ts';
+import { RoutingGuard } from './routing-guard.ts';
 
 type Cached<T> = { at: number; active: string | null; value: T };
 
@@ -23,6 +24,8 @@ export class ServerContext {
   private envCache: Cached<Env> | null = null;
   /** the runs this dashboard started: the only processes stop may signal */
   readonly runs = new RunSupervisor();
+  /** changes of where requests go that foreign pages asked for, held for the user's approval */
+  readonly routing = new RoutingGuard();
 
   constructor(
     /** the process environment as given; .env files are read under it, and may change while we run */
@@ -31,6 +34,8 @@ export class ServerContext {
     readonly checkpointsRoot: string,
     active: string | null,
     readonly token: string | null = null,
+    /** web origins besides loopback ones that may call the API (--cors-origin, SVC_GUI_CORS_ORIGINS) */
+    readonly corsOrigins: ReadonlySet<string> = new Set(),
   ) {
     this.workspaceRoot = dirname(checkpointsRoot);
     this.activeDir = active;

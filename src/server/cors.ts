@@ -1,7 +1,9 @@
+import type { Admission } from './gate.ts';
+
 /**
- * CORS as the spec asks (A2): every origin may call the dashboard, and a preflight anywhere under
- * /api is answered 204 with what it asked for. No credentials are allowed: the API uses none
- * (the optional token travels in a header the page sets itself).
+ * CORS for the pages the gate admits (origin.ts): a loopback or listed origin, or a page carrying
+ * the token. A preflight carries no data and is answered with what it asked for; no credentials
+ * are allowed (the token travels in a header the page sets itself).
  */
 export function preflight(req: Request): Response {
   const headers: Record<string, string> = {
@@ -15,10 +17,11 @@ export function preflight(req: Request): Response {
   return new Response(null, { status: 204, headers });
 }
 
-/** The origin header for an ordinary answer to a cross-origin request. */
-export function allowOrigin(req: Request, res: Response): Response {
+/** The origin header for an ordinary answer to a cross-origin request the gate admitted; never for a foreign page without the token. */
+export function allowOrigin(req: Request, res: Response, admission: Pick<Admission, 'origin' | 'tokenGiven'>): Response {
   const origin = req.headers.get('origin');
-  if (origin === null || res.headers.has('access-control-allow-origin')) return res;
+  const readable = admission.origin === 'trusted' || (admission.origin === 'foreign' && admission.tokenGiven);
+  if (origin === null || !readable || res.headers.has('access-control-allow-origin')) return res;
   try {
     res.headers.set('access-control-allow-origin', origin);
     res.headers.append('vary', 'Origin');
@@ -27,6 +30,8 @@ export function allowOrigin(req: Request, res: Response): Response {
     // immutable headers (a fetched or static response): copy once
     const copy = new Response(res.body, res);
     copy.headers.set('access-control-allow-origin', origin);
+    copy.headers.append('vary', 'Origin');
     return copy;
   }
 }
+

@@ -1,28 +1,50 @@
 import { timingSafeEqual } from 'node:crypto';
 import { errorResponse } from './http.ts';
+import { classifyOrigin, type OriginClass } from './origin.ts';
 
-/** A request's path and query, its path alone, and the answer refusing it when it may not pass. */
-export type Admission = { path: string; pathname: string; refused: Response | null };
+/**
+ * A request as the dashboard decides on it: its canonical path and query (what the router is
+ * given), the path alone, where it comes from, whether it carried the token, and the answer
+ * refusing it when it may not pass.
+ */
+export type Admission = { path: string; pathname: string; origin: OriginClass; tokenGiven: boolean; refused: Response | null };
 
-/** Paths that hand out run data and so need the token; the page and its assets load without it. */
-const GUARDED = (pathname: string) => pathname.startsWith('/api/') || pathname === '/codefile';
+export type GateOptions = { hosts: Set<string> | null; token: Buffer | null; origins: ReadonlySet<string> };
+
+/**
+ * What loads without the token: the page and its assets. Everything else (the API, /state, the
+ * source viewer, any path not known here) needs it: an unlisted spelling can only be refused.
+ */
+const isPublic = (pathname: string) => pathname === '/' || pathname.startsWith('/static/') || pathname === '/memory' || pathname.startsWith('/memory/');
 /** Where a browser cannot send a header (an event stream, a link) and may give ?token= instead. */
 const TOKEN_IN_QUERY = new Set(['/api/logs', '/codefile']);
 
 /**
  * What every request passes before routing: a Host this server answers to, a path the router reads
- * the same way we do, percent-encoding that decodes, and the token where one is set.
+ * the same way we do, percent-encoding that decodes, the token where one is set, and an origin
+ * this server answers to. The path is made canonical once (trailing slashes dropped) and the
+ * router is given that same path, so what is checked is what answers.
  */
-export function admit(req: Request, opts: { hosts: Set<string> | null; token: Buffer | null }): Admission {
+export function admit(req: Request, opts: GateOptions): Admission {
   const url = req.url;
   const start = url.indexOf('/', url.indexOf('//') + 2);
-  const path = start < 0 ? '/' : url.slice(start);
-  const q = path.indexOf('?');
-  const pathname = q < 0 ? path : path.slice(0, q);
-  return { path, pathname, refused: refusal(req, opts, start, path, pathname) };
+  // the URL parser resolves dot segments (`/static/../api`, `%2e%2e` too); the router is given its result
+  const parsed = new URL(url);
+  const pathname = canonicalPath(parsed.pathname);
+  const path = pathname + parsed.search;
+  const origin = classifyOrigin(req.headers.get('origin'), req.headers.get('host'), opts.origins);
+  const tokenGiven = opts.token !== null && tokenMatches(req, path, pathname, opts.token);
+  const refused = refusal(req, opts, start, pathname, origin, tokenGiven);
+  return { path, pathname, origin, tokenGiven, refused };
 }
 
-function refusal(req: Request, opts: { hosts: Set<string> | null; token: Buffer | null }, start: number, path: string, pathname: string): Response | null {
+/** `/codefile/` and `/codefile//` are `/codefile`; `/` stays. */
+function canonicalPath(pathname: string): string {
+  const trimmed = pathname.replace(/\/+$/, '');
+  return trimmed === '' ? '/' : trimmed;
+}
+
+function refusal(req: Request, opts: GateOptions, start: number, pathname: string, origin: OriginClass, tokenGiven: boolean): Response | null {
   // the router takes the path from the 11th character on; a shorter host would make it route
   // another path than the one checked here
   if (start < 11 || req.url.indexOf('/', 11) !== start) return errorResponse(400, 'bad Host header');
@@ -33,8 +55,12 @@ function refusal(req: Request, opts: { hosts: Set<string> | null; token: Buffer 
   } catch {
     return errorResponse(400, 'malformed percent-encoding in the path');
   }
-  // a preflight carries no credentials by design; it is answered without any data
-  if (opts.token && req.method !== 'OPTIONS' && GUARDED(pathname) && !tokenMatches(req, path, pathname, opts.token)) {
+  const preflight = req.method === 'OPTIONS';
+  // a preflight carries no credentials by design; when a token exists, a page that has it may ask
+  if (origin === 'foreign' && !tokenGiven && !(preflight && opts.token)) {
+    return errorResponse(403, `cross-origin request from ${req.headers.get('origin')} refused: the dashboard answers pages of this machine only (loopback origins); list another origin with --cors-origin or SVC_GUI_CORS_ORIGINS, or send the token`);
+  }
+  if (opts.token && !preflight && !isPublic(pathname) && !tokenGiven) {
     return errorResponse(401, 'missing or wrong token: send Authorization: Bearer <SVC_GUI_TOKEN>');
   }
   return null;

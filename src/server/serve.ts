@@ -4,7 +4,7 @@ import { listen } from './listen.ts';
 import { createApp } from './app.ts';
 import { allowOrigin, preflight } from './cors.ts';
 import type { ServerContext } from './context.ts';
-import { admit, isLoopback, loopbackHosts, redactToken } from './gate.ts';
+import { type Admission, admit, isLoopback, loopbackHosts, redactToken } from './gate.ts';
 import { errorResponse } from './http.ts';
 import { bodyLimitFor } from './limits.ts';
 import { STATIC_ROUTES } from './routes/static.ts';
@@ -13,25 +13,24 @@ export type Dashboard = { server: Server<undefined>; url: string; stop: () => Pr
 
 /**
  * Starts the dashboard. In front of the Elysia app sit the checks every request passes (gate.ts:
- * Host, path, token), CORS, the body size limit (answered as JSON, before any parsing), and the
- * access log of the active checkpoint.
+ * Host, path, origin, token), CORS, the body size limit (answered as JSON, before any parsing),
+ * and the access log of the active checkpoint.
  */
-export function startDashboard(ctx: ServerContext, opts: { host: string; port: number }): Dashboard {
+export function startDashboard(ctx: ServerContext, opts: { host: string; port: number; accessLogMaxBytes?: number }): Dashboard {
   const app = createApp(ctx);
-  const log = new AccessLog();
+  const log = new AccessLog(opts.accessLogMaxBytes ?? 100 * 1024 * 1024);
   const token = ctx.token ? Buffer.from(ctx.token) : null;
   let hosts: Set<string> | null = null;
 
   const handle = async (req: Request, server: Server<undefined>): Promise<Response> => {
     const started = performance.now();
-    const { path, pathname, refused } = admit(req, { hosts, token });
-    // a request for another host is not ours to log
-    if (refused?.status === 421) return refused;
+    const admission = admit(req, { hosts, token, origins: ctx.corsOrigins });
+    // a request the gate refused is not logged: a page or client knocking must not grow the log
+    if (admission.refused) return allowOrigin(req, admission.refused, admission);
     let res: Response;
     try {
-      if (refused) res = refused;
-      else if (req.method === 'OPTIONS' && pathname.startsWith('/api/')) res = preflight(req);
-      else res = await app.handle(req.body === null ? req : await limitBody(req, pathname));
+      if (req.method === 'OPTIONS') res = preflight(req);
+      else res = await app.handle(await routed(req, admission, ctx));
     } catch (err) {
       res = err instanceof Response ? err : errorResponse(500, `internal error: ${(err as Error)?.message ?? err}`);
     }
@@ -40,13 +39,13 @@ export function startDashboard(ctx: ServerContext, opts: { host: string; port: n
       log.record(active, {
         ts: Date.now(),
         method: req.method,
-        path: redactToken(path),
+        path: redactToken(admission.path),
         status: res.status,
         duration_ms: Math.round((performance.now() - started) * 10) / 10,
         client: server.requestIP(req)?.address ?? '',
       });
     }
-    return allowOrigin(req, res);
+    return allowOrigin(req, res, admission);
   };
 
   const { server, url } = listen(
@@ -68,9 +67,21 @@ export function startDashboard(ctx: ServerContext, opts: { host: string; port: n
     url,
     stop: async () => {
       await server.stop(true);
-      await log.flush();
+      log.flush();
     },
   };
+}
+
+/**
+ * The request the router is given: at the canonical path the gate decided on, with its body
+ * limited, and marked when a foreign page sent it (routing-guard.ts).
+ */
+async function routed(req: Request, admission: Admission, ctx: ServerContext): Promise<Request> {
+  const url = new URL(req.url);
+  let out = url.pathname + url.search === admission.path ? req : new Request(new URL(admission.path, url.origin).href, req);
+  if (out.body !== null) out = await limitBody(out, admission.pathname);
+  if (admission.origin === 'foreign') ctx.routing.markForeign(out, req.headers.get('origin') ?? 'null');
+  return out;
 }
 
 /**

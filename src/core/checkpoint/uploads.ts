@@ -8,6 +8,9 @@ import { printable } from '../text.ts';
 /** Where a checkpoint keeps the files a researcher gave it; every node's work dir gets a copy. */
 export const UPLOADS_DIR = 'uploads';
 
+/** More files than a researcher gives a run at once; a request of thousands only fills the directory. */
+export const MAX_UPLOAD_FILES = 1000;
+
 /** Leaves room below the 255-byte name limit for the temp name of an atomic write. */
 const MAX_NAME_BYTES = 200;
 
@@ -33,6 +36,7 @@ export function sanitizeUploadName(raw: string): string {
  */
 export async function saveUploads(checkpointDir: string, files: UploadedFile[], maxFileBytes: number): Promise<SavedUpload[]> {
   if (files.length === 0) throw new InputError('no file in the upload', 'send multipart/form-data with at least one file field');
+  if (files.length > MAX_UPLOAD_FILES) throw new TooLargeError(`the upload has ${files.length} files; one upload takes at most ${MAX_UPLOAD_FILES}`, 'upload them in several requests, or as one archive');
   const dir = statSync(resolveInside(checkpointDir, UPLOADS_DIR, 'uploads directory'), { throwIfNoEntry: false });
   if (dir && !dir.isDirectory()) throw new ConflictError(`${UPLOADS_DIR} in ${checkpointDir} is not a directory`, 'move that file away first');
   const planned = new Map<string, { target: string; data: Blob }>();

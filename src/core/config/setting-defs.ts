@@ -95,6 +95,7 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'checkpoint_dir', description: 'checkpoint directory of a run', type: 'string', env: ['SVC_CHECKPOINT_DIR'], workflow: (w) => w.checkpoint?.dir, workflowKey: 'checkpoint.dir', default: (_w, p) => `${p.checkpointsRoot}/{run_id}` },
   // 0 asks the system for a free port
   { key: 'gui_port', description: 'dashboard port', type: 'int', min: 0, env: ['SVC_GUI_PORT'], envBeatsExplicit: true, default: 8765 },
+  { key: 'gui_access_log_max_mb', description: 'dashboard access log rotation size, MB', type: 'number', min: 0.001, env: ['SVC_GUI_ACCESS_LOG_MAX_MB'], default: 100 },
   { key: 'retrieval_backend', description: 'literature search backend', type: 'string', choices: ['scholar_a', 'scholar_b', 'both'], env: ['SVC_RETRIEVAL_BACKEND'], saved: 'retrieval_backend', workflow: (w) => w.retrieval.backend, workflowKey: 'retrieval.backend' },
   { key: 'memory_base_url', description: 'memory server', type: 'string', env: ['MEMBACKEND_BASE_URL'], saved: 'memory_base_url', workflow: (w) => w.memory.membackend.base_url, workflowKey: 'memory.membackend.base_url' },
   { key: 'container_image', description: 'container image for node commands', type: 'string', env: ['SVC_CONTAINER_IMAGE'], saved: 'container_image', workflow: (w) => w.container.image, workflowKey: 'container.image', default: null },

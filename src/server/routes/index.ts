@@ -3,6 +3,7 @@ import type { ServerContext } from '../context.ts';
 import { checkpointFileRoutes } from './checkpoint-files.ts';
 import { checkpointRoutes } from './checkpoints.ts';
 import { cloneRoutes } from './clone.ts';
+import { confirmationRoutes } from './confirmations.ts';
 import { earRoutes } from './ear.ts';
 import { fewshotRoutes } from './fewshot.ts';
 import { memoryRoutes } from './memory.ts';
@@ -29,6 +30,7 @@ export const ROUTES: ((ctx: ServerContext) => Elysia<any, any, any, any, any, an
   checkpointFileRoutes,
   memoryRoutes,
   settingsRoutes,
+  confirmationRoutes,
   workflowRoutes,
   wizardRoutes,
   modelRoutes,

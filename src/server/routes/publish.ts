@@ -12,6 +12,7 @@ import { PUBLISH_RECORD_FILE } from '../../ear/status.ts';
 import { runDirOf } from '../../run/run-ids.ts';
 import type { ServerContext } from '../context.ts';
 import { HttpError } from '../http.ts';
+import { routingChanges } from '../routing-guard.ts';
 
 /** The HTTP status of a backend failure: invalid 400, auth 401 (403 when the server said so), not_found 404, conflict 409, network 502. */
 export function backendStatus(err: BackendError): number {
@@ -91,8 +92,9 @@ export const publishRoutes = (ctx: ServerContext) => {
     .get('/api/publish/settings', () => settingsView(ctx.settingsPath))
     .post(
       '/api/publish/settings',
-      ({ body }) => {
+      ({ body, request }) => {
         if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new InputError('body: expected a JSON object of publish settings');
+        ctx.routing.check(request, routingChanges(body, publishBlock(ctx.settingsPath), PUBLISH_SETTINGS_KEY), body);
         const secret = secretPath(body, 'publish');
         if (secret) throw new InputError(`'${secret}' looks like a secret; tokens and keys go to .env (POST /api/env-keys), not settings.json`);
         const next: Record<string, unknown> = { ...publishBlock(ctx.settingsPath) };

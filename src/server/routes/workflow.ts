@@ -1,10 +1,12 @@
 import { Elysia, t } from 'elysia';
+import { parse } from 'yaml';
 import { mergedEnv } from '../../core/config/environment.ts';
 import { editCheckpointWorkflow, saveCheckpointWorkflow, workflowTextOf, workflowView } from '../../core/config/workflow-edit.ts';
 import { applyFlow, workflowFlow } from '../../core/config/workflow-flow.ts';
 import { setDisabledTools, setSkillEnabled } from '../../core/config/workflow-skills.ts';
 import { BUNDLED_WORKFLOW_TEXT, bundledWorkflow } from '../../core/config/workflow.ts';
 import type { ServerContext } from '../context.ts';
+import { routingChanges } from '../routing-guard.ts';
 
 const EdgeKind = t.Union([t.Literal('depends_on'), t.Literal('loop_back_to')]);
 
@@ -23,9 +25,11 @@ export const workflowRoutes = (ctx: ServerContext) => {
     .get('/api/workflow/flow', () => workflowFlow(ctx.config().workflow.workflow))
     .post(
       '/api/workflow',
-      ({ body }) => {
+      ({ body, request }) => {
+        const text = workflowTextOf(body);
+        if (ctx.routing.isForeign(request)) ctx.routing.check(request, routingChanges(parseYamlOrNull(text), currentWorkflow(ctx)), body);
         // does not read the current copy, so a broken one can be replaced
-        saveCheckpointWorkflow(ctx.requireActive(), workflowTextOf(body), ctx.env);
+        saveCheckpointWorkflow(ctx.requireActive(), text, ctx.env);
         ctx.invalidate();
         return view();
       },
@@ -64,3 +68,21 @@ export const workflowRoutes = (ctx: ServerContext) => {
       { body: t.Object({ skill: t.String({ minLength: 1 }), tools: t.Array(t.String()) }) },
     );
 };
+
+function parseYamlOrNull(text: string): unknown {
+  try {
+    return parse(text);
+  } catch {
+    // the save reports what is wrong with it
+    return null;
+  }
+}
+
+/** The workflow in force, or nothing when the copy is broken (every routing key is then a change). */
+function currentWorkflow(ctx: ServerContext): unknown {
+  try {
+    return ctx.config().workflow.workflow;
+  } catch {
+    return null;
+  }
+}
