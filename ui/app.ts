@@ -140,6 +140,32 @@ async function switchTo(id: string): Promise<void> {
   await refreshState();
 }
 
+type HeldChange = { id: string; origin: string; method: string; path: string; keys: string[]; at: string };
+
+/** Changes of where requests go that pages of other origins asked for: shown until answered here. */
+async function refreshConfirmations(): Promise<void> {
+  const { pending } = await getJson<{ pending: HeldChange[] }>('/api/confirmations');
+  byId('confirmations').hidden = pending.length === 0;
+  byId('confirmation-list').replaceChildren(...pending.map(confirmationItem));
+}
+
+function confirmationItem(c: HeldChange): HTMLLIElement {
+  const item = document.createElement('li');
+  item.append(`${c.origin} wants to set ${c.keys.join(', ')} (${c.method} ${c.path}, ${new Date(c.at).toLocaleTimeString()}) `);
+  for (const [label, approve] of [['approve', true], ['reject', false]] as const) {
+    const button = document.createElement('button');
+    button.textContent = label;
+    button.addEventListener('click', () => {
+      const body = JSON.stringify({ approve });
+      void getJson(`/api/confirmations/${encodeURIComponent(c.id)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+        .catch((err: unknown) => alert((err as Error).message))
+        .finally(() => void refreshConfirmations());
+    });
+    item.append(button, ' ');
+  }
+  return item;
+}
+
 let log: EventSource | null = null;
 
 /** (Re)opens the log stream of the active run; the stream ends by itself once the run has ended. */
@@ -184,3 +210,4 @@ function every(ms: number, task: () => Promise<void>): void {
 every(3000, refreshState);
 every(5000, refreshMachine);
 every(15000, refreshCheckpoints);
+every(3000, refreshConfirmations);

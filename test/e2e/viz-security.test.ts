@@ -78,6 +78,40 @@ describe('the token and the Host header', () => {
   });
 });
 
+describe('every route but the page needs the token, however its path is spelled', () => {
+  test('a trailing slash, doubled slashes or dot segments reach no guarded route without the token', async () => {
+    const port = new URL(guarded.base).port;
+    const spellings = ['/codefile/?path=experiment.md', '/codefile//?path=experiment.md', '/state/', '/api/checkpoints/', '/api/env-keys//', '/static/../state', '/static/%2e%2e/api/env-keys', '/memory/../../api/settings', '/x/..//codefile?path=experiment.md'];
+    for (const path of spellings) {
+      const out = await raw(guarded.base, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+      expect([path, out.split('\r\n')[0]]).toEqual([path, 'HTTP/1.1 401 Unauthorized']);
+      expect(out).not.toContain('PROVIDERA_API_KEY');
+      expect(out).not.toContain('experiment');
+    }
+  });
+
+  test('with the token, the trailing-slash spelling answers as the plain one', async () => {
+    const res = await guarded.req(`/codefile/?path=experiment.md&token=${TOKEN}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+  });
+
+  test('/state tells nothing (checkpoint, model, cost, best metric) without the token', async () => {
+    const res = await guarded.req('/state');
+    expect(res.status).toBe(401);
+    const text = await res.text();
+    expect(text).not.toContain(basename(ck));
+    expect(text).not.toContain('cost');
+    expect((await guarded.req('/state', { headers: { Authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+  });
+
+  test('the page itself and its assets load without it', async () => {
+    for (const path of ['/', '/static/logo.svg']) {
+      expect([path, (await guarded.req(path)).status]).toEqual([path, 200]);
+    }
+  });
+});
+
 describe('secrets never leave', () => {
   test('the source viewer refuses .env and key files, however named', async () => {
     writeFileSync(join(ck, 'id_rsa'), 'PRIVATE');
@@ -173,6 +207,24 @@ describe('odd requests get a clear 4xx, never a 500', () => {
     expect(((await res.json()) as { error: string }).error).toContain('nested');
     expect(existsSync(join(project, 'workspace', 'settings.json'))).toBe(false);
     expect((await viz.get('/api/settings')).status).toBe(200);
+  });
+
+  test('an array 100,000 levels deep inside a field is a 400 on every route, with nothing on stderr', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const bodies: [string, string][] = [
+      ['/api/workflow/flow', `{"nodes":${deep},"edges":[]}`],
+      ['/api/checkpoint/file/save', `{"path":${deep},"content":"x"}`],
+      ['/api/ear/clone-verify', `{"ref":${deep}}`],
+      ['/api/workflow', `{"yaml":${deep}}`],
+      ['/api/upload/delete', `{"name":${deep}}`],
+    ];
+    for (const [path, body] of bodies) {
+      const res = await viz.req(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect([path, res.status]).toEqual([path, 400]);
+      expect(((await res.json()) as { error: string }).error).toContain('nested');
+    }
+    expect(viz.stderr()).not.toContain('RangeError');
+    expect(viz.stderr()).not.toContain('call stack');
   });
 
   test('a multipart file part with an empty filename', async () => {

@@ -1,7 +1,7 @@
 // The dashboard server as a whole: how it starts, /state, and the rules every request follows
 // (errors as {error}, CORS, the optional token, body limits, the access log).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { StateAlways, StateSnapshot } from '../../src/schema/state.ts';
@@ -142,6 +142,37 @@ describe('request rules', () => {
     expect(rec).toMatchObject({ method: 'GET', path: '/state?probe=access-log', status: 200, client: '127.0.0.1' });
     expect(typeof rec.ts).toBe('string');
     expect(typeof rec.duration_ms).toBe('number');
+  });
+});
+
+describe('viz_access.jsonl', () => {
+  test('rotates at SVC_GUI_ACCESS_LOG_MAX_MB like the memory access log, and loses no record', async () => {
+    const rdir = tempDir();
+    const rck = writeCheckpoint(join(rdir, 'workspace', 'checkpoints'), { nodes: 2 });
+    const v = await startViz([join(rdir, 'workspace')], { cwd: rdir, env: { SVC_GUI_ACCESS_LOG_MAX_MB: '0.004' } });
+    const sent = 12 * 20;
+    try {
+      // batches are written every 200 ms: several batches, so the size is checked several times
+      for (let round = 0; round < 12; round++) {
+        await Promise.all(Array.from({ length: 20 }, (_, i) => v.req(`/api/checkpoints?r=${round}&i=${i}`)));
+        await Bun.sleep(250);
+      }
+    } finally {
+      await v.stop();
+    }
+    const parts = readdirSync(rck).filter((n) => /^viz_access(\.\d+)?\.jsonl$/.test(n));
+    expect(parts.filter((n) => n !== 'viz_access.jsonl').length).toBeGreaterThan(1);
+    const lines = parts.flatMap((n) => readFileSync(join(rck, n), 'utf8').trim().split('\n'));
+    expect(lines.filter((l) => l.includes('/api/checkpoints?r=')).length).toBe(sent);
+    // no part grew far past the limit: at most one batch over it
+    for (const n of parts) expect(statSync(join(rck, n)).size).toBeLessThan(4 * 1024 * 1.05 + 20 * 200);
+    removeDir(rdir);
+  });
+
+  test('a size that is not a positive number stops svc viz with one line', async () => {
+    const r = await svc(['viz', ws, '--port', '0'], { cwd: dir, env: { SVC_GUI_ACCESS_LOG_MAX_MB: 'lots' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('SVC_GUI_ACCESS_LOG_MAX_MB');
   });
 });
 

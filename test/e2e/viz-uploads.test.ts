@@ -240,3 +240,21 @@ describe('POST /api/upload/delete', () => {
     expect(existsSync(join(uploads, 'data.csv'))).toBe(true);
   });
 });
+
+describe('how many files one upload may hold', () => {
+  test('20,000 tiny files in one request: 413, and uploads/ is not created', async () => {
+    const parts = Array.from({ length: 20_000 }, (_, i) => ({ filename: `f${i}.txt`, content: 'x' }));
+    const { status, body } = await upload(parts);
+    expect(status).toBe(413);
+    expect(body.error).toContain('at most 1000');
+    expect(existsSync(uploads)).toBe(false);
+  });
+
+  test('1,000 files is still one upload', async () => {
+    const parts = Array.from({ length: 1000 }, (_, i) => ({ filename: `g${i}.txt`, content: String(i) }));
+    const { status, body } = await upload(parts);
+    expect(status).toBe(200);
+    expect(body.files).toHaveLength(1000);
+    expect(readdirSync(uploads)).toHaveLength(1000);
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, test } from 'bun:test';
+import { classifyOrigin, isLoopbackOrigin, parseOriginList } from '../../../src/server/origin.ts';
+import { isRoutingKey, routingChanges } from '../../../src/server/routing-guard.ts';
+
+describe('origins', () => {
+  test('loopback origins are http on 127.0.0.1, localhost or [::1], any port', () => {
+    for (const o of ['http://127.0.0.1:3000', 'http://localhost', 'http://[::1]:8080', 'http://LOCALHOST:1']) expect([o, isLoopbackOrigin(o)]).toEqual([o, true]);
+    for (const o of ['https://localhost', 'http://127.0.0.1.evil.example', 'http://localhost.evil.example', 'null', '', 'http://127.0.0.2', 'file://']) expect([o, isLoopbackOrigin(o)]).toEqual([o, false]);
+  });
+
+  test('a request is trusted from a loopback or listed origin, or from the page this server served; foreign otherwise', () => {
+    const listed = parseOriginList('https://lab.example, https://nb.example:8443', 'test');
+    expect(classifyOrigin(null, '127.0.0.1:8765', listed)).toBe('none');
+    expect(classifyOrigin('https://lab.example', '127.0.0.1:8765', listed)).toBe('trusted');
+    expect(classifyOrigin('https://LAB.example:443', '127.0.0.1:8765', listed)).toBe('trusted');
+    expect(classifyOrigin('https://nb.example', '127.0.0.1:8765', listed)).toBe('foreign');
+    expect(classifyOrigin('http://192.168.1.5:8765', '192.168.1.5:8765', listed)).toBe('trusted');
+    expect(classifyOrigin('http://192.168.1.5:8766', '192.168.1.5:8765', listed)).toBe('foreign');
+    expect(classifyOrigin('null', '127.0.0.1:8765', listed)).toBe('foreign');
+  });
+
+  test('a list entry must be a bare http(s) origin', () => {
+    expect([...parseOriginList('https://a.example/ http://b.example:81', 'x')]).toEqual(['https://a.example', 'http://b.example:81']);
+    for (const bad of ['*', 'https://*.example', 'https://a.example/path', 'a.example', 'ftp://a.example', 'https://u@a.example', 'https://a.example?x=1']) {
+      expect(() => parseOriginList(bad, 'SVC_GUI_CORS_ORIGINS')).toThrow('is not an origin');
+    }
+  });
+});
+
+describe('routing keys', () => {
+  test('names that say where requests go', () => {
+    for (const k of ['localllm_host', 'LLM_API_BASE', 'OPENAI_BASE_URL', 'base_url', 'ssh_host', 'endpoint', 'registry_url', 'OLLAMA_HOST']) expect([k, isRoutingKey(k)]).toEqual([k, true]);
+    for (const k of ['language', 'PROVIDERA_API_KEY', 'hostname_note', 'urls', 'model']) expect([k, isRoutingKey(k)]).toEqual([k, false]);
+  });
+
+  test('only keys whose value changes count, at any depth; blank and absent are the same', () => {
+    const current = { llm: { base_url: '', model: 'a' }, memory: { membackend: { base_url: 'http://localhost:8283' } } };
+    expect(routingChanges({ llm: { base_url: null, model: 'b' } }, current)).toEqual([]);
+    expect(routingChanges({ memory: { membackend: { base_url: 'http://localhost:8283' } } }, current)).toEqual([]);
+    expect(routingChanges({ llm: { base_url: 'https://x' }, memory: { membackend: { base_url: 'http://y' } } }, current)).toEqual(['llm.base_url', 'memory.membackend.base_url']);
+    expect(routingChanges({ endpoint: 'https://x' }, null, 'publish')).toEqual(['publish.endpoint']);
+    expect(routingChanges('not a mapping', current)).toEqual([]);
+  });
+});
