@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Env } from './config/env-vars.ts';
+import { isWithin } from './paths.ts';
 
 /** True inside the compiled binary, where modules live under the virtual /$bunfs root. */
 export const isCompiled = (): boolean => Bun.main.startsWith('/$bunfs') || Bun.main.startsWith('B:\\~BUN');
@@ -17,14 +18,19 @@ export function homeDir(env: Env): string {
 
 /**
  * The project root ({{ari_root}}): SVC_ROOT, else the nearest ancestor of `cwd` holding a
- * workflow.yaml, a .svc directory or a workspace directory, else `cwd` itself.
+ * workflow.yaml, a .svc directory or a workspace directory, else `cwd` itself. The home directory
+ * and its ancestors are never found as a project by their markers: svc keeps `~/.svc` for itself,
+ * and a stray marker there (or in `/`) must not make every directory below it one project whose
+ * files the dashboard would serve.
  */
 export function projectRoot(env: Env, cwd = process.cwd()): string {
   if (env.SVC_ROOT) return resolve(cwd, env.SVC_ROOT);
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+  const home = resolve(homeDir(env));
+  for (let dir = resolve(cwd); !isWithin(dir, home); dir = dirname(dir)) {
     if (['workflow.yaml', '.svc', 'workspace'].some((m) => existsSync(join(dir, m)))) return dir;
-    if (dirname(dir) === dir) return resolve(cwd);
+    if (dirname(dir) === dir) break;
   }
+  return resolve(cwd);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isWithin } from '../core/paths.ts';
-import { isDenied } from './deny.ts';
+import { isSecretPath } from '../core/secret-files.ts';
 import { MANIFEST_FILE } from './manifest.ts';
 
 /** A file chosen for the bundle: its POSIX path relative to ear/ and the file to read it from. */
@@ -58,7 +58,7 @@ export function selectFiles(earDir: string, rules: SelectRules): Selection {
         continue;
       }
       const wanted = (include.some((m) => m(rel)) || always.has(rel)) && !exclude.some((m) => m(rel));
-      if (!wanted || isDenied(rel) || rel === MANIFEST_FILE) {
+      if (!wanted || isSecretPath(rel) || rel === MANIFEST_FILE) {
         excluded++;
         continue;
       }

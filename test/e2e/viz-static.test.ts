@@ -204,14 +204,14 @@ describe('GET /codefile', () => {
     expect(html).toContain('<a class="n" href="#L3">3</a>x = 1 &#38; 2');
   });
 
-  test('absolute paths inside the experiments directory or the project root', async () => {
+  test('absolute paths inside the experiments directory or the checkpoint; the project root is not shown', async () => {
     viz = await startViz([ckpt], { cwd: dir });
     const node = await view(join(experiments, 'run.py'));
     expect(node.status).toBe(200);
     expect(await node.text()).toContain('node code');
     const notes = await view(join(dir, 'notes.md'));
-    expect(notes.status).toBe(200);
-    expect(await notes.text()).toContain('# project notes');
+    expect(notes.status).toBe(400);
+    expect(await notes.text()).not.toContain('# project notes');
     expect((await view(join(ckpt, 'code', 'main.py'))).status).toBe(200);
   });
 

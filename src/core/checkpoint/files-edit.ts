@@ -25,10 +25,10 @@ const RUN_RECORDS = new Set([
 /** latexmk runs its rc files as Perl; the compile route ignores them, and none can be saved. */
 const LATEXMK_RC = new Set(['latexmkrc', '.latexmkrc']);
 
-/** True for a run record at the checkpoint root (`memory_access.jsonl` and its rotations included). */
+/** True for a run record at the checkpoint root (the access logs and their rotations included). */
 export function isRunRecord(relToRoot: string): boolean {
   if (relToRoot.includes('/')) return false;
-  return RUN_RECORDS.has(relToRoot) || /^memory_access.*\.jsonl$/.test(relToRoot);
+  return RUN_RECORDS.has(relToRoot) || /^(memory|viz)_access.*\.jsonl$/.test(relToRoot);
 }
 
 /** The bytes of a save request: text as UTF-8, or base64 (padding optional, whitespace ignored). */

@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { InputError, NotFoundError } from '../errors.ts';
 import { isSafeId, resolveInside } from '../paths.ts';
-import { experimentsDirOf } from '../workspace.ts';
+import { experimentsDirOf, workspaceOf } from '../workspace.ts';
 
 /**
  * Run records that the run copies around but that are not a node's own work; the per-node file
@@ -38,7 +38,7 @@ const NODE_META_FILES = new Set([
 ]);
 
 export function isNodeMetaFile(name: string): boolean {
-  return NODE_META_FILES.has(name) || name.endsWith('.log') || /^memory_access\..+\.jsonl$/.test(name);
+  return NODE_META_FILES.has(name) || name.endsWith('.log') || /^(memory|viz)_access\..+\.jsonl$/.test(name);
 }
 
 /**
@@ -49,8 +49,9 @@ export function nodeWorkDir(checkpointDir: string, nodeId: string): string {
   if (!isSafeId(nodeId)) {
     throw new InputError(`node id '${nodeId}' is not a node id`, 'node ids are names such as node_1a2b3c4d, without slashes or ..');
   }
+  const experiments = servedExperimentsDir(checkpointDir);
   // the id is a plain name, so joining it cannot leave the experiments directory; a link can
-  const dir = join(experimentsDirOf(checkpointDir), nodeId);
+  const dir = join(experiments, nodeId);
   let isDir = false;
   try {
     isDir = statSync(dir).isDirectory();
@@ -58,5 +59,19 @@ export function nodeWorkDir(checkpointDir: string, nodeId: string): string {
     // missing: reported below
   }
   if (!isDir) throw new NotFoundError(`node ${nodeId} has no work directory`, `looked for ${dir}`);
-  return resolveInside(experimentsDirOf(checkpointDir), nodeId, 'node work directory');
+  return resolveInside(experiments, nodeId, 'node work directory');
+}
+
+/**
+ * `<workspace>/experiments/<run_id>` of a checkpoint, for serving its files: refused when it (or
+ * `experiments/`) is a link leading out of the workspace, whose files are no run's to hand out.
+ */
+export function servedExperimentsDir(checkpointDir: string): string {
+  const workspace = workspaceOf(checkpointDir);
+  const dir = experimentsDirOf(checkpointDir);
+  try {
+    return resolveInside(workspace, relative(workspace, dir), 'experiments directory');
+  } catch {
+    throw new InputError(`the experiments directory ${dir} is a link leading out of the workspace ${workspace}; its files are not served`, 'keep experiments/ inside the workspace (move the whole workspace instead of linking experiments/)');
+  }
 }

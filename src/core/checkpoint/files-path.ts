@@ -1,6 +1,7 @@
 import { type Stats, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { InputError, NotFoundError } from '../errors.ts';
+import { isSecretPath } from '../secret-files.ts';
 import { realOfDeepestExisting, realOrSelf, resolveInside } from '../paths.ts';
 
 /**
@@ -18,7 +19,7 @@ export function displayPath(root: string, abs: string): string {
   return relative(root, abs).split(sep).join('/');
 }
 
-/** The stat of a regular file the client asked for: 404 when missing, 400 for a directory or a device. */
+/** The stat of a regular file the client asked for: 404 when missing, 400 for a directory, a device or a hard link. */
 export function regularFileStat(abs: string, rel: string): Stats {
   let st: Stats;
   try {
@@ -28,23 +29,29 @@ export function regularFileStat(abs: string, rel: string): Stats {
   }
   if (st.isDirectory()) throw new InputError(`'${rel}' is a directory`, 'give the path of a file; GET …/files lists them');
   if (!st.isFile()) throw new InputError(`'${rel}' is not a regular file`);
+  refuseHardLink(st, rel);
   return st;
 }
 
 /**
- * Files that hold credentials: `.env` files (svc reads one from the checkpoint), private keys and
- * anything under a `secrets` directory, the same names an artifact bundle never ships. The file
- * API and the source viewer never list, return or change them; keys go through /api/env-keys.
+ * Refuses a secret file (core/secret-files.ts), by the path it is asked for and by where a link
+ * leads: a link named notes.txt to ~/.ssh/id_ed25519 is the key.
  */
-export function isSecretFile(name: string): boolean {
-  return name === '.env' || name.startsWith('.env.') || /\.(pem|key)$/i.test(name) || /^id_(rsa|ed25519|ecdsa|dsa)$/.test(name);
+export function refuseSecret(abs: string, rel: string): void {
+  const real = realOrSelf(abs);
+  if (isSecretPath(rel) || isSecretPath(join(basename(dirname(dirname(real))), basename(dirname(real)), basename(real)))) {
+    throw new InputError(`'${rel}' holds secrets and is not served`, 'manage keys with /api/env-keys');
+  }
 }
 
-/** Refuses a secret file, by the name it is asked for and by the file a link leads to. */
-export function refuseSecret(abs: string, rel: string): void {
-  const underSecrets = rel.split(/[\\/]/).slice(0, -1).includes('secrets');
-  if (underSecrets || isSecretFile(basename(abs)) || isSecretFile(basename(realOrSelf(abs)))) {
-    throw new InputError(`'${rel}' holds secrets and is not served`, 'manage keys with /api/env-keys');
+/**
+ * Refuses a regular file with more than one hard link: its other name may be anywhere (a key
+ * outside, `.env` beside it), and the inode does not say where. svc itself never hard-links
+ * files it serves; a file a user linked in is served once it is a copy.
+ */
+export function refuseHardLink(st: Stats, rel: string): void {
+  if (st.isFile() && st.nlink > 1) {
+    throw new InputError(`'${rel}' is a hard link (${st.nlink} names for one file) and is not served: its other name may be outside the run or a secret`, 'copy the file instead of linking it');
   }
 }
 

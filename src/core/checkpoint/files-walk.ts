@@ -1,7 +1,7 @@
 import { type Dirent, lstatSync, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isWithin } from '../paths.ts';
-import { isSecretFile } from './files-path.ts';
+import { isSecretPath } from '../secret-files.ts';
 
 export type DirEntry = { name: string; abs: string; rel: string; kind: 'file' | 'dir'; stat: Stats };
 
@@ -17,7 +17,8 @@ export function isTempName(name: string): boolean {
 /**
  * The entries of one directory worth showing, sorted by name. A symlink is shown as the file it
  * points to only when that file lies inside the root; linked directories are not entered (a link
- * to an ancestor would loop). Devices, sockets and pipes are left out: reading one would block.
+ * to an ancestor would loop). Devices, sockets and pipes are left out: reading one would block;
+ * so are secret files and hard links, which are never served.
  */
 export function listDir(rootReal: string, dirAbs: string, relDir: string, hideFile: (name: string) => boolean = () => false): DirEntry[] {
   let dirents: Dirent[];
@@ -29,14 +30,15 @@ export function listDir(rootReal: string, dirAbs: string, relDir: string, hideFi
   const out: DirEntry[] = [];
   for (const d of dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const name = d.name;
-    if (isTempName(name) || isSecretFile(name)) continue;
-    const abs = join(dirAbs, name);
     const rel = relDir === '' ? name : `${relDir}/${name}`;
+    if (isTempName(name) || isSecretPath(rel)) continue;
+    const abs = join(dirAbs, name);
     const stat = entryStat(rootReal, abs);
     if (!stat) continue;
     if (stat.isDirectory()) {
       if (!SKIPPED_DIRS.has(name)) out.push({ name, abs, rel, kind: 'dir', stat });
-    } else if (stat.isFile() && !hideFile(name)) {
+    } else if (stat.isFile() && stat.nlink === 1 && !hideFile(name)) {
+      // a hard-linked file is not served (files-path.ts refuseHardLink), so it is not listed
       out.push({ name, abs, rel, kind: 'file', stat });
     }
   }

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import { InputError, NotFoundError, TooLargeError } from '../errors.ts';
 import { resolveInside } from '../paths.ts';
-import { refuseSecret } from './files-path.ts';
+import { refuseHardLink, refuseSecret } from './files-path.ts';
 
 /** Larger files are not rendered: a browser would struggle, and source files are far smaller. */
 export const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
@@ -15,31 +15,35 @@ export class BinaryFileError extends InputError {
   }
 }
 
-/** Where viewable source may live: the run's checkpoint, its per-node experiments directory, the project. */
-export type SourceRoots = { checkpoint: string; experiments: string; project: string };
+/**
+ * Where viewable source may live: the run's checkpoint and its per-node experiments directory,
+ * nothing else. The experiments directory is found only when a path needs it (it may be refused).
+ */
+export type SourceRoots = { checkpoint: string; experiments: () => string };
 
 /**
  * The file a viewer request names: a path relative to the checkpoint, or an absolute path inside
- * one of the roots. `..` out of the checkpoint, other absolute paths and symlinks leading out are refused.
+ * one of the roots. `..` out of the checkpoint, other absolute paths and symlinks leading out are
+ * refused, and so are secret files wherever they are.
  */
 export function locateSourceFile(userPath: string, roots: SourceRoots): string {
-  const file = insideARoot(userPath, roots);
-  // a project root holds .env with API keys, and may hold key files: never shown
-  refuseSecret(file, relative(roots.project, file).startsWith('..') ? relative(roots.checkpoint, file) : relative(roots.project, file));
+  const { file, root } = insideARoot(userPath, roots);
+  refuseSecret(file, relative(root, file));
   return file;
 }
 
-function insideARoot(userPath: string, roots: SourceRoots): string {
+function insideARoot(userPath: string, roots: SourceRoots): { file: string; root: string } {
   if (userPath.trim() === '') throw new InputError('no path given', 'pass ?path=<file relative to the checkpoint, or absolute>');
-  if (!isAbsolute(userPath)) return resolveInside(roots.checkpoint, userPath, 'path');
-  for (const root of [roots.checkpoint, roots.experiments, roots.project]) {
+  if (!isAbsolute(userPath)) return { file: resolveInside(roots.checkpoint, userPath, 'path'), root: roots.checkpoint };
+  for (const root of [() => roots.checkpoint, roots.experiments]) {
+    const dir = root();
     try {
-      return resolveInside(root, userPath, 'path');
+      return { file: resolveInside(dir, userPath, 'path'), root: dir };
     } catch {
       // not inside this root; try the next
     }
   }
-  throw new InputError(`path '${userPath}' is outside the active checkpoint, its experiments directory and the project root`, 'give a path inside one of them');
+  throw new InputError(`path '${userPath}' is outside the active checkpoint and its experiments directory`, 'the source viewer shows the files of the run only');
 }
 
 /** The text of a source file, after the checks that keep the viewer to readable text of sane size. */
@@ -49,6 +53,7 @@ export function readSourceText(file: string): string {
     const st = statSync(file);
     if (st.isDirectory()) throw new InputError(`${file} is a directory`, 'give a file');
     if (!st.isFile()) throw new InputError(`${file} is not a regular file`);
+    refuseHardLink(st, file);
     size = st.size;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new NotFoundError(`${file} does not exist`);

@@ -5,7 +5,7 @@ import memoryPage from '../../../ui/memory.html' with { type: 'text' };
 import { STATIC_ASSETS } from '../../../ui/static/assets.ts';
 import { BinaryFileError, locateSourceFile, readSourceText, renderSourcePage } from '../../core/checkpoint/source-view.ts';
 import { InputError, NotFoundError, oneLine } from '../../core/errors.ts';
-import { experimentsDirOf } from '../../core/workspace.ts';
+import { servedExperimentsDir } from '../../core/checkpoint/files-node.ts';
 import type { ServerContext } from '../context.ts';
 import { HttpError } from '../http.ts';
 
@@ -45,7 +45,7 @@ export const staticRoutes = (ctx: ServerContext) =>
       '/codefile',
       ({ query }) => {
         const dir = ctx.requireActive();
-        const file = locateSourceFile(query.path, { checkpoint: dir, experiments: experimentsDirOf(dir), project: ctx.config().projectRoot });
+        const file = locateSourceFile(query.path, { checkpoint: dir, experiments: () => servedExperimentsDir(dir) });
         let text: string;
         try {
           text = readSourceText(file);

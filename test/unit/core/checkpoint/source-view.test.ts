@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, NotFoundError, TooLargeError } from '../../../../src/core/errors.ts';
 import { BinaryFileError, locateSourceFile, MAX_SOURCE_BYTES, readSourceText, renderSourcePage, type SourceRoots } from '../../../../src/core/checkpoint/source-view.ts';
@@ -7,24 +7,43 @@ import { removeDir, tempDir } from '../../../support/svc.ts';
 
 let base: string;
 let roots: SourceRoots;
+let project: string;
+let experiments: string;
 beforeEach(() => {
   base = tempDir();
-  const project = join(base, 'project');
-  roots = { project, checkpoint: join(project, 'workspace', 'checkpoints', 'run'), experiments: join(project, 'workspace', 'experiments', 'run') };
+  project = join(base, 'project');
+  experiments = join(project, 'workspace', 'experiments', 'run');
+  roots = { checkpoint: join(project, 'workspace', 'checkpoints', 'run'), experiments: () => experiments };
   mkdirSync(join(roots.checkpoint, 'code'), { recursive: true });
-  mkdirSync(join(roots.experiments, 'node_1'), { recursive: true });
+  mkdirSync(join(experiments, 'node_1'), { recursive: true });
   writeFileSync(join(roots.checkpoint, 'code', 'main.py'), 'print(1)\n');
-  writeFileSync(join(roots.experiments, 'node_1', 'run.py'), 'x = 1\n');
+  writeFileSync(join(experiments, 'node_1', 'run.py'), 'x = 1\n');
   writeFileSync(join(project, 'README.md'), '# p\n');
   writeFileSync(join(base, 'secret.txt'), 'outside\n');
 });
 afterEach(() => removeDir(base));
 
 describe('locateSourceFile', () => {
-  test('relative to the checkpoint, or absolute inside one of the three roots', () => {
+  test('relative to the checkpoint, or absolute inside the checkpoint or its experiments directory', () => {
     expect(locateSourceFile('code/main.py', roots)).toBe(join(roots.checkpoint, 'code', 'main.py'));
-    expect(locateSourceFile(join(roots.experiments, 'node_1', 'run.py'), roots)).toBe(join(roots.experiments, 'node_1', 'run.py'));
-    expect(locateSourceFile(join(roots.project, 'README.md'), roots)).toBe(join(roots.project, 'README.md'));
+    expect(locateSourceFile(join(experiments, 'node_1', 'run.py'), roots)).toBe(join(experiments, 'node_1', 'run.py'));
+  });
+
+  test('the project root is not a source root: its files are refused', () => {
+    expect(() => locateSourceFile(join(project, 'README.md'), roots)).toThrow(/outside the active checkpoint and its experiments directory/);
+  });
+
+  test('credential files are refused wherever they are, and by where a link leads', () => {
+    for (const rel of ['.aws/credentials', '.ssh/config', '.gnupg/pubring.kbx', '.docker/config.json', '.kube/config', '.netrc', '.git-credentials', '.bash_history', '.zsh_history', '.python_history', 'cert.p12', 'Id_RSA']) {
+      const file = join(experiments, 'node_1', rel);
+      mkdirSync(join(file, '..'), { recursive: true });
+      writeFileSync(file, 'secret');
+      expect(() => locateSourceFile(file, roots)).toThrow(/holds secrets/);
+    }
+    mkdirSync(join(roots.checkpoint, '.ssh'), { recursive: true });
+    writeFileSync(join(roots.checkpoint, '.ssh', 'id_ed25519'), 'KEY');
+    symlinkSync(join(roots.checkpoint, '.ssh', 'id_ed25519'), join(roots.checkpoint, 'code', 'notes.txt'));
+    expect(() => locateSourceFile('code/notes.txt', roots)).toThrow(/holds secrets/);
   });
 
   test.each(['../../../../secret.txt', 'code/../../run2/x', '..'])('refuses %s (leaves the checkpoint)', (p) => {
@@ -32,7 +51,7 @@ describe('locateSourceFile', () => {
   });
 
   test('refuses absolute paths elsewhere', () => {
-    for (const p of ['/etc/passwd', join(base, 'secret.txt')]) expect(() => locateSourceFile(p, roots)).toThrow(/is outside the active checkpoint, its experiments directory and the project root/);
+    for (const p of ['/etc/passwd', join(base, 'secret.txt')]) expect(() => locateSourceFile(p, roots)).toThrow(/is outside the active checkpoint and its experiments directory/);
   });
 
   test('refuses a symlink that leads out, relative or absolute', () => {
@@ -57,6 +76,12 @@ describe('readSourceText', () => {
     const fifo = join(roots.checkpoint, 'pipe');
     expect(await Bun.spawn(['mkfifo', fifo]).exited).toBe(0);
     expect(() => readSourceText(fifo)).toThrow(/is not a regular file/);
+  });
+
+  test('a hard link is refused: its other name may be anywhere', () => {
+    const file = join(roots.checkpoint, 'code', 'main.py');
+    linkSync(file, join(base, 'elsewhere.py'));
+    expect(() => readSourceText(file)).toThrow(/hard link/);
   });
 
   test('over 2 MB: too large; exactly 2 MB is shown', () => {
