@@ -1,4 +1,5 @@
 import { version } from '../../package.json';
+import { claimPid, type PidFile, releasePid } from '../core/checkpoint/pid.ts';
 import { ConflictError, InputError } from '../core/errors.ts';
 import { MANIFEST_FILE } from '../ear/manifest.ts';
 import { isLoopback, namesLoopback } from '../server/gate.ts';
@@ -87,25 +88,35 @@ function requireCaller(req: Request, tokens: TokenStore): { user: string } {
   return c;
 }
 
+/** Also the answer for another user's staged bundle, so the two cannot be told apart; the hint serves its owner. */
+const absent = (id: string) => new HttpError(404, `no artifact ${id} (a staged bundle is seen only with its owner's token)`);
+
 function metaOrFail(store: ArtifactStore, id: string): ArtifactMeta {
   const meta = store.meta(id);
-  if (meta === null) throw new HttpError(404, `no artifact ${id}`);
+  if (meta === null) throw absent(id);
   return meta;
+}
+
+/** A staged bundle is its owner's alone: to anyone else it does not exist, not even as a refusal. */
+function hiddenFrom(meta: ArtifactMeta, who: Caller): boolean {
+  return meta.visibility === 'staged' && who?.user !== meta.owner;
 }
 
 /** The meta of a bundle the caller may read, or the refusal. */
 function readable(req: Request, id: string, store: ArtifactStore, tokens: TokenStore, now: () => number): ArtifactMeta {
   const who = caller(req, tokens);
   const meta = metaOrFail(store, id);
+  if (hiddenFrom(meta, who)) throw absent(id);
   const access = readAccess(meta.visibility, meta.owner, who, now());
   if (access === 'token') throw new HttpError(401, `artifact ${id} is ${meta.visibility}: a valid token is required`);
-  if (access === 'refused') throw new HttpError(403, meta.visibility === 'staged' ? `artifact ${id} is staged: owner only` : `artifact ${id} is ${meta.visibility}`);
+  if (access === 'refused') throw new HttpError(403, `artifact ${id} is ${meta.visibility}`);
   return meta;
 }
 
 function ownerOnly(req: Request, id: string, store: ArtifactStore, tokens: TokenStore): ArtifactMeta {
   const who = requireCaller(req, tokens);
   const meta = metaOrFail(store, id);
+  if (hiddenFrom(meta, who)) throw absent(id);
   if (meta.owner !== who.user) throw new HttpError(403, `artifact ${id}: owner only`);
   return meta;
 }
@@ -150,7 +161,8 @@ async function upload(req: Request, url: URL, store: ArtifactStore, tokens: Toke
     }
     const meta = existing ?? metaOrFail(store, got.id);
     if (meta.sha256 !== got.sha256) throw new ConflictError(`artifact ${got.id} holds other bytes with the same id prefix`);
-    if (meta.owner !== who.user) throw new ConflictError(`artifact ${got.id} was uploaded by another user`);
+    // another user's staged bundle stays theirs and unknown: the answer is that of a first upload
+    if (hiddenFrom(meta, who)) return json(answer({ ...meta, visibility: 'staged' }, false), 201);
     return json(answer(meta, true));
   } finally {
     if (!installed) rmSync(got.staging, { recursive: true, force: true });
@@ -200,16 +212,37 @@ async function readSmall(req: Request, max: number): Promise<string> {
   return Buffer.concat(parts).toString('utf8');
 }
 
-/** Starts the registry on its data root (which must exist); `stop` lets requests in flight finish. */
+/** The lock on a data root: one server per root, or the second would clear the first's uploads in flight. */
+const SERVER_PID: PidFile = {
+  name: '.svc_registry.pid',
+  busy: (dir, pid) => new ConflictError(`registry data root ${dir} is served by process ${pid}`, 'stop that server first, or give this one another --data-dir'),
+};
+
+/**
+ * Starts the registry on its data root (which must exist and be served by no other process);
+ * `stop` lets requests in flight finish and gives the root up.
+ */
 export function startRegistryServer(opts: RegistryServerOptions): RegistryServer {
   const store = new ArtifactStore(opts.dataDir);
-  store.clearTemp();
-  const tokens = new TokenStore(opts.dataDir);
+  claimPid(opts.dataDir, SERVER_PID);
+  let tokens: TokenStore;
+  try {
+    // only the holder of the root may take what is in tmp/ for abandoned uploads
+    store.clearTemp();
+    tokens = new TokenStore(opts.dataDir);
+  } catch (err) {
+    releasePid(opts.dataDir, SERVER_PID.name);
+    throw err;
+  }
   const handler = registryHandler(store, tokens, {
     maxUploadBytes: opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_MB * 1024 * 1024,
     now: opts.now ?? Date.now,
     // bound to loopback, it answers only to loopback names (no DNS rebinding onto it); any port
     loopbackOnly: isLoopback(opts.host),
   });
-  return { ...listenOwning(handler, opts.host, opts.port, () => tokens.close()), store, tokens };
+  const close = () => {
+    tokens.close();
+    releasePid(opts.dataDir, SERVER_PID.name);
+  };
+  return { ...listenOwning(handler, opts.host, opts.port, close), store, tokens };
 }

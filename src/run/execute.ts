@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.ts';
 import { findCheckpoint } from '../core/checkpoint/locate.ts';
-import { claimPid, PID_FILE, readPid, runningPid } from '../core/checkpoint/pid.ts';
+import { claimPid, releasePid, runningPid } from '../core/checkpoint/pid.ts';
 import { readRecord } from '../core/checkpoint/records.ts';
 import { type Config, loadConfig } from '../core/config/config.ts';
 import { mergedEnv } from '../core/config/environment.ts';
@@ -101,7 +101,7 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
     process.off('SIGTERM', onSignal);
     await pool.close().catch(() => {});
     await memory.close();
-    if (readPid(dir) === process.pid) rmSync(join(dir, PID_FILE), { force: true });
+    releasePid(dir);
   }
 }
 

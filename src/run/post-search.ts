@@ -1,7 +1,6 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { findCheckpoint } from '../core/checkpoint/locate.ts';
-import { claimPid, PID_FILE, readPid } from '../core/checkpoint/pid.ts';
+import { claimPid, releasePid } from '../core/checkpoint/pid.ts';
 import { loadConfig } from '../core/config/config.ts';
 import { mergedEnv } from '../core/config/environment.ts';
 import type { Env } from '../core/config/env-vars.ts';
@@ -35,7 +34,7 @@ export async function runPostSearch(req: PostSearchRequest, env: Env, cwd: strin
     return { ...result, checkpointDir: dir };
   } finally {
     await pool.close().catch(() => {});
-    if (readPid(dir) === process.pid) rmSync(join(dir, PID_FILE), { force: true });
+    releasePid(dir);
   }
 }
 

@@ -66,7 +66,8 @@ describe('svc registry', () => {
     expect(up.visibility).toBe('staged');
     expect(readdirSync(join(data, 'artifacts'))).toEqual([up.id]);
     const anon = new RegistryClient({ url: child.url });
-    await expect(anon.head(up.id)).rejects.toMatchObject({ status: 401 });
+    // staged: to anyone but its owner it is not there
+    expect(await anon.head(up.id)).toBeNull();
     expect(await owner.promote(up.id, 'public')).toEqual({ id: up.id, visibility: 'public' });
     const out = join(dir, 'down.tar.gz');
     expect((await anon.download(up.id, out)).sha256).toBe(up.sha256);
@@ -76,5 +77,60 @@ describe('svc registry', () => {
     const err = await owner.remove(up.id).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RegistryError);
     expect((err as RegistryError).status).toBe(401);
+  });
+
+  test("a second server on the same data root exits 1 naming the first; the first's upload in flight completes", async () => {
+    const token = (await run(['token', 'issue', 'alice', '--data-dir', data])).stdout.trim();
+    child = await spawnRegistry(data);
+    const file = await makeBundle(dir, 'slow');
+    const bytes = readFileSync(file);
+    // the upload is streamed slowly, so it is still in tmp/ while the second server starts
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (sent >= bytes.length) return controller.close();
+        const n = Math.min(512, bytes.length - sent);
+        controller.enqueue(bytes.subarray(sent, sent + n));
+        sent += n;
+        await Bun.sleep(sent < 2048 ? 150 : 0);
+      },
+    });
+    const upload = fetch(`${child.url}/artifact`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body, duplex: 'half' } as RequestInit);
+    for (let i = 0; i < 100 && readdirSync(join(data, 'tmp')).length === 0; i++) await Bun.sleep(20);
+    expect(readdirSync(join(data, 'tmp')).length).toBe(1);
+    const second = await run(['serve', '--port', '0', '--data-dir', data]);
+    expect(second.code).toBe(1);
+    expect(second.stderr.trim().split('\n')).toHaveLength(1);
+    expect(second.stderr).toContain(`served by process ${child.proc.pid}`);
+    const res = await upload;
+    expect(res.status).toBe(201);
+    expect(readdirSync(join(data, 'artifacts'))).toHaveLength(1);
+    // token commands share the root safely with a running server (SQLite, WAL)
+    expect((await run(['token', 'issue', 'bob', '--data-dir', data])).code).toBe(0);
+  });
+
+  test('after the server is killed (SIGKILL), a new one takes the data root; after a clean stop, nothing is left', async () => {
+    child = await spawnRegistry(data);
+    child.proc.kill('SIGKILL');
+    await child.proc.exited;
+    expect(existsSync(join(data, '.svc_registry.pid'))).toBe(true);
+    child = await spawnRegistry(data);
+    expect(await (await fetch(`${child.url}/healthz`)).json()).toEqual({ ok: true });
+    await child.stop();
+    child = null;
+    expect(existsSync(join(data, '.svc_registry.pid'))).toBe(false);
+  });
+
+  test('a port that cannot be had leaves the data root free', async () => {
+    const taken = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('') });
+    try {
+      const r = await run(['serve', '--port', String(taken.port), '--data-dir', data]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('in use');
+    } finally {
+      taken.stop(true);
+    }
+    expect(existsSync(join(data, '.svc_registry.pid'))).toBe(false);
+    child = await spawnRegistry(data);
   });
 });

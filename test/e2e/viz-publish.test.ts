@@ -170,7 +170,7 @@ describe('/api/publish', () => {
     expect(none.body.error).toContain('no publish record');
   });
 
-  test('backend failures map to statuses: 401 unknown token, 403 not the owner, 502 unreachable', async () => {
+  test('backend failures map to statuses: 401 unknown token, 404 the staged bundle of another user, 502 unreachable', async () => {
     const a = await run('20260101000000_badtoken');
     registries(a, reg.url, 'svc_not_a_token_0123456789');
     const r401 = await viz.post('/api/publish/20260101000000_badtoken', { consent: true });
@@ -181,8 +181,9 @@ describe('/api/publish', () => {
     const b = await run('20260101000000_owner');
     expect((await viz.post('/api/publish/20260101000000_owner', { consent: true })).status).toBe(200);
     registries(b, reg.url, bob);
-    const r403 = await viz.post('/api/publish/20260101000000_owner/promote', { target: 'public' });
-    expect(r403.status).toBe(403);
+    // a staged bundle of another user is not there for bob at all
+    const r404 = await viz.post('/api/publish/20260101000000_owner/promote', { target: 'public' });
+    expect(r404.status).toBe(404);
     const rec = await viz.get('/api/publish/20260101000000_owner/record');
     expect(rec.body.record).toMatchObject({ visibility: 'staged' });
     expect(typeof rec.body.record.promote_failed_at).toBe('string');

@@ -1,4 +1,4 @@
-import { linkSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic.ts';
 import { ConflictError } from '../errors.ts';
@@ -37,15 +37,23 @@ export function runningPid(dir: string): number | null {
   return pid !== null && isAlive(pid) ? pid : null;
 }
 
+/** A pid file other than a checkpoint's: its name in the directory, and the refusal naming its holder. */
+export type PidFile = { name: string; busy: (dir: string, pid: number) => ConflictError };
+
+const CHECKPOINT_PID: PidFile = {
+  name: PID_FILE,
+  busy: (dir, pid) => new ConflictError(`${dir} is being run by process ${pid}`, 'wait for it to end, or stop it first'),
+};
+
 /**
  * Makes this process the one running `dir`, or throws ConflictError naming the process that is.
  * The PID file is created by link(2), which fails when it exists, so of processes claiming at
  * once exactly one wins; a claim left by a dead process is moved aside by rename(2) first, and
  * put back when what was moved turns out to be a live claim made in the meantime.
  */
-export function claimPid(dir: string): void {
-  const file = join(dir, PID_FILE);
-  const mine = join(dir, `.${PID_FILE}.${process.pid}`);
+export function claimPid(dir: string, pidFile: PidFile = CHECKPOINT_PID): void {
+  const file = join(dir, pidFile.name);
+  const mine = join(dir, `.${pidFile.name}.${process.pid}`);
   writeFileAtomic(mine, `${process.pid}\n`);
   try {
     for (let attempt = 0; attempt < 20; attempt++) {
@@ -55,10 +63,10 @@ export function claimPid(dir: string): void {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
-      const holder = readPid(dir);
+      const holder = pidIn(file);
       if (holder === process.pid) return;
-      if (holder !== null && isAlive(holder)) throw busy(dir, holder);
-      const aside = join(dir, `.${PID_FILE}.stale.${process.pid}`);
+      if (holder !== null && isAlive(holder)) throw pidFile.busy(dir, holder);
+      const aside = join(dir, `.${pidFile.name}.stale.${process.pid}`);
       try {
         renameSync(file, aside);
       } catch (err) {
@@ -74,14 +82,20 @@ export function claimPid(dir: string): void {
           // a third contender holds the file now; its claim stands
         }
         unlinkSync(aside);
-        throw busy(dir, moved);
+        throw pidFile.busy(dir, moved);
       }
       unlinkSync(aside);
     }
-    throw new ConflictError(`cannot claim ${dir}: other processes keep claiming it`, 'run one svc run or svc resume per checkpoint');
+    throw new ConflictError(`cannot claim ${dir}: other processes keep claiming it`, 'run one process at a time on it');
   } finally {
     unlinkSync(mine);
   }
+}
+
+/** Gives up this process's claim on `dir`; a claim another process holds is left alone. */
+export function releasePid(dir: string, name = PID_FILE): void {
+  const file = join(dir, name);
+  if (pidIn(file) === process.pid) rmSync(file, { force: true });
 }
 
 function pidIn(file: string): number | null {
@@ -91,8 +105,4 @@ function pidIn(file: string): number | null {
   } catch {
     return null;
   }
-}
-
-function busy(dir: string, pid: number): ConflictError {
-  return new ConflictError(`${dir} is being run by process ${pid}`, 'wait for it to end, or stop it first');
 }

@@ -156,12 +156,13 @@ describe('svc:// against the real registry', () => {
   test('svc://<name>/<id> and --registry pick one registry by name or URL', async () => {
     const a = registry('a');
     const b = registry('b');
-    // a holds the same bundle staged (no token in the file: asking a would be refused with 401)
+    // a holds the same bundle staged: without alice's token it is not there, so b is asked next
     await a.publish(bundle.tarball, a.token('alice'));
     await b.publish(bundle.tarball, b.token('bob'), 'public');
     const f = regFile([{ name: 'a', url: a.url }, { name: 'b', url: b.url }]);
     const env = { SVC_REGISTRIES_FILE: f };
-    expect((await failure(cloneBundle(`svc://${id}`, join(out, 'v'), { env }))).message).toContain('401');
+    await cloneBundle(`svc://${id}`, join(out, 'v'), { env, expectSha256: bundle.lock.bundle_sha256 });
+    expect((await failure(cloneBundle(`svc://a/${id}`, join(out, 'u'), { env }))).message).toContain('404');
     await cloneBundle(`svc://b/${id}`, join(out, 'x'), { env, expectSha256: bundle.lock.bundle_sha256 });
     await cloneBundle(`svc://${id}`, join(out, 'y'), { env, registry: 'b' });
     await cloneBundle(`svc://${id}`, join(out, 'z'), { env, registry: `${b.url}/` });
@@ -180,7 +181,7 @@ describe('svc:// against the real registry', () => {
     await cloneBundle(`svc://${id}`, join(out, 'c'), { env: { SVC_REGISTRIES_FILE: f }, token: reg.token('eve') });
   });
 
-  test('a wrong token is 401 and a staged bundle of another user 403: both leave nothing', async () => {
+  test('a wrong token is 401 and a staged bundle of another user is not found (404): both leave nothing', async () => {
     const reg = registry('r');
     await reg.publish(bundle.tarball, reg.token('bob'));
     const eve = reg.token('eve');
@@ -189,7 +190,7 @@ describe('svc:// against the real registry', () => {
     expect(e1).toBeInstanceOf(SvcError);
     expect(e1.message).toContain('401');
     const e2 = await failure(cloneBundle(`svc://${id}`, join(out, 'b'), { env: { SVC_REGISTRIES_FILE: f }, token: eve }));
-    expect(e2.message).toContain('403');
+    expect(e2).toBeInstanceOf(NotFoundError);
     nothingLeft(join(out, 'b'));
   });
 
@@ -215,8 +216,8 @@ describe('svc:// against the real registry', () => {
     const published = await svcRegistry.publish(input);
     expect(published).toMatchObject({ ref: `svc://${id}`, visibility: 'staged' });
     const f = regFile([{ name: 'lab', url: reg.url }]);
-    // staged: nobody without the owner's token gets it
-    expect((await failure(cloneBundle(published.ref, join(out, 'b'), { env: { SVC_REGISTRIES_FILE: f } }))).message).toContain('401');
+    // staged: without the owner's token it is not there
+    expect((await failure(cloneBundle(published.ref, join(out, 'b'), { env: { SVC_REGISTRIES_FILE: f } }))).message).toContain('404');
     expect((await svcRegistry.promote({ ref: published.ref, extra: published.extra }, 'public', {}, input.settings)).visibility).toBe('public');
     const r = await cloneBundle(published.ref, join(out, 'b'), { env: { SVC_REGISTRIES_FILE: f }, expectSha256: bundle.lock.bundle_sha256 });
     expect(r).toMatchObject({ bundle_sha256: bundle.lock.bundle_sha256, file_count: 2, extracted: true });

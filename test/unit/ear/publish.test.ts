@@ -105,7 +105,8 @@ describe('svc-registry, the real server', () => {
     const id = String(r.extra.tarball_sha256).slice(0, 16);
     expect(r).toMatchObject({ ref: `svc://${id}`, visibility: 'staged' });
     expect(JSON.stringify(record())).not.toContain(token);
-    expect((await fetch(`${reg.url}/artifact/${id}`)).status).toBe(401);
+    // staged: to anyone without the owner's token it is not there
+    expect((await fetch(`${reg.url}/artifact/${id}`)).status).toBe(404);
     await promoteBundle(ckpt, 'public', e);
     const got = await fetch(`${reg.url}/artifact/${id}`);
     expect(got.status).toBe(200);

@@ -92,6 +92,10 @@ describe('registry server', () => {
     expect(((await (await call('POST', '/artifact', revoked, { body: 'x' })).json()) as { error: string }).error).toContain('revoked');
     expect((await call('POST', '/artifact', undefined, { body: 'x', headers: { Authorization: 'Basic abc' } })).status).toBe(401);
     const { id } = await client(alice).upload(file);
+    // staged, the bundle does not exist for bob; once others may read it, he is refused as not its owner
+    expect(await status(client(bob).promote(id, 'public'))).toBe(404);
+    expect(await status(client(bob).remove(id))).toBe(404);
+    await client(alice).promote(id, 'unlisted');
     expect(await status(client(bob).promote(id, 'public'))).toBe(403);
     expect(await status(client(bob).remove(id))).toBe(403);
     expect(await status(client(revoked).remove(id))).toBe(401);
@@ -102,11 +106,16 @@ describe('registry server', () => {
     expect((await call('GET', `/artifact/${id}`, revoked)).status).toBe(401);
   });
 
-  test('staged: owner only, for GET, HEAD and manifest.lock alike', async () => {
+  test('staged: owner only, for GET, HEAD and manifest.lock alike; to anyone else it is absent (404, as an unknown id)', async () => {
     const id = await published('staged', 'staged');
-    expect(await reads(id)).toEqual([401, 401, 401]);
-    expect(await reads(id, bob)).toEqual([403, 403, 403]);
+    expect(await reads(id)).toEqual([404, 404, 404]);
+    expect(await reads(id, bob)).toEqual([404, 404, 404]);
     expect(await reads(id, alice)).toEqual([200, 200, 200]);
+    const unknown = 'ffffffffffffffff';
+    for (const token of [undefined, bob]) {
+      const [staged, never] = await Promise.all([call('GET', `/artifact/${id}`, token), call('GET', `/artifact/${unknown}`, token)]);
+      expect((await staged.text()).replace(id, 'ID')).toBe((await never.text()).replace(unknown, 'ID'));
+    }
   });
 
   test('unlisted and public: anyone with the id', async () => {
@@ -153,14 +162,28 @@ describe('registry server', () => {
     expect(await status(client(alice).promote('0000000000000000', 'public'))).toBe(404);
   });
 
-  test('duplicate upload: the owner gets the record back, another user 409', async () => {
+  test('duplicate upload of a bundle others may read: the record back, for the owner and anyone else', async () => {
     const file = await makeBundle(dir, 'dup');
     const first = await client(alice).upload(file);
     await client(alice).promote(first.id, 'unlisted');
     expect(await client(alice).upload(file)).toEqual({ ...first, visibility: 'unlisted', duplicate: true });
     const other = await call('POST', '/artifact', bob, { body: Bun.file(file) });
-    expect(other.status).toBe(409);
+    expect(other.status).toBe(200);
+    expect(await other.json()).toEqual({ ...first, visibility: 'unlisted', duplicate: true });
     expect(JSON.parse(readFileSync(join(root, 'artifacts', first.id, 'meta.json'), 'utf8')).owner).toBe('alice');
+    expect(tmpEmpty()).toBe(true);
+  });
+
+  test("another user's staged bundle: a stranger's upload of the same bytes is answered as a first upload, and changes nothing", async () => {
+    const file = await makeBundle(dir, 'dup-staged');
+    const first = await client(alice).upload(file);
+    const meta = readFileSync(join(root, 'artifacts', first.id, 'meta.json'), 'utf8');
+    const other = await call('POST', '/artifact', bob, { body: Bun.file(file) });
+    expect(other.status).toBe(201);
+    expect(await other.json()).toEqual(first);
+    expect(readFileSync(join(root, 'artifacts', first.id, 'meta.json'), 'utf8')).toBe(meta);
+    // the owner's own retry is still the duplicate it is
+    expect(await client(alice).upload(file)).toEqual({ ...first, duplicate: true });
     expect(tmpEmpty()).toBe(true);
   });
 

@@ -58,19 +58,19 @@ test('publish streams the tarball with its SHA-256 and is staged; the registry h
   expect(meta).toMatchObject({ id, owner: 'alice', visibility: 'staged', sha256: fx.sha, size: fx.size });
   expect(readFileSync(reg.server.store.file(id, 'bundle.tar.gz')).equals(readFileSync(fx.tarball))).toBe(true);
   expect(JSON.parse(readFileSync(reg.server.store.file(id, MANIFEST_FILE), 'utf8')).bundle_sha256).toBe(i.manifest.bundle_sha256);
-  // the owner reads it back with the headers the protocol promises; anyone else is refused while staged
+  // the owner reads it back with the headers the protocol promises; to anyone else it is not there while staged
   const head = await fetch(`${reg.url}/artifact/${id}`, { method: 'HEAD', headers: { Authorization: `Bearer ${OWNER}` } });
   expect([head.status, head.headers.get('x-svc-sha256'), head.headers.get('x-svc-visibility'), head.headers.get('content-length'), head.headers.get('content-type')]).toEqual([200, fx.sha, 'staged', String(fx.size), 'application/gzip']);
-  expect((await fetch(`${reg.url}/artifact/${id}`, { headers: { Authorization: `Bearer ${OTHER}` } })).status).toBe(403);
+  expect((await fetch(`${reg.url}/artifact/${id}`, { headers: { Authorization: `Bearer ${OTHER}` } })).status).toBe(404);
 });
 
-test('the same bytes again are a duplicate; by another user a conflict', async () => {
-  await svcRegistry.publish(fx.input({ settings: settings() }));
+test('the same bytes again are a duplicate; by another user, answered as a first upload while the bundle stays staged and alice\'s', async () => {
+  const first = await svcRegistry.publish(fx.input({ settings: settings() }));
   const again = await svcRegistry.publish(fx.input({ settings: settings() }));
   expect(again.extra.duplicate).toBe(true);
-  const err = await svcRegistry.publish(fx.input({ settings: settings(OTHER) })).catch((e) => e);
-  expect(err.kind).toBe('conflict');
-  expect(reg.server.store.meta(fx.sha.slice(0, 16))?.owner).toBe('alice');
+  const other = await svcRegistry.publish(fx.input({ settings: settings(OTHER) }));
+  expect(other).toEqual(first);
+  expect(reg.server.store.meta(fx.sha.slice(0, 16))).toMatchObject({ owner: 'alice', visibility: 'staged' });
 });
 
 test('url and token may come from SVC_REGISTRY_URL / SVC_REGISTRY_TOKEN', async () => {
@@ -153,12 +153,15 @@ test('promote to unlisted then public; the owner only', async () => {
   const out = await svcRegistry.publish(fx.input({ settings: settings() }));
   const id = out.extra.id as string;
   const record = { ref: out.ref, extra: out.extra };
+  // staged, it does not exist for another user
   const notOwner = await svcRegistry.promote(record, 'public', {}, settings(OTHER)).catch((e) => e);
-  expect(notOwner.kind).toBe('auth');
-  expect(notOwner.message).toContain('403');
+  expect(notOwner.kind).toBe('not_found');
   expect(reg.server.store.meta(id)?.visibility).toBe('staged');
   expect(await svcRegistry.promote(record, 'unlisted', {}, settings())).toEqual({ visibility: 'unlisted', extra: { registry: reg.url, id } });
   expect(reg.server.store.meta(id)?.visibility).toBe('unlisted');
+  // once others may read it, another user is refused as not its owner
+  const refused = await svcRegistry.promote(record, 'public', {}, settings(OTHER)).catch((e) => e);
+  expect([refused.kind, refused.message.includes('403')]).toEqual(['auth', true]);
   expect((await svcRegistry.promote(record, 'public', { SVC_REGISTRY_TOKEN: OWNER })).visibility).toBe('public');
   expect(reg.server.store.meta(id)?.visibility).toBe('public');
   // public: anyone reads it, without a token
