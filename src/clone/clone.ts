@@ -136,7 +136,8 @@ export async function cloneBundle(ref: string, dest: string, opts: CloneOptions)
  */
 export async function verifyBundle(ref: string, opts: CloneOptions & { tmpRoot: string }): Promise<CloneResult> {
   mkdirSync(opts.tmpRoot, { recursive: true });
-  const scratch = mkdtempSync(join(opts.tmpRoot, 'clone-verify-'));
+  // mkdtemp: a new name only this user can enter, whoever else can write to tmpRoot
+  const scratch = mkdtempSync(join(opts.tmpRoot, 'svc-clone-verify-'));
   try {
     return await cloneBundle(ref, join(scratch, 'bundle'), { ...opts, noExtract: false });
   } finally {

@@ -1,8 +1,15 @@
 import { posix } from 'node:path';
-import * as tar from 'tar';
-import { InvalidRecordError } from '../core/errors.ts';
+import { Parser, type ReadEntry, Unpack } from 'tar';
+import { ArchiveRefusedError, MAX_ENTRIES, readTarFile, TarFeed } from '../ear/archive.ts';
+import { MANIFEST_FILE } from '../ear/manifest.ts';
 
 const ALLOWED = new Set(['File', 'OldFile', 'ContiguousFile', 'Directory', 'SymbolicLink', 'Link']);
+
+/** What the files of an archive may hold beyond what manifest.lock declares (at least; or a tenth more). */
+const MARGIN_BYTES = 16 * 1024 * 1024;
+
+/** manifest.lock is a small JSON file; a bigger one is not a curated bundle's. */
+const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 
 /** Why an archive entry may not be extracted, or null when it may. */
 export function entryProblem(path: string, type: string, linkpath: string | undefined): string | null {
@@ -20,43 +27,76 @@ export function entryProblem(path: string, type: string, linkpath: string | unde
   return null;
 }
 
-/** More entries than any bundle needs: an archive of millions of empty files would only eat inodes. */
-export const MAX_ENTRIES = 200_000;
-
 /**
- * Step 2: extract a (gzip) tarball into `dir`, streamed. Entries with an absolute path, a `..`,
- * a link leading out, or a device/fifo type are never written, and the extraction then fails; so
- * does an archive of more than `maxEntries` entries.
+ * Step 2: extract a gzip tarball into `dir`, in two streamed passes. The first reads headers only
+ * (file bodies are skipped, never kept): an entry with an absolute path, a `..`, a link leading
+ * out or a device/fifo type, more than `maxEntries` entries, or more bytes than manifest.lock
+ * declares, refuses the archive before anything is written. The second writes the files, unpacking
+ * no more than the first pass measured. Reading stops at the end-of-archive marker in both.
  */
 export async function extractTarball(file: string, dir: string, maxEntries = MAX_ENTRIES): Promise<void> {
-  const problems: string[] = [];
-  let entries = 0;
-  try {
-    await tar.x({
-      file,
-      cwd: dir,
-      strict: true,
-      maxReadSize: 1 << 20,
-      preserveOwner: false,
-      filter: (path, entry) => {
-        const e = entry as unknown as { type: string; linkpath?: string };
-        if (++entries > maxEntries) {
-          if (entries === maxEntries + 1) problems.push(`it has more than ${maxEntries} entries`);
-          return false;
-        }
-        const why = entryProblem(path, e.type, e.linkpath);
-        if (why !== null) problems.push(why);
-        return why === null && problems.length === 0;
-      },
-    });
-  } catch (err) {
-    if (problems.length > 0) throw refused(problems);
-    throw new InvalidRecordError(`the bundle is not a readable tarball: ${(err as Error).message.split('\n')[0]}`);
-  }
-  if (problems.length > 0) throw refused(problems);
+  const unpacked = await scanTarball(file, maxEntries);
+  const unpack = new Unpack({
+    cwd: dir,
+    strict: true,
+    preserveOwner: false,
+    // the first pass refused every entry this refuses; kept so that a file changed in between slips nothing through
+    filter: (path, entry) => entryProblem(path, (entry as ReadEntry).type, (entry as ReadEntry).linkpath) === null,
+  });
+  await readTarFile(file, new TarFeed(unpack, unpacked));
 }
 
-function refused(problems: string[]): InvalidRecordError {
-  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-  return new InvalidRecordError(`the bundle archive is refused: ${problems[0]}${more}`, 'a bundle holds only relative paths inside itself');
+/** The first pass: refuses what must not be extracted; returns the bytes the tarball unpacks to. */
+async function scanTarball(file: string, maxEntries: number): Promise<number> {
+  let entries = 0;
+  let bodies = 0;
+  let declared: number | null = null;
+  const refuse = (entry: ReadEntry | null, why: string) => {
+    entry?.resume();
+    feed.fail(new ArchiveRefusedError(why));
+  };
+  // a changed or extra file is for verification to name; only far more than declared is refused here
+  const overDeclared = () => declared !== null && bodies > declared + Math.max(MARGIN_BYTES, declared / 10);
+  const parser = new Parser({
+    strict: true,
+    onReadEntry: (entry: ReadEntry) => {
+      if (++entries > maxEntries) return refuse(entry, `it has more than ${maxEntries} entries`);
+      const why = entryProblem(entry.path, entry.type, entry.linkpath);
+      if (why !== null) return refuse(entry, why);
+      bodies += entry.size ?? 0;
+      if (overDeclared()) return refuse(entry, `its files hold far more than the ${declared} bytes manifest.lock declares`);
+      if (!isRootManifest(entry)) return void entry.resume();
+      const parts: Buffer[] = [];
+      entry.on('data', (c: Buffer) => parts.push(c));
+      entry.on('end', () => {
+        declared = declaredBytes(Buffer.concat(parts));
+        if (overDeclared()) refuse(null, `its files hold far more than the ${declared} bytes manifest.lock declares`);
+      });
+    },
+  });
+  // before manifest.lock is read there is no size to hold the archive to: the feed's ratio bound applies
+  const feed = new TarFeed(parser, Number.POSITIVE_INFINITY);
+  await readTarFile(file, feed);
+  return feed.unpackedBytes;
+}
+
+function isRootManifest(entry: ReadEntry): boolean {
+  return entry.type === 'File' && entry.path.replace(/^(\.\/)+/, '') === MANIFEST_FILE && (entry.size ?? 0) <= MAX_MANIFEST_BYTES;
+}
+
+/** The bytes manifest.lock says its bundle holds (its files and itself), or null when it cannot say. */
+function declaredBytes(manifest: Buffer): number | null {
+  try {
+    const lock = JSON.parse(manifest.toString('utf8')) as { files?: { size?: unknown }[] };
+    if (!Array.isArray(lock.files)) return null;
+    let total = manifest.length;
+    for (const f of lock.files) {
+      if (typeof f?.size !== 'number' || !Number.isSafeInteger(f.size) || f.size < 0) return null;
+      total += f.size;
+    }
+    return total;
+  } catch {
+    // verification says what is wrong with it
+    return null;
+  }
 }

@@ -1,9 +1,9 @@
-import { createReadStream } from 'node:fs';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Parser, type ReadEntry } from 'tar';
-import { InputError, TooLargeError } from '../core/errors.ts';
+import { InputError, oneLine, TooLargeError } from '../core/errors.ts';
+import { TarFeed } from '../ear/archive.ts';
 import { MANIFEST_FILE } from '../ear/manifest.ts';
 import { type ArtifactStore, BUNDLE_FILE } from './storage.ts';
 
@@ -24,7 +24,7 @@ export async function receiveUpload(store: ArtifactStore, body: ReadableStream<U
   mkdirSync(staging);
   try {
     const bundle = join(staging, BUNDLE_FILE);
-    const tap = new ManifestTap();
+    const tap = new ManifestTap(unpackedCap(opts.maxBytes));
     const { sha256, size } = await streamToFile(body, bundle, opts.maxBytes, opts.signal, tap);
     if (opts.expectedSha !== null && opts.expectedSha !== sha256) {
       throw new InputError(`the body's SHA-256 is ${sha256}, not the ${opts.expectedSha} X-Svc-Sha256 announced`, 'the upload was damaged on the way; send it again');
@@ -81,19 +81,26 @@ async function streamToFile(body: ReadableStream<Uint8Array>, path: string, maxB
 const isRootManifest = (p: string): boolean => p.replace(/^(\.\/)+/, '') === MANIFEST_FILE;
 
 /**
+ * What unpacking an upload may cost at most, whatever it claims: more unpacked bytes than this
+ * before its manifest.lock is refused. Four times the upload limit: bundles are mostly data that
+ * compresses little, and the search stops at manifest.lock anyway.
+ */
+export const unpackedCap = (maxUploadBytes: number): number => 4 * maxUploadBytes;
+
+/**
  * Reads manifest.lock from the root of a gzip tarball while its bytes go by: the body is parsed
  * (gunzip, tar headers) as it arrives, so an upload is not read a second time. Other entries'
- * bytes are dropped; the parser's back-pressure holds the upload back, never buffers it.
+ * bytes are dropped, and parsing stops once manifest.lock is read, at the end-of-archive marker,
+ * or past `maxUnpacked` unpacked bytes (TarFeed); the parser's back-pressure holds the upload
+ * back, never buffers it.
  */
 export class ManifestTap {
-  private readonly parser: Parser;
+  private readonly feed: TarFeed;
   private found: Buffer | null = null;
   private tooBig = false;
-  private error: Error | null = null;
-  private readonly ended: Promise<void>;
 
-  constructor() {
-    this.parser = new Parser({
+  constructor(maxUnpacked: number) {
+    const parser = new Parser({
       strict: true,
       onReadEntry: (entry: ReadEntry) => {
         if (this.found !== null || entry.type !== 'File' || !isRootManifest(entry.path)) {
@@ -109,55 +116,34 @@ export class ManifestTap {
         entry.on('data', (c: Buffer) => parts.push(c));
         entry.on('end', () => {
           this.found = Buffer.concat(parts);
+          // all the registry needs: the rest of the upload goes to disk unparsed
+          this.feed.close();
         });
       },
     });
-    this.ended = new Promise<void>((resolve) => {
-      this.parser.on('error', (err: Error) => {
-        this.error ??= err;
-        resolve();
-      });
-      this.parser.on('end', () => resolve());
-      this.parser.on('close', () => resolve());
-    });
+    this.feed = new TarFeed(parser, maxUnpacked);
   }
 
-  /** Feeds a chunk; waits while the parser is behind. A broken archive is reported by finish. */
+  /** Feeds a chunk; waits while the parser is behind. Once manifest.lock is read, the rest is not parsed. */
   async write(chunk: Uint8Array): Promise<void> {
-    if (this.error) return;
-    if (!this.parser.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          this.parser.off('drain', done);
-          this.parser.off('error', done);
-          resolve();
-        };
-        this.parser.on('drain', done);
-        this.parser.on('error', done);
-      });
-    }
+    if (this.found !== null) return;
+    await this.feed.write(chunk);
   }
 
   /** The upload failed on the way: stop parsing. */
   abandon(): void {
-    this.error ??= new Error('abandoned');
-    this.parser.abort(this.error);
+    this.feed.fail(new Error('abandoned'));
   }
 
   /** Ends the archive: its manifest.lock, or a 400 naming what is wrong. */
   async finish(): Promise<Buffer> {
-    if (!this.error) this.parser.end();
-    await this.ended;
-    if (this.error) throw new InputError(`the upload is not a gzip tarball: ${this.error.message}`, 'send the bundle.tar.gz that svc ear publish builds');
+    try {
+      if (this.found === null) await this.feed.end();
+    } catch (err) {
+      throw new InputError(`the upload is refused: ${oneLine(err).replace(/^the bundle archive is refused: /, '')}`, 'send the bundle.tar.gz that svc ear publish builds');
+    }
     if (this.tooBig) throw new InputError(`manifest.lock in the upload is over ${MAX_MANIFEST_BYTES} bytes`);
     if (this.found === null) throw new InputError('the upload has no manifest.lock at its root', 'bundles are built from a curated ear_published/ (svc ear curate)');
     return this.found;
   }
-}
-
-/** manifest.lock at the root of a gzip tarball file, read as a stream. */
-export async function readManifest(tarball: string): Promise<Buffer> {
-  const tap = new ManifestTap();
-  for await (const chunk of createReadStream(tarball, { highWaterMark: 1 << 20 })) await tap.write(chunk as Buffer);
-  return tap.finish();
 }

@@ -1,5 +1,4 @@
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Elysia, t } from 'elysia';
 import { verifyBundle } from '../../clone/clone.ts';
 import { loadEnv } from '../../core/config/environment.ts';
@@ -7,8 +6,9 @@ import { InvalidRecordError, oneLine } from '../../core/errors.ts';
 import type { ServerContext } from '../context.ts';
 
 /**
- * EAR clone-verify: fetch a bundle and run the clone's verification steps in a temporary directory
- * that is removed afterwards. A bundle that fails verification is an answer ({ok: false, error});
+ * EAR clone-verify: fetch a bundle and run the clone's verification steps in a fresh private
+ * temporary directory (mkdtemp, mode 0700: no fixed path another local user could prepare) that is
+ * removed afterwards. A bundle that fails verification is an answer ({ok: false, error});
  * a bad reference is 400, an unknown one 404, an unreachable source 503.
  */
 export const cloneRoutes = (ctx: ServerContext) =>
@@ -17,7 +17,7 @@ export const cloneRoutes = (ctx: ServerContext) =>
     async ({ body }) => {
       const env = loadEnv({ env: ctx.processEnv, cwd: ctx.cwd, checkpointDir: ctx.active ?? undefined });
       try {
-        const r = await verifyBundle(body.ref, { env, cwd: ctx.cwd, checkpointDir: ctx.active ?? undefined, expectSha256: body.expect_sha256, tmpRoot: join(tmpdir(), 'svc-clone-verify'), warn: () => {} });
+        const r = await verifyBundle(body.ref, { env, cwd: ctx.cwd, checkpointDir: ctx.active ?? undefined, expectSha256: body.expect_sha256, tmpRoot: tmpdir(), warn: () => {} });
         return { ok: true, ref: r.ref, bundle_sha256: r.bundle_sha256, file_count: r.file_count };
       } catch (err) {
         if (err instanceof InvalidRecordError) return { ok: false, ref: body.ref, bundle_sha256: null, file_count: null, error: oneLine(err) };
