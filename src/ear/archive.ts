@@ -30,15 +30,19 @@ export class ArchiveRefusedError extends InvalidRecordError {
  *   gigabyte, is refused at once;
  * - the parser gets only tar bytes: a compressed stream inside, which it would unpack on its own
  *   without these bounds, is refused.
- * Back-pressure runs from the parser (and the files it writes) through the unpacking to `write`.
+ * A plain (uncompressed) tarball is read the same way, without the unpacking. Back-pressure runs
+ * from the parser (and the files it writes) through the unpacking to `write`.
  */
 export class TarFeed {
   private readonly gunzip: Gunzip;
   private packed = 0;
   private unpacked = 0;
   private failure: Error | null = null;
+  private gzipError: Error | null = null;
   private endMarker = false;
   private stopped = false;
+  /** gzip, or a plain tarball; told by the first bytes */
+  private plain: boolean | null = null;
   private readonly finished: Promise<void>;
 
   constructor(
@@ -58,7 +62,12 @@ export class TarFeed {
       this.endMarker = true;
       this.stop();
     });
-    this.gunzip.on('error', (err: Error) => this.fail(err));
+    // bytes after a complete tarball that are no gzip (some tools append padding) do not matter;
+    // the parser, ended here, says whether the tarball was complete
+    this.gunzip.on('error', (err: Error) => {
+      this.gzipError ??= err;
+      this.stop();
+    });
     this.gunzip.on('data', (chunk: Buffer) => this.unpack(chunk));
     // the whole stream unpacked without an end marker (a truncated tarball): the parser says what it makes of it
     this.gunzip.on('end', () => this.stop());
@@ -76,8 +85,13 @@ export class TarFeed {
 
   /** Unpacks a chunk of the archive; waits while the parser is behind. Nothing happens once done. */
   async write(chunk: Uint8Array): Promise<void> {
-    if (this.stopped) return;
+    if (this.stopped || chunk.byteLength === 0) return;
     this.packed += chunk.byteLength;
+    this.plain ??= !(chunk[0] === 0x1f && (chunk.byteLength < 2 || chunk[1] === 0x8b));
+    if (this.plain) {
+      if (!this.unpack(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))) await this.parserDrained();
+      return;
+    }
     if (this.gunzip.write(chunk)) return;
     await new Promise<void>((resolve) => {
       const go = () => {
@@ -92,9 +106,11 @@ export class TarFeed {
 
   /** The archive's source has ended: finishes parsing and throws the first problem met. */
   async end(): Promise<void> {
-    if (!this.stopped) this.gunzip.end();
+    if (this.plain) this.stop();
+    else if (!this.stopped) this.gunzip.end();
     await this.finished;
-    if (this.failure) throw this.failure instanceof InvalidRecordError ? this.failure : new ArchiveRefusedError(`it is not a readable tarball (${this.failure.message.split('\n')[0]})`);
+    const problem = this.failure ?? (this.endMarker ? null : this.gzipError);
+    if (problem) throw problem instanceof InvalidRecordError ? problem : new ArchiveRefusedError(`it is not a readable tarball (${problem.message.split('\n')[0]})`);
     if (!this.endMarker && this.unpacked === 0) throw new ArchiveRefusedError('it is empty');
   }
 
@@ -108,18 +124,42 @@ export class TarFeed {
     }
   }
 
-  private unpack(chunk: Buffer): void {
-    if (this.stopped) return;
-    if (this.unpacked === 0 && isCompressed(chunk)) return this.fail(new ArchiveRefusedError('it holds a compressed stream inside the gzip, not a tarball'));
-    this.unpacked += chunk.byteLength;
-    if (this.unpacked > this.maxUnpacked) return this.fail(new ArchiveRefusedError(`it unpacks to more than ${this.maxUnpacked} bytes`));
-    if (this.unpacked > RATIO_FLOOR && this.unpacked > RATIO_LIMIT * this.packed) {
-      return this.fail(new ArchiveRefusedError(`it unpacks to more than ${RATIO_LIMIT} times its packed size (an archive bomb)`));
+  /** Hands tar bytes to the parser; false when it is behind (the unpacking is paused until it drains). */
+  private unpack(chunk: Buffer): boolean {
+    if (this.stopped) return true;
+    if (this.unpacked === 0 && isCompressed(chunk)) {
+      this.fail(new ArchiveRefusedError('it is compressed with something other than one layer of gzip, not a tarball'));
+      return true;
     }
-    if (!this.parser.write(chunk)) {
+    this.unpacked += chunk.byteLength;
+    if (this.unpacked > this.maxUnpacked) {
+      this.fail(new ArchiveRefusedError(`it unpacks to more than ${this.maxUnpacked} bytes`));
+      return true;
+    }
+    if (this.unpacked > RATIO_FLOOR && this.unpacked > RATIO_LIMIT * this.packed) {
+      this.fail(new ArchiveRefusedError(`it unpacks to more than ${RATIO_LIMIT} times its packed size (an archive bomb)`));
+      return true;
+    }
+    if (this.parser.write(chunk)) return true;
+    if (!this.plain) {
       this.gunzip.pause();
       this.parser.once('drain', () => this.gunzip.resume());
     }
+    return false;
+  }
+
+  private parserDrained(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const go = () => {
+        this.parser.off('drain', go);
+        this.parser.off('error', go);
+        this.parser.off('end', go);
+        resolve();
+      };
+      this.parser.once('drain', go);
+      this.parser.once('error', go);
+      this.parser.once('end', go);
+    });
   }
 
   /** Stops reading here, as at the end marker: the caller has what it needed. */
