@@ -264,7 +264,8 @@ describe('svc delete', () => {
 
   test('../elsewhere is refused and nothing changes', async () => {
     const elsewhere = writeCheckpoint(join(dir, 'workspace'), { runId: 'elsewhere' });
-    const r = await svc(['delete', '../elsewhere', '-y'], { cwd: root });
+    // home elsewhere: the project is found by walking up from the checkpoints directory, below home
+    const r = await svc(['delete', '../elsewhere', '-y'], { cwd: root, env: { HOME: '/nonexistent-home' } });
     expect(r).toEqual({ code: 2, stdout: '', stderr: `svc: '../elsewhere' is outside the checkpoints directory ${root} (svc delete only removes checkpoints inside it)\n` });
     expect(existsSync(join(elsewhere, 'tree.json'))).toBe(true);
   });
