@@ -31,7 +31,7 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /** A change a foreign page asked for, waiting for the user's answer in the dashboard. */
-type Held = { id: string; origin: string; method: string; path: string; contentType: string; body: string; keys: string[]; at: number };
+type Held = { id: string; origin: string; method: string; path: string; body: string; keys: string[]; at: number };
 
 /** Held changes expire: an answer long after the request would surprise the page that sent it. */
 const HOLD_MS = 10 * 60_000;
@@ -69,7 +69,7 @@ export class RoutingGuard {
     this.expire();
     const url = new URL(req.url);
     const id = randomUUID();
-    this.held.set(id, { id, origin, method: req.method, path: url.pathname + url.search, contentType: req.headers.get('content-type') ?? 'application/json', body: JSON.stringify(body), keys, at: Date.now() });
+    this.held.set(id, { id, origin, method: req.method, path: url.pathname + url.search, body: JSON.stringify(body), keys, at: Date.now() });
     for (const old of [...this.held.keys()].slice(0, Math.max(0, this.held.size - MAX_HELD))) this.held.delete(old);
     throw new HttpError(
       403,
@@ -91,7 +91,8 @@ export class RoutingGuard {
     this.held.delete(id);
     if (!approve) return { ok: true, rejected: id };
     if (!this.replay) throw new Error('the routing guard has no app to run the request');
-    const req = new Request(`http://127.0.0.1${h.path}`, { method: h.method, headers: { 'content-type': h.contentType }, body: h.body });
+    // the body was parsed once; it is replayed as the JSON it became, whatever type the page declared
+    const req = new Request(`http://127.0.0.1${h.path}`, { method: h.method, headers: { 'content-type': 'application/json' }, body: h.body });
     this.approved.add(req);
     return this.replay(req);
   }
