@@ -55,6 +55,9 @@ export class TarFeed {
       parser.on('close', resolve);
       parser.on('error', (err: Error) => {
         this.failure ??= err;
+        // a parser that failed on its own drains no more: stop the unpacking, or a paused write waits forever
+        this.stopped = true;
+        this.gunzip.destroy();
         resolve();
       });
     });
