@@ -195,6 +195,20 @@ describe('a page of another origin that holds the token', () => {
     expect(readFileSync(copy, 'utf8')).toContain('m-2');
   });
 
+  test('nor through the file API: saving or deleting workflow.yaml from such a page is refused', async () => {
+    const copy = join(ck, 'workflow.yaml');
+    writeFileSync(copy, 'llm:\n  base_url: ""\n');
+    for (const [path, body] of [
+      ['/api/checkpoint/file/save', { path: 'workflow.yaml', content: 'llm:\n  base_url: http://evil.example:1\n' }],
+      ['/api/checkpoint/file/save', { path: './workflow.yaml', content: 'x: 1\n' }],
+      ['/api/checkpoint/file/delete', { path: 'workflow.yaml' }],
+    ] as const) {
+      const res = await guarded.req(path, { json: body, headers: fromEvil(withToken()) });
+      expect([path, res.status]).toEqual([path, 403]);
+    }
+    expect(readFileSync(copy, 'utf8')).toBe('llm:\n  base_url: ""\n');
+  });
+
   test('publish settings that name an endpoint wait too', async () => {
     const res = await guarded.req('/api/publish/settings', { json: { backend: 'svc-registry', registry_url: 'https://evil.example' }, headers: fromEvil(withToken()) });
     expect(res.status).toBe(403);

@@ -7,7 +7,7 @@ import { fileTree } from '../../core/checkpoint/files-tree.ts';
 import { listCheckpointFiles } from '../../core/checkpoint/files.ts';
 import { compileLatex, findPaperTex } from '../../paper/compile.ts';
 import type { ServerContext } from '../context.ts';
-import { json } from '../http.ts';
+import { HttpError, json } from '../http.ts';
 
 const PathQuery = t.Object({ path: t.String() });
 const TreeQuery = t.Object({ node_id: t.Optional(t.String()) });
@@ -29,6 +29,13 @@ export const checkpointFileRoutes = (ctx: ServerContext) => {
   const readRoot = (id: string, nodeId: string | null | undefined) => {
     const dir = ctx.checkpointDir(id);
     return nodeId === undefined || nodeId === null ? dir : nodeWorkDir(dir, nodeId);
+  };
+
+  /** The workflow copy says where requests go: a page of another origin changes it only through /api/workflow, where such a change waits for approval. */
+  const guardWorkflowFile = (request: Request, path: string) => {
+    if (ctx.routing.isForeign(request) && /^(\.\/)*workflow\.ya?ml$/i.test(path.trim())) {
+      throw new HttpError(403, 'a page of another origin may not write the workflow through the file API: send it to POST /api/workflow');
+    }
   };
 
   return new Elysia({ name: 'checkpoint-files' })
@@ -65,13 +72,21 @@ export const checkpointFileRoutes = (ctx: ServerContext) => {
     })
     .post(
       '/api/checkpoint/file/save',
-      ({ body }) => {
+      ({ body, request }) => {
+        guardWorkflowFile(request, body.path);
         const saved = saveCheckpointFile(target(body.id), body.path, decodeContent(body.content, body.encoding));
         return { ok: true, ...saved };
       },
       { body: SaveBody },
     )
-    .post('/api/checkpoint/file/delete', ({ body }) => ({ ok: true, ...deleteCheckpointFile(target(body.id), body.path) }), { body: DeleteBody })
+    .post(
+      '/api/checkpoint/file/delete',
+      ({ body, request }) => {
+        guardWorkflowFile(request, body.path);
+        return { ok: true, ...deleteCheckpointFile(target(body.id), body.path) };
+      },
+      { body: DeleteBody },
+    )
     .post(
       '/api/checkpoint/compile',
       async ({ body }) => {
