@@ -1,15 +1,12 @@
-import { posix } from 'node:path';
+import { posix, sep } from 'node:path';
 import { Parser, type ReadEntry, Unpack } from 'tar';
 import { ArchiveRefusedError, MAX_ENTRIES, readTarFile, TarFeed } from '../ear/archive.ts';
-import { MANIFEST_FILE } from '../ear/manifest.ts';
+import { isRootManifest, MAX_MANIFEST_BYTES } from '../ear/manifest.ts';
 
 const ALLOWED = new Set(['File', 'OldFile', 'ContiguousFile', 'Directory', 'SymbolicLink', 'Link']);
 
 /** What the files of an archive may hold beyond what manifest.lock declares (at least; or a tenth more). */
 const MARGIN_BYTES = 16 * 1024 * 1024;
-
-/** manifest.lock is a small JSON file; a bigger one is not a curated bundle's. */
-const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 
 /** Why an archive entry may not be extracted, or null when it may. */
 export function entryProblem(path: string, type: string, linkpath: string | undefined): string | null {
@@ -43,20 +40,31 @@ export async function extractTarball(file: string, dir: string, maxEntries = MAX
     // the first pass refused every entry this refuses; kept so that a file changed in between slips nothing through
     filter: (path, entry) => entryProblem(path, (entry as ReadEntry).type, (entry as ReadEntry).linkpath) === null,
   });
-  await readTarFile(file, new TarFeed(unpack, unpacked));
+  try {
+    await readTarFile(file, new TarFeed(unpack, unpacked));
+  } catch (err) {
+    // a file system error names the path it failed on: say it as the archive does, not where the temporary tree is
+    if (err instanceof Error) err.message = err.message.replaceAll(`${dir}${sep}`, '');
+    throw err;
+  }
 }
 
-/** The first pass: refuses what must not be extracted; returns the bytes the tarball unpacks to. */
+/**
+ * The first pass: refuses what must not be extracted, and an archive without a manifest.lock at its
+ * root that says how big its files are (no bundle, and nothing to hold its size to); returns the
+ * bytes the tarball unpacks to.
+ */
 async function scanTarball(file: string, maxEntries: number): Promise<number> {
   let entries = 0;
   let bodies = 0;
-  let declared: number | null = null;
+  const manifest: { declared: number | null } = { declared: null };
   const refuse = (entry: ReadEntry | null, why: string) => {
     entry?.resume();
     feed.fail(new ArchiveRefusedError(why));
   };
   // a changed or extra file is for verification to name; only far more than declared is refused here
-  const overDeclared = () => declared !== null && bodies > declared + Math.max(MARGIN_BYTES, declared / 10);
+  const overDeclared = () => manifest.declared !== null && bodies > manifest.declared + Math.max(MARGIN_BYTES, manifest.declared / 10);
+  const tooMuch = () => `its files hold far more than the ${manifest.declared} bytes manifest.lock declares`;
   const parser = new Parser({
     strict: true,
     onReadEntry: (entry: ReadEntry) => {
@@ -64,24 +72,22 @@ async function scanTarball(file: string, maxEntries: number): Promise<number> {
       const why = entryProblem(entry.path, entry.type, entry.linkpath);
       if (why !== null) return refuse(entry, why);
       bodies += entry.size ?? 0;
-      if (overDeclared()) return refuse(entry, `its files hold far more than the ${declared} bytes manifest.lock declares`);
-      if (!isRootManifest(entry)) return void entry.resume();
+      if (overDeclared()) return refuse(entry, tooMuch());
+      if (entry.type !== 'File' || !isRootManifest(entry.path) || (entry.size ?? 0) > MAX_MANIFEST_BYTES) return void entry.resume();
       const parts: Buffer[] = [];
       entry.on('data', (c: Buffer) => parts.push(c));
       entry.on('end', () => {
-        declared = declaredBytes(Buffer.concat(parts));
-        if (overDeclared()) refuse(null, `its files hold far more than the ${declared} bytes manifest.lock declares`);
+        manifest.declared = declaredBytes(Buffer.concat(parts));
+        if (overDeclared()) refuse(null, tooMuch());
       });
     },
   });
-  // before manifest.lock is read there is no size to hold the archive to: the feed's ratio bound applies
+  // before manifest.lock is read there is no size to hold the archive to: the feed's ratio bound
+  // applies, and nothing is written in this pass
   const feed = new TarFeed(parser, Number.POSITIVE_INFINITY);
   await readTarFile(file, feed);
+  if (manifest.declared === null) throw new ArchiveRefusedError('it has no manifest.lock at its root listing its files and their sizes');
   return feed.unpackedBytes;
-}
-
-function isRootManifest(entry: ReadEntry): boolean {
-  return entry.type === 'File' && entry.path.replace(/^(\.\/)+/, '') === MANIFEST_FILE && (entry.size ?? 0) <= MAX_MANIFEST_BYTES;
 }
 
 /** The bytes manifest.lock says its bundle holds (its files and itself), or null when it cannot say. */

@@ -2,10 +2,8 @@ import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidRecordError } from '../core/errors.ts';
 import { hashFile } from '../core/file-hash.ts';
-import { bundleDigest, MANIFEST_FILE, type ManifestFile } from '../ear/manifest.ts';
+import { bundleDigest, MANIFEST_FILE, type ManifestFile, MAX_MANIFEST_BYTES } from '../ear/manifest.ts';
 
-/** manifest.lock larger than this is not a manifest */
-const MAX_MANIFEST = 64 * 1024 * 1024;
 const HEX64 = /^[0-9a-f]{64}$/;
 
 export type VerifiedTree = { bundle_sha256: string; file_count: number; manifest_sha256: string; license: string | null };
@@ -24,7 +22,7 @@ function readLock(dir: string): { files: ManifestFile[]; declared: string; bytes
     throw fail(`the bundle has no ${MANIFEST_FILE} at its root`);
   }
   if (!st.isFile()) throw fail(`${MANIFEST_FILE} is not a regular file`);
-  if (st.size > MAX_MANIFEST) throw fail(`${MANIFEST_FILE} is larger than ${MAX_MANIFEST} bytes`);
+  if (st.size > MAX_MANIFEST_BYTES) throw fail(`${MANIFEST_FILE} is larger than ${MAX_MANIFEST_BYTES} bytes`);
   const bytes = readFileSync(path);
   let lock: unknown;
   try {

@@ -43,6 +43,8 @@ export class TarFeed {
   private stopped = false;
   /** gzip, or a plain tarball; told by the first bytes */
   private plain: boolean | null = null;
+  /** the first tar bytes, held until there are enough to tell a compressed stream (null once told) */
+  private head: Buffer | null = Buffer.alloc(0);
   private readonly finished: Promise<void>;
 
   constructor(
@@ -65,8 +67,9 @@ export class TarFeed {
       this.endMarker = true;
       this.stop();
     });
-    // bytes after a complete tarball that are no gzip (some tools append padding) do not matter;
-    // the parser, ended here, says whether the tarball was complete
+    // bytes after the gzip stream that are no gzip: once the end marker was read, reading stopped
+    // there and they do not matter; met before it, the gzip is damaged and the parser, ended here,
+    // says the tarball is incomplete
     this.gunzip.on('error', (err: Error) => {
       this.gzipError ??= err;
       this.stop();
@@ -130,9 +133,19 @@ export class TarFeed {
   /** Hands tar bytes to the parser; false when it is behind (the unpacking is paused until it drains). */
   private unpack(chunk: Buffer): boolean {
     if (this.stopped) return true;
-    if (this.unpacked === 0 && isCompressed(chunk)) {
-      this.fail(new ArchiveRefusedError('it is compressed with something other than one layer of gzip, not a tarball'));
-      return true;
+    if (this.head !== null) {
+      // the parser sniffs its first bytes across writes: a magic number split over two chunks counts
+      const head = Buffer.concat([this.head, chunk]);
+      if (head.byteLength < MAGIC_BYTES) {
+        this.head = head;
+        return true;
+      }
+      this.head = null;
+      if (isCompressed(head)) {
+        this.fail(new ArchiveRefusedError('it is compressed with something other than one layer of gzip, not a tarball'));
+        return true;
+      }
+      chunk = head;
     }
     this.unpacked += chunk.byteLength;
     if (this.unpacked > this.maxUnpacked) {
@@ -176,10 +189,15 @@ export class TarFeed {
     this.stopped = true;
     queueMicrotask(() => {
       this.gunzip.destroy();
+      // fewer bytes than a magic number: no tarball, which the parser says
+      if (this.head !== null && this.head.byteLength > 0) this.parser.write(this.head);
       this.parser.end();
     });
   }
 }
+
+/** The longest magic number isCompressed looks for. */
+const MAGIC_BYTES = 4;
 
 /** gzip, zstd and bzip2 magic numbers: a tarball's first header starts with a file name instead. */
 function isCompressed(chunk: Buffer): boolean {

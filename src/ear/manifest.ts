@@ -29,6 +29,12 @@ export type ManifestLock = {
 
 export const MANIFEST_FILE = 'manifest.lock';
 
+/** manifest.lock is a small JSON file; a bigger one is not a curated bundle's. */
+export const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
+
+/** Whether an archive entry's path names the bundle's own manifest.lock, at the archive's root. */
+export const isRootManifest = (path: string): boolean => path.replace(/^(\.\/)+/, '') === MANIFEST_FILE;
+
 /**
  * The bundle digest: SHA-256 of the canonical JSON (keys sorted, no whitespace) of the path-sorted
  * list of {path, size, sha256} records. It depends on the files only: not on times, visibility

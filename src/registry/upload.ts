@@ -4,11 +4,8 @@ import { join } from 'node:path';
 import { Parser, type ReadEntry } from 'tar';
 import { InputError, oneLine, TooLargeError } from '../core/errors.ts';
 import { TarFeed } from '../ear/archive.ts';
-import { MANIFEST_FILE } from '../ear/manifest.ts';
+import { isRootManifest, MANIFEST_FILE, MAX_MANIFEST_BYTES } from '../ear/manifest.ts';
 import { type ArtifactStore, BUNDLE_FILE } from './storage.ts';
-
-/** manifest.lock is a small JSON file; a bigger one is not a curated bundle's. */
-const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 
 /** An upload written to a staging directory under tmp/, not yet in place. */
 export type Received = { staging: string; id: string; sha256: string; size: number };
@@ -77,8 +74,6 @@ async function streamToFile(body: ReadableStream<Uint8Array>, path: string, maxB
   }
   return { sha256: hasher.digest('hex'), size };
 }
-
-const isRootManifest = (p: string): boolean => p.replace(/^(\.\/)+/, '') === MANIFEST_FILE;
 
 /**
  * What unpacking an upload may cost at most, whatever it claims: more unpacked bytes than this

@@ -34,4 +34,3 @@ export function allowOrigin(req: Request, res: Response, admission: Pick<Admissi
     return copy;
   }
 }
-

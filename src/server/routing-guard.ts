@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { envVar } from '../core/config/env-vars.ts';
 import { NotFoundError } from '../core/errors.ts';
 import { isMapping } from '../core/values.ts';
 import { HttpError } from './http.ts';
 
 /**
- * Names of settings that say where svc sends requests (and so where keys travel): `localllm_host`,
- * `LLM_API_BASE`, `llm.base_url`, any `*_BASE_URL`, `*_HOST`, `*_URL`, `*_ENDPOINT`.
+ * Names of settings that say where svc sends requests (and so where keys and bundles travel): the
+ * variables the table marks so (`SVC_HOSTING_DOI_API`, `SVC_REGISTRIES_FILE`, ...), and by name
+ * any `*_host`, `*_url`, `*_endpoint`, `*_api`, `*_api_base` (`localllm_host`, `llm.base_url`,
+ * a publish backend's `api_url`, variables of other tools such as `OLLAMA_HOST`).
  */
 export function isRoutingKey(name: string): boolean {
-  return /(^|_)(host|url|endpoint|api_base)$/i.test(name);
+  return envVar(name)?.routing === true || /(^|_)(host|url|endpoint|api|api_base)$/i.test(name);
 }
 
 /**

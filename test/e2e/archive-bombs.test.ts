@@ -1,13 +1,14 @@
 // Hostile archives against every reader of bundles: `svc clone`, the dashboard's clone-verify and
 // the registry's upload. Each archive is made here (test/support/archive-bombs.ts): 2 GiB of zeros
 // after a valid bundle's end marker, 64 MiB of random data there, a file entry whose body unpacks
-// to 2 GiB (after manifest.lock, and before it), and 200,001 entries. What is after the end marker
+// to 2 GiB (after manifest.lock, and before it), 1.5 GiB of files with no manifest.lock to declare
+// a size, and 200,001 entries. What is after the end marker
 // is never read, so the bundle before it clones; the rest is refused, and nothing is left behind.
 // Their memory is measured in test/bench/archive-bombs.bench.ts.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, lstatSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { BOMB_FILES, entryBomb, manyEntries, trailingGarbage, trailingZerosBomb } from '../support/archive-bombs.ts';
+import { BOMB_FILES, entryBomb, manyEntries, noManifestBomb, trailingGarbage, trailingZerosBomb } from '../support/archive-bombs.ts';
 import { writeCheckpoint } from '../support/checkpoint.ts';
 import { type RegistryChild, spawnRegistry } from '../support/registry-server.ts';
 import { removeDir, svc, tempDir } from '../support/svc.ts';
@@ -16,7 +17,7 @@ import { startViz, type Viz } from '../support/viz.ts';
 let dir: string;
 const archives: Record<string, string> = {};
 const READABLE = ['zeros-after-end', 'garbage-after-end'];
-const REFUSED = ['entry-after-manifest', 'entry-before-manifest', 'entries-200001'];
+const REFUSED = ['entry-after-manifest', 'entry-before-manifest', 'no-manifest', 'entries-200001'];
 
 beforeAll(() => {
   dir = tempDir('svc-bombs-');
@@ -25,6 +26,7 @@ beforeAll(() => {
   trailingGarbage(dir, at('garbage-after-end'));
   entryBomb(dir, at('entry-after-manifest'), 'after-manifest');
   entryBomb(dir, at('entry-before-manifest'), 'before-manifest');
+  noManifestBomb(at('no-manifest'));
   manyEntries(at('entries-200001'));
 });
 
@@ -145,6 +147,15 @@ describe('the registry', () => {
     const res = await upload('entry-before-manifest');
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toContain('archive bomb');
+    expect(readdirSync(join(data, 'artifacts'))).toEqual(before);
+    expect(readdirSync(join(data, 'tmp'))).toEqual([]);
+  });
+
+  test('1.5 GiB of files and no manifest.lock: 400 naming it, nothing stored', async () => {
+    const before = readdirSync(join(data, 'artifacts'));
+    const res = await upload('no-manifest');
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toContain('no manifest.lock');
     expect(readdirSync(join(data, 'artifacts'))).toEqual(before);
     expect(readdirSync(join(data, 'tmp'))).toEqual([]);
   });

@@ -177,6 +177,22 @@ describe('a page of another origin that holds the token', () => {
     expect(pending.some((p) => p.id === id)).toBe(false);
   });
 
+  test('variables that route by what they are, not by their name, wait too: API bases, the registry list, publish targets', async () => {
+    const envBefore = read(envFile());
+    const moves: [string, string][] = [
+      ['SVC_HOSTING_DOI_API', 'https://evil.example'],
+      ['SVC_HOSTING_RELEASE_API', 'https://evil.example'],
+      ['SVC_REGISTRIES_FILE', '/tmp/evil-registries.yaml'],
+      ['SVC_HOSTING_RELEASE_REPO', 'evil/loot'],
+    ];
+    for (const [name, value] of moves) {
+      const res = await guarded.req('/api/env-keys', { json: { keys: { [name]: value } }, headers: fromEvil(withToken()) });
+      expect([name, res.status]).toEqual([name, 403]);
+      expect(((await res.json()) as { error: string }).error).toContain(name);
+    }
+    expect(read(envFile())).toBe(envBefore);
+  });
+
   test('a key is still saved at once: only routing variables wait', async () => {
     const res = await guarded.req('/api/env-keys', { json: { PROVIDERA_API_KEY: 'sk-replaced-by-page-000000' }, headers: fromEvil(withToken()) });
     expect(res.status).toBe(200);

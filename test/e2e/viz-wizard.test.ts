@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeCheckpoint } from '../support/checkpoint.ts';
 import { freePort, startSshd, type TestSshd } from '../support/sshd.ts';
@@ -96,6 +96,27 @@ describe('GET /api/experiment-detail', () => {
     const r = await viz.get(`/api/experiment-detail?path=${encodeURIComponent('20261101120000_matmul/params.json')}`);
     expect(r.status).toBe(400);
     expect(r.body.error).toContain("path '20261101120000_matmul/params.json' is not a Markdown file");
+  });
+
+  test('a hard link to a file elsewhere is not read, under any name: 400, its text not in the answer', async () => {
+    writeFileSync(join(dir, 'private.md'), '# Private\n\nthe other name of this file is outside the checkpoints\n');
+    linkSync(join(dir, 'private.md'), join(ckpt, 'notes.md'));
+    const byPath = await viz.get(`/api/experiment-detail?path=${encodeURIComponent('20261101120000_matmul/notes.md')}`);
+    expect(byPath.status).toBe(400);
+    expect(byPath.body.error).toContain('is a hard link');
+    rmSync(join(ckpt, 'experiment.md'));
+    linkSync(join(dir, 'private.md'), join(ckpt, 'experiment.md'));
+    const active = await viz.get('/api/experiment-detail');
+    expect(active.status).toBe(400);
+    expect(JSON.stringify(active.body)).not.toContain('Private');
+  });
+
+  test('a Markdown file in a credentials directory is not read', async () => {
+    mkdirSync(join(ckpt, '.aws'));
+    writeFileSync(join(ckpt, '.aws', 'keys.md'), '# aws_secret_access_key = abc\n');
+    const r = await viz.get(`/api/experiment-detail?path=${encodeURIComponent('20261101120000_matmul/.aws/keys.md')}`);
+    expect(r.status).toBe(400);
+    expect(r.body.error).toContain('holds secrets');
   });
 
   test('id and path together are 400', async () => {

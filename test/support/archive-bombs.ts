@@ -91,6 +91,28 @@ export function entryBomb(root: string, file: string, where: 'after-manifest' | 
   return Bun.file(file).size;
 }
 
+/**
+ * No manifest.lock at all, so nothing declares a size: `parts` files of 64 MiB, each mostly zeros
+ * with 160 KiB of random data, about 400 times smaller packed (under the ratio bound): 1.5 GiB of
+ * files in under 4 MB.
+ */
+export function noManifestBomb(file: string, parts = 24): number {
+  const noise = 160 * 1024;
+  const zeros = gzipSync(Buffer.alloc(64 * MIB - noise), { level: 9 });
+  const fd = openSync(file, 'w');
+  try {
+    for (let i = 0; i < parts; i++) {
+      writeSync(fd, gzipSync(header(`data/part-${i}.bin`, 64 * MIB)));
+      writeSync(fd, zeros);
+      writeSync(fd, gzipSync(randomBytes(noise), { level: 1 }));
+    }
+    writeSync(fd, gzipSync(Buffer.alloc(1024)));
+  } finally {
+    closeSync(fd);
+  }
+  return Bun.file(file).size;
+}
+
 /** An archive of `n` empty files, far more than any bundle holds, a few hundred KB packed. */
 export function manyEntries(file: string, n = 200_001): number {
   const blocks: Buffer[] = [];

@@ -56,7 +56,7 @@ export async function makeBundle(root: string, files: Record<string, string | Ui
   return { lock, tarball, tree };
 }
 
-type RawEntry = { path: string; type?: 'file' | 'symlink' | 'hardlink' | 'dir' | 'chardev' | 'fifo'; body?: string; linkpath?: string };
+type RawEntry = { path: string; type?: 'file' | 'symlink' | 'hardlink' | 'dir' | 'chardev' | 'fifo'; body?: string | Uint8Array; linkpath?: string };
 
 /** A gzip tarball built entry by entry, for archives curate would never make (escaping paths, links, devices). */
 export async function rawTarball(outFile: string, entries: RawEntry[]): Promise<void> {

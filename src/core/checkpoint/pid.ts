@@ -45,26 +45,36 @@ const CHECKPOINT_PID: PidFile = {
   busy: (dir, pid) => new ConflictError(`${dir} is being run by process ${pid}`, 'wait for it to end, or stop it first'),
 };
 
+/** PID files this process holds: a second claim from inside it is refused like another process's. */
+const held = new Set<string>();
+
 /**
  * Makes this process the one running `dir`, or throws ConflictError naming the process that is.
  * The PID file is created by link(2), which fails when it exists, so of processes claiming at
  * once exactly one wins; a claim left by a dead process is moved aside by rename(2) first, and
- * put back when what was moved turns out to be a live claim made in the meantime.
+ * put back when what was moved turns out to be a live claim made in the meantime. A file naming
+ * this process's PID that it does not hold was left by an earlier process given the same PID (a
+ * container's PID 1), and is taken over.
  */
 export function claimPid(dir: string, pidFile: PidFile = CHECKPOINT_PID): void {
   const file = join(dir, pidFile.name);
+  if (held.has(file)) throw pidFile.busy(dir, process.pid);
   const mine = join(dir, `.${pidFile.name}.${process.pid}`);
   writeFileAtomic(mine, `${process.pid}\n`);
   try {
     for (let attempt = 0; attempt < 20; attempt++) {
       try {
         linkSync(mine, file);
+        held.add(file);
         return;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
       const holder = pidIn(file);
-      if (holder === process.pid) return;
+      if (holder === process.pid) {
+        held.add(file);
+        return;
+      }
       if (holder !== null && isAlive(holder)) throw pidFile.busy(dir, holder);
       const aside = join(dir, `.${pidFile.name}.stale.${process.pid}`);
       try {
@@ -95,6 +105,7 @@ export function claimPid(dir: string, pidFile: PidFile = CHECKPOINT_PID): void {
 /** Gives up this process's claim on `dir`; a claim another process holds is left alone. */
 export function releasePid(dir: string, name = PID_FILE): void {
   const file = join(dir, name);
+  held.delete(file);
   if (pidIn(file) === process.pid) rmSync(file, { force: true });
 }
 

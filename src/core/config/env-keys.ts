@@ -43,8 +43,13 @@ export function listEnvKeys(env: Env, dotenv: ReadonlyMap<string, DotenvEntry>):
  * comments. Names and values are checked first, so a bad one writes nothing; error messages name
  * the variable, never its value. Returns the names saved.
  */
+/** The NAME: value pairs a body carries: the body itself, or its `keys` object when that is all it holds. */
+export function envKeyPairs(body: unknown): unknown {
+  return isMapping(body) && Object.keys(body).length === 1 && isMapping(body.keys) ? body.keys : body;
+}
+
 export function saveEnvKeys(file: string, body: unknown): string[] {
-  const pairs = isMapping(body) && Object.keys(body).length === 1 && isMapping(body.keys) ? body.keys : body;
+  const pairs = envKeyPairs(body);
   if (!isMapping(pairs)) throw new InputError('the body must be a JSON object of NAME: value pairs (or {"keys": {...}})');
   const names = Object.keys(pairs);
   if (names.length === 0) throw new InputError('nothing to save: the body names no variable');

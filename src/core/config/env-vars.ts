@@ -11,6 +11,8 @@ export type EnvVar = {
   /** null: no default (unset means off or not configured) */
   default: string | null;
   secret?: boolean;
+  /** it says where svc sends requests, bundles or keys (a host, an API base, a registry list) */
+  routing?: boolean;
 };
 
 /**
@@ -21,6 +23,8 @@ export const BUILTIN_MODELS = { judge: 'gpt-4o-mini', replication: 'gpt-5-mini',
 
 const v = (name: string, meaning: string, def: string | null, secret = false): EnvVar =>
   secret ? { name, meaning, default: def, secret } : { name, meaning, default: def };
+/** A variable that says where requests go: a page of another origin may not change it unconfirmed. */
+const route = (name: string, meaning: string, def: string | null): EnvVar => ({ name, meaning, default: def, routing: true });
 
 export const ENV_VARS: readonly EnvVar[] = [
   v('SVC_ROOT', 'project root ({{ari_root}}); auto-detected when unset', null),
@@ -39,8 +43,8 @@ export const ENV_VARS: readonly EnvVar[] = [
   v('SVC_MODEL_JUDGE', 'reproduction judge model', BUILTIN_MODELS.replication),
   v('PROVIDERA_API_KEY', 'hosted provider A key', null, true),
   v('PROVIDERB_API_KEY', 'hosted provider B key', null, true),
-  v('LOCALLLM_HOST', 'local model daemon address', '127.0.0.1:11434'),
-  v('LLM_API_BASE', 'generic OpenAI-compatible API base, used when the workflow sets none', null),
+  route('LOCALLLM_HOST', 'local model daemon address', '127.0.0.1:11434'),
+  route('LLM_API_BASE', 'generic OpenAI-compatible API base, used when the workflow sets none', null),
   v('LLM_API_KEY', 'key sent to the openai-compatible backend (LLM_API_BASE or llm.base_url), when it needs one', null, true),
   v('SVC_LLM_TIMEOUT_S', 'seconds one model call may take, retries included', '600'),
   v('SVC_LLM_MAX_RETRIES', 'retries of a model call answered 408, 429 or 5xx, or cut by a connection reset', '3'),
@@ -65,13 +69,13 @@ export const ENV_VARS: readonly EnvVar[] = [
   v('SLURM_LOG_DIR', 'where job logs go; the node work directory when unset', null),
   v('SLURM_DEFAULT_PARTITION', 'partition used when none is given', null),
   v('SVC_RETRIEVAL_BACKEND', 'scholar_a, scholar_b or both', 'scholar_a'),
-  v('SVC_SCHOLAR_A_URL', 'Semantic Scholar Graph API base (scholar_a)', 'https://api.semanticscholar.org'),
+  route('SVC_SCHOLAR_A_URL', 'Semantic Scholar Graph API base (scholar_a)', 'https://api.semanticscholar.org'),
   v('SVC_SCHOLAR_A_API_KEY', 'Semantic Scholar API key, sent as x-api-key', null, true),
-  v('SVC_SCHOLAR_B_URL', 'arXiv export API base (scholar_b); else retrieval.endpoint, else https://export.arxiv.org', null),
+  route('SVC_SCHOLAR_B_URL', 'arXiv export API base (scholar_b); else retrieval.endpoint, else https://export.arxiv.org', null),
   v('SVC_RETRIEVAL_TIMEOUT_S', 'seconds per literature backend, rate-limit waits included', '30'),
   v('VLM_MODEL', 'figure review model (a hosted vision model)', BUILTIN_MODELS.vision),
   v('SVC_ORCHESTRATOR_PORT', 'orchestrator HTTP port', '9890'),
-  v('MEMBACKEND_BASE_URL', 'memory server', 'http://localhost:8283'),
+  route('MEMBACKEND_BASE_URL', 'memory server', 'http://localhost:8283'),
   v('MEMBACKEND_API_KEY', 'key sent to the memory server; svc memory serve requires it when set', null, true),
   v('MEMBACKEND_EMBEDDING_CONFIG', 'embedding handle', 'default'),
   v('SVC_MEMORY_BOOTSTRAP_LOCAL', 'auto, pip, docker, singularity or none', 'auto'),
@@ -101,22 +105,22 @@ export const ENV_VARS: readonly EnvVar[] = [
   v('SVC_PUBLISH_DRYRUN', 'force publish dry-run', null),
   v('SVC_REGISTRY_DATA', 'registry storage root (must exist; never created); svc registry serve needs it unless --data-dir', null),
   v('SVC_REGISTRY_TOKEN', 'bearer token for registry clients', null, true),
-  v('SVC_REGISTRY_URL', 'registry URL when no registries file names one', null),
+  route('SVC_REGISTRY_URL', 'registry URL when no registries file names one', null),
   v('SVC_REGISTRY_MAX_UPLOAD_MB', 'largest bundle the registry accepts, MiB (413 above)', '4096'),
-  v('SVC_OBJECT_STORE_BUCKET', 'object-store bucket for bundles', null),
-  v('SVC_OBJECT_STORE_ENDPOINT', 'S3 endpoint; else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, then https://s3.<region>.amazonaws.com', null),
+  route('SVC_OBJECT_STORE_BUCKET', 'object-store bucket for bundles', null),
+  route('SVC_OBJECT_STORE_ENDPOINT', 'S3 endpoint; else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, then https://s3.<region>.amazonaws.com', null),
   v('SVC_OBJECT_STORE_REGION', 'S3 region; else AWS_REGION, AWS_DEFAULT_REGION, then us-east-1', null),
   v('SVC_OBJECT_STORE_PREFIX', 'key prefix of bundles in the bucket', 'svc-bundles'),
   v('SVC_OBJECT_STORE_ACCESS_KEY_ID', 'S3 access key id; else AWS_ACCESS_KEY_ID', null),
   v('SVC_OBJECT_STORE_SECRET_ACCESS_KEY', 'S3 secret key; else AWS_SECRET_ACCESS_KEY', null, true),
   v('SVC_OBJECT_STORE_SESSION_TOKEN', 'S3 session token; else AWS_SESSION_TOKEN', null, true),
   v('SVC_CLONE_HTTP_TIMEOUT', 'seconds without data before a clone download fails', '60'),
-  v('SVC_HOSTING_RELEASE_API', 'GitHub API base for hosting-release', 'https://api.github.com'),
-  v('SVC_HOSTING_RELEASE_REPO', 'owner/name of the repository hosting-release publishes to', null),
+  route('SVC_HOSTING_RELEASE_API', 'GitHub API base for hosting-release', 'https://api.github.com'),
+  route('SVC_HOSTING_RELEASE_REPO', 'owner/name of the repository hosting-release publishes to', null),
   v('GITHUB_TOKEN', 'token of hosting-release (GH_TOKEN also read)', null, true),
-  v('SVC_HOSTING_DOI_API', 'Zenodo base for hosting-doi', 'https://zenodo.org'),
+  route('SVC_HOSTING_DOI_API', 'Zenodo base for hosting-doi', 'https://zenodo.org'),
   v('ZENODO_TOKEN', 'token of hosting-doi', null, true),
-  v('SVC_REGISTRIES_FILE', 'client registry list file', null),
+  route('SVC_REGISTRIES_FILE', 'client registry list file', null),
   v('SVC_REPRO_CLONE_POLICY', 'clones without --expect-sha256: passthrough allows, warn warns, deny refuses', 'passthrough'),
   v('SVC_CHECKPOINT_DIR', 'checkpoint of the current run; its parent is the checkpoints directory', null),
   v('SVC_GUI_PORT', 'dashboard port (wins over --port)', null),

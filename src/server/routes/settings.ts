@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import { Elysia } from 'elysia';
 import { profilesView, saveDashboardSettings, settingsView } from '../../core/config/dashboard-settings.ts';
-import { listEnvKeys, saveEnvKeys } from '../../core/config/env-keys.ts';
+import { envKeyPairs, listEnvKeys, saveEnvKeys } from '../../core/config/env-keys.ts';
 import { readSavedSettings } from '../../core/config/saved-settings.ts';
-import { isMapping } from '../../core/values.ts';
 import type { ServerContext } from '../context.ts';
 import { routingChanges } from '../routing-guard.ts';
 
@@ -20,7 +19,7 @@ export const settingsRoutes = (ctx: ServerContext) =>
     .get('/api/profiles', () => profilesView(readSavedSettings(ctx.settingsPath)))
     .get('/api/env-keys', () => listEnvKeys(ctx.processEnv, ctx.config().dotenv))
     .post('/api/env-keys', ({ body, request }) => {
-      ctx.routing.check(request, routingChanges(isMapping(body) && isMapping(body.keys) ? body.keys : body, ctx.env), body);
+      ctx.routing.check(request, routingChanges(envKeyPairs(body), ctx.env), body);
       const file = join(ctx.config().projectRoot, '.env');
       const saved = saveEnvKeys(file, body);
       ctx.invalidate();

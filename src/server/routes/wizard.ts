@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Elysia, t } from 'elysia';
+import { refuseHardLink, refuseSecret } from '../../core/checkpoint/files-path.ts';
 import { experimentDetail } from '../../core/config/experiment-detail.ts';
 import { InputError } from '../../core/errors.ts';
 import { resolveInside } from '../../core/paths.ts';
@@ -42,12 +43,21 @@ function experimentFile(ctx: ServerContext, query: { id?: string; path?: string 
     if (statSync(target, { throwIfNoEntry: false })?.isDirectory()) return experimentIn(target);
     // this reads experiment descriptions, not any file in the checkpoints
     if (!/\.(md|markdown)$/i.test(target)) throw new InputError(`path '${query.path}' is not a Markdown file`, 'give a checkpoint directory or a .md file');
-    return target;
+    return servable(target, query.path);
   }
   return experimentIn(query.id !== undefined ? ctx.checkpointDir(query.id) : ctx.requireActive());
 }
 
 /** A checkpoint's experiment.md; a symlink leading out of the checkpoint is refused. */
 function experimentIn(dir: string): string {
-  return resolveInside(dir, 'experiment.md', 'experiment file');
+  return servable(resolveInside(dir, 'experiment.md', 'experiment file'), 'experiment.md');
+}
+
+/** The file, unless it is served by no route: a hard link (its other name may be a key) or a secret. */
+function servable(abs: string, rel: string): string {
+  const st = statSync(abs, { throwIfNoEntry: false });
+  // a missing file is for experimentDetail to name
+  if (st) refuseHardLink(st, rel);
+  refuseSecret(abs, rel);
+  return abs;
 }

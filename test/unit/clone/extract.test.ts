@@ -54,7 +54,9 @@ describe('extraction refuses escaping archives', () => {
 
   test('an archive of more entries than the cap is refused while reading, before any file is written', async () => {
     const file = join(root, 'many.tar.gz');
-    await rawTarball(file, Array.from({ length: 12 }, (_, i) => ({ path: `f${String(i).padStart(2, '0')}.txt`, body: String(i) })));
+    const files = Array.from({ length: 11 }, (_, i) => ({ path: `f${String(i).padStart(2, '0')}.txt`, body: String(i) }));
+    const manifest = JSON.stringify({ files: files.map((f) => ({ path: f.path, size: f.body.length })) });
+    await rawTarball(file, [{ path: 'manifest.lock', body: manifest }, ...files]);
     const tree = join(root, 'tree');
     mkdirSync(tree);
     const err = await failure(extractTarball(file, tree, 10));
@@ -65,6 +67,33 @@ describe('extraction refuses escaping archives', () => {
     mkdirSync(ok);
     await extractTarball(file, ok, 12);
     expect(readdirSync(ok)).toHaveLength(12);
+  });
+
+  test.each([
+    ['no manifest.lock', [{ path: 'data.bin', body: 'x'.repeat(4096) }]],
+    ['a manifest.lock that is no JSON', [{ path: 'manifest.lock', body: 'not json' }, { path: 'data.bin', body: 'x' }]],
+    ['a manifest.lock without sizes', [{ path: 'manifest.lock', body: '{"files": [{"path": "data.bin"}]}' }, { path: 'data.bin', body: 'x' }]],
+    ['a manifest.lock below the root', [{ path: 'sub/manifest.lock', body: '{"files": []}' }, { path: 'data.bin', body: 'x' }]],
+  ] as const)('an archive with %s declares no size to hold it to: refused before any file is written', async (_why, entries) => {
+    const file = join(root, 'undeclared.tar.gz');
+    await rawTarball(file, [...entries]);
+    const tree = join(root, 'tree');
+    mkdirSync(tree);
+    const err = await failure(extractTarball(file, tree));
+    expect(err.message).toBe('the bundle archive is refused: it has no manifest.lock at its root listing its files and their sizes');
+    expect(readdirSync(tree)).toEqual([]);
+  });
+
+  test('an entry the file system cannot write is refused naming its path in the archive, not the temporary tree', async () => {
+    const file = join(root, 'clash.tar.gz');
+    const entries = [{ path: 'a', body: 'file' }, { path: 'a/b', body: 'under a file' }];
+    await rawTarball(file, [{ path: 'manifest.lock', body: JSON.stringify({ files: entries.map((e) => ({ path: e.path, size: e.body.length })) }) }, ...entries]);
+    const tree = join(root, 'tree');
+    mkdirSync(tree);
+    const err = await failure(extractTarball(file, tree));
+    expect(err).toBeInstanceOf(InvalidRecordError);
+    expect(err.message).toContain("'a'");
+    expect(err.message).not.toContain(root);
   });
 
   test('links that stay inside are allowed by extraction (the lock check then refuses them)', () => {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -73,10 +74,31 @@ describe('TarFeed', () => {
     expect(((await read(zstdMagic)) as Error).message).toContain('other than one layer of gzip');
   });
 
+  test('a magic number split across the first chunks is still seen: the parser would put them together', async () => {
+    const feed = new TarFeed(new Parser({ strict: true, onReadEntry: (e: ReadEntry) => e.resume() }), Number.POSITIVE_INFINITY);
+    await feed.write(Buffer.from([0x28]));
+    await feed.write(Buffer.concat([Buffer.from([0xb5, 0x2f, 0xfd]), Buffer.alloc(2000)]));
+    const err = await feed.end().then(() => null, (e: Error) => e);
+    expect(err).toBeInstanceOf(ArchiveRefusedError);
+    expect(err?.message).toContain('other than one layer of gzip');
+  });
+
+  test('a parser that fails on its own while the unpacking waits for it (a full disk) ends the read, refused', async () => {
+    const big = randomBytes(32 << 20);
+    const file = join(dir, 'big.tar.gz');
+    await rawTarball(file, [{ path: 'a.bin', body: big }]);
+    // the entry is never read: the parser holds the unpacking back, then fails as a file write would
+    const parser: Parser = new Parser({ strict: true, onReadEntry: (e: ReadEntry) => (e.pause(), setTimeout(() => parser.abort(new Error('no space left on device')), 20)) });
+    const err = await readTarFile(file, new TarFeed(parser, Number.POSITIVE_INFINITY)).then(() => null, (e: Error) => e);
+    expect(err).toBeInstanceOf(ArchiveRefusedError);
+    expect(err?.message).toContain('no space left on device');
+  });
+
   test('empty, truncated or not an archive at all: refused in one line, never hanging', async () => {
     const bytes = readFileSync(good);
     for (const [name, body] of [
       ['empty', Buffer.alloc(0)],
+      ['three bytes', Buffer.from('tar')],
       ['truncated', bytes.subarray(0, bytes.length - 30)],
       ['text', Buffer.from('this is not an archive\n'.repeat(100))],
       ['gzip of text', gzipSync(Buffer.from('not a tarball either\n'.repeat(100)))],

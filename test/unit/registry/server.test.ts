@@ -268,6 +268,12 @@ describe('registry server', () => {
     }
   });
 
+  test('a second server on the same data root in the same process is refused, and the first keeps it', async () => {
+    expect(() => startRegistryServer({ host: '127.0.0.1', port: 0, dataDir: root })).toThrow(`is served by process ${process.pid}`);
+    expect(readFileSync(join(root, '.svc_registry.pid'), 'utf8').trim()).toBe(String(process.pid));
+    expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(200);
+  });
+
   test('a data root that does not exist is an error and is not created', () => {
     const missing = join(dir, 'no-such-root');
     expect(() => startRegistryServer({ host: '127.0.0.1', port: 0, dataDir: missing })).toThrow('does not exist');

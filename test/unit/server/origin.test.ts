@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { classifyOrigin, isLoopbackOrigin, parseOriginList } from '../../../src/server/origin.ts';
+import { ENV_VARS } from '../../../src/core/config/env-vars.ts';
 import { isRoutingKey, routingChanges } from '../../../src/server/routing-guard.ts';
 
 describe('origins', () => {
@@ -31,6 +32,13 @@ describe('routing keys', () => {
   test('names that say where requests go', () => {
     for (const k of ['localllm_host', 'LLM_API_BASE', 'OPENAI_BASE_URL', 'base_url', 'ssh_host', 'endpoint', 'registry_url', 'OLLAMA_HOST']) expect([k, isRoutingKey(k)]).toEqual([k, true]);
     for (const k of ['language', 'PROVIDERA_API_KEY', 'hostname_note', 'urls', 'model']) expect([k, isRoutingKey(k)]).toEqual([k, false]);
+  });
+
+  test('variables the table marks as routing count whatever their name: API bases, registry lists, publish targets', () => {
+    for (const k of ['SVC_HOSTING_DOI_API', 'SVC_HOSTING_RELEASE_API', 'SVC_REGISTRIES_FILE', 'SVC_HOSTING_RELEASE_REPO', 'SVC_OBJECT_STORE_BUCKET', 'api_url']) expect([k, isRoutingKey(k)]).toEqual([k, true]);
+    // every variable whose name says it routes is marked in the table too, so the mark is the one rule
+    const unmarked = ENV_VARS.filter((e) => /(^|_)(HOST|URL|ENDPOINT|API|API_BASE)$/.test(e.name) && !e.routing).map((e) => e.name);
+    expect(unmarked).toEqual([]);
   });
 
   test('only keys whose value changes count, at any depth; blank and absent are the same', () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { claimPid, PID_FILE, readPid } from '../../../../src/core/checkpoint/pid.ts';
+import { claimPid, PID_FILE, readPid, releasePid } from '../../../../src/core/checkpoint/pid.ts';
 import { ConflictError } from '../../../../src/core/errors.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 
@@ -33,11 +33,22 @@ test('a claim left by a dead process is taken over by exactly one of those racin
   expect(said.filter((s) => s === 'ok')).toHaveLength(1);
 });
 
-test('a live claim of another process is refused; a claim of our own is kept', () => {
+test('a live claim of another process is refused; a file naming our PID that we do not hold (PID reuse) is taken over', () => {
   writeFileSync(join(dir, PID_FILE), `${process.ppid}\n`);
   expect(() => claimPid(dir)).toThrow(ConflictError);
   expect(readFileSync(join(dir, PID_FILE), 'utf8').trim()).toBe(String(process.ppid));
   writeFileSync(join(dir, PID_FILE), `${process.pid}\n`);
   claimPid(dir);
   expect(readPid(dir)).toBe(process.pid);
+  releasePid(dir);
+});
+
+test('a second claim from inside the process holding it is refused; after release it may claim again', () => {
+  claimPid(dir);
+  expect(() => claimPid(dir)).toThrow(`is being run by process ${process.pid}`);
+  expect(readPid(dir)).toBe(process.pid);
+  releasePid(dir);
+  expect(readPid(dir)).toBeNull();
+  claimPid(dir);
+  releasePid(dir);
 });
