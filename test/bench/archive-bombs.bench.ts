@@ -2,14 +2,14 @@
 // same packed size, in one run: `svc clone` (its code in a child process), the dashboard serving
 // clone-verify, and the registry receiving an upload. Archives: 2 GiB of zeros after a valid
 // bundle's end marker (2 MB packed), a file entry unpacking to 2 GiB before manifest.lock (2 MB),
-// and 64 MiB of random data after the end marker. What an archive costs is the growth of the
+// 1.5 GiB of files and no manifest.lock (6 MB), and 64 MiB of random data after the end marker. What an archive costs is the growth of the
 // process's peak RSS (Linux's VmHWM) over its resting RSS: for the servers, reset before each
 // request with clear_refs 5; for clone, over a child that loads the same code and clones nothing.
 // Target: every cost under 100 MB, and a hostile archive's no more than 1.5 times (+10 MB) that
 // of the legitimate bundle of its size.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { entryBomb, legitimateBundle, trailingGarbage, trailingZerosBomb } from '../support/archive-bombs.ts';
+import { entryBomb, legitimateBundle, noManifestBomb, trailingGarbage, trailingZerosBomb } from '../support/archive-bombs.ts';
 import { writeCheckpoint } from '../support/checkpoint.ts';
 import { spawnRegistry } from '../support/registry-server.ts';
 import { removeDir, svc, tempDir } from '../support/svc.ts';
@@ -49,6 +49,8 @@ const add = (name: string, baseline: string, make: (file: string) => number) => 
 add('legitimate, 2 MB', 'legitimate, 2 MB', (f) => legitimateBundle(dir, f, 3.7 * MB));
 add('2 GiB of zeros after the end', 'legitimate, 2 MB', (f) => trailingZerosBomb(dir, f));
 add('2 GiB entry before manifest', 'legitimate, 2 MB', (f) => entryBomb(dir, f, 'before-manifest'));
+add('legitimate, 6 MB', 'legitimate, 6 MB', (f) => legitimateBundle(dir, f, 11 * MB));
+add('1.5 GiB, no manifest', 'legitimate, 6 MB', (f) => noManifestBomb(f));
 add('legitimate, 68 MB', 'legitimate, 68 MB', (f) => legitimateBundle(dir, f, 130 * MB));
 add('64 MiB random after the end', 'legitimate, 68 MB', (f) => trailingGarbage(dir, f));
 
