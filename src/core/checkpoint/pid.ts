@@ -2,6 +2,7 @@ import { linkSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic.ts';
 import { ConflictError } from '../errors.ts';
+import { type FileLock, tryLockFile } from '../file-lock.ts';
 
 export const PID_FILE = '.svc_pid';
 /** written by the reference implementation; read so its running checkpoints show as running */
@@ -45,18 +46,58 @@ const CHECKPOINT_PID: PidFile = {
   busy: (dir, pid) => new ConflictError(`${dir} is being run by process ${pid}`, 'wait for it to end, or stop it first'),
 };
 
-/** PID files this process holds: a second claim from inside it is refused like another process's. */
-const held = new Set<string>();
+/** PID files this process holds, with the lock that makes them its own (null: claimed by link). */
+const held = new Map<string, FileLock | null>();
 
 /**
  * Makes this process the one running `dir`, or throws ConflictError naming the process that is.
- * The PID file is created by link(2), which fails when it exists, so of processes claiming at
- * once exactly one wins; a claim left by a dead process is moved aside by rename(2) first, and
- * put back when what was moved turns out to be a live claim made in the meantime. A file naming
- * this process's PID that it does not hold was left by an earlier process given the same PID (a
- * container's PID 1), and is taken over.
+ * Where flock(2) works, the claim is a lock on `<pid file>.lock`, which the kernel drops when the
+ * process ends however it ends, so a dead claim needs no clearing and racing claimers cannot
+ * both win; the PID file then only says who holds it. A second claim from inside the holding
+ * process is refused too.
  */
 export function claimPid(dir: string, pidFile: PidFile = CHECKPOINT_PID): void {
+  const file = join(dir, pidFile.name);
+  if (held.has(file)) throw pidFile.busy(dir, process.pid);
+  const lock = tryLockFile(`${file}.lock`);
+  if (lock === 'busy') throw pidFile.busy(dir, holderOf(file));
+  if (lock !== 'unsupported') {
+    // a live process named by a PID file nobody locks ran before claims were locks: it keeps it
+    const prior = pidIn(file);
+    if (prior !== null && prior !== process.pid && isAlive(prior)) {
+      lock.release();
+      throw pidFile.busy(dir, prior);
+    }
+    try {
+      writeFileAtomic(file, `${process.pid}\n`);
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+    held.set(file, lock);
+    return;
+  }
+  claimByLink(dir, pidFile);
+}
+
+/** The PID in a locked claim's file; the holder writes it just after locking, so wait that long. */
+function holderOf(file: string): number {
+  for (let i = 0; i < 200; i++) {
+    const pid = pidIn(file);
+    if (pid !== null && pid !== process.pid) return pid;
+    Bun.sleepSync(5);
+  }
+  return pidIn(file) ?? 0;
+}
+
+/**
+ * The claim where flock does not work (some network file systems): the PID file is created by
+ * link(2), which fails when it exists, so of processes claiming at once one wins; a claim left by
+ * a dead process is moved aside by rename(2) first, and put back when what was moved turns out
+ * to be a live claim made in the meantime. A file naming this process's PID was left by an
+ * earlier process given the same PID (a container's PID 1), and is taken over.
+ */
+export function claimByLink(dir: string, pidFile: PidFile = CHECKPOINT_PID): void {
   const file = join(dir, pidFile.name);
   if (held.has(file)) throw pidFile.busy(dir, process.pid);
   const mine = join(dir, `.${pidFile.name}.${process.pid}`);
@@ -65,14 +106,14 @@ export function claimPid(dir: string, pidFile: PidFile = CHECKPOINT_PID): void {
     for (let attempt = 0; attempt < 20; attempt++) {
       try {
         linkSync(mine, file);
-        held.add(file);
+        held.set(file, null);
         return;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
       const holder = pidIn(file);
       if (holder === process.pid) {
-        held.add(file);
+        held.set(file, null);
         return;
       }
       if (holder !== null && isAlive(holder)) throw pidFile.busy(dir, holder);
@@ -105,8 +146,10 @@ export function claimPid(dir: string, pidFile: PidFile = CHECKPOINT_PID): void {
 /** Gives up this process's claim on `dir`; a claim another process holds is left alone. */
 export function releasePid(dir: string, name = PID_FILE): void {
   const file = join(dir, name);
-  held.delete(file);
+  if (!held.has(file)) return;
   if (pidIn(file) === process.pid) rmSync(file, { force: true });
+  held.get(file)?.release();
+  held.delete(file);
 }
 
 function pidIn(file: string): number | null {

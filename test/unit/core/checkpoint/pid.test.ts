@@ -12,25 +12,47 @@ beforeEach(() => {
 });
 afterEach(() => removeDir(dir));
 
-/** `n` processes claim `dir` at the same moment; what each said. */
-async function race(n: number): Promise<string[]> {
-  const start = Date.now() + 700;
-  const procs = Array.from({ length: n }, () => Bun.spawn([process.execPath, CHILD, dir, String(start)], { stdout: 'pipe', stderr: 'inherit' }));
-  return Promise.all(procs.map(async (p) => (await new Response(p.stdout).text()).trim()));
+/** `n` processes claim `dir` at about the same moment; what each said, while all still live. */
+async function race(n: number, how: 'lock' | 'link' = 'lock'): Promise<string[]> {
+  const start = Date.now() + 300;
+  const procs = Array.from({ length: n }, () => Bun.spawn([process.execPath, CHILD, dir, String(start), how], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' }));
+  try {
+    return await Promise.all(procs.map((p) => firstLine(p.stdout)));
+  } finally {
+    for (const p of procs) p.stdin.end();
+    await Promise.all(procs.map((p) => p.exited));
+  }
 }
 
-test('of processes claiming one checkpoint at once, exactly one gets it', async () => {
-  const said = await race(6);
+async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) {
+    text += Buffer.from(chunk).toString('utf8');
+    if (text.includes('\n')) break;
+  }
+  return text.split('\n')[0]?.trim() ?? '';
+}
+
+test.each(['lock', 'link'] as const)('by %s: of processes claiming one checkpoint at once, exactly one gets it; a dead claim goes to exactly one', async (how) => {
+  const said = await race(6, how);
   expect(said.filter((s) => s === 'ok')).toHaveLength(1);
   expect(said.filter((s) => s.startsWith('conflict:'))).toHaveLength(5);
-});
-
-test('a claim left by a dead process is taken over by exactly one of those racing for it', async () => {
   const dead = Bun.spawn([process.execPath, '-e', '0']);
   await dead.exited;
   writeFileSync(join(dir, PID_FILE), `${dead.pid}\n`);
-  const said = await race(6);
-  expect(said.filter((s) => s === 'ok')).toHaveLength(1);
+  const again = await race(6, how);
+  expect(again.filter((s) => s === 'ok')).toHaveLength(1);
+});
+
+test('a claim ends with its process, however it ends: a SIGKILLed holder frees it at once', async () => {
+  const holder = Bun.spawn([process.execPath, CHILD, dir, '0'], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' });
+  expect(await firstLine(holder.stdout)).toBe('ok');
+  expect(() => claimPid(dir)).toThrow(`is being run by process ${holder.pid}`);
+  holder.kill('SIGKILL');
+  await holder.exited;
+  claimPid(dir);
+  expect(readPid(dir)).toBe(process.pid);
+  releasePid(dir);
 });
 
 test('a live claim of another process is refused; a file naming our PID that we do not hold (PID reuse) is taken over', () => {
