@@ -6,6 +6,13 @@ import { pipelineSummary } from '../pipeline/run.ts';
 /** What a run prints when it ends, on stdout; exit code 0 unless it was stopped before the end or its pipeline failed. */
 export function printRunEnd(end: RunEnd): number {
   const n = (s: string) => end.nodes.filter((x) => x.status === s).length;
+  if (end.ended === 'finished') {
+    print(`nothing to resume: run ${end.runId} is finished (${end.nodes.length} nodes, none pending or failed)`);
+    print(`checkpoint: ${end.checkpointDir}`);
+    if (end.best) print(`best: ${end.best.id} (score ${scoreOf(end.best).toFixed(3)})`);
+    print(`the paper stages run again with: svc paper ${end.checkpointDir}`);
+    return 0;
+  }
   print(`checkpoint: ${end.checkpointDir}`);
   print(`nodes: ${end.nodes.length} (${n('success')} success, ${n('failed')} failed${n('pending') + n('running') ? `, ${n('pending') + n('running')} not run` : ''})`);
   if (end.best) {

@@ -5,7 +5,7 @@ import { findCheckpoint } from '../core/checkpoint/locate.ts';
 import { summarizeCheckpoint } from '../core/checkpoint/summary.ts';
 import { experimentsDirOf } from '../core/workspace.ts';
 import { fmtScore, print, printJson, table, warn } from './output.ts';
-import { printSummary } from './status.ts';
+import { printSummary, printTree } from './status.ts';
 
 export default defineCommand({
   meta: { description: 'Show one checkpoint in detail: summary, ideas, and the files it holds' },
@@ -17,7 +17,7 @@ export default defineCommand({
   run({ args }) {
     const root = checkpointsDir(args['checkpoints-dir']);
     const dir = findCheckpoint(args.checkpoint, root);
-    const { tree: _tree, ...summary } = summarizeCheckpoint(dir);
+    const { tree, ...summary } = summarizeCheckpoint(dir);
     const detail = { ...summary, experiments_dir: experimentsDirOf(dir), origin: runOrigin(dir, summary.problems), files: notableFiles(dir) };
     if (args.json) printJson(detail);
     else {
@@ -35,6 +35,7 @@ export default defineCommand({
         print('\nfiles:');
         print(table(['PATH', 'SIZE'], detail.files.map((f) => [`  ${f.path}${f.kind === 'dir' ? '/' : ''}`, f.kind === 'dir' ? '-' : f.size])));
       }
+      printTree(tree, summary);
     }
     for (const p of detail.problems) warn(p);
     return detail.problems.length > 0 ? 1 : 0;

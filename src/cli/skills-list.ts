@@ -20,6 +20,10 @@ export default defineCommand({
       return;
     }
     print(`workflow: ${cfg.workflow.path}\n`);
+    if (skills.length === 0) {
+      print('No skills');
+      return;
+    }
     print(
       table(
         ['SKILL', 'TOOLS', 'PHASES', 'SOURCE'],

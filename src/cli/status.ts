@@ -4,6 +4,7 @@ import { findCheckpoint } from '../core/checkpoint/locate.ts';
 import { type CheckpointSummary, summarizeCheckpoint } from '../core/checkpoint/summary.ts';
 import { fmtCost, fmtScore, print, printJson, warn } from './output.ts';
 import { renderTree } from './tree-text.ts';
+import type { TreeFile } from '../schema/checkpoint.ts';
 
 export default defineCommand({
   meta: { description: 'Show a checkpoint: its node tree, counts by status, the best node and cost' },
@@ -18,10 +19,7 @@ export default defineCommand({
       printJson({ ...summary, nodes_list: tree?.nodes ?? [] });
     } else {
       printSummary(summary);
-      if (tree && tree.nodes.length > 0) {
-        // one write: a line-by-line write costs a syscall per node
-        print(`\n${renderTree(tree.nodes, summary.best?.id ?? null).join('\n')}`);
-      }
+      printTree(tree, summary);
     }
     for (const p of summary.problems) warn(p);
     return summary.problems.length > 0 ? 1 : 0;
@@ -30,7 +28,7 @@ export default defineCommand({
 
 export function printSummary(s: CheckpointSummary): void {
   const c = s.nodes;
-  print(`${s.id}  ${s.status}${s.pid ? ` (pid ${s.pid})` : ''}`);
+  print(`${s.id}${s.run_id && s.run_id !== s.id ? ` (run ${s.run_id})` : ''}  ${s.status}${s.pid ? ` (pid ${s.pid})` : ''}`);
   if (s.goal) print(`goal: ${s.goal}`);
   print(`nodes: ${c.total} total, ${c.success} success, ${c.failed} failed, ${c.running} running, ${c.pending} pending${c.other ? `, ${c.other} other` : ''}`);
   if (s.best) {
@@ -39,4 +37,10 @@ export function printSummary(s: CheckpointSummary): void {
   } else print('best: -');
   if (s.cost) print(`cost: ${fmtCost(s.cost.usd)} over ${s.cost.calls} calls, ${s.cost.tokens} tokens`);
   if (s.review_score !== null) print(`review score: ${s.review_score}`);
+}
+
+/** The node tree under the summary, the best node marked. */
+export function printTree(tree: TreeFile | null, s: CheckpointSummary): void {
+  // one write: a line-by-line write costs a syscall per node
+  if (tree && tree.nodes.length > 0) print(`\n${renderTree(tree.nodes, s.best?.id ?? null).join('\n')}`);
 }

@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Env } from './config/env-vars.ts';
+import { InputError } from './errors.ts';
 import { isWithin } from './paths.ts';
 
 /** True inside the compiled binary, where modules live under the virtual /$bunfs root. */
@@ -57,4 +58,30 @@ export function workspaceOf(checkpointDir: string): string {
 /** Per-node work directories of a run: `<workspace>/experiments/<run_id>`. */
 export function experimentsDirOf(checkpointDir: string): string {
   return join(workspaceOf(checkpointDir), 'experiments', basename(resolve(checkpointDir)));
+}
+
+/** Trees of the operating system (Linux and macOS); `/var/tmp` below /var is a place for users. */
+const SYSTEM_TREES = ['/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '/lib64', '/libx32', '/proc', '/run', '/sbin', '/sys', '/usr', '/var', '/System', '/Library', '/private/etc', '/private/var'];
+const USER_TREES = ['/var/tmp', '/private/var/tmp', '/private/var/folders'];
+
+/** `/` itself, or a directory of the operating system: no place for a workspace or `.svc`. */
+export function isSystemDir(dir: string): boolean {
+  const d = resolve(dir);
+  if (d === sep) return true;
+  return SYSTEM_TREES.some((t) => isWithin(t, d)) && !USER_TREES.some((t) => isWithin(t, d));
+}
+
+/**
+ * Creates `dir` (and its missing parents) for svc's own files: a workspace, `.svc`, a memory
+ * database. Where the first directory to create would sit in `/` or a system directory (svc run
+ * from `/`, a home of `/`), nothing is created and the error says where to run instead.
+ */
+export function makeOwnDir(dir: string): void {
+  let existing = resolve(dir);
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  if (existing !== resolve(dir) && isSystemDir(existing)) {
+    const first = relative(existing, resolve(dir)).split(sep)[0] ?? '';
+    throw new InputError(`svc will not create ${join(existing, first)}: ${existing} is a system directory`, 'run svc from your project directory, or point SVC_ROOT (and HOME) at one');
+  }
+  mkdirSync(dir, { recursive: true });
 }

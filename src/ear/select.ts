@@ -3,11 +3,15 @@ import { join } from 'node:path';
 import { isWithin } from '../core/paths.ts';
 import { isSecretPath } from '../core/secret-files.ts';
 import { MANIFEST_FILE } from './manifest.ts';
+import { PUBLISH_FILE } from './publish-config.ts';
 
 /** A file chosen for the bundle: its POSIX path relative to ear/ and the file to read it from. */
 export type Selected = { path: string; source: string; size: number };
 
 export type Selection = { kept: Selected[]; excluded_count: number };
+
+/** The bundle's own lock, and the policy that made it (its include list may well match itself). */
+const NEVER_SHIPPED = new Set([MANIFEST_FILE, PUBLISH_FILE]);
 
 export type SelectRules = { include: readonly string[]; exclude: readonly string[]; alwaysKeep?: readonly string[] };
 
@@ -58,7 +62,7 @@ export function selectFiles(earDir: string, rules: SelectRules): Selection {
         continue;
       }
       const wanted = (include.some((m) => m(rel)) || always.has(rel)) && !exclude.some((m) => m(rel));
-      if (!wanted || isSecretPath(rel) || rel === MANIFEST_FILE) {
+      if (!wanted || isSecretPath(rel) || NEVER_SHIPPED.has(rel)) {
         excluded++;
         continue;
       }

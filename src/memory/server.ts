@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
 import type { Env } from '../core/config/env-vars.ts';
-import { homeDir } from '../core/workspace.ts';
+import { homeDir, isSystemDir, projectRoot } from '../core/workspace.ts';
 import { listenOwning } from '../server/listen.ts';
 import { isLoopback, namesLoopback } from '../server/gate.ts';
 import { detail } from './server-http.ts';
@@ -46,7 +46,12 @@ function authorized(req: Request, expected: Buffer): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** Where `svc memory serve` keeps its database unless told otherwise. */
-export function defaultMemoryDataDir(env: Env): string {
-  return join(homeDir(env), '.svc', 'memory');
+/**
+ * Where `svc memory serve` keeps its database unless told otherwise: `~/.svc/memory`, shared by
+ * the user's projects; for a user whose home is `/` or a system directory (a service account),
+ * the project's `.svc/memory` instead.
+ */
+export function defaultMemoryDataDir(env: Env, cwd = process.cwd()): string {
+  const home = homeDir(env);
+  return join(isSystemDir(home) ? projectRoot(env, cwd) : home, '.svc', 'memory');
 }

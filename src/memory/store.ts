@@ -1,11 +1,11 @@
 import { Database } from 'bun:sqlite';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, oneLine } from '../core/errors.ts';
 import { passageBody } from './passage-text.ts';
 import { prepareDatabase } from './store-schema.ts';
 import { rankAmong } from './store-rank.ts';
 import { agentToken, ftsQuery, queryWords, tagToken } from './store-search.ts';
+import { makeOwnDir } from '../core/workspace.ts';
 
 export type AgentRecord = { id: string; name: string; tags: string[]; created_at: string };
 export type PassageRecord = { id: string; agent_id: string; text: string; tags: string[]; created_at: string };
@@ -35,7 +35,7 @@ export class MemoryStore {
     const file = join(dataDir, DATABASE_FILE);
     let db: Database | null = null;
     try {
-      mkdirSync(dataDir, { recursive: true });
+      makeOwnDir(dataDir);
       db = new Database(file, { create: true, strict: true });
       prepareDatabase(db);
       return new MemoryStore(db);

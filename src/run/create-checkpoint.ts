@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.ts';
 import { ConflictError } from '../core/errors.ts';
+import { makeOwnDir } from '../core/workspace.ts';
 
 /** `YYYYMMDDHHMMSS` in UTC. */
 export function runStamp(now: Date): string {
@@ -39,7 +40,7 @@ export function newRunId(markdown: string, now = new Date()): string {
  * other's directory.
  */
 export function createCheckpoint(checkpointsRoot: string, markdown: string, now = new Date()): { dir: string; runId: string } {
-  mkdirSync(checkpointsRoot, { recursive: true });
+  makeOwnDir(checkpointsRoot);
   const base = newRunId(markdown, now);
   for (let n = 1; n <= 100; n++) {
     const runId = n === 1 ? base : `${base}_${n}`;
@@ -61,7 +62,7 @@ export function createCheckpoint(checkpointsRoot: string, markdown: string, now 
  * prepared it), created with the experiment otherwise.
  */
 export function namedCheckpoint(dir: string, markdown: string): string {
-  mkdirSync(dir, { recursive: true });
+  makeOwnDir(dir);
   if (!existsSync(join(dir, 'experiment.md'))) writeFileAtomic(join(dir, 'experiment.md'), markdown);
   return dir;
 }

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.ts';
 import { findCheckpoint } from '../core/checkpoint/locate.ts';
+import { checkpointStatus } from '../core/checkpoint/status.ts';
+import { readTree } from '../core/checkpoint/tree.ts';
 import { claimPid, releasePid, runningPid } from '../core/checkpoint/pid.ts';
 import { readRecord } from '../core/checkpoint/records.ts';
 import { type Config, loadConfig } from '../core/config/config.ts';
@@ -17,7 +19,8 @@ import { createModelClient } from '../llm/client.ts';
 import { SkillPool } from '../mcp/pool.ts';
 import { type PipelineResult, runPipeline } from '../pipeline/run.ts';
 import { IdeaFile } from '../schema/checkpoint.ts';
-import type { RunContext, SearchNode } from '../search/contract.ts';
+import { bestNode, type RunContext, type SearchNode } from '../search/contract.ts';
+import { loadTree } from '../search/tree-store.ts';
 import { createCheckpoint, namedCheckpoint } from './create-checkpoint.ts';
 import { CORE_ROLES, isFatal, stopOnFatal } from './fatal-errors.ts';
 import { checkModelsReachable } from '../llm/preflight.ts';
@@ -32,7 +35,8 @@ export type RunRequest =
   | { kind: 'new'; experimentFile: string; configPath?: string; profile?: string }
   | { kind: 'resume'; checkpoint: string; configPath?: string };
 
-export type RunEnd = { checkpointDir: string; nodes: SearchNode[]; best: SearchNode | null; ended: 'done' | 'terminated' | 'stopped'; pipeline?: PipelineResult };
+/** How a run ended; `finished`: a resume found every node run and none failed, and did nothing. */
+export type RunEnd = { checkpointDir: string; nodes: SearchNode[]; best: SearchNode | null; ended: 'done' | 'terminated' | 'stopped' | 'finished'; runId?: string; pipeline?: PipelineResult };
 
 /**
  * One research run, new or resumed: settle the checkpoint, open memory, models and tools, make
@@ -40,6 +44,14 @@ export type RunEnd = { checkpointDir: string; nodes: SearchNode[]; best: SearchN
  * before it acts, so a killed run resumes from its checkpoint.
  */
 export async function executeRun(req: RunRequest, env: Env, cwd: string, out: NodeJS.WriteStream = process.stderr): Promise<RunEnd> {
+  if (req.kind === 'resume') {
+    const finished = finishedRun(req.checkpoint, env, cwd);
+    if (finished) {
+      const ignored = loadConfig({ env, cwd, checkpointDir: finished.checkpointDir, configPath: req.configPath }).workflow.ignoredConfig;
+      if (ignored) out.write(`${ignoredConfigNote(ignored)}\n`);
+      return finished;
+    }
+  }
   const { dir, cfg } = req.kind === 'new' ? await newCheckpoint(req, env, cwd) : await existingCheckpoint(req, env, cwd);
   const settings = resolveRunSettings(cfg);
   const progress = progressPrinter(out, settings.maxNodes, () => model.spentUsd());
@@ -56,7 +68,7 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
   process.on('SIGTERM', onSignal);
 
   log(`${req.kind === 'new' ? 'run' : 'resuming'} ${dir}`);
-  if (cfg.workflow.ignoredConfig) log(`--config ${cfg.workflow.ignoredConfig} is not used: the checkpoint's workflow.yaml is, so the run goes on with the settings it started with (edit that copy to change them)`);
+  if (cfg.workflow.ignoredConfig) log(ignoredConfigNote(cfg.workflow.ignoredConfig));
   const baseEnv = { ...mergedEnv(cfg.env, cfg.dotenv), SVC_CHECKPOINT_DIR: dir };
   const memory = await openRunMemory(baseEnv, dir, { resume: req.kind === 'resume', log });
   log(memory.note);
@@ -130,6 +142,22 @@ async function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env
     writeFileAtomic(join(dir, 'workflow.yaml'), first.workflow.source === 'config' ? checkpointWorkflowText(first.workflow, dir) : BUNDLED_WORKFLOW_TEXT);
   }
   return { dir, cfg: loadConfig({ env, cwd, checkpointDir: dir, profile: req.profile }) };
+}
+
+const ignoredConfigNote = (path: string) =>
+  `--config ${path} is not used: the checkpoint's workflow.yaml is, so the run goes on with the settings it started with (edit that copy to change them)`;
+
+/**
+ * A checkpoint whose search has nothing left for resume: it ended (no process runs it, nothing
+ * pending or running) and no node failed. Checkpoints of the reference, without experiment.md,
+ * are read alike. Null when there is work to continue.
+ */
+function finishedRun(checkpoint: string, env: Env, cwd: string): RunEnd | null {
+  const dir = findCheckpoint(checkpoint, loadConfig({ env, cwd }).checkpointsRoot);
+  const loaded = loadTree(dir);
+  if (loaded === null || loaded.nodes.length === 0 || loaded.nodes.some((n) => n.status !== 'success')) return null;
+  if (checkpointStatus(dir, readTree(dir).tree).status !== 'done') return null;
+  return { checkpointDir: dir, nodes: loaded.nodes, best: bestNode(loaded.nodes), ended: 'finished', runId: loaded.header.run_id || basename(dir) };
 }
 
 async function existingCheckpoint(req: Extract<RunRequest, { kind: 'resume' }>, env: Env, cwd: string): Promise<{ dir: string; cfg: Config }> {

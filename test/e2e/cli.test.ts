@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { version } from '../../package.json';
 import { writeCheckpoint } from '../support/checkpoint.ts';
 import { removeDir, SVC, svc, tempDir } from '../support/svc.ts';
+import { lacks } from '../support/components.ts';
 
 const EXAMPLE = resolve(import.meta.dir, '../../examples/workspace/checkpoints/20261101093000_cache_blocked_matmul');
 
@@ -111,6 +112,15 @@ describe('svc status', () => {
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ id: '20261101120000_generated_run', status: 'done', nodes: { total: 30 }, best: { id: 'node_0000001d' } });
     expect(out.nodes_list).toHaveLength(30);
+  });
+
+  test('a directory named otherwise than its run: the run id the tree records is shown beside the name', async () => {
+    const ck = writeCheckpoint(root, { runId: '20261101130000_recorded' });
+    const moved = join(root, 'abc');
+    renameSync(ck, moved);
+    const r = await svc(['status', moved], { cwd: dir });
+    expect(r.stdout).toStartWith('abc (run 20261101130000_recorded)  done\n');
+    expect(JSON.parse((await svc(['status', moved, '--json'], { cwd: dir })).stdout)).toMatchObject({ id: 'abc', run_id: '20261101130000_recorded' });
   });
 
   test('a checkpoint id resolves inside ./workspace/checkpoints', async () => {
@@ -222,8 +232,20 @@ describe('svc projects and show', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('  * Loop order and block size, measured together (0.590)');
     expect(r.stdout).toMatch(/ {2}tree\.json\s+\d+/);
+    // the node tree, drawn as svc status draws it
+    expect(r.stdout).toContain('│  ├─ node_c0ffee12 [success] improve score 0.740 ★ best — 64x64 blocking over i-k-j\n');
     const json = JSON.parse((await svc(['show', EXAMPLE, '--json'], { cwd: dir })).stdout);
     expect(json.files.map((f: { path: string }) => f.path)).toContain('idea.json');
+  });
+});
+
+describe('svc skills-list', () => {
+  test('a workflow with no skills says so and exits 0', async () => {
+    writeFileSync(join(dir, 'no-skills.yaml'), 'skills: []\n');
+    const r = await svc(['skills-list', '--config', join(dir, 'no-skills.yaml')], { cwd: dir });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toBe(`workflow: ${join(dir, 'no-skills.yaml')}\n\nNo skills\n`);
+    expect(JSON.parse((await svc(['skills-list', '--config', join(dir, 'no-skills.yaml'), '--json'], { cwd: dir })).stdout)).toEqual([]);
   });
 });
 
@@ -246,7 +268,7 @@ describe('svc delete', () => {
     expect(existsSync(join(ck, 'tree.json'))).toBe(true);
   });
 
-  test('on a terminal it asks; only yes deletes', async () => {
+  test.skipIf(lacks('script'))('on a terminal it asks; only yes deletes', async () => {
     const ck = writeCheckpoint(root, { runId: 'asked' });
     const onTty = async (answer: string) => {
       const p = Bun.spawn(['script', '-qec', `${SVC} delete asked`, '/dev/null'], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir, TERM: 'dumb' }, stdin: new Blob([answer]), stdout: 'pipe' });

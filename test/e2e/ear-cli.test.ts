@@ -36,8 +36,8 @@ describe('svc ear', () => {
     const r = await svc(['ear', 'curate', run, '--show-files', '--json'], { cwd: dir, env: env() });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out.files.map((f: { path: string }) => f.path)).toEqual(['LICENSE', 'code/train.py', 'publish.yaml']);
-    expect(out).toMatchObject({ file_count: 3, excluded_count: 1, skipped: false });
+    expect(out.files.map((f: { path: string }) => f.path)).toEqual(['LICENSE', 'code/train.py']);
+    expect(out).toMatchObject({ file_count: 2, excluded_count: 2, skipped: false });
     const manifest = JSON.parse(readFileSync(out.manifest_path, 'utf8'));
     expect(manifest.bundle_sha256).toBe(out.bundle_sha256);
 
@@ -47,7 +47,7 @@ describe('svc ear', () => {
 
     const s = await svc(['ear', 'status', '--json'], { cwd: dir, env: { SVC_CHECKPOINT_DIR: run } });
     expect(s.code).toBe(0);
-    expect(JSON.parse(s.stdout)).toMatchObject({ curated: true, bundle_sha256: out.bundle_sha256, file_count: 3, excluded_count: 1, publish_record: null });
+    expect(JSON.parse(s.stdout)).toMatchObject({ curated: true, bundle_sha256: out.bundle_sha256, file_count: 2, excluded_count: 2, publish_record: null });
     writeFileSync(join(run, 'publish_record.json'), JSON.stringify({ ref: 'svc://0123456789abcdef', visibility: 'staged' }));
     const s2 = await svc(['ear', 'status', run], { cwd: dir, env: env() });
     expect(s2.stdout).toContain('published: svc://0123456789abcdef (staged)');

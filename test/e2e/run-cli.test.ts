@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { DEMO_EXPERIMENT, DEMO_MODEL, DEMO_WORKFLOW } from '../../scripts/record-demo.ts';
 import { startModelServer } from '../support/model-server.ts';
+import { writeCheckpoint } from '../support/checkpoint.ts';
 import { type OpenAIChatRequest, researcherReply } from '../support/scripted-researcher.ts';
 import { removeDir, SVC, svc, tempDir } from '../support/svc.ts';
 
@@ -107,8 +108,20 @@ test('a template file named in --config travels with the checkpoint; a resume sa
   const resumed = await svc(['resume', ck, '--config', join(dir, 'other.yaml')], { cwd: '/', env: { SVC_ROOT: dir, SVC_BACKEND: 'replay', SVC_REPLAY_CASSETTE: cassette } });
   expect(resumed.code, resumed.stderr).toBe(0);
   expect(resumed.stderr).toContain(`--config ${join(dir, 'other.yaml')} is not used: the checkpoint's workflow.yaml is`);
+  expect(resumed.stdout).toStartWith(`nothing to resume: run ${basename(ck)} is finished (5 nodes, none pending or failed)\ncheckpoint: ${ck}\n`);
   expect(JSON.parse(readFileSync(join(ck, 'tree.json'), 'utf8')).nodes).toHaveLength(5);
 }, 60_000);
+
+test('resume of a finished checkpoint written by the reference (no experiment.md): exit 0, naming the run, nothing changed', async () => {
+  const ck = writeCheckpoint(join(dir, 'workspace', 'checkpoints'), { runId: '20261101140000_reference_run', nodes: 3 });
+  rmSync(join(ck, 'experiment.md'));
+  const before = readFileSync(join(ck, 'tree.json'), 'utf8');
+  const r = await svc(['resume', ck], { cwd: dir, env: { SVC_ROOT: dir } });
+  expect(r).toMatchObject({ code: 0, stderr: '' });
+  expect(r.stdout).toStartWith('nothing to resume: run 20261101140000_reference_run is finished (3 nodes, none pending or failed)\n');
+  expect(readFileSync(join(ck, 'tree.json'), 'utf8')).toBe(before);
+  expect(existsSync(join(ck, '.svc_pid'))).toBe(false);
+});
 
 describe('a model that cannot be reached', () => {
   test('at the start: one line naming the address and the fix, before anything is created', async () => {
@@ -177,3 +190,29 @@ test('svc status shows the live tree while the run writes it', async () => {
     slow.stop();
   }
 }, 120_000);
+
+describe('where a run writes', () => {
+  const cassette = join(import.meta.dir, '../../examples/demo/cassette.jsonl');
+
+  test('a marker planted above home does not count: the run writes below the working directory, and says where first', async () => {
+    const home = join(dir, 'home', 'ada');
+    const project = join(home, 'sorting');
+    mkdirSync(project, { recursive: true });
+    mkdirSync(join(dir, '.svc'));
+    mkdirSync(join(dir, 'workspace'));
+    const r = await svc(['run', DEMO_EXPERIMENT, '--config', DEMO_WORKFLOW, '--replay', cassette], { cwd: project, env: { HOME: home } });
+    expect(r.code, r.stderr).toBe(0);
+    const runs = readdirSync(join(project, 'workspace', 'checkpoints'));
+    expect(runs).toHaveLength(1);
+    expect(r.stderr.split('\n')[0]).toBe(`svc: run ${join(project, 'workspace', 'checkpoints', runs[0] ?? '')}`);
+    expect(readdirSync(join(dir, 'workspace'))).toEqual([]);
+  }, 60_000);
+
+  test('run from / with no project: refused in one line, and nothing is made in /', async () => {
+    const before = readdirSync('/').sort();
+    const r = await svc(['run', DEMO_EXPERIMENT, '--config', DEMO_WORKFLOW, '--replay', cassette], { cwd: '/', env: { HOME: dir } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('svc: svc will not create /workspace: / is a system directory (run svc from your project directory, or point SVC_ROOT (and HOME) at one)\n');
+    expect(readdirSync('/').sort()).toEqual(before);
+  });
+});

@@ -9,7 +9,7 @@ import { jobsDir } from '../../src/sandbox/job-state.ts';
 import { SlurmExecutor } from '../../src/sandbox/slurm.ts';
 import type { CommandRunner } from '../../src/sandbox/slurm-runner.ts';
 import { systemRunner } from '../../src/sandbox/slurm-runner.ts';
-import { ensureSlurm } from '../support/slurm.ts';
+import { lacks } from '../support/components.ts';
 import { removeDir, tempDir } from '../support/svc.ts';
 
 const root = tempDir('svc-slurm-');
@@ -25,14 +25,14 @@ let timeoutJob: JobRef;
 let timeoutSubmittedAt = 0;
 
 beforeAll(async () => {
-  await ensureSlurm();
+  if (lacks('slurm')) return;
   // Slurm checks limits every 30 s and counts in minutes: start the TIMEOUT job first, await it last.
   timeoutJob = await exec.submit({ script: 'echo started; sleep 300', workDir: join(root, 'timeout'), name: 'svc-timeout', wallTimeS: 60 });
   timeoutSubmittedAt = performance.now();
 }, 120_000);
 afterAll(() => removeDir(root));
 
-describe('SlurmExecutor on a real cluster', () => {
+describe.skipIf(lacks('slurm'))('SlurmExecutor on a real cluster', () => {
   test('a script that exits 0 is COMPLETED, its output in the log files', async () => {
     const ref = await exec.submit({ script: 'echo "hello $GREETING"; echo warn >&2', workDir: join(root, 'ok'), name: 'svc-ok', wallTimeS: 60, cpus: 1, memGb: 0.1, partition: 'debug', env: { GREETING: "it's me" } });
     expect(ref.kind).toBe('slurm');

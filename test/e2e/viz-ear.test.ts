@@ -47,10 +47,10 @@ describe('/api/ear', () => {
     expect(k.body.config).toEqual({ include: ['**/*'], backend: 'local-tarball' });
     const c = await viz.post(`/api/ear/${RUN}/curate`, { show_files: true });
     expect(c.status).toBe(200);
-    expect(c.body.files.map((f: { path: string }) => f.path)).toEqual(['code/a.py', 'publish.yaml']);
-    expect(c.body).toMatchObject({ run_id: RUN, file_count: 2, excluded_count: 1, skipped: false });
+    expect(c.body.files.map((f: { path: string }) => f.path)).toEqual(['code/a.py']);
+    expect(c.body).toMatchObject({ run_id: RUN, file_count: 1, excluded_count: 2, skipped: false });
     const m = await viz.get(`/api/ear/${RUN}`);
-    expect(m.body).toMatchObject({ curated: true, bundle_sha256: c.body.bundle_sha256, file_count: 2, excluded_count: 1, curate_status: { status: 'curated' } });
+    expect(m.body).toMatchObject({ curated: true, bundle_sha256: c.body.bundle_sha256, file_count: 1, excluded_count: 2, curate_status: { status: 'curated' } });
     expect(m.body.publish).toMatchObject({ backend: 'local-tarball' });
     expect(JSON.stringify(m.body)).not.toContain('id_rsa');
   });

@@ -6,6 +6,7 @@ import { type Explorer, ID, OTHER, startExplorer } from '../support/explorer-che
 import { writeCheckpoint } from '../support/checkpoint.ts';
 import { removeDir, tempDir } from '../support/svc.ts';
 import { startViz, type Viz } from '../support/viz.ts';
+import { lacks } from '../support/components.ts';
 
 let dir: string;
 let ws: string;
@@ -108,7 +109,7 @@ describe('POST /api/checkpoint/file/save and /delete', () => {
 });
 
 describe('POST /api/checkpoint/compile', () => {
-  test('compiles the paper draft of the active checkpoint into a PDF', async () => {
+  test.skipIf(lacks('latex'))('compiles the paper draft of the active checkpoint into a PDF', async () => {
     const { status, body } = await viz.post('/api/checkpoint/compile', {});
     expect(status).toBe(200);
     expect(body.ok).toBe(true);
@@ -117,7 +118,7 @@ describe('POST /api/checkpoint/compile', () => {
     expect(readFileSync(join(ck, 'paper', 'full_paper.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
   });
 
-  test('a LaTeX error: 422 with the first ! line and the log tail', async () => {
+  test.skipIf(lacks('latex'))('a LaTeX error: 422 with the first ! line and the log tail', async () => {
     const { status, body } = await viz.post('/api/checkpoint/compile', { id: ID, path: 'broken/main.tex' });
     expect(status).toBe(422);
     expect(body.error).toBe('LaTeX failed: Undefined control sequence. (line 3)');

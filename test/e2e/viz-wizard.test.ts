@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeCheckpoint } from '../support/checkpoint.ts';
+import { lacks } from '../support/components.ts';
 import { freePort, startSshd, type TestSshd } from '../support/sshd.ts';
 import { removeDir, tempDir } from '../support/svc.ts';
 import { startViz, type Viz } from '../support/viz.ts';
@@ -168,13 +169,13 @@ describe('GET /api/experiment-detail', () => {
 describe('POST /api/ssh/test', () => {
   let sshd: TestSshd;
   beforeAll(async () => {
-    sshd = await startSshd();
+    if (!lacks('sshd')) sshd = await startSshd();
   });
   afterAll(async () => {
     await sshd?.stop();
   });
 
-  test('logs in to a real sshd with the given key', async () => {
+  test.skipIf(lacks('sshd'))('logs in to a real sshd with the given key', async () => {
     // os.userInfo() can answer "unknown" under Bun; id asks the system
     const me = Bun.spawnSync(['id', '-un']).stdout.toString().trim();
     const r = await viz.post('/api/ssh/test', { host: sshd.host, port: sshd.port, user: me, key: sshd.clientKey });
@@ -185,7 +186,7 @@ describe('POST /api/ssh/test', () => {
     expect(existsSync(join(dir, '.ssh', 'known_hosts'))).toBe(false);
   });
 
-  test('a host key that differs from the recorded one fails', async () => {
+  test.skipIf(lacks('sshd'))('a host key that differs from the recorded one fails', async () => {
     mkdirSync(join(dir, 'workspace', '.svc'), { recursive: true });
     const wrongKey = readFileSync(`${sshd.strangerKey}.pub`, 'utf8').split(' ').slice(0, 2).join(' ');
     writeFileSync(join(dir, 'workspace', '.svc', 'known_hosts'), `[127.0.0.1]:${sshd.port} ${wrongKey}\n`);
@@ -194,20 +195,20 @@ describe('POST /api/ssh/test', () => {
     expect(r.body).toEqual({ ok: false, host: '127.0.0.1', reason: 'Host key verification failed.' });
   });
 
-  test('a key the server does not know: permission denied', async () => {
+  test.skipIf(lacks('sshd'))('a key the server does not know: permission denied', async () => {
     const r = await viz.post('/api/ssh/test', { host: sshd.host, port: sshd.port, key: sshd.strangerKey });
     expect(r.status).toBe(200);
     expect(r.body.ok).toBe(false);
     expect(r.body.reason).toMatch(/Permission denied \(publickey\)/);
   });
 
-  test('a port nobody listens on: connection refused', async () => {
+  test.skipIf(lacks('sshd'))('a port nobody listens on: connection refused', async () => {
     const port = await freePort();
     const r = await viz.post('/api/ssh/test', { host: '127.0.0.1', port, key: sshd.clientKey });
     expect(r.body).toEqual({ ok: false, host: '127.0.0.1', reason: `ssh: connect to host 127.0.0.1 port ${port}: Connection refused` });
   });
 
-  test('a server that does not speak SSH: the protocol error, not the generic close', async () => {
+  test.skipIf(lacks('sshd'))('a server that does not speak SSH: the protocol error, not the generic close', async () => {
     const http = Bun.listen({
       hostname: '127.0.0.1',
       port: 0,
@@ -228,7 +229,7 @@ describe('POST /api/ssh/test', () => {
     }
   });
 
-  test('a host name that does not resolve', async () => {
+  test.skipIf(lacks('sshd'))('a host name that does not resolve', async () => {
     const r = await viz.post('/api/ssh/test', { host: 'nonexistent.invalid' });
     expect(r.status).toBe(200);
     expect(r.body.ok).toBe(false);
@@ -281,7 +282,9 @@ describe('POST /api/ssh/test', () => {
     const bare = tempDir();
     const noSsh = await startViz([join(dir, 'workspace')], { cwd: dir, env: { PATH: bare } });
     try {
-      const r = await noSsh.post('/api/ssh/test', { host: sshd.host, port: sshd.port, key: sshd.clientKey });
+      // a key file of any content: ssh is looked for before the key is read
+      writeFileSync(join(bare, 'id_test'), 'not a key\n');
+      const r = await noSsh.post('/api/ssh/test', { host: '127.0.0.1', port: 22, key: join(bare, 'id_test') });
       expect(r.status).toBe(503);
       expect(r.body.error).toContain('ssh is not installed');
       expect(r.body.error).toContain('openssh-client');

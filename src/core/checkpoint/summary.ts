@@ -11,6 +11,8 @@ export type Cost = { usd: number; tokens: number; calls: number };
 
 export type CheckpointSummary = {
   id: string;
+  /** the run id the tree records (the reference's names can differ from the directory's) */
+  run_id: string | null;
   path: string;
   status: CheckpointStatus;
   pid: number | null;
@@ -34,6 +36,7 @@ export function summarizeCheckpoint(dir: string): CheckpointSummary & { tree: Tr
   const metric = readRecord(dir, 'evaluation_criteria.json', EvaluationCriteria, problems)?.primary_metric || idea?.primary_metric || null;
   return {
     id: basename(dir),
+    run_id: typeof tree?.run_id === 'string' && tree.run_id !== '' ? tree.run_id : null,
     path: dir,
     status,
     pid,

@@ -1,7 +1,8 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAlive } from '../../core/checkpoint/pid.ts';
 import { localDir } from './local-state.ts';
+import { makeOwnDir } from '../../core/workspace.ts';
 
 /**
  * One start-local, stop-local or restart at a time per workspace. Two starts that overlap would
@@ -12,7 +13,7 @@ import { localDir } from './local-state.ts';
  */
 export async function withLocalLock<T>(workspace: string, work: () => Promise<T>): Promise<T> {
   const file = join(localDir(workspace), 'local-server.lock');
-  mkdirSync(localDir(workspace), { recursive: true });
+  makeOwnDir(localDir(workspace));
   while (!take(file)) await Bun.sleep(100);
   try {
     return await work();

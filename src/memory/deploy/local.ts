@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Env } from '../../core/config/env-vars.ts';
 import { definedEnv } from '../../core/config/environment.ts';
 import { UnavailableError } from '../../core/errors.ts';
@@ -9,6 +9,7 @@ import { type LaunchPlan, planFor } from './plan.ts';
 import { lastLine, runCommand, shellLine } from './run-command.ts';
 import { localTarget } from './target.ts';
 import { logTail, stopProcess, waitHealthy } from './wait.ts';
+import { makeOwnDir } from '../../core/workspace.ts';
 
 export type StartResult = {
   /** true when this call started it */
@@ -49,7 +50,7 @@ async function start(workspace: string, env: Env, path: LocalPath): Promise<Star
     return { started: false, url, path: null, pid: null, version: health.version, message: `a memory server already answers at ${url}; it was not started by svc memory start-local, so it is left alone` };
   }
   const plan = await planFor(path, { workspace, port, host, env });
-  for (const dir of [localDir(workspace), ...plan.dirs]) mkdirSync(dir, { recursive: true });
+  for (const dir of [localDir(workspace), ...plan.dirs]) makeOwnDir(dir);
   const log = logFile(workspace);
   appendLog(log, `--- ${new Date().toISOString()} start-local --path ${path}: ${[...plan.setup, ...(plan.serve ? [plan.serve] : [])].map(shellLine).join(' ; ')}\n`);
   const record: LocalRecord = { path, url, port, pid: null, serve: plan.serve, teardown: plan.teardown, log, started_at: new Date().toISOString() };

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createNodeRunner } from '../../../src/agent/runner.ts';
 import { type Bench, bench, bodies, call, finish, node, recordingEvaluate, task } from './helpers.ts';
+import { lacks } from '../../support/components.ts';
 
 let b: Bench | undefined;
 afterEach(async () => {
@@ -13,7 +14,7 @@ afterEach(async () => {
 const SUM = 'import time\nt=time.time()\ns=sum(range(1000000))\nprint("sum", s)\nprint("time_s", round(time.time()-t, 3))\n';
 
 describe('a node run', () => {
-  test('writes code, runs it, finishes with its JSON, is evaluated and reported', async () => {
+  test.skipIf(lacks('python3'))('writes code, runs it, finishes with its JSON, is evaluated and reported', async () => {
     b = bench([call('write_code', { filename: 'sum.py', code: SUM }), call('run_code', { filename: 'sum.py' }), finish('summed to 499999500000', ['sum.py'])]);
     const evaluate = recordingEvaluate();
     const root = node('node_x_root');
@@ -119,7 +120,7 @@ describe('a node run', () => {
     expect(report.metrics._sterile).toBe(true);
   }, 30_000);
 
-  test('a child that edits a file is not sterile and is evaluated', async () => {
+  test.skipIf(lacks('python3'))('a child that edits a file is not sterile and is evaluated', async () => {
     b = bench([call('run_bash', { command: 'echo "# faster" >> sum.py && python3 sum.py' }), finish('edited')]);
     const parent = node('node_x_root', { status: 'success' });
     writeFileSync(join(b.workDir(parent.id), 'sum.py'), SUM);

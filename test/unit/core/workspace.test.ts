@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot } from '../../../src/core/workspace.ts';
+import { isSystemDir, makeOwnDir, projectRoot } from '../../../src/core/workspace.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
 let base: string;
@@ -47,5 +47,26 @@ describe('projectRoot', () => {
 
   test('SVC_ROOT wins, even when it is home', () => {
     expect(projectRoot({ HOME: home, SVC_ROOT: home }, join(home, 'papers'))).toBe(home);
+  });
+});
+
+describe('svc makes its own directories only outside the system', () => {
+  test('/ and the system trees are system directories; homes, /tmp, /var/tmp and scratch are not', () => {
+    for (const d of ['/', '/usr', '/usr/local/bin', '/etc', '/var', '/var/lib/svc', '/proc/1', '/bin']) expect([d, isSystemDir(d)]).toEqual([d, true]);
+    for (const d of ['/home/ada', '/root', '/tmp', '/tmp/x', '/var/tmp/run', '/scratch/ada', '/opt/lab', '/usrlocal']) expect([d, isSystemDir(d)]).toEqual([d, false]);
+  });
+
+  test('a directory whose first new part would be made in / or a system directory is refused, and nothing is made', () => {
+    const name = `svc-test-${process.pid}-${Date.now()}`;
+    expect(() => makeOwnDir(join('/', name, 'checkpoints'))).toThrow(`svc will not create /${name}: / is a system directory`);
+    expect(existsSync(join('/', name))).toBe(false);
+    expect(() => makeOwnDir(join('/usr/lib', name, '.svc'))).toThrow('/usr/lib is a system directory');
+    expect(existsSync(join('/usr/lib', name))).toBe(false);
+  });
+
+  test('below a user directory it is made with its parents; one that exists is left as it is', () => {
+    makeOwnDir(join(home, 'proj', 'workspace', 'checkpoints'));
+    expect(existsSync(join(home, 'proj', 'workspace', 'checkpoints'))).toBe(true);
+    makeOwnDir(join(home, 'proj', 'workspace', 'checkpoints'));
   });
 });

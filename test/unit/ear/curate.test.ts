@@ -46,15 +46,17 @@ describe('curateBundle', () => {
     for (const d of denied) put(d);
     put('code/train.py');
     const r = await curate();
-    expect(paths(r)).toEqual(['code/train.py', 'publish.yaml']);
-    expect(r.excluded_count).toBe(denied.length);
+    // publish.yaml itself is policy, not part of the work: never shipped, even when include matches it
+    expect(paths(r)).toEqual(['code/train.py']);
+    expect(r.excluded_count).toBe(denied.length + 1);
+    expect(existsSync(join(r.ear_published_dir, 'publish.yaml'))).toBe(false);
     const lock = readFileSync(r.manifest_path, 'utf8');
     for (const d of denied) expect(lock).not.toContain(d);
     expect(existsSync(join(r.ear_published_dir, '.env'))).toBe(false);
   });
 
   test('include is an allowlist; exclude applies after it', async () => {
-    publish('include: ["code/**", "results/*.csv", "README.md"]\nexclude: ["code/scratch/**", "results/big.csv"]\n');
+    publish('include: ["code/**", "results/*.csv", "README.md", "publish.yaml"]\nexclude: ["code/scratch/**", "results/big.csv"]\n');
     put('README.md');
     put('code/a.py');
     put('code/scratch/tmp.py');
@@ -78,9 +80,9 @@ describe('curateBundle', () => {
     symlinkSync('real.txt', join(ckpt, 'ear', 'link_in.txt'));
     symlinkSync(join(root, 'missing'), join(ckpt, 'ear', 'dangling'));
     const r = await curate();
-    expect(paths(r)).toEqual(['link_in.txt', 'publish.yaml', 'real.txt']);
+    expect(paths(r)).toEqual(['link_in.txt', 'real.txt']);
     expect(readFileSync(join(r.ear_published_dir, 'link_in.txt'), 'utf8')).toBe('inside');
-    expect(r.excluded_count).toBe(3);
+    expect(r.excluded_count).toBe(4);
   });
 
   test('a kept file over max_file_mb fails naming it, and writes nothing', async () => {
@@ -95,6 +97,7 @@ describe('curateBundle', () => {
   test('an oversize file that is excluded does not fail', async () => {
     publish('include: ["**/*"]\nexclude: ["*.bin"]\nmax_file_mb: 1\n');
     put('huge.bin', new Uint8Array(2 * 1024 * 1024));
+    put('small.txt');
     expect((await curate()).file_count).toBe(1);
   });
 
@@ -108,18 +111,19 @@ describe('curateBundle', () => {
     const lock = JSON.parse(text) as ManifestLock;
     expect(text).toBe(`${JSON.stringify(lock, null, 2)}\n`);
     expect(Object.keys(lock)).toEqual([...Object.keys(lock)].sort());
-    expect(lock).toMatchObject({ version: 1, checkpoint_id: 'ckpt_1', excluded_count: 1, created_at: '2023-11-14T22:13:20.000Z' });
+    expect(lock).toMatchObject({ version: 1, checkpoint_id: 'ckpt_1', excluded_count: 2, created_at: '2023-11-14T22:13:20.000Z' });
     expect(lock.publish).toEqual({ auto_promote: false, backend: 'svc-registry', license: null, max_file_mb: 100, required: false, visibility: 'unlisted' });
-    expect(lock.files.map((f) => f.path)).toEqual(['a.txt', 'b.txt', 'publish.yaml']);
+    expect(lock.files.map((f) => f.path)).toEqual(['a.txt', 'b.txt']);
     expect(lock.files[0]).toEqual({ path: 'a.txt', sha256: new Bun.CryptoHasher('sha256').update('aa').digest('hex'), size: 2 });
     expect(lock.bundle_sha256).toBe(bundleDigest(lock.files));
     expect(r.bundle_sha256).toBe(lock.bundle_sha256);
     const status = JSON.parse(readFileSync(join(ckpt, 'ear_curate.status.json'), 'utf8'));
-    expect(status).toMatchObject({ status: 'curated', bundle_sha256: r.bundle_sha256, file_count: 3, excluded_count: 1 });
+    expect(status).toMatchObject({ status: 'curated', bundle_sha256: r.bundle_sha256, file_count: 2, excluded_count: 2 });
   });
 
   test('files only with showFiles', async () => {
     publish('include: ["**/*"]\n');
+    put('a.txt');
     const r = (await curateBundle(ckpt, { env: ENV })) as CurateResult;
     expect(r.files).toBeUndefined();
     expect(r).toMatchObject({ skipped: false, file_count: 1 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ConflictError, InputError, NotFoundError, UnavailableError } from '../../../src/core/errors.ts';
 import { compileLatex, findPaperTex, firstError, tailLines } from '../../../src/paper/compile.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
+import { lacks } from '../../support/components.ts';
 
 const GOOD = '\\documentclass{article}\n\\begin{document}\nHello, paper.\n\\end{document}\n';
 const BROKEN = '\\documentclass{article}\n\\begin{document}\n\\undefinedmacro\n\\end{document}\n';
@@ -56,7 +57,7 @@ describe('findPaperTex', () => {
 });
 
 describe('compileLatex', () => {
-  test('a good document gives a PDF and the log tail', async () => {
+  test.skipIf(lacks('latex'))('a good document gives a PDF and the log tail', async () => {
     writeFileSync(join(dir, 'paper', 'full_paper.tex'), GOOD);
     const result = await compileLatex(join(dir, 'paper', 'full_paper.tex'), { env });
     expect(result.ok).toBe(true);
@@ -67,14 +68,14 @@ describe('compileLatex', () => {
     expect(result.logTail.join('\n')).toContain('full_paper.pdf');
   });
 
-  test('a LaTeX error is a result with the first ! line and its source line', async () => {
+  test.skipIf(lacks('latex'))('a LaTeX error is a result with the first ! line and its source line', async () => {
     writeFileSync(join(dir, 'paper', 'full_paper.tex'), BROKEN);
     const result = await compileLatex(join(dir, 'paper', 'full_paper.tex'), { env });
     expect(result).toMatchObject({ ok: false, error: 'LaTeX failed: Undefined control sequence. (line 3)' });
     expect(result.logTail.join('\n')).toContain('\\undefinedmacro');
   });
 
-  test('a document that never ends is stopped at the timeout, latexmk and pdflatex together', async () => {
+  test.skipIf(lacks('latex'))('a document that never ends is stopped at the timeout, latexmk and pdflatex together', async () => {
     writeFileSync(join(dir, 'paper', 'loop.tex'), '\\def\\x{\\x}\\x\n');
     const result = await compileLatex(join(dir, 'paper', 'loop.tex'), { env, timeoutMs: 1500 });
     expect(result).toMatchObject({ ok: false, error: 'LaTeX failed: latexmk did not finish within 2 s and was stopped' });
@@ -83,7 +84,7 @@ describe('compileLatex', () => {
     expect(processesIn(dir)).toEqual([]);
   });
 
-  test('a second compile in the same directory while one runs is refused', async () => {
+  test.skipIf(lacks('latex'))('a second compile in the same directory while one runs is refused', async () => {
     writeFileSync(join(dir, 'paper', 'full_paper.tex'), GOOD);
     const tex = join(dir, 'paper', 'full_paper.tex');
     const [first, second] = await Promise.allSettled([compileLatex(tex, { env }), compileLatex(tex, { env })]);
@@ -102,7 +103,7 @@ describe('compileLatex', () => {
     expect((err as UnavailableError).hint).toContain('apt-get install latexmk texlive-latex-base');
   });
 
-  test('pdflatex missing while latexmk is there: unavailable, naming pdflatex', async () => {
+  test.skipIf(lacks('latex'))('pdflatex missing while latexmk is there: unavailable, naming pdflatex', async () => {
     writeFileSync(join(dir, 'paper', 'full_paper.tex'), GOOD);
     const bin = join(dir, 'bin');
     mkdirSync(bin);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,11 +6,10 @@ import { loadConfig } from '../../../src/core/config/config.ts';
 import type { Env } from '../../../src/core/config/env-vars.ts';
 import { InputError, UnavailableError } from '../../../src/core/errors.ts';
 import { resolvePartition } from '../../../src/sandbox/partition.ts';
-import { ensureSlurm } from '../../support/slurm.ts';
+import { lacks } from '../../support/components.ts';
 
 const box = mkdtempSync(join(tmpdir(), 'svc-partition-'));
 afterAll(() => rmSync(box, { recursive: true, force: true }));
-beforeAll(ensureSlurm, 120_000);
 
 const slurmPath = process.env.PATH ?? '';
 /** a PATH without the Slurm client */
@@ -21,7 +20,7 @@ function resolve(env: Env, extra: { explicit?: string; experiment?: string | nul
   return resolvePartition({ ...extra, env: full, cfg: loadConfig({ cwd: box, env: full }) });
 }
 
-describe('resolvePartition against the real sinfo', () => {
+describe.skipIf(lacks('slurm'))('resolvePartition against the real sinfo', () => {
   test('the scheduler default when nothing names one', async () => {
     expect(await resolve({ PATH: slurmPath })).toEqual({ name: 'debug', source: 'scheduler', from: 'sinfo' });
   });

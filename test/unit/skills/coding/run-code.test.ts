@@ -6,6 +6,7 @@ import { runBash } from '../../../../src/skills/coding/run-bash.ts';
 import { runCode } from '../../../../src/skills/coding/run-code.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 import { callTool, isRunning, waitForFile } from './tool-call.ts';
+import { lacks } from '../../../support/components.ts';
 
 let work: string;
 beforeEach(() => {
@@ -17,7 +18,7 @@ const env = (more: Record<string, string> = {}) => ({ PATH: process.env.PATH, SV
 const hasNode = Bun.which('node') !== null;
 
 describe('run_code', () => {
-  test('runs a .py file with python3 in the work directory, with the skill environment', async () => {
+  test.skipIf(lacks('python3'))('runs a .py file with python3 in the work directory, with the skill environment', async () => {
     writeFileSync(join(work, 'main.py'), 'import os, sys\nprint(os.getcwd(), os.environ["SVC_PROBE"])\nsys.exit(4)\n');
     const r = await callTool(runCode, { filename: 'main.py' }, env({ SVC_PROBE: 'p1' }));
     expect(r).toMatchObject({ exit_code: 4, stdout: `${work} p1\n`, stderr: '', timed_out: false, truncated: false });
@@ -35,7 +36,7 @@ describe('run_code', () => {
     expect((await callTool(runCode, { filename: 'b.mjs' }, env())).stdout).toBe('object\n');
   });
 
-  test('a python traceback comes back as stderr and a non-zero exit', async () => {
+  test.skipIf(lacks('python3'))('a python traceback comes back as stderr and a non-zero exit', async () => {
     writeFileSync(join(work, 'bad.py'), 'raise ValueError("boom")\n');
     const r = await callTool(runCode, { filename: 'bad.py' }, env());
     expect(r.exit_code).toBe(1);
@@ -63,7 +64,7 @@ describe('run_code', () => {
     expect((err as Error).message).toBe(`no file 'nope.py' in ${work}`);
   });
 
-  test('the timeout argument stops a program and what it started', async () => {
+  test.skipIf(lacks('python3'))('the timeout argument stops a program and what it started', async () => {
     writeFileSync(join(work, 'spin.py'), 'import subprocess, time\np = subprocess.Popen(["sleep", "300"])\nopen("child.pid", "w").write(str(p.pid))\ntime.sleep(300)\n');
     const r = await callTool(runCode, { filename: 'spin.py', timeout: 1 }, env());
     const child = Number(await waitForFile(join(work, 'child.pid')));

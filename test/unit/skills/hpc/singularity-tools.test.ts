@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, UnavailableError } from '../../../../src/core/errors.ts';
@@ -10,12 +10,11 @@ import {
   singularityRun,
   singularityRunGpu,
 } from '../../../../src/skills/hpc/singularity-tools.ts';
-import { ensureSlurm } from '../../../support/slurm.ts';
+import { lacks } from '../../../support/components.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 import { callTool, type Env } from '../coding/tool-call.ts';
 import { finished, refusal } from './job-wait.ts';
 
-beforeAll(ensureSlurm, 120_000);
 
 const hasRuntime = Bun.which('apptainer') !== null || Bun.which('singularity') !== null;
 
@@ -64,7 +63,7 @@ describe.skipIf(hasRuntime)('without apptainer or singularity on this machine', 
     expect(submitted()).toEqual([]);
   });
 
-  test('with SVC_PHASE1_ALLOW_FALLBACK=1 singularity_run runs the command without a container, with a warning', async () => {
+  test.skipIf(lacks('slurm'))('with SVC_PHASE1_ALLOW_FALLBACK=1 singularity_run runs the command without a container, with a warning', async () => {
     const e = env({ SVC_PHASE1_ALLOW_FALLBACK: '1' });
     const r = await callTool(singularityRun, { image_path: 'missing.sif', command: 'echo "in $PWD"' }, e);
     expect(r.runtime).toBeNull();
@@ -79,7 +78,7 @@ describe.skipIf(hasRuntime)('without apptainer or singularity on this machine', 
   });
 });
 
-describe('singularity_run_gpu checks generic resources first', () => {
+describe.skipIf(lacks('slurm'))('singularity_run_gpu checks generic resources first', () => {
   test('a cluster without GPUs is refused, naming SVC_SLURM_ALLOW_NO_GRES, before anything else', async () => {
     const err = await refusal(callTool(singularityRunGpu, { image_path: 'img.sif', command: 'nvidia-smi' }, env()));
     expect(err).toBeInstanceOf(UnavailableError);
@@ -99,7 +98,7 @@ describe('singularity_run_gpu checks generic resources first', () => {
   });
 });
 
-describe('the job script a runtime gets', () => {
+describe.skipIf(lacks('slurm'))('the job script a runtime gets', () => {
   /** a stand-in apptainer on PATH that prints the arguments the job gave it, one a line */
   function standIn(): void {
     const dir = join(base, 'bin');

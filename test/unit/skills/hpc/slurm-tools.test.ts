@@ -1,14 +1,13 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, NotFoundError } from '../../../../src/core/errors.ts';
 import { jobCancel, jobStatus, slurmSubmit } from '../../../../src/skills/hpc/slurm-tools.ts';
-import { ensureSlurm } from '../../../support/slurm.ts';
+import { lacks } from '../../../support/components.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 import { callTool, type Env } from '../coding/tool-call.ts';
 import { finished, refusal } from './job-wait.ts';
 
-beforeAll(ensureSlurm, 120_000);
 
 let base: string;
 let work: string;
@@ -21,7 +20,7 @@ afterEach(() => removeDir(base));
 const env = (more: Env = {}): Env => ({ PATH: process.env.PATH, HOME: base, SVC_WORK_DIR: work, ...more });
 
 
-describe('slurm_submit and job_status on the real cluster', () => {
+describe.skipIf(lacks('slurm'))('slurm_submit and job_status on the real cluster', () => {
   test('a script with an account flag runs to COMPLETED with its stdout; the flag never reaches sbatch', async () => {
     const script = '#!/bin/bash\n#SBATCH --account=x\n#SBATCH -A y\necho "hello from $SLURM_JOB_PARTITION on $SLURM_JOB_NUM_NODES node"\n';
     const r = await callTool(slurmSubmit, { script, job_name: 'hello' }, env());
@@ -66,7 +65,7 @@ describe('slurm_submit and job_status on the real cluster', () => {
 });
 
 describe('refusals before any job exists', () => {
-  test('an unknown partition lists the real ones and submits nothing', async () => {
+  test.skipIf(lacks('slurm'))('an unknown partition lists the real ones and submits nothing', async () => {
     const err = await refusal(callTool(slurmSubmit, { script: 'true\n', partition: 'nope' }, env()));
     expect(err).toBeInstanceOf(InputError);
     expect(err.message).toBe("partition 'nope' (argument partition) is not one the scheduler reports: debug (default)");
@@ -82,7 +81,7 @@ describe('refusals before any job exists', () => {
     expect(existsSync(join(work, '.svc-jobs')) ? readdirSync(join(work, '.svc-jobs')) : []).toEqual([]);
   });
 
-  test('a work_dir with a space, which the --chdir directive would split into another option, is refused', async () => {
+  test.skipIf(lacks('slurm'))('a work_dir with a space, which the --chdir directive would split into another option, is refused', async () => {
     const spaced = join(base, 'w --comment=x');
     const err = await refusal(callTool(slurmSubmit, { script: 'true\n', work_dir: spaced }, env()));
     expect(err).toBeInstanceOf(InputError);

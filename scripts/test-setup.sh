@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Sets this machine up for the tests, idempotently: the Debian packages they use (as root, with
+# apt-get; a warm machine skips apt entirely) and the real single-node Slurm cluster. What cannot
+# be had here is named in one line with how to get it: the tests that need it are skipped, and
+# never fail for that reason. Always exits 0.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+can_install=0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then can_install=1; fi
+apt_updated=0
+
+# need <command or absolute path> <Debian package> <what the tests use it for>
+need() {
+  command -v "$1" >/dev/null 2>&1 && return 0
+  if [ "$can_install" = 1 ]; then
+    if [ "$apt_updated" = 0 ]; then apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null 2>&1; apt_updated=1; fi
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "$2" >/dev/null 2>&1
+    command -v "$1" >/dev/null 2>&1 && return 0
+  fi
+  echo "test setup: no $(basename "$1") here, so the tests of $3 are skipped; get it with: apt-get install $2 (as root)"
+}
+
+need script bsdutils "the delete prompt on a pseudo-terminal"
+need latexmk latexmk "LaTeX compiles"
+need pdflatex texlive-latex-base "LaTeX compiles"
+need ssh openssh-client "the SSH login probe"
+need /usr/sbin/sshd openssh-server "the SSH login probe"
+need python3 python3-minimal "running .py files"
+need dockerd docker.io "real containers"
+need busybox busybox "real containers (the test image)"
+
+# a real single-node cluster: munge, slurmctld, slurmd, installed when missing
+if command -v sinfo >/dev/null 2>&1 && sinfo -h -o '%t' 2>/dev/null | grep -qE '^(idle|mix|alloc)$'; then
+  :
+elif [ "$can_install" = 1 ]; then
+  bash test/support/slurm/start.sh || echo "test setup: the single-node Slurm did not start (see /var/log/slurm/), so the cluster tests are skipped"
+else
+  echo "test setup: no Slurm cluster here, so the cluster tests are skipped; run npm test as root on Debian or Ubuntu to start one (test/support/slurm/start.sh)"
+fi
+exit 0

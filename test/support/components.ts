@@ -1,0 +1,53 @@
+/**
+ * The system components some tests use (LaTeX, an SSH server, Slurm, python3, script). `npm test`
+ * installs them first where it can (scripts/test-setup.sh); where one is still missing, the tests
+ * that need it are skipped, never failed, and one line per test file names it and how to get it.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+type Component = { what: string; present: () => boolean; how: string };
+
+const onPath = (...commands: string[]) => () => commands.every((c) => Bun.which(c) !== null);
+
+/** Whether the single-node cluster answers with a usable node. */
+function slurmNodeUp(): boolean {
+  if (!Bun.which('sinfo')) return false;
+  const r = Bun.spawnSync(['sinfo', '-h', '-o', '%t'], { stdout: 'pipe', stderr: 'ignore' });
+  return r.exitCode === 0 && /^(idle|mix|alloc)$/m.test(r.stdout.toString());
+}
+
+/** The cluster is up, or it is started here (as root with apt-get: the packages come too). */
+function slurmReady(): boolean {
+  if (slurmNodeUp()) return true;
+  if (process.getuid?.() !== 0 || Bun.which('apt-get') === null) return false;
+  Bun.spawnSync(['bash', join(import.meta.dir, 'slurm', 'start.sh')], { stdout: 'ignore', stderr: 'ignore' });
+  return slurmNodeUp();
+}
+
+const COMPONENTS = {
+  latex: { what: 'latexmk and pdflatex', present: onPath('latexmk', 'pdflatex'), how: 'apt-get install latexmk texlive-latex-base' },
+  sshd: { what: 'an OpenSSH server and client', present: () => existsSync('/usr/sbin/sshd') && Bun.which('ssh') !== null && Bun.which('ssh-keygen') !== null, how: 'apt-get install openssh-server openssh-client' },
+  slurm: { what: 'a Slurm cluster', present: slurmReady, how: 'run npm test as root on Debian or Ubuntu: it starts a single-node cluster (test/support/slurm/start.sh)' },
+  python3: { what: 'python3', present: onPath('python3'), how: 'apt-get install python3-minimal' },
+  script: { what: 'script (a pseudo-terminal)', present: onPath('script'), how: 'apt-get install bsdutils' },
+} satisfies Record<string, Component>;
+
+export type ComponentName = keyof typeof COMPONENTS;
+
+const known = new Map<ComponentName, boolean>();
+
+/**
+ * True when `name` is missing here: pass it to `test.skipIf` / `describe.skipIf`. The first time
+ * a test file finds it missing, one line says which tests are skipped and how to get it.
+ */
+export function lacks(name: ComponentName): boolean {
+  let present = known.get(name);
+  if (present === undefined) {
+    const c: Component = COMPONENTS[name];
+    present = c.present();
+    known.set(name, present);
+    if (!present) console.error(`skipped: the tests that need ${c.what}, which this machine lacks (${c.how})`);
+  }
+  return !present;
+}
