@@ -1,6 +1,9 @@
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { InputError } from '../core/errors.ts';
 import { isFileAt } from '../core/paths.ts';
+import { readCassetteHeader } from '../llm/cassette.ts';
 
 /** Flags of `svc run` that become variables of the run (and of its skill processes). */
 export const MA_FLAGS = {
@@ -29,4 +32,17 @@ export function runEnvironment(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: str
     out.SVC_REPLAY_CASSETTE = file;
   }
   return out;
+}
+
+/**
+ * The workflow a replayed cassette carries, as a file to run with when no --config is given:
+ * the answers fit the requests of that workflow only. Null for a cassette without one.
+ */
+export function carriedWorkflow(cassette: string): { path: string; remove: () => void } | null {
+  const header = readCassetteHeader(cassette);
+  if (header === null) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'svc-replay-'));
+  const path = join(dir, 'workflow.yaml');
+  writeFileSync(path, header.workflow);
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,5 +1,6 @@
-import { appendFileSync, readFileSync } from 'node:fs';
-import { NotFoundError } from '../core/errors.ts';
+import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { writeFileAtomic } from '../core/atomic.ts';
+import { InputError, NotFoundError } from '../core/errors.ts';
 import { isMapping } from '../core/values.ts';
 import { ReplayDivergedError } from './errors.ts';
 import { type ModelRole, withoutBackendPrefix } from './route.ts';
@@ -55,6 +56,51 @@ export function canonicalJson(value: unknown): string {
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The first line of a cassette svc records: the workflow the run was made with, whole, so a replay
+ * can run under it without --config, and its digest, so a replay under another one is refused
+ * before anything runs (the requests would differ from the first). Players skip it: it has no key.
+ */
+export type CassetteHeader = { svc_cassette: 1; workflow_sha256: string; workflow: string };
+
+export const workflowDigest = (text: string): string => new Bun.CryptoHasher('sha256').update(text).digest('hex');
+
+/** Starts a new cassette at `path` with its header; one that already has lines is left as it is. */
+export function startCassette(path: string, workflowText: string): void {
+  if (existsSync(path) && statSync(path).size > 0) return;
+  const header: CassetteHeader = { svc_cassette: 1, workflow_sha256: workflowDigest(workflowText), workflow: workflowText };
+  writeFileAtomic(path, `${JSON.stringify(header)}\n`);
+}
+
+/** The header of the cassette at `path`, or null for a cassette without one (recorded before headers existed). */
+export function readCassetteHeader(path: string): CassetteHeader | null {
+  let first: string;
+  try {
+    first = readFileSync(path, 'utf8').split('\n', 1)[0] ?? '';
+  } catch {
+    throw new NotFoundError(`no cassette to replay at ${path}`, 'give the llm_cassette.jsonl of a recorded run');
+  }
+  try {
+    const v: unknown = JSON.parse(first);
+    if (isMapping(v) && v.svc_cassette === 1 && typeof v.workflow === 'string' && typeof v.workflow_sha256 === 'string') return v as CassetteHeader;
+  } catch {
+    // an entry, or a torn line: no header
+  }
+  return null;
+}
+
+/** Refuses to replay a cassette under a workflow other than the one it was recorded with. */
+export function checkReplayWorkflow(path: string, workflowText: string): void {
+  const header = readCassetteHeader(path);
+  if (header === null) return;
+  const digest = workflowDigest(workflowText);
+  if (digest === header.workflow_sha256) return;
+  throw new InputError(
+    `the cassette ${path} was recorded with another workflow (sha256 ${header.workflow_sha256.slice(0, 12)}, this run's is ${digest.slice(0, 12)}): its answers would not fit this run's requests`,
+    'replay it with the workflow it carries: leave out --config',
+  );
 }
 
 export function recordExchange(path: string, entry: CassetteEntry): void {

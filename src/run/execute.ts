@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.ts';
 import { findCheckpoint } from '../core/checkpoint/locate.ts';
@@ -8,14 +8,17 @@ import { claimPid, releasePid, runningPid } from '../core/checkpoint/pid.ts';
 import { readRecord } from '../core/checkpoint/records.ts';
 import { type Config, loadConfig } from '../core/config/config.ts';
 import { mergedEnv } from '../core/config/environment.ts';
-import type { Env } from '../core/config/env-vars.ts';
+import { type Env, envValue } from '../core/config/env-vars.ts';
 import { disabledTools, listSkills } from '../core/config/skills.ts';
 import { BUNDLED_WORKFLOW_TEXT } from '../core/config/workflow.ts';
-import { checkpointWorkflowText } from './checkpoint-workflow.ts';
+import { workflowCopy, writeWorkflowCopy } from './checkpoint-workflow.ts';
 import { ConflictError, InputError, oneLine } from '../core/errors.ts';
 import { isFileAt } from '../core/paths.ts';
 import { experimentsDirOf } from '../core/workspace.ts';
+import { CASSETTE_FILE, checkReplayWorkflow, startCassette } from '../llm/cassette.ts';
+import { checkpointFile } from '../llm/checkpoint-file.ts';
 import { createModelClient } from '../llm/client.ts';
+import { readLimits } from '../llm/limits.ts';
 import { SkillPool } from '../mcp/pool.ts';
 import { type PipelineResult, runPipeline } from '../pipeline/run.ts';
 import { IdeaFile } from '../schema/checkpoint.ts';
@@ -129,33 +132,41 @@ async function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env
   const first = loadConfig({ env, cwd, configPath: req.configPath, profile: req.profile });
   resolveRunSettings(first);
   evaluatorSettings(first.workflow.workflow, mergedEnv(first.env, first.dotenv));
-  await checkModelsReachable(first, mergedEnv(first.env, first.dotenv), CORE_ROLES);
+  const runEnv = mergedEnv(first.env, first.dotenv);
+  await checkModelsReachable(first, runEnv, CORE_ROLES);
   const named = env.SVC_CHECKPOINT_DIR;
-  let dir: string;
-  if (named) {
-    if (isFileAt(join(named, 'tree.json'))) throw new ConflictError(`${named} already holds a run`, `continue it with svc resume ${named}, or unset SVC_CHECKPOINT_DIR`);
-    dir = namedCheckpoint(resolve(cwd, named), text);
-  } else {
-    dir = createCheckpoint(first.checkpointsRoot, text).dir;
-  }
-  if (!existsSync(join(dir, 'workflow.yaml'))) {
-    writeFileAtomic(join(dir, 'workflow.yaml'), first.workflow.source === 'config' ? checkpointWorkflowText(first.workflow, dir) : BUNDLED_WORKFLOW_TEXT);
-  }
+  if (named && isFileAt(join(named, 'tree.json'))) throw new ConflictError(`${named} already holds a run`, `continue it with svc resume ${named}, or unset SVC_CHECKPOINT_DIR`);
+  // the workflow the checkpoint will run with: one the dashboard put there, else --config's, else the bundled
+  const prepared = named ? readTextOrNull(join(resolve(cwd, named), 'workflow.yaml')) : null;
+  const copy = first.workflow.source === 'config' ? workflowCopy(first.workflow) : { text: BUNDLED_WORKFLOW_TEXT, templates: [] };
+  const workflowText = prepared ?? copy.text;
+  const limits = readLimits(runEnv);
+  const replaying = envValue(runEnv, 'SVC_BACKEND') === 'replay';
+  if (replaying && limits.replayCassette) checkReplayWorkflow(limits.replayCassette, workflowText);
+  const dir = named ? namedCheckpoint(resolve(cwd, named), text) : createCheckpoint(first.checkpointsRoot, text).dir;
+  if (prepared === null) writeFileAtomic(join(dir, 'workflow.yaml'), writeWorkflowCopy(copy, dir));
+  if (limits.record && !replaying) startCassette(checkpointFile(dir, CASSETTE_FILE), workflowText);
   return { dir, cfg: loadConfig({ env, cwd, checkpointDir: dir, profile: req.profile }) };
+}
+
+function readTextOrNull(path: string): string | null {
+  return isFileAt(path) ? readFileSync(path, 'utf8') : null;
 }
 
 const ignoredConfigNote = (path: string) =>
   `--config ${path} is not used: the checkpoint's workflow.yaml is, so the run goes on with the settings it started with (edit that copy to change them)`;
 
 /**
- * A checkpoint whose search has nothing left for resume: it ended (no process runs it, nothing
- * pending or running) and no node failed. Checkpoints of the reference, without experiment.md,
+ * A checkpoint whose search has nothing left for resume: it ran to its end (not stopped or killed
+ * on the way, no process runs it) and no node failed. Checkpoints of the reference, without experiment.md,
  * are read alike. Null when there is work to continue.
  */
 function finishedRun(checkpoint: string, env: Env, cwd: string): RunEnd | null {
   const dir = findCheckpoint(checkpoint, loadConfig({ env, cwd }).checkpointsRoot);
   const loaded = loadTree(dir);
   if (loaded === null || loaded.nodes.length === 0 || loaded.nodes.some((n) => n.status !== 'success')) return null;
+  // svc records the end of a search; a tree of another tool's, all nodes run, is taken as ended
+  if (loaded.svcState && loaded.state.ended === undefined) return null;
   if (checkpointStatus(dir, readTree(dir).tree).status !== 'done') return null;
   return { checkpointDir: dir, nodes: loaded.nodes, best: bestNode(loaded.nodes), ended: 'finished', runId: loaded.header.run_id || basename(dir) };
 }

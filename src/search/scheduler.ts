@@ -132,6 +132,7 @@ export async function runSearch(ctx: RunContext, runNode: NodeRunner, opts: Sear
   // stopping: running nodes got the abort (or finish on their own after a terminate); wait for them
   await Promise.all(running.values());
   await settle();
+  if (!opts.signal.aborted) tree.end(terminated ? 'terminated' : 'done');
   tree.flush(true);
   opts.signal.removeEventListener('abort', wake);
   return { nodes: tree.nodes, best: tree.best(), ended: opts.signal.aborted ? 'stopped' : terminated ? 'terminated' : 'done' };

@@ -31,6 +31,8 @@ export class SearchTree {
   ) {
     this.nodes = nodes;
     this.state = state;
+    // a search opened to run has not ended, whatever the run before it recorded
+    delete state.ended;
     this.store = store;
     for (const n of nodes) this.byId.set(n.id, n);
     // a resumed run runs again what had not finished well: pending, interrupted and failed nodes keep their ids and places
@@ -59,6 +61,12 @@ export class SearchTree {
     this.store.save(this.nodes, this.state, final);
     this.dirty = false;
     this.onChange?.(this.nodes);
+  }
+
+  /** The search ran to its end: recorded, so that a resume knows there is nothing left. */
+  end(how: 'done' | 'terminated'): void {
+    this.state.ended = how;
+    this.dirty = true;
   }
 
   /** A change made outside the transitions below (the lineage counter). */

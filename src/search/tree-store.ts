@@ -12,6 +12,8 @@ export type SearchState = {
   expansions: Record<string, number>;
   label_history: NodeLabel[];
   lineage: { fired: number };
+  /** set when the search ran to its end (not stopped or killed): a resume then has nothing to do */
+  ended?: 'done' | 'terminated';
 };
 
 export type TreeHeader = {
@@ -22,7 +24,8 @@ export type TreeHeader = {
   created_at: string;
 };
 
-export type LoadedTree = { header: TreeHeader; nodes: SearchNode[]; state: SearchState };
+/** `svcState`: the tree carries svc's search state (a tree another tool wrote has none). */
+export type LoadedTree = { header: TreeHeader; nodes: SearchNode[]; state: SearchState; svcState: boolean };
 
 export const TREE_FILE = 'tree.json';
 export const NODES_TREE_FILE = 'nodes_tree.json';
@@ -111,7 +114,7 @@ export function loadTree(checkpointDir: string): LoadedTree | null {
     experiment_file_len: Number(raw.experiment_file_len ?? 0),
     created_at: String(raw.created_at ?? new Date().toISOString()),
   };
-  return { header, nodes, state: stateOf(raw.search_state, nodes) };
+  return { header, nodes, state: stateOf(raw.search_state, nodes), svcState: raw.search_state !== undefined };
 }
 
 /** A stored node in the record's key order; fields an older file lacks get their empty value. */
@@ -164,5 +167,7 @@ function stateOf(raw: unknown, nodes: SearchNode[]): SearchState {
   }
   const labels = Array.isArray(s.label_history) ? (s.label_history as unknown[]).filter((l): l is NodeLabel => (NODE_LABELS as readonly unknown[]).includes(l)) : done.map((n) => n.label);
   const lineage = s.lineage && typeof s.lineage === 'object' ? (s.lineage as Record<string, unknown>) : {};
-  return { frontier, expansions, label_history: labels, lineage: { fired: typeof lineage.fired === 'number' ? lineage.fired : 0 } };
+  const state: SearchState = { frontier, expansions, label_history: labels, lineage: { fired: typeof lineage.fired === 'number' ? lineage.fired : 0 } };
+  if (s.ended === 'done' || s.ended === 'terminated') state.ended = s.ended;
+  return state;
 }

@@ -97,7 +97,7 @@ describe('/api/publish', () => {
     const p = await viz.get('/api/publish/20260101000000_reg/preview');
     expect(p.status).toBe(200);
     const manifest = JSON.parse(readFileSync(join(d, 'ear_published', 'manifest.lock'), 'utf8'));
-    expect(p.body).toMatchObject({ run_id: '20260101000000_reg', backend: 'svc-registry', remote: true, visibility: 'staged', requested_visibility: 'public', dry_run: false, bundle_sha256: manifest.bundle_sha256, excluded_count: 1, already_published: false });
+    expect(p.body).toMatchObject({ run_id: '20260101000000_reg', backend: 'svc-registry', remote: true, visibility: 'staged', requested_visibility: 'public', dry_run: false, bundle_sha256: manifest.bundle_sha256, excluded_count: 2, already_published: false });
     expect(p.body.files.map((f: { path: string }) => f.path)).toEqual(manifest.files.map((f: { path: string }) => f.path));
     expect(p.body.file_count).toBe(manifest.files.length);
     expect(p.body.total_size).toBe(manifest.files.reduce((n: number, f: { size: number }) => n + f.size, 0));

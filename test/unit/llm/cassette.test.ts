@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, NotFoundError } from '../../../src/core/errors.ts';
-import { canonicalJson, requestKey } from '../../../src/llm/cassette.ts';
+import { CassettePlayer, canonicalJson, checkReplayWorkflow, readCassetteHeader, requestKey, startCassette, workflowDigest } from '../../../src/llm/cassette.ts';
 import { ReplayDivergedError } from '../../../src/llm/errors.ts';
 import type { ChatMessage, Completion, CompletionRequest, ToolSpec } from '../../../src/llm/types.ts';
 import type { ModelServer } from '../../support/model-server.ts';
@@ -151,4 +151,43 @@ test('the key leaves out what names the run and how long a command took, and not
   expect(requestKey('m', ask(a, 0.031), parts(a))).not.toBe(requestKey('m', ask(b, 0.031, 'comparisons=413'), parts(b)));
   // without the parts the paths decide the key
   expect(requestKey('m', ask(a, 0.031))).not.toBe(requestKey('m', ask(b, 0.031)));
+});
+
+describe('the workflow a cassette carries', () => {
+  const WF = 'llm:\n  model: m\nbfts:\n  max_nodes: 5\n';
+
+  test('a new cassette starts with the workflow and its digest; players skip that line', async () => {
+    server.push({ text: 'one' });
+    startCassette(cassette(), WF);
+    await client(box, live(), true).complete({ role: 'run', messages: [{ role: 'user', content: 'q' }] });
+    startCassette(cassette(), 'other'); // a cassette that has lines keeps them
+    const lines = readFileSync(cassette(), 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(readCassetteHeader(cassette())).toEqual({ svc_cassette: 1, workflow_sha256: workflowDigest(WF), workflow: WF });
+    const answer = await client(box, { SVC_BACKEND: 'replay', LOCALLLM_HOST: '127.0.0.1:1' }, true).complete({ role: 'run', messages: [{ role: 'user', content: 'q' }] });
+    expect(answer.text).toBe('one');
+  });
+
+  test('replaying under the same workflow passes; under another it is refused naming both digests and the fix', () => {
+    startCassette(cassette(), WF);
+    expect(() => checkReplayWorkflow(cassette(), WF)).not.toThrow();
+    const err = (() => {
+      try {
+        checkReplayWorkflow(cassette(), WF.replace('5', '9'));
+        return null;
+      } catch (e) {
+        return e as InputError;
+      }
+    })();
+    expect(err).toBeInstanceOf(InputError);
+    expect(err?.message).toBe(`the cassette ${cassette()} was recorded with another workflow (sha256 ${workflowDigest(WF).slice(0, 12)}, this run's is ${workflowDigest(WF.replace('5', '9')).slice(0, 12)}): its answers would not fit this run's requests`);
+    expect(err?.hint).toBe('replay it with the workflow it carries: leave out --config');
+  });
+
+  test('a cassette without a header (recorded before there were headers) is replayed without the check', () => {
+    writeFileSync(cassette(), '{"key":"k","role":"run","model":"m","backend":"x","recorded_at":"t","message_count":1,"response":{"text":"a","toolCalls":[],"usage":{}}}\n');
+    expect(readCassetteHeader(cassette())).toBeNull();
+    expect(() => checkReplayWorkflow(cassette(), 'anything')).not.toThrow();
+    expect(new CassettePlayer(cassette()).next('k', 'run', 'm').text).toBe('a');
+  });
 });

@@ -38,7 +38,8 @@ test('a search runs the root, then children up to the node cap, and saves the tr
   expect(Object.keys(tree.nodes[1])).toEqual(['id', 'parent_id', 'depth', 'status', 'retry_count', 'children', 'created_at', 'completed_at', 'artifacts', 'metrics', 'has_real_data', 'eval_summary', 'label', 'raw_label', 'name', 'error_log', 'ancestor_ids', 'trace_log', 'original_direction', 'node_report_path']);
   expect(tree.nodes[1].name).toBe('improve: Tune the block size of the sort');
   expect(tree.nodes).toEqual(JSON.parse(JSON.stringify(r.nodes)));
-  expect(Object.keys(tree.search_state)).toEqual(['frontier', 'expansions', 'label_history', 'lineage']);
+  expect(tree.search_state).toMatchObject({ ended: 'done' });
+  expect(Object.keys(tree.search_state)).toEqual(['frontier', 'expansions', 'label_history', 'lineage', 'ended']);
   const nt = JSON.parse(readFileSync(join(ctx.checkpointDir, 'nodes_tree.json'), 'utf8'));
   expect(nt.experiment_goal).toBe(ctx.goal);
   const results = JSON.parse(readFileSync(join(ctx.checkpointDir, 'results.json'), 'utf8'));
