@@ -98,14 +98,13 @@ test('a template file named in --config travels with the checkpoint; a resume sa
   // the bundled selector, as a file: the replayed requests stay the same
   writeFileSync(join(dir, 'cfg', 'tpl', 'select.md'), readFileSync(join(import.meta.dir, '../../src/prompts/orchestrator/bfts_select.md'), 'utf8'));
   writeFileSync(join(dir, 'cfg', 'wf.yaml'), readFileSync(DEMO_WORKFLOW, 'utf8').replace(/^bfts:\n/m, 'bfts:\n  select_prompt: tpl/select.md\n'));
-  const cassette = join(import.meta.dir, '../../examples/demo/cassette.jsonl');
-  const r = await svc(['run', DEMO_EXPERIMENT, '--config', 'cfg/wf.yaml', '--replay', cassette], { cwd: dir, env: { SVC_ROOT: dir } });
+  const r = await svc(['run', DEMO_EXPERIMENT, '--config', 'cfg/wf.yaml'], { cwd: dir, env: modelEnv() });
   expect(r.code, r.stderr).toBe(0);
   const ck = join(dir, 'workspace', 'checkpoints', checkpoints()[0] ?? '');
   expect(readFileSync(join(ck, 'workflow.yaml'), 'utf8')).toContain('select_prompt: prompts/bfts_select_prompt.md');
   writeFileSync(join(dir, 'other.yaml'), 'bfts:\n  max_nodes: 9\n');
   // resumed from elsewhere, where tpl/select.md means nothing
-  const resumed = await svc(['resume', ck, '--config', join(dir, 'other.yaml')], { cwd: '/', env: { SVC_ROOT: dir, SVC_BACKEND: 'replay', SVC_REPLAY_CASSETTE: cassette } });
+  const resumed = await svc(['resume', ck, '--config', join(dir, 'other.yaml')], { cwd: '/', env: { ...modelEnv(), HOME: dir } });
   expect(resumed.code, resumed.stderr).toBe(0);
   expect(resumed.stderr).toContain(`--config ${join(dir, 'other.yaml')} is not used: the checkpoint's workflow.yaml is`);
   expect(resumed.stdout).toStartWith(`nothing to resume: run ${basename(ck)} is finished (5 nodes, none pending or failed)\ncheckpoint: ${ck}\n`);
@@ -214,5 +213,27 @@ describe('where a run writes', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('svc: svc will not create /workspace: / is a system directory (run svc from your project directory, or point SVC_ROOT (and HOME) at one)\n');
     expect(readdirSync('/').sort()).toEqual(before);
+  });
+});
+
+describe('a replay runs under the workflow its cassette carries', () => {
+  const cassette = join(import.meta.dir, '../../examples/demo/cassette.jsonl');
+
+  test('the README command: no --config, the demo replays to its five nodes with the demo workflow', async () => {
+    const r = await svc(['run', DEMO_EXPERIMENT, '--replay', cassette], { cwd: dir, env: { SVC_ROOT: dir } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('nodes: 5 (5 success, 0 failed)');
+    const ck = join(dir, 'workspace', 'checkpoints', checkpoints()[0] ?? '');
+    expect(readFileSync(join(ck, 'workflow.yaml'), 'utf8')).toBe(readFileSync(DEMO_WORKFLOW, 'utf8'));
+  }, 60_000);
+
+  test('under another workflow it is refused in one line before anything is created', async () => {
+    writeFileSync(join(dir, 'other.yaml'), 'bfts:\n  max_nodes: 9\n');
+    const r = await svc(['run', DEMO_EXPERIMENT, '--config', 'other.yaml', '--replay', cassette], { cwd: dir, env: { SVC_ROOT: dir } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toStartWith(`svc: the cassette ${cassette} was recorded with another workflow (sha256 `);
+    expect(r.stderr).toEndWith('(replay it with the workflow it carries: leave out --config)\n');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(join(dir, 'workspace'))).toBe(false);
   });
 });
