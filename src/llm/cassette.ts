@@ -37,14 +37,23 @@ export function requestKey(model: string, req: CompletionRequest, volatile: Vola
   return new Bun.CryptoHasher('sha256').update(withoutVolatile(canonicalJson(decisive), volatile)).digest('hex');
 }
 
+/** Below this length a run-specific string could be part of other text, and is matched as a word only. */
+const SHORT = 8;
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** Elapsed seconds as a tool result reports them, at any depth of JSON-in-JSON escaping. */
 const ELAPSED = /(\\*"elapsed_s\\*"\s*:\s*)-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g;
 
 function withoutVolatile(text: string, volatile: VolatileParts): string {
   let out = text.replace(ELAPSED, (_m, name: string) => `${name}0`);
   // longest first, so a path is replaced whole before the run id inside it
-  const parts = Object.entries(volatile).filter(([, v]) => v.length >= 8).sort((a, b) => b[1].length - a[1].length);
-  for (const [name, value] of parts) out = out.split(value).join(`{${name}}`);
+  const parts = Object.entries(volatile).filter(([, v]) => v !== '').sort((a, b) => b[1].length - a[1].length);
+  for (const [name, value] of parts) {
+    if (value.length >= SHORT) out = out.split(value).join(`{${name}}`);
+    // a short name (a checkpoint called abc) counts only where no letter or digit touches it: in node_abc_root, not in abcdef
+    else out = out.replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(value)}(?![A-Za-z0-9])`, 'g'), `{${name}}`);
+  }
   return out;
 }
 

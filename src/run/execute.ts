@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.ts';
 import { findCheckpoint } from '../core/checkpoint/locate.ts';
 import { checkpointStatus } from '../core/checkpoint/status.ts';
 import { readTree } from '../core/checkpoint/tree.ts';
-import { claimPid, releasePid, runningPid } from '../core/checkpoint/pid.ts';
+import { claimPid, PID_FILE, releasePid, runningPid } from '../core/checkpoint/pid.ts';
 import { readRecord } from '../core/checkpoint/records.ts';
 import { type Config, loadConfig } from '../core/config/config.ts';
 import { mergedEnv } from '../core/config/environment.ts';
@@ -17,7 +17,7 @@ import { isFileAt } from '../core/paths.ts';
 import { experimentsDirOf } from '../core/workspace.ts';
 import { CASSETTE_FILE, checkReplayWorkflow, startCassette } from '../llm/cassette.ts';
 import { checkpointFile } from '../llm/checkpoint-file.ts';
-import { createModelClient } from '../llm/client.ts';
+import { createModelClient, type ModelClient } from '../llm/client.ts';
 import { readLimits } from '../llm/limits.ts';
 import { SkillPool } from '../mcp/pool.ts';
 import { type PipelineResult, runPipeline } from '../pipeline/run.ts';
@@ -28,7 +28,7 @@ import { createCheckpoint, namedCheckpoint } from './create-checkpoint.ts';
 import { CORE_ROLES, isFatal, stopOnFatal } from './fatal-errors.ts';
 import { checkModelsReachable } from '../llm/preflight.ts';
 import { ensureIdeas, ensureMetricContract } from './ideas.ts';
-import { openRunMemory } from './memory-session.ts';
+import { openRunMemory, type RunMemory } from './memory-session.ts';
 import { progressPrinter } from './progress.ts';
 import { resolveRunSettings } from './settings.ts';
 import { evaluatorSettings } from '../evaluate/index.ts';
@@ -55,12 +55,13 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
       return finished;
     }
   }
-  const { dir, cfg } = req.kind === 'new' ? await newCheckpoint(req, env, cwd) : await existingCheckpoint(req, env, cwd);
+  const { dir, cfg, created } = req.kind === 'new' ? await newCheckpoint(req, env, cwd) : await existingCheckpoint(req, env, cwd);
+  let model: ModelClient | null = null;
+  let pool: SkillPool | null = null;
+  let memory: RunMemory | null = null;
   const settings = resolveRunSettings(cfg);
-  const progress = progressPrinter(out, settings.maxNodes, () => model.spentUsd());
+  const progress = progressPrinter(out, settings.maxNodes, () => model?.spentUsd() ?? 0);
   const log = (msg: string) => progress.line(msg);
-  // two resumes of one checkpoint started at once: exactly one runs it
-  claimPid(dir);
   const stop = new AbortController();
   const onSignal = (sig: NodeJS.Signals) => {
     if (stop.signal.aborted) process.exit(sig === 'SIGINT' ? 130 : 143); // a second signal: leave now
@@ -69,32 +70,31 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-
-  log(`${req.kind === 'new' ? 'run' : 'resuming'} ${dir}`);
-  if (cfg.workflow.ignoredConfig) log(ignoredConfigNote(cfg.workflow.ignoredConfig));
-  const baseEnv = { ...mergedEnv(cfg.env, cfg.dotenv), SVC_CHECKPOINT_DIR: dir };
-  const memory = await openRunMemory(baseEnv, dir, { resume: req.kind === 'resume', log });
-  log(memory.note);
-  const runEnv = { ...baseEnv, ...memory.env };
-  const model = stopOnFatal(createModelClient({ cfg, checkpointDir: dir, env: runEnv }), stop);
-  const wf = cfg.workflow.workflow;
-  const pool = new SkillPool({ skills: listSkills(wf, cfg.projectRoot), disabledTools: disabledTools(wf), env: runEnv });
-  const problems: string[] = [];
-  const ctx: RunContext = {
-    cfg,
-    workflow: wf,
-    settings,
-    env: runEnv,
-    checkpointDir: dir,
-    runId: dir.split('/').pop() ?? dir,
-    experimentsDir: experimentsDirOf(dir),
-    goal: readFileSync(join(dir, 'experiment.md'), 'utf8'),
-    model,
-    pool,
-    idea: () => readRecord(dir, 'idea.json', IdeaFile, problems),
-    log,
-  };
   try {
+    log(`${req.kind === 'new' ? 'run' : 'resuming'} ${dir}`);
+    if (cfg.workflow.ignoredConfig) log(ignoredConfigNote(cfg.workflow.ignoredConfig));
+    const baseEnv = { ...mergedEnv(cfg.env, cfg.dotenv), SVC_CHECKPOINT_DIR: dir };
+    memory = await openRunMemory(baseEnv, dir, { resume: req.kind === 'resume', log });
+    log(memory.note);
+    const runEnv = { ...baseEnv, ...memory.env };
+    model = stopOnFatal(createModelClient({ cfg, checkpointDir: dir, env: runEnv }), stop);
+    const wf = cfg.workflow.workflow;
+    pool = new SkillPool({ skills: listSkills(wf, cfg.projectRoot), disabledTools: disabledTools(wf), env: runEnv });
+    const problems: string[] = [];
+    const ctx: RunContext = {
+      cfg,
+      workflow: wf,
+      settings,
+      env: runEnv,
+      checkpointDir: dir,
+      runId: dir.split('/').pop() ?? dir,
+      experimentsDir: experimentsDirOf(dir),
+      goal: readFileSync(join(dir, 'experiment.md'), 'utf8'),
+      model,
+      pool,
+      idea: () => readRecord(dir, 'idea.json', IdeaFile, problems),
+      log,
+    };
     await ensureIdeas(ctx, stop.signal);
     const run = searchRunner(ctx, { env: baseEnv });
     await run.prepare(stop.signal);
@@ -110,14 +110,30 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
     log('post-search pipeline');
     const pipeline = await runPipeline({ checkpointDir: dir, projectRoot: cfg.projectRoot, workflow: wf, pool, env: runEnv, log, signal: stop.signal });
     return { checkpointDir: dir, nodes: result.nodes, best: result.best, ended: stop.signal.aborted ? 'stopped' : result.ended, pipeline };
+  } catch (err) {
+    // a new run that failed before it recorded anything of its own leaves no directory behind
+    if (created && !hasRunRecords(dir)) {
+      await Promise.allSettled([pool?.close(), memory?.close()]);
+      pool = null;
+      memory = null;
+      releasePid(dir);
+      rmSync(dir, { recursive: true, force: true });
+      log(`nothing of the run was kept: ${dir} is removed`);
+    }
+    throw err;
   } finally {
     progress.end();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await pool.close().catch(() => {});
-    await memory.close();
+    await pool?.close().catch(() => {});
+    await memory?.close();
     releasePid(dir);
   }
+}
+
+/** What only a run writes: once one exists, the directory holds a run worth resuming. */
+function hasRunRecords(dir: string): boolean {
+  return ['tree.json', 'idea.json', 'launch_config.json'].some((f) => existsSync(join(dir, f)));
 }
 
 /**
@@ -126,7 +142,10 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
  * `YYYYMMDDHHMMSS_<slug>` under the checkpoints directory. The workflow in force is copied in, so a
  * resume searches with the same settings.
  */
-async function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env, cwd: string): Promise<{ dir: string; cfg: Config }> {
+/** The checkpoint a run works in, claimed by this process; `created`: this run made the directory. */
+type RunCheckpoint = { dir: string; cfg: Config; created: boolean };
+
+async function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env, cwd: string): Promise<RunCheckpoint> {
   const text = readExperiment(req.experimentFile);
   // settings and prompt templates are checked before anything is created
   const first = loadConfig({ env, cwd, configPath: req.configPath, profile: req.profile });
@@ -143,10 +162,25 @@ async function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env
   const limits = readLimits(runEnv);
   const replaying = envValue(runEnv, 'SVC_BACKEND') === 'replay';
   if (replaying && limits.replayCassette) checkReplayWorkflow(limits.replayCassette, workflowText);
-  const dir = named ? namedCheckpoint(resolve(cwd, named), text) : createCheckpoint(first.checkpointsRoot, text).dir;
-  if (prepared === null) writeFileAtomic(join(dir, 'workflow.yaml'), writeWorkflowCopy(copy, dir));
-  if (limits.record && !replaying) startCassette(checkpointFile(dir, CASSETTE_FILE), workflowText);
-  return { dir, cfg: loadConfig({ env, cwd, checkpointDir: dir, profile: req.profile }) };
+  const fill = (d: string) => {
+    if (prepared === null) writeFileAtomic(join(d, 'workflow.yaml'), writeWorkflowCopy(copy, d));
+    if (limits.record && !replaying) startCassette(checkpointFile(d, CASSETTE_FILE), workflowText);
+  };
+  // a new directory appears whole, its PID file in it: a run killed from then on is resumed with its workflow
+  const fillNew = (d: string) => {
+    fill(d);
+    writeFileAtomic(join(d, PID_FILE), `${process.pid}\n`);
+  };
+  const created = !(named && existsSync(resolve(cwd, named)));
+  const dir = named ? namedCheckpoint(resolve(cwd, named), text, created ? fillNew : fill) : createCheckpoint(first.checkpointsRoot, text, fillNew).dir;
+  claimPid(dir);
+  try {
+    return { dir, cfg: loadConfig({ env, cwd, checkpointDir: dir, profile: req.profile }), created };
+  } catch (err) {
+    releasePid(dir);
+    if (created) rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
 }
 
 function readTextOrNull(path: string): string | null {
@@ -171,7 +205,7 @@ function finishedRun(checkpoint: string, env: Env, cwd: string): RunEnd | null {
   return { checkpointDir: dir, nodes: loaded.nodes, best: bestNode(loaded.nodes), ended: 'finished', runId: loaded.header.run_id || basename(dir) };
 }
 
-async function existingCheckpoint(req: Extract<RunRequest, { kind: 'resume' }>, env: Env, cwd: string): Promise<{ dir: string; cfg: Config }> {
+async function existingCheckpoint(req: Extract<RunRequest, { kind: 'resume' }>, env: Env, cwd: string): Promise<RunCheckpoint> {
   const root = loadConfig({ env, cwd }).checkpointsRoot;
   const dir = findCheckpoint(req.checkpoint, root);
   const pid = runningPid(dir);
@@ -179,7 +213,9 @@ async function existingCheckpoint(req: Extract<RunRequest, { kind: 'resume' }>, 
   if (!isFileAt(join(dir, 'experiment.md'))) throw new InputError(`${dir} has no experiment.md`, 'resume a checkpoint that svc run created');
   const cfg = loadConfig({ env, cwd, checkpointDir: dir, configPath: req.configPath });
   await checkModelsReachable(cfg, mergedEnv(cfg.env, cfg.dotenv), CORE_ROLES);
-  return { dir, cfg };
+  // two resumes of one checkpoint started at once: exactly one runs it
+  claimPid(dir);
+  return { dir, cfg, created: false };
 }
 
 function readExperiment(file: string): string {

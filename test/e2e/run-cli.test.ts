@@ -159,6 +159,16 @@ describe('a model that cannot be reached', () => {
     }
   }, 120_000);
 
+  test('failing at its very start (memory cannot be kept): one line, and no directory that is not a checkpoint is left', async () => {
+    // a home that is a file: the run's memory database cannot be made under it
+    writeFileSync(join(dir, 'home-file'), '');
+    const r = await svc(['run', DEMO_EXPERIMENT, '--config', DEMO_WORKFLOW], { cwd: dir, env: { ...modelEnv(), HOME: join(dir, 'home-file') } });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('nothing of the run was kept');
+    expect(r.stderr).toContain(join(dir, 'home-file'));
+    expect(checkpoints()).toEqual([]);
+  });
+
   test('a hosted backend without its key: one line naming the variable', async () => {
     const r = await svc(['run', DEMO_EXPERIMENT, '--config', DEMO_WORKFLOW], { cwd: dir, env: { SVC_ROOT: dir, SVC_BACKEND: 'providera', SVC_MODEL: 'gpt-4o-mini' } });
     expect(r.code).not.toBe(0);
@@ -225,6 +235,13 @@ describe('a replay runs under the workflow its cassette carries', () => {
     expect(r.stdout).toContain('nodes: 5 (5 success, 0 failed)');
     const ck = join(dir, 'workspace', 'checkpoints', checkpoints()[0] ?? '');
     expect(readFileSync(join(ck, 'workflow.yaml'), 'utf8')).toBe(readFileSync(DEMO_WORKFLOW, 'utf8'));
+  }, 60_000);
+
+  test('into a checkpoint with a short name (SVC_CHECKPOINT_DIR=.../abc), the replay matches the recording all through', async () => {
+    const ck = join(dir, 'runs', 'abc');
+    const r = await svc(['run', DEMO_EXPERIMENT, '--replay', cassette], { cwd: dir, env: { SVC_ROOT: dir, SVC_CHECKPOINT_DIR: ck } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('nodes: 5 (5 success, 0 failed)');
   }, 60_000);
 
   test('under another workflow it is refused in one line before anything is created', async () => {

@@ -94,3 +94,33 @@ test('killed with SIGKILL at random moments and resumed, the run reaches its ful
   expect(unreadableFiles(dir)).toEqual([]);
   expect(unreadableFiles(join(root, 'workspace', 'experiments'))).toEqual([]);
 }, 600_000);
+
+test('a replay killed with SIGKILL at any moment, even before its first record, resumes from the same cassette to the end', async () => {
+  const cassette = join(import.meta.dir, '../../examples/demo/cassette.jsonl');
+  const replayEnv = { PATH: env.PATH, HOME: root, NO_COLOR: '1', SVC_BACKEND: 'replay', SVC_REPLAY_CASSETTE: cassette };
+  const outcomes: string[] = [];
+  // from just after the start (the checkpoint being made) to well into the search
+  for (const at of [5, 30, 60, 120, 250, 400]) {
+    const project = join(root, `replay-${at}`);
+    const run = Bun.spawn([SVC, 'run', DEMO_EXPERIMENT, '--replay', cassette], { cwd: root, env: { ...replayEnv, SVC_ROOT: project }, stdin: 'ignore', stdout: 'ignore', stderr: 'ignore' });
+    await Bun.sleep(at);
+    run.kill('SIGKILL');
+    await run.exited;
+    const dir = onlyCheckpoint(project);
+    const checkpoints = join(project, 'workspace', 'checkpoints');
+    // a directory that is there is a checkpoint whole; a kill before it leaves only a hidden one being made
+    if (dir === null) {
+      const left = existsSync(checkpoints) ? readdirSync(checkpoints) : [];
+      expect(left.filter((n) => !n.startsWith('.new-'))).toEqual([]);
+      outcomes.push(`${at}: none yet`);
+      continue;
+    }
+    const resumed = Bun.spawn([SVC, 'resume', dir], { cwd: root, env: { ...replayEnv, SVC_ROOT: project }, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+    const [code, stderr] = await Promise.all([resumed.exited, new Response(resumed.stderr).text()]);
+    expect(code, `killed at ${at} ms\n${stderr}`).toBe(0);
+    expect(treeNodes(dir).filter((n) => n.status === 'success')).toHaveLength(5);
+    outcomes.push(`${at}: resumed`);
+  }
+  // most of the kills found a checkpoint to resume, or this tests little
+  expect(outcomes.filter((o) => o.endsWith('resumed')).length, outcomes.join('; ')).toBeGreaterThanOrEqual(3);
+}, 300_000);

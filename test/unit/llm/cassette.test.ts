@@ -153,6 +153,15 @@ test('the key leaves out what names the run and how long a command took, and not
   expect(requestKey('m', ask(a, 0.031))).not.toBe(requestKey('m', ask(b, 0.031)));
 });
 
+test('a short run name is left out where it stands alone (paths, node ids), and nowhere inside other words', () => {
+  const ask = (run: string, text: string): CompletionRequest => ({ role: 'bfts', messages: [{ role: 'user', content: `expand node_${run}_root in /w/checkpoints/${run}: ${text}` }] });
+  const parts = (run: string) => ({ checkpoint: `/w/checkpoints/${run}`, experiments: `/w/experiments/${run}`, run_id: run });
+  const long = '20261122130000_sort_study';
+  expect(requestKey('m', ask('abc', 'sort it'), parts('abc'))).toBe(requestKey('m', ask(long, 'sort it'), parts(long)));
+  // abc inside abcdef is the program's own text, not the run's name
+  expect(requestKey('m', ask('abc', 'call abcdef()'), parts('abc'))).toBe(requestKey('m', ask(long, 'call abcdef()'), parts(long)));
+});
+
 describe('the workflow a cassette carries', () => {
   const WF = 'llm:\n  model: m\nbfts:\n  max_nodes: 5\n';
 
