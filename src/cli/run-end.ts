@@ -25,7 +25,22 @@ export function printRunEnd(end: RunEnd): number {
     return 1;
   }
   if (end.ended === 'terminated') print('the lineage judge ended the search');
-  if (!end.pipeline) return 0;
-  print(pipelineSummary(end.pipeline));
-  return end.pipeline.failure ? 1 : 0;
+  if (end.pipeline) print(pipelineSummary(end.pipeline));
+  const failed = end.nodes.filter((x) => x.status === 'failed');
+  if (end.nodes.length > 0 && failed.length === end.nodes.length) {
+    print(`every node failed: ${commonReason(failed)}`);
+    return 1;
+  }
+  return end.pipeline?.failure ? 1 : 0;
+}
+
+/** Why the nodes failed: the reason most of them give, with how many gave it. */
+function commonReason(failed: RunEnd['nodes']): string {
+  const counts = new Map<string, number>();
+  for (const n of failed) {
+    const why = (n.error_log ?? n.eval_summary ?? 'no reason recorded').split('\n')[0]?.slice(0, 300) ?? '';
+    counts.set(why, (counts.get(why) ?? 0) + 1);
+  }
+  const [why, count] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0] ?? ['no reason recorded', 0];
+  return count === failed.length ? why : `${why} (${count} of ${failed.length} nodes; svc status shows the others)`;
 }

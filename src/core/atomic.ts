@@ -2,6 +2,7 @@ import { closeSync, createWriteStream, fsyncSync, mkdirSync, openSync, renameSyn
 import { basename, dirname, join } from 'node:path';
 import type { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { diskError } from './errors.ts';
 
 /**
  * Write a file so that readers see either the old content or the new, never a part:
@@ -10,6 +11,14 @@ import { pipeline } from 'node:stream/promises';
  * a killed process still leaves it whole, only a power cut could leave it older than its source.
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644, durable = true): void {
+  try {
+    writeWhole(path, data, mode, durable);
+  } catch (err) {
+    throw diskError(err, path);
+  }
+}
+
+function writeWhole(path: string, data: string | Uint8Array, mode: number, durable: boolean): void {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
   const tmp = tempName(path);

@@ -62,6 +62,30 @@ export class InvalidRecordError extends SvcError {
   }
 }
 
+const DISK_REFUSALS: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'read-only file system',
+  EIO: 'input/output error',
+};
+
+/** A file svc could not write because the disk refused: full, over quota, read-only or failing. */
+export class DiskWriteError extends SvcError {
+  constructor(
+    readonly path: string,
+    readonly code: string,
+  ) {
+    super(`cannot write ${path}: ${DISK_REFUSALS[code] ?? code} (${code})`, code === 'ENOSPC' || code === 'EDQUOT' ? 'free some disk space and try again' : undefined, 1);
+    this.name = 'DiskWriteError';
+  }
+}
+
+/** `err` as a DiskWriteError naming `path` when the disk refused a write to it; any other error as it is. */
+export function diskError(err: unknown, path: string): unknown {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  return code !== undefined && Object.hasOwn(DISK_REFUSALS, code) ? new DiskWriteError(path, code) : err;
+}
+
 export function oneLine(err: unknown): string {
   if (err instanceof SvcError) return err.hint ? `${err.message} (${err.hint})` : err.message;
   if (err instanceof Error) return err.message.split('\n')[0] ?? String(err);

@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../core/atomic.ts';
-import { InputError, NotFoundError } from '../core/errors.ts';
+import { diskError, InputError, NotFoundError } from '../core/errors.ts';
 import { isMapping } from '../core/values.ts';
 import { ReplayDivergedError } from './errors.ts';
 import { type ModelRole, withoutBackendPrefix } from './route.ts';
@@ -23,8 +23,8 @@ export type CassetteEntry = {
   response: RecordedCompletion;
 };
 
-/** Run-specific strings by the name that stands for them in a request key. */
-export type VolatileParts = Readonly<Record<string, string>>;
+/** Run-specific strings, each with the text that stands for it in a request key. */
+export type VolatileParts = readonly (readonly [value: string, stand: string])[];
 
 /**
  * sha256 of the parts of a request that decide the answer, as canonical JSON, less what differs
@@ -32,15 +32,10 @@ export type VolatileParts = Readonly<Record<string, string>>;
  * experiments directory, its run id) and the elapsed seconds a command's result reports. Without
  * this a replay, which runs in a new checkpoint and times its commands anew, would match nothing.
  */
-export function requestKey(model: string, req: CompletionRequest, volatile: VolatileParts = {}): string {
+export function requestKey(model: string, req: CompletionRequest, volatile: VolatileParts = []): string {
   const decisive = { model: withoutBackendPrefix(model), messages: req.messages, tools: req.tools ?? null, toolChoice: req.toolChoice ?? null, temperature: req.temperature ?? null, maxOutputTokens: req.maxOutputTokens ?? null };
   return new Bun.CryptoHasher('sha256').update(withoutVolatile(canonicalJson(decisive), volatile)).digest('hex');
 }
-
-/** Below this length a run-specific string could be part of other text, and is matched as a word only. */
-const SHORT = 8;
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Elapsed seconds as a tool result reports them, at any depth of JSON-in-JSON escaping. */
 const ELAPSED = /(\\*"elapsed_s\\*"\s*:\s*)-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g;
@@ -48,12 +43,10 @@ const ELAPSED = /(\\*"elapsed_s\\*"\s*:\s*)-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g;
 function withoutVolatile(text: string, volatile: VolatileParts): string {
   let out = text.replace(ELAPSED, (_m, name: string) => `${name}0`);
   // longest first, so a path is replaced whole before the run id inside it
-  const parts = Object.entries(volatile).filter(([, v]) => v !== '').sort((a, b) => b[1].length - a[1].length);
-  for (const [name, value] of parts) {
-    if (value.length >= SHORT) out = out.split(value).join(`{${name}}`);
-    // a short name (a checkpoint called abc) counts only where no letter or digit touches it: in node_abc_root, not in abcdef
-    else out = out.replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(value)}(?![A-Za-z0-9])`, 'g'), `{${name}}`);
-  }
+  // a short one (a checkpoint called run) could be any word of the text, and is left alone: where the
+  // run's name matters it comes inside a longer part (its paths, its root node's id)
+  const parts = volatile.filter(([v]) => v.length >= 8).sort((a, b) => b[0].length - a[0].length);
+  for (const [value, stand] of parts) out = out.split(value).join(stand);
   return out;
 }
 
@@ -113,7 +106,11 @@ export function checkReplayWorkflow(path: string, workflowText: string): void {
 }
 
 export function recordExchange(path: string, entry: CassetteEntry): void {
-  appendFileSync(path, `${JSON.stringify(entry)}\n`);
+  try {
+    appendFileSync(path, `${JSON.stringify(entry)}\n`);
+  } catch (err) {
+    throw diskError(err, path);
+  }
 }
 
 /**

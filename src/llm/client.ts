@@ -118,7 +118,14 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
 
 /** What names a run in its requests: the same search replayed in another checkpoint asks the same. */
 function volatileParts(checkpointDir: string | null): VolatileParts {
-  if (!checkpointDir) return {};
+  if (!checkpointDir) return [];
   const dir = resolve(checkpointDir);
-  return { checkpoint: dir, experiments: experimentsDirOf(dir), run_id: basename(dir) };
+  const runId = basename(dir);
+  return [
+    [dir, '{checkpoint}'],
+    [experimentsDirOf(dir), '{experiments}'],
+    // the root node's id holds the run id (search/node.ts rootIdOf); matched whole, a short run id is left out there too
+    [`node_${runId}_root`, 'node_{run_id}_root'],
+    [runId, '{run_id}'],
+  ];
 }

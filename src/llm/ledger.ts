@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { diskError } from '../core/errors.ts';
 import { statOrNull } from '../core/paths.ts';
 import { checkpointFile } from './checkpoint-file.ts';
 import { BudgetExceededError } from './errors.ts';
@@ -76,11 +77,19 @@ export class CostLedger {
       return;
     }
     // one write with O_APPEND: lines of several processes never interleave
-    appendFileSync(this.trace, `${JSON.stringify(record)}\n`);
+    try {
+      appendFileSync(this.trace, `${JSON.stringify(record)}\n`);
+    } catch (err) {
+      throw diskError(err, this.trace);
+    }
     // a writer that read before another's append rewrites the summary; the other writes after its own append
     for (let round = 0; round < 3; round++) {
       const seen = this.tally.catchUp();
-      replaceFile(this.summaryPath, `${JSON.stringify(this.tally.summary(), null, 2)}\n`);
+      try {
+        replaceFile(this.summaryPath, `${JSON.stringify(this.tally.summary(), null, 2)}\n`);
+      } catch (err) {
+        throw diskError(err, this.summaryPath);
+      }
       if ((statOrNull(this.trace)?.size ?? 0) === seen) break;
     }
   }

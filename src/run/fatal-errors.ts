@@ -1,7 +1,8 @@
+import { DiskWriteError } from '../core/errors.ts';
 import type { ModelClient, ModelRole } from '../llm/client.ts';
 import { BudgetExceededError, ModelKeyError, ModelUnreachableError, ReplayDivergedError } from '../llm/errors.ts';
 
-type Fatal = ReplayDivergedError | BudgetExceededError | ModelUnreachableError | ModelKeyError;
+type Fatal = ReplayDivergedError | BudgetExceededError | ModelUnreachableError | ModelKeyError | DiskWriteError;
 
 /** Roles without which there are no ideas, nodes or scores; the judges degrade instead, as the spec says. */
 export const CORE_ROLES: readonly ModelRole[] = ['idea', 'bfts', 'eval'];
@@ -9,13 +10,14 @@ const FATAL_ROLES: ReadonlySet<ModelRole> = new Set(CORE_ROLES);
 
 /**
  * Model errors that end the whole run rather than one node, since every later call would fail
- * alike: a replay that asks what the recording did not and a spent budget, from any role; a
- * backend that does not answer at its address and a key that is missing or refused, from the
- * idea, agent or evaluator model. The run stops as on a signal, so its checkpoint resumes once
+ * alike: a replay that asks what the recording did not, a spent budget and a disk that refuses
+ * the run's records (the answer came, but could not be kept), from any role; a backend that does
+ * not answer at its address and a key that is missing or refused, from the idea, agent or
+ * evaluator model. The run stops as on a signal, so its checkpoint resumes once
  * the cause is fixed.
  */
 export function isFatal(err: unknown, role?: ModelRole): err is Fatal {
-  if (err instanceof ReplayDivergedError || err instanceof BudgetExceededError) return true;
+  if (err instanceof ReplayDivergedError || err instanceof BudgetExceededError || err instanceof DiskWriteError) return true;
   return (err instanceof ModelUnreachableError || err instanceof ModelKeyError) && (role === undefined || FATAL_ROLES.has(role));
 }
 

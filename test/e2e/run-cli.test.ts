@@ -237,8 +237,8 @@ describe('a replay runs under the workflow its cassette carries', () => {
     expect(readFileSync(join(ck, 'workflow.yaml'), 'utf8')).toBe(readFileSync(DEMO_WORKFLOW, 'utf8'));
   }, 60_000);
 
-  test('into a checkpoint with a short name (SVC_CHECKPOINT_DIR=.../abc), the replay matches the recording all through', async () => {
-    const ck = join(dir, 'runs', 'abc');
+  test.each(['abc', 'run'])('into a checkpoint with a short name (SVC_CHECKPOINT_DIR=.../%s), the replay matches the recording all through', async (name) => {
+    const ck = join(dir, 'runs', name);
     const r = await svc(['run', DEMO_EXPERIMENT, '--replay', cassette], { cwd: dir, env: { SVC_ROOT: dir, SVC_CHECKPOINT_DIR: ck } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('nodes: 5 (5 success, 0 failed)');

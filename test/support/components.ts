@@ -3,7 +3,7 @@
  * installs them first where it can (scripts/test-setup.sh); where one is still missing, the tests
  * that need it are skipped, never failed, and one line per test file names it and how to get it.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 type Component = { what: string; present: () => boolean; how: string };
@@ -31,6 +31,7 @@ const COMPONENTS = {
   slurm: { what: 'a Slurm cluster', present: slurmReady, how: 'run npm test as root on Debian or Ubuntu: it starts a single-node cluster (test/support/slurm/start.sh)' },
   python3: { what: 'python3', present: onPath('python3'), how: 'apt-get install python3-minimal' },
   script: { what: 'script (a pseudo-terminal)', present: onPath('script'), how: 'apt-get install bsdutils' },
+  tmpfs: { what: 'mounting a small tmpfs (a disk that fills up)', present: () => process.getuid?.() === 0 && Bun.which('mount') !== null && Bun.which('umount') !== null, how: 'run the tests as root' },
 } satisfies Record<string, Component>;
 
 export type ComponentName = keyof typeof COMPONENTS;
@@ -50,4 +51,13 @@ export function lacks(name: ComponentName): boolean {
     if (!present) console.error(`skipped: the tests that need ${c.what}, which this machine lacks (${c.how})`);
   }
   return !present;
+}
+
+/** A tmpfs of `kib` KiB mounted at a new directory below `parent`, and how to take it away. */
+export function smallDisk(parent: string, kib: number): { dir: string; remove: () => void } {
+  const dir = join(parent, `disk-${kib}k`);
+  mkdirSync(dir);
+  const r = Bun.spawnSync(['mount', '-t', 'tmpfs', '-o', `size=${kib}k`, 'tmpfs', dir], { stderr: 'pipe' });
+  if (r.exitCode !== 0) throw new Error(`mount tmpfs at ${dir}: ${r.stderr.toString().trim()}`);
+  return { dir, remove: () => void Bun.spawnSync(['umount', '-l', dir]) };
 }

@@ -35,4 +35,13 @@ describe('printRunEnd', () => {
     expect(lines.at(-1)).toBe('stopped before the end; continue with: svc resume /ck');
     expect(lines.some((l) => l.startsWith('post-search pipeline'))).toBe(false);
   });
+
+  test('a run whose every node failed is exit 1 and says why, by the reason most of them give', () => {
+    const failed = (id: string, error_log: string) => ({ id, status: 'failed', error_log, eval_summary: null, metrics: {} }) as unknown as RunEnd['nodes'][number];
+    const nodes = [failed('a', 'model call failed at step 1: HTTP 500\nstack'), failed('b', 'model call failed at step 1: HTTP 500'), failed('c', 'timed out after 300 s')];
+    expect(printRunEnd(end({ nodes }))).toBe(1);
+    expect(lines.at(-1)).toBe('every node failed: model call failed at step 1: HTTP 500 (2 of 3 nodes; svc status shows the others)');
+    expect(printRunEnd(end({ nodes: nodes.slice(0, 2) }))).toBe(1);
+    expect(lines.at(-1)).toBe('every node failed: model call failed at step 1: HTTP 500');
+  });
 });

@@ -3,6 +3,8 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { createGzip, gunzipSync } from 'node:zlib';
 import { writeFileAtomic, writeJsonAtomic, writeStreamAtomic } from '../../../src/core/atomic.ts';
+import { DiskWriteError } from '../../../src/core/errors.ts';
+import { lacks, smallDisk } from '../../support/components.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
 let dir: string;
@@ -12,6 +14,26 @@ beforeEach(() => {
 afterEach(() => removeDir(dir));
 
 describe('writeFileAtomic', () => {
+  test.skipIf(lacks('tmpfs'))('a full disk: the error names the file and the cause, the old content stays, no temp file', () => {
+    const disk = smallDisk(dir, 64);
+    try {
+      const f = join(disk.dir, 'tree.json');
+      writeFileAtomic(f, 'old');
+      let err: unknown = null;
+      try {
+        writeFileAtomic(f, Buffer.alloc(1 << 20, 1));
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(DiskWriteError);
+      expect((err as DiskWriteError).message).toBe(`cannot write ${f}: no space left on device (ENOSPC)`);
+      expect(readFileSync(f, 'utf8')).toBe('old');
+      expect(readdirSync(disk.dir)).toEqual(['tree.json']);
+    } finally {
+      disk.remove();
+    }
+  });
+
   test('replaces the content and leaves no temp file', () => {
     const f = join(dir, 'a.json');
     writeFileSync(f, 'old');

@@ -144,7 +144,12 @@ test('the key leaves out what names the run and how long a command took, and not
       ],
     };
   };
-  const parts = (ckpt: string) => ({ checkpoint: ckpt, experiments: ckpt.replace('checkpoints', 'experiments'), run_id: ckpt.split('/').pop() ?? '' });
+  const parts = (ckpt: string) =>
+    [
+      [ckpt, '{checkpoint}'],
+      [ckpt.replace('checkpoints', 'experiments'), '{experiments}'],
+      [ckpt.split('/').pop() ?? '', '{run_id}'],
+    ] as const;
   const a = '/home/u/workspace/checkpoints/20261122130000_sort_study';
   const b = '/tmp/x/workspace/checkpoints/20261123090501_sort_study';
   expect(requestKey('m', ask(a, 0.031), parts(a))).toBe(requestKey('m', ask(b, 12.5), parts(b)));
@@ -153,13 +158,19 @@ test('the key leaves out what names the run and how long a command took, and not
   expect(requestKey('m', ask(a, 0.031))).not.toBe(requestKey('m', ask(b, 0.031)));
 });
 
-test('a short run name is left out where it stands alone (paths, node ids), and nowhere inside other words', () => {
+test('a short run name is left out inside its paths and its root node id, and nowhere else', () => {
   const ask = (run: string, text: string): CompletionRequest => ({ role: 'bfts', messages: [{ role: 'user', content: `expand node_${run}_root in /w/checkpoints/${run}: ${text}` }] });
-  const parts = (run: string) => ({ checkpoint: `/w/checkpoints/${run}`, experiments: `/w/experiments/${run}`, run_id: run });
+  const parts = (run: string) =>
+    [
+      [`/w/checkpoints/${run}`, '{checkpoint}'],
+      [`/w/experiments/${run}`, '{experiments}'],
+      [`node_${run}_root`, 'node_{run_id}_root'],
+      [run, '{run_id}'],
+    ] as const;
   const long = '20261122130000_sort_study';
   expect(requestKey('m', ask('abc', 'sort it'), parts('abc'))).toBe(requestKey('m', ask(long, 'sort it'), parts(long)));
-  // abc inside abcdef is the program's own text, not the run's name
-  expect(requestKey('m', ask('abc', 'call abcdef()'), parts('abc'))).toBe(requestKey('m', ask(long, 'call abcdef()'), parts(long)));
+  // a run called run: the word run in the text is the text's own
+  expect(requestKey('m', ask('run', 'run the program'), parts('run'))).toBe(requestKey('m', ask(long, 'run the program'), parts(long)));
 });
 
 describe('the workflow a cassette carries', () => {
