@@ -111,7 +111,7 @@ function splitOnce(s: string, sep: string): [string, string | undefined] {
 function report(err: unknown): number {
   const errno = err as NodeJS.ErrnoException;
   if (errno?.code === 'EPIPE') return 0;
-  if (errno?.code && errno.path) {
+  if (errno?.code && errno.path && !(err instanceof SvcError)) {
     // a file system error that reached the top without a SvcError: name the file
     process.stderr.write(`svc: cannot ${errno.syscall ?? 'use'} ${errno.path}: ${errno.code}\n`);
     return 1;

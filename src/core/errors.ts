@@ -86,6 +86,11 @@ export function diskError(err: unknown, path: string): unknown {
   return code !== undefined && Object.hasOwn(DISK_REFUSALS, code) ? new DiskWriteError(path, code) : err;
 }
 
+/** Why a model call gave nothing to use: the call itself failed, or the disk could not keep its answer. */
+export function modelCallFailure(err: unknown): string {
+  return err instanceof DiskWriteError ? `its answer could not be kept: ${oneLine(err)}` : `the model call failed: ${oneLine(err)}`;
+}
+
 export function oneLine(err: unknown): string {
   if (err instanceof SvcError) return err.hint ? `${err.message} (${err.hint})` : err.message;
   if (err instanceof Error) return err.message.split('\n')[0] ?? String(err);

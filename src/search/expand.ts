@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { oneLine } from '../core/errors.ts';
+import { modelCallFailure, oneLine } from '../core/errors.ts';
 import type { RunContext, SearchNode } from './contract.ts';
 import { scoreOf } from './contract.ts';
 import { type Expansion, parseExpansion } from './parse-expansion.ts';
@@ -31,7 +31,7 @@ export async function proposeChild(ctx: RunContext, parent: SearchNode, nodes: R
     if (e) return e;
     why = 'the answer was empty';
   } catch (err) {
-    why = `the model call failed: ${oneLine(err)}`;
+    why = modelCallFailure(err);
   }
   const e = fallbackExpansion(parent);
   ctx.log(`bfts expand ${parent.id}: ${why}; adding a ${e.label} child`);

@@ -1,4 +1,4 @@
-import { oneLine } from '../core/errors.ts';
+import { modelCallFailure } from '../core/errors.ts';
 import { withoutThinking } from './answer-text.ts';
 import type { RunContext, SearchNode } from './contract.ts';
 import { diversityBonus, fallbackPick, fallbackScore, formulaName, type ScoreInputs } from './frontier-score.ts';
@@ -39,7 +39,7 @@ export async function selectNode(ctx: RunContext, nodes: readonly SearchNode[], 
     if (i !== null) return shown[i] as SearchNode;
     why = `the answer '${oneLineText(answer.text)}' is not an index from 0 to ${shown.length - 1}`;
   } catch (err) {
-    why = `the model call failed: ${oneLine(err)}`;
+    why = modelCallFailure(err);
   }
   const pick = fallbackPick(nodes, inp);
   ctx.log(`bfts ${sel.op}: ${why}; chose ${pick.id} by the ${formulaName(inp.settings)} formula`);

@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { DEMO_EXPERIMENT, DEMO_MODEL, DEMO_WORKFLOW } from '../../scripts/record-demo.ts';
 import { startModelServer } from '../support/model-server.ts';
 import { writeCheckpoint } from '../support/checkpoint.ts';
+import { lacks, smallDisk } from '../support/components.ts';
 import { type OpenAIChatRequest, researcherReply } from '../support/scripted-researcher.ts';
 import { removeDir, SVC, svc, tempDir } from '../support/svc.ts';
 
@@ -254,3 +255,17 @@ describe('a replay runs under the workflow its cassette carries', () => {
     expect(existsSync(join(dir, 'workspace'))).toBe(false);
   });
 });
+
+test.skipIf(lacks('tmpfs'))('a disk that fills up during the run: it stops naming the file it could not write, never as a failed model call', async () => {
+  const disk = smallDisk(dir, 100);
+  try {
+    const cassette = join(import.meta.dir, '../../examples/demo/cassette.jsonl');
+    const r = await svc(['run', DEMO_EXPERIMENT, '--replay', cassette], { cwd: dir, env: { SVC_ROOT: dir, SVC_CHECKPOINT_DIR: join(disk.dir, 'run') } });
+    expect(r.code).toBe(1);
+    const last = r.stderr.trim().split('\n').at(-1) ?? '';
+    expect(last).toMatch(new RegExp(`^svc: cannot write ${disk.dir}/\\S+: no space left on device \\(ENOSPC\\) \\(free some disk space and try again\\)$`));
+    expect(r.stderr).not.toContain('the model call failed: cannot write');
+  } finally {
+    disk.remove();
+  }
+}, 60_000);
