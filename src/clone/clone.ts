@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { type Env, envValue } from '../core/config/env-vars.ts';
 import { ConflictError, InputError, InvalidRecordError } from '../core/errors.ts';
@@ -68,14 +68,14 @@ export function removeClonesInProgress(): void {
   inProgress.clear();
 }
 
-/** Refuses a destination that exists and is not an empty directory. */
+/**
+ * Refuses a destination that exists and is not an empty directory. A link is refused whatever it
+ * leads to: the clone is renamed into place, and a rename replaces no link with a directory.
+ */
 function checkDest(dest: string): void {
-  let st: ReturnType<typeof statSync>;
-  try {
-    st = statSync(dest);
-  } catch {
-    return;
-  }
+  const st = lstatSync(dest, { throwIfNoEntry: false });
+  if (st === undefined) return;
+  if (st.isSymbolicLink()) throw new ConflictError(`destination ${dest} is a symbolic link (to ${readlinkSync(dest)})`, 'give the directory it leads to, or a new name');
   if (!st.isDirectory() || readdirSync(dest).length > 0) throw new ConflictError(`destination ${dest} already exists and is not empty`, 'choose another destination or remove it');
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeBundle, tarTree, writeBundleTree } from '../support/bundle.ts';
 import { RegistryClient } from '../../src/registry/client.ts';
@@ -79,6 +79,21 @@ describe('svc clone', () => {
     const occupied = await svc(['clone', 'file://t.tar.gz', 'tree'], { cwd: dir });
     expect(occupied.code).toBe(1);
     expect(occupied.stderr).toContain('already exists and is not empty');
+  });
+
+  test.each([
+    ['an empty directory', 'empty-dir'],
+    ['nothing', '/nonexistent-svc-target'],
+  ])('a destination that is a link (to %s) is refused in one line, the link and what it leads to untouched', async (_what, target) => {
+    const { tarball } = await makeBundle(join(dir, 'src'), FILES);
+    if (target === 'empty-dir') mkdirSync(join(dir, target));
+    symlinkSync(target, join(dir, 'linked'));
+    const r = await svc(['clone', `file://${tarball}`, 'linked'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`svc: destination ${join(dir, 'linked')} is a symbolic link (to ${target}) (give the directory it leads to, or a new name)\n`);
+    expect(readlinkSync(join(dir, 'linked'))).toBe(target);
+    if (target === 'empty-dir') expect(readdirSync(join(dir, target))).toEqual([]);
+    expect(readdirSync(dir).filter((n) => n.includes('clone'))).toEqual([]);
   });
 
   test('svc:// through ./.svc/registries.yaml with --token naming an environment variable; --no-extract', async () => {
