@@ -1,15 +1,10 @@
+import { KEY_VARIABLE } from '../core/config/env-vars.ts';
 import { withoutCredentials } from '../core/text.ts';
 import { SvcError, UnavailableError } from '../core/errors.ts';
 import { ModelKeyError, ModelUnreachableError } from './errors.ts';
 import { retryAfterMs, type Verdict } from './retry.ts';
 import type { Backend, ModelChoice } from './route.ts';
 
-/** The variable holding each backend's key; localllm and replay need none. */
-export const KEY_VARIABLE: Readonly<Partial<Record<Backend, string>>> = {
-  providera: 'PROVIDERA_API_KEY',
-  providerb: 'PROVIDERB_API_KEY',
-  'openai-compatible': 'LLM_API_KEY',
-};
 
 export const DEFAULT_BASE: Readonly<Partial<Record<Backend, string>>> = { providera: 'https://api.openai.com/v1', providerb: 'https://api.anthropic.com/v1' };
 

@@ -5,7 +5,7 @@ import type { Env } from '../core/config/env-vars.ts';
 import { effective } from '../core/config/config.ts';
 import { diskFigures, memoryFigures } from '../core/system/metrics.ts';
 import { withoutCredentials } from '../core/text.ts';
-import { KEY_VARIABLE } from './failures.ts';
+import { KEY_VARIABLE } from '../core/config/env-vars.ts';
 import { type DaemonModels, daemonModels, loadedModels } from './local-daemon.ts';
 import { type Backend, daemonUrl, MODEL_ROLES, type ModelChoice, modelFor } from './route.ts';
 

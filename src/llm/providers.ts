@@ -2,7 +2,7 @@ import type { LanguageModel } from 'ai';
 import type { Env } from '../core/config/env-vars.ts';
 import { ModelKeyError } from './errors.ts';
 import { cappedFetch } from './capped-fetch.ts';
-import { KEY_VARIABLE } from './failures.ts';
+import { KEY_VARIABLE } from '../core/config/env-vars.ts';
 import type { ModelChoice } from './route.ts';
 
 /**

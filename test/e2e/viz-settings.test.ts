@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeCheckpoint } from '../support/checkpoint.ts';
-import { removeDir, tempDir } from '../support/svc.ts';
+import { removeDir, svc, tempDir } from '../support/svc.ts';
 import { startViz, type Viz } from '../support/viz.ts';
 
 let dir: string;
@@ -79,7 +79,9 @@ describe('POST /api/settings', () => {
       [{ vlm_review_enabled: 1 }, 'vlm_review_enabled must be true or false'],
       [{ retrieval_backend: 'nope' }, 'retrieval_backend must be one of'],
       [{ language: 'de', ors: { judge_model: 7 } }, 'ors.judge_model must be a string'],
-      [{ api_key: 'POSTED-SECRET' }, "'api_key' looks like a secret"],
+      [{ api_key: 'POSTED-SECRET', llm_provider: 'localllm' }, 'the localllm backend takes no API key'],
+      [{ api_key: 7 }, 'api_key must be a string'],
+      [{ api_key: 'POSTED-SECRET', llm_provider: 'providerb', slurm_cpus: 'many' }, 'slurm_cpus must be a whole number'],
       [{ publish: { token: 'POSTED-SECRET' } }, "'publish.token' looks like a secret"],
       [[{ language: 'de' }], 'the body must be a JSON object'],
       ['de', 'the body must be a JSON object'],
@@ -90,11 +92,46 @@ describe('POST /api/settings', () => {
       expect(res.body.error).toContain(message);
       expect(res.body.error).not.toContain('POSTED-SECRET');
     }
-    expect((await v.post('/api/settings', { api_key: 'x' })).body.error).toContain('POST /api/env-keys');
+    expect((await v.post('/api/settings', { semantic_scholar_key: 'x' })).body.error).toContain('POST /api/env-keys');
     const malformed = await postRaw(v, '/api/settings', '{"language": ');
     expect(malformed.status).toBe(400);
     expect(malformed.body.error).toContain('malformed');
     expect(readFileSync(settingsFile(), 'utf8')).toBe(original);
+  });
+});
+
+describe('POST /api/settings as the ARI web UI sends it', () => {
+  test('api_key goes to .env as the provider\'s variable, never to settings.json nor back; the rest is saved', async () => {
+    const v = await start();
+    const res = await v.post('/api/settings', { llm_provider: 'providera', llm_model: 'gpt-4o-mini', api_key: 'sk-from-the-web-ui-0001' });
+    expect(res.status).toBe(200);
+    expect(readFileSync(envFile(), 'utf8')).toContain('PROVIDERA_API_KEY=sk-from-the-web-ui-0001');
+    expect((statSync(envFile()).mode & 0o777).toString(8)).toBe('600');
+    const saved = readFileSync(settingsFile(), 'utf8');
+    expect(JSON.parse(saved)).toMatchObject({ llm_provider: 'providera', llm_model: 'gpt-4o-mini' });
+    expect(saved).not.toContain('sk-from-the-web-ui');
+    expect(JSON.stringify(res.body)).not.toContain('sk-from-the-web-ui');
+    expect(JSON.stringify((await v.get('/api/settings')).body)).not.toContain('sk-from-the-web-ui');
+    // an empty key means unchanged
+    expect((await v.post('/api/settings', { language: 'ja', api_key: '' })).status).toBe(200);
+    expect(readFileSync(envFile(), 'utf8')).toContain('PROVIDERA_API_KEY=sk-from-the-web-ui-0001');
+  });
+});
+
+describe('one precedence for the page, svc settings and the run', () => {
+  test('the same environment and settings.json give the same model in svc settings, GET /api/settings and a launched run', async () => {
+    writeFileSync(settingsFile(), JSON.stringify({ llm_model: 'saved-model', llm_provider: 'openai-compatible' }));
+    const env = { SVC_MODEL: 'env-model', LLM_API_BASE: 'http://127.0.0.1:9/v1' };
+    const cli = await svc(['settings', '--json'], { cwd: project, env: { HOME: join(dir, 'home'), SVC_ROOT: project, ...env } });
+    const fromCli = JSON.parse(cli.stdout).settings.find((x: { key: string }) => x.key === 'model');
+    const v = await start(env);
+    const page = (await v.get('/api/settings')).body;
+    const launched = await v.post('/api/launch', { experiment_md: '# Goal\n\nSort faster.\n' });
+    expect(launched.body.ok, JSON.stringify(launched.body)).toBe(true);
+    const record = JSON.parse(readFileSync(join(launched.body.checkpoint_path, 'launch_config.json'), 'utf8'));
+    expect([fromCli.value, page.llm_model, record.llm_model]).toEqual(['saved-model', 'saved-model', 'saved-model']);
+    expect(page._sources.llm_model).toBe('saved');
+    await v.post('/api/stop');
   });
 });
 

@@ -75,10 +75,13 @@ function resolve(cfg: Config, def: SettingDef, explicit: SettingValue | undefine
   const fromEnv = firstEnv(cfg, def.env ?? []);
   if (def.envBeatsExplicit && fromEnv) return hit(fromEnv.value, fromEnv.source);
   if (isPresent(explicit)) return hit(explicit, 'argument');
+  // settings.json (what the user saved, in the dashboard or with svc settings) over the
+  // environment over the workflow: the order the dashboard shows, so it shows what the run uses
+  const savedKey = [def.saved, ...(def.savedAs ?? [])].find((k) => k !== undefined && isPresent(cfg.saved[k]));
+  if (savedKey) return hit(cfg.saved[savedKey], `${cfg.savedPath}: ${savedKey}`);
   if (fromEnv) return hit(fromEnv.value, fromEnv.source);
   const overlay = def.profile ? profile(cfg.profile) : undefined;
   if (overlay && isPresent(overlay[def.key])) return hit(overlay[def.key], `profile ${cfg.profile}`);
-  if (def.saved && isPresent(cfg.saved[def.saved])) return hit(cfg.saved[def.saved], `${cfg.savedPath}: ${def.saved}`);
   const wf: Workflow = cfg.workflow.workflow;
   const inWorkflow = def.workflow?.(wf);
   if (isPresent(inWorkflow)) return hit(inWorkflow, `${cfg.workflow.path}: ${def.workflowKey}`);

@@ -19,6 +19,8 @@ export type DashboardKey = {
   workflow?: (wf: Workflow) => unknown;
   envFallback?: readonly string[];
   default: unknown;
+  /** the run setting (setting-defs.ts) it shows: its value is the one the run uses */
+  setting?: string;
 };
 
 type Extra = Partial<Omit<DashboardKey, 'key' | 'kind'>>;
@@ -27,7 +29,7 @@ type Extra = Partial<Omit<DashboardKey, 'key' | 'kind'>>;
 function like(key: string, defKey: string, kind: DashboardKind, fallback: unknown, extra: Extra = {}): DashboardKey {
   const def = settingDef(defKey);
   if (!def) throw new Error(`setting-defs.ts has no '${defKey}'`);
-  const out: DashboardKey = { key, kind, default: fallback };
+  const out: DashboardKey = { key, kind, default: fallback, setting: defKey };
   if (def.env) out.env = def.env;
   if (def.workflow) out.workflow = def.workflow;
   if (def.envFallback) out.envFallback = def.envFallback;

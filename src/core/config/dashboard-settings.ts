@@ -1,8 +1,9 @@
 import type { Workflow } from '../../schema/workflow.ts';
 import { InputError } from '../errors.ts';
-import type { Config } from './config.ts';
+import { type Config, effective } from './config.ts';
 import { DASHBOARD_KEYS, type DashboardKey, dashboardKey, ORS, ORS_KEYS, orsKey } from './dashboard-setting-keys.ts';
 import { PROFILE_NAMES, PROFILES } from './profiles.ts';
+import { apiKeyUpdate } from './update-settings.ts';
 import { isSecretKey, readSavedSettings, type SavedSettings, saveSettings } from './saved-settings.ts';
 import { secretKeyPath, withoutSecretKeys } from './secrets.ts';
 import { isMapping, isPresent } from '../values.ts';
@@ -73,6 +74,9 @@ function orsBlock(cfg: Config, wf: Workflow, saved: unknown, sources: Record<str
 }
 
 function resolveKey(cfg: Config, wf: Workflow, k: DashboardKey, saved: SavedSettings): { value: unknown; source: SettingSource } {
+  // a key saved empty keeps the display rule of its own (it wins, or is refilled from the workflow)
+  const run = k.setting && !Object.hasOwn(saved, k.key) ? asTheRunSees(cfg, k, k.setting) : null;
+  if (run) return run;
   if (Object.hasOwn(saved, k.key)) {
     const v = saved[k.key];
     const fromWorkflow = !v && REFILLED.has(k.key) ? k.workflow?.(wf) : undefined;
@@ -85,6 +89,33 @@ function resolveKey(cfg: Config, wf: Workflow, k: DashboardKey, saved: SavedSett
   const late = firstEnv(cfg, k.envFallback);
   if (late) return { value: fromText(k, late.value), source: late.source };
   return { value: structuredClone(k.default), source: 'default' };
+}
+
+/**
+ * A key that shows a run setting: the value `svc settings` and the run resolve (the environment
+ * over settings.json over the workflow), so the page never shows a model the run will not use.
+ * A value that does not parse is left to the display rules below, which show it as it is.
+ */
+function asTheRunSees(cfg: Config, k: DashboardKey, setting: string): { value: unknown; source: SettingSource } | null {
+  let e: ReturnType<typeof effective>;
+  try {
+    e = effective(cfg, setting);
+  } catch {
+    return null;
+  }
+  // a setting that takes another's value when unset (a phase model, the run model) shows as unset
+  if (e.source.includes(' (as ') || e.value === null) return { value: structuredClone(k.default), source: 'default' };
+  return { value: e.value, source: sourceName(cfg, e.source) };
+}
+
+/** The dashboard's name for where a value came from: saved, workflow, env NAME, profile P or default. */
+function sourceName(cfg: Config, source: string): SettingSource {
+  const base = source.replace(/ \(as [^)]*\)$/, '');
+  if (base.startsWith(`${cfg.savedPath}: `)) return 'saved';
+  if (base.startsWith(`${cfg.workflow.path}: `)) return 'workflow';
+  const variable = /(?:^env |: )([A-Z][A-Z0-9_]*)$/.exec(base);
+  if (variable) return `env ${variable[1]}`;
+  return base;
 }
 
 /** The environment as svc sees it: the process environment, then the .env files. */
@@ -115,6 +146,23 @@ function fromText(k: DashboardKey, text: string): unknown {
  * carries, is not stored. The `ors` block merges with the saved one key by key. Everything is
  * checked before settings.json is written, atomically.
  */
+/**
+ * Saves a settings body as the dashboard posts it. An `api_key` in it (the ARI web UI sends the
+ * key with the provider) goes to the project's .env as that provider's variable, as
+ * POST /api/env-keys would put it, and never to settings.json; an empty one means unchanged.
+ * Everything is checked before anything is written. Returns the variable the key became.
+ */
+export function saveSettingsBody(cfg: Config, file: string, body: unknown): { keyVariable: string | null } {
+  if (!isMapping(body)) throw new InputError('the body must be a JSON object of settings to save');
+  const { api_key: key, ...rest } = body;
+  if (key !== undefined && key !== null && typeof key !== 'string') throw new InputError('api_key must be a string');
+  const provider = [rest.llm_provider, rest.llm_backend].find((v): v is string => typeof v === 'string' && v !== '');
+  const keyUpdate = key ? apiKeyUpdate(cfg, provider ?? String(effective(cfg, 'backend').value), key.trim()) : null;
+  saveDashboardSettings(file, rest);
+  keyUpdate?.write();
+  return { keyVariable: keyUpdate?.variable ?? null };
+}
+
 export function saveDashboardSettings(file: string, body: unknown): SavedSettings {
   if (!isMapping(body)) throw new InputError('the body must be a JSON object of settings to save');
   const updates: SavedSettings = {};

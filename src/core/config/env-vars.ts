@@ -21,6 +21,13 @@ export type EnvVar = {
  */
 export const BUILTIN_MODELS = { judge: 'gpt-4o-mini', replication: 'gpt-5-mini', vision: 'gpt-4o' } as const;
 
+/** The variable holding each model backend's key; the local daemon and replay need none. */
+export const KEY_VARIABLE: Readonly<Record<string, string>> = {
+  providera: 'PROVIDERA_API_KEY',
+  providerb: 'PROVIDERB_API_KEY',
+  'openai-compatible': 'LLM_API_KEY',
+};
+
 const v = (name: string, meaning: string, def: string | null, secret = false): EnvVar =>
   secret ? { name, meaning, default: def, secret } : { name, meaning, default: def };
 /** A variable that says where requests go: a page of another origin may not change it unconfirmed. */

@@ -21,6 +21,8 @@ export type SettingDef = {
   envBeatsExplicit?: boolean;
   /** key in settings.json */
   saved?: string;
+  /** other settings.json keys that mean the same (the dashboard's names), read after `saved` */
+  savedAs?: readonly string[];
   /** a --profile may set it */
   profile?: boolean;
   /** where it sits in the workflow; an empty string there counts as unset */
@@ -57,7 +59,7 @@ const builtin = (key: string, env: string, description: string, model: string): 
 
 export const SETTINGS: readonly SettingDef[] = [
   { key: 'model', description: 'model id of the run', type: 'string', env: ['SVC_MODEL', 'SVC_LLM_MODEL'], saved: 'llm_model', workflow: (w) => w.llm.model, workflowKey: 'llm.model' },
-  { key: 'backend', description: 'model backend', type: 'string', env: ['SVC_BACKEND'], saved: 'llm_backend', workflow: (w) => w.llm.backend, workflowKey: 'llm.backend' },
+  { key: 'backend', description: 'model backend', type: 'string', env: ['SVC_BACKEND'], saved: 'llm_backend', savedAs: ['llm_provider'], workflow: (w) => w.llm.backend, workflowKey: 'llm.backend' },
   { key: 'base_url', description: 'model API base URL', type: 'string', saved: 'llm_base_url', workflow: (w) => w.llm.base_url, workflowKey: 'llm.base_url', envFallback: ['LLM_API_BASE'], default: null },
   model('model_idea', 'SVC_MODEL_IDEA', 'model for idea generation'),
   model('model_bfts', 'SVC_MODEL_BFTS', 'model for node selection and the agent'),
@@ -69,7 +71,7 @@ export const SETTINGS: readonly SettingDef[] = [
   builtin('model_rubric_audit', 'SVC_MODEL_RUBRIC_AUDIT', 'rubric auditor model', BUILTIN_MODELS.replication),
   builtin('model_replicate', 'SVC_MODEL_REPLICATE', 'replicator model', BUILTIN_MODELS.replication),
   builtin('model_judge', 'SVC_MODEL_JUDGE', 'reproduction judge model', BUILTIN_MODELS.replication),
-  builtin('model_vlm', 'VLM_MODEL', 'figure review model', BUILTIN_MODELS.vision),
+  { ...builtin('model_vlm', 'VLM_MODEL', 'figure review model', BUILTIN_MODELS.vision), savedAs: ['vlm_review_model'] },
   { key: 'localllm_host', description: 'local model daemon address', type: 'string', env: ['LOCALLLM_HOST'], saved: 'localllm_host', default: '127.0.0.1:11434' },
   { key: 'max_nodes', description: 'node cap', type: 'int', env: ['SVC_MAX_NODES'], saved: 'max_nodes', profile: true, workflow: (w) => w.bfts.max_nodes, workflowKey: 'bfts.max_nodes' },
   { key: 'max_depth', description: 'depth cap', type: 'int', env: ['SVC_MAX_DEPTH'], saved: 'max_depth', profile: true, workflow: (w) => w.bfts.max_depth, workflowKey: 'bfts.max_depth' },
@@ -90,14 +92,15 @@ export const SETTINGS: readonly SettingDef[] = [
     env: ['SVC_SLURM_WALLTIME'],
     saved: 'slurm_walltime',
     profile: true,
-    default: (w) => minutesToWalltime(w.resources.timeout_minutes),
+    workflow: (w) => minutesToWalltime(w.resources.timeout_minutes),
+    workflowKey: 'resources.timeout_minutes',
   },
   { key: 'checkpoint_dir', description: 'checkpoint directory of a run', type: 'string', env: ['SVC_CHECKPOINT_DIR'], workflow: (w) => w.checkpoint?.dir, workflowKey: 'checkpoint.dir', default: (_w, p) => `${p.checkpointsRoot}/{run_id}` },
   // 0 asks the system for a free port
   { key: 'gui_port', description: 'dashboard port', type: 'int', min: 0, env: ['SVC_GUI_PORT'], envBeatsExplicit: true, default: 8765 },
   { key: 'gui_access_log_max_mb', description: 'dashboard access log rotation size, MB', type: 'number', min: 0.001, env: ['SVC_GUI_ACCESS_LOG_MAX_MB'], default: 100 },
   { key: 'retrieval_backend', description: 'literature search backend', type: 'string', choices: ['scholar_a', 'scholar_b', 'both'], env: ['SVC_RETRIEVAL_BACKEND'], saved: 'retrieval_backend', workflow: (w) => w.retrieval.backend, workflowKey: 'retrieval.backend' },
-  { key: 'memory_base_url', description: 'memory server', type: 'string', env: ['MEMBACKEND_BASE_URL'], saved: 'memory_base_url', workflow: (w) => w.memory.membackend.base_url, workflowKey: 'memory.membackend.base_url' },
+  { key: 'memory_base_url', description: 'memory server', type: 'string', env: ['MEMBACKEND_BASE_URL'], saved: 'memory_base_url', savedAs: ['membackend_base_url'], workflow: (w) => w.memory.membackend.base_url, workflowKey: 'memory.membackend.base_url' },
   { key: 'container_image', description: 'container image for node commands', type: 'string', env: ['SVC_CONTAINER_IMAGE'], saved: 'container_image', workflow: (w) => w.container.image, workflowKey: 'container.image', default: null },
   { key: 'rubric', description: 'reviewer rubric id', type: 'string', env: ['SVC_RUBRIC'], saved: 'rubric_id', default: 'neurips' },
   { key: 'num_reviews_ensemble', description: 'reviewers per paper', type: 'int', env: ['SVC_NUM_REVIEWS_ENSEMBLE'], saved: 'num_reviews_ensemble', default: 1 },

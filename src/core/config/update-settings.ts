@@ -2,11 +2,10 @@ import { join } from 'node:path';
 import { InputError } from '../errors.ts';
 import { type Config, effective } from './config.ts';
 import { dotenvWithUpdates } from './dotenv.ts';
+import { KEY_VARIABLE } from './env-vars.ts';
 import { writeFileAtomic } from '../atomic.ts';
 import { saveSettings } from './saved-settings.ts';
 
-/** Backends that take an API key, and the variable that holds it. */
-export const API_KEY_VARS: Readonly<Record<string, string>> = { providera: 'PROVIDERA_API_KEY', providerb: 'PROVIDERB_API_KEY' };
 
 export type SettingsUpdate = { model?: string; partition?: string; cpus?: string; mem_gb?: string; api_key?: string };
 export type Change = { what: string; file: string };
@@ -21,28 +20,34 @@ export function updateSettings(cfg: Config, update: SettingsUpdate): Change[] {
   if (update.partition !== undefined) saved.slurm_partition = nonEmpty('partition', update.partition);
   if (update.cpus !== undefined) saved.slurm_cpus = positive('cpus', update.cpus, true);
   if (update.mem_gb !== undefined) saved.slurm_memory_gb = positive('mem', update.mem_gb, false);
-  let keyVar: string | undefined;
-  if (update.api_key !== undefined) {
-    const backend = String(effective(cfg, 'backend').value);
-    keyVar = API_KEY_VARS[backend];
-    if (!keyVar) {
-      throw new InputError(`the ${backend} backend takes no API key`, `set SVC_BACKEND to one of ${Object.keys(API_KEY_VARS).join(', ')} first`);
-    }
-    nonEmpty('api-key', update.api_key);
-  }
   // everything that can fail is done before the first write
-  const envFile = join(cfg.projectRoot, '.env');
-  const envText = keyVar && update.api_key !== undefined ? dotenvWithUpdates(envFile, { [keyVar]: update.api_key }) : undefined;
+  const key = update.api_key === undefined ? null : apiKeyUpdate(cfg, String(effective(cfg, 'backend').value), nonEmpty('api-key', update.api_key));
   const changes: Change[] = [];
   if (Object.keys(saved).length > 0) {
     saveSettings(cfg.savedPath, saved);
     for (const [k, v] of Object.entries(saved)) changes.push({ what: `${k} = ${v}`, file: cfg.savedPath });
   }
-  if (envText !== undefined) {
-    writeFileAtomic(envFile, envText, 0o600);
-    changes.push({ what: `${keyVar} (value hidden)`, file: envFile });
-  }
+  if (key) changes.push(key.write());
   return changes;
+}
+
+/**
+ * The API key of `backend`'s provider, checked and ready to go to the project's .env (never to
+ * settings.json): `write` writes it, and says which variable it became.
+ */
+export function apiKeyUpdate(cfg: Config, backend: string, value: string): { variable: string; write: () => Change } {
+  const variable = KEY_VARIABLE[backend];
+  if (!variable) throw new InputError(`the ${backend} backend takes no API key`, `choose one of ${Object.keys(KEY_VARIABLE).join(', ')} as the backend first`);
+  if (/[\r\n]/.test(value)) throw new InputError('an API key is one line');
+  const envFile = join(cfg.projectRoot, '.env');
+  const text = dotenvWithUpdates(envFile, { [variable]: value });
+  return {
+    variable,
+    write: () => {
+      writeFileAtomic(envFile, text, 0o600);
+      return { what: `${variable} (value hidden)`, file: envFile };
+    },
+  };
 }
 
 function nonEmpty(flag: string, v: string): string {

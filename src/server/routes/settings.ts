@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Elysia } from 'elysia';
-import { profilesView, saveDashboardSettings, settingsView } from '../../core/config/dashboard-settings.ts';
+import { profilesView, saveSettingsBody, settingsView } from '../../core/config/dashboard-settings.ts';
 import { envKeyPairs, listEnvKeys, saveEnvKeys } from '../../core/config/env-keys.ts';
 import { readSavedSettings } from '../../core/config/saved-settings.ts';
 import type { ServerContext } from '../context.ts';
@@ -12,7 +12,7 @@ export const settingsRoutes = (ctx: ServerContext) =>
     .get('/api/settings', () => settingsView(ctx.config()))
     .post('/api/settings', ({ body, request }) => {
       ctx.routing.check(request, routingChanges(body, settingsView(ctx.config())), body);
-      saveDashboardSettings(ctx.settingsPath, body);
+      saveSettingsBody(ctx.config(), ctx.settingsPath, body);
       ctx.invalidate();
       return settingsView(ctx.config());
     })

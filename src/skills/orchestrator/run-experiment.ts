@@ -7,7 +7,7 @@ import { writeRunMeta } from '../../run/run-meta.ts';
 import { startRun } from '../../run/start-run.ts';
 import { launchSubExperiment } from '../../run/sub-experiment.ts';
 import type { RunSupervisor } from '../../run/supervisor.ts';
-import { KEY_VARIABLE } from '../../llm/failures.ts';
+import { KEY_VARIABLE } from '../../core/config/env-vars.ts';
 import { BACKENDS, type Backend } from '../../llm/route.ts';
 import { orchestratorCheckpoints } from './workspace.ts';
 

@@ -115,12 +115,16 @@ describe('layers', () => {
     expect(envValue({ SVC_RUBRIC: '' }, 'SVC_RUBRIC')).toBe('neurips');
   });
 
-  test('settings.json sits below the profile and the environment, above the workflow', () => {
-    writeFileSync(join(project, 'workspace', 'settings.json'), JSON.stringify({ llm_model: 'saved', max_nodes: 12 }));
+  test('settings.json (what the user saved) sits above the environment, the profile and the workflow, as the dashboard shows', () => {
+    writeFileSync(join(project, 'workspace', 'settings.json'), JSON.stringify({ llm_model: 'saved', max_nodes: 12, llm_base_url: '' }));
     expect(effective(load(), 'model')).toEqual({ key: 'model', value: 'saved', source: `${join(project, 'workspace', 'settings.json')}: llm_model` });
     expect(value(load(), 'max_nodes')).toBe(12);
-    expect(value(load({}, { profile: 'laptop' }), 'max_nodes')).toBe(8);
-    expect(value(load({ SVC_MODEL: 'env' }), 'model')).toBe('env');
+    expect(value(load({}, { profile: 'laptop' }), 'max_nodes')).toBe(12);
+    expect(value(load({ SVC_MODEL: 'env' }), 'model')).toBe('saved');
+    // an empty saved value is no value: the layers below answer
+    expect(value(load({ LLM_API_BASE: 'http://127.0.0.1:9/v1' }), 'base_url')).toBe('http://127.0.0.1:9/v1');
+    // a value given on the command line wins over all
+    expect(effective(load({ SVC_MODEL: 'env' }), 'model', 'flag').value).toBe('flag');
   });
 
   test('.env files: checkpoint dir, project root, binary dir, home; the real environment wins', () => {
