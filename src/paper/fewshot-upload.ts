@@ -20,6 +20,37 @@ export type ExampleUpload = {
   pdf_base64?: string;
 };
 
+/** An upload body in svc's shape `{id | name, review, text?, pdf_base64?}` or the ARI web UI's `{example_id, review_json, paper_txt?, paper_pdf?}`. */
+export type UploadBody = {
+  id?: string;
+  name?: string;
+  example_id?: string;
+  review?: unknown;
+  /** the review as an object, or as JSON text */
+  review_json?: unknown;
+  text?: string;
+  paper_txt?: string;
+  pdf_base64?: string;
+  paper_pdf?: string;
+};
+
+/** The upload a body asks for, in either shape; a missing id or review JSON that does not parse is a 400. */
+export function exampleUploadOf(body: UploadBody): ExampleUpload {
+  const id = body.id ?? body.name ?? body.example_id;
+  if (id === undefined) throw new InputError('body.id: the example id is missing', 'send it as id, name or example_id');
+  let review = body.review;
+  if (review === undefined && typeof body.review_json === 'string') {
+    try {
+      review = JSON.parse(body.review_json);
+    } catch {
+      throw new InputError('review_json is not JSON', 'send the review as a JSON object, or as its JSON text');
+    }
+  } else if (review === undefined) review = body.review_json;
+  const text = body.text ?? body.paper_txt;
+  const pdf = body.pdf_base64 ?? body.paper_pdf;
+  return { id, review, ...(text !== undefined ? { text } : {}), ...(pdf !== undefined ? { pdf_base64: pdf } : {}) };
+}
+
 /**
  * Add one example to a rubric's corpus: the review record (checked against the rubric and tagged
  * with it as source), an optional paper excerpt and an optional PDF. Everything is checked before

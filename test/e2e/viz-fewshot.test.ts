@@ -183,6 +183,32 @@ describe('POST /api/fewshot/:rubric/upload', () => {
     expect(listed.body.examples).toEqual([{ id: 'my_paper', record: { _source: 'rubric:neurips', ...review }, has_text: true, has_pdf: true, source: 'rubric:neurips' }]);
   });
 
+  test('the ARI web UI\'s shape: example_id, review_json (object or JSON text), paper_txt, paper_pdf', async () => {
+    const v = await start();
+    const a = await v.post('/api/fewshot/neurips/upload', { example_id: 'ui_paper', review_json: JSON.stringify(review), paper_txt: 'From the UI.', paper_pdf: PDF.toString('base64') });
+    expect(a.status).toBe(200);
+    expect(a.body).toEqual({ ok: true, rubric: 'neurips', id: 'ui_paper', files: ['ui_paper.json', 'ui_paper.pdf', 'ui_paper.txt'] });
+    expect(JSON.parse(readFileSync(join(examples, 'ui_paper.json'), 'utf8'))).toEqual({ _source: 'rubric:neurips', ...review });
+    expect(readFileSync(join(examples, 'ui_paper.txt'), 'utf8')).toBe('From the UI.');
+    const b = await v.post('/api/fewshot/neurips/upload', { example_id: 'ui_object', review_json: review });
+    expect(b.status).toBe(200);
+    // deleted the ARI way: POST /api/fewshot/<rubric>/<example_id>/delete
+    const gone = await v.post('/api/fewshot/neurips/ui_paper/delete');
+    expect(gone.status).toBe(200);
+    expect(existsSync(join(examples, 'ui_paper.json'))).toBe(false);
+    expect(existsSync(join(examples, 'ui_paper.pdf'))).toBe(false);
+    for (const [payload, message] of [
+      [{ example_id: 'x', review_json: '{"overall": ' }, 'review_json is not JSON'],
+      [{ example_id: 'x', review_json: '"great"' }, 'review must be a JSON object'],
+      [{ review_json: review }, 'body.id'],
+      [{ example_id: 'x', review_json: { ...review, overall: 11 } }, 'review.overall: 11 is outside the scale'],
+    ] as const) {
+      const res = await v.post('/api/fewshot/neurips/upload', payload);
+      expect([res.status, res.body.error]).toEqual([400, expect.stringContaining(message)]);
+    }
+    expect(existsSync(join(examples, 'x.json'))).toBe(false);
+  });
+
   test('name is accepted for id; ../ and slashes in it are stripped and the file stays inside', async () => {
     const v = await start();
     const { status, body } = await v.post('/api/fewshot/neurips/upload', { name: '../../../../tmp/evil', review });

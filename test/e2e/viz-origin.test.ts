@@ -193,6 +193,14 @@ describe('a page of another origin that holds the token', () => {
     expect(read(envFile())).toBe(envBefore);
   });
 
+  test('the {key, value} shape is held alike', async () => {
+    const envBefore = read(envFile());
+    const res = await guarded.req('/api/env-keys', { json: { key: 'LLM_API_BASE', value: 'https://evil.example/v1' }, headers: fromEvil(withToken()) });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: string }).error).toContain('LLM_API_BASE');
+    expect(read(envFile())).toBe(envBefore);
+  });
+
   test('a key is still saved at once: only routing variables wait', async () => {
     const res = await guarded.req('/api/env-keys', { json: { PROVIDERA_API_KEY: 'sk-replaced-by-page-000000' }, headers: fromEvil(withToken()) });
     expect(res.status).toBe(200);

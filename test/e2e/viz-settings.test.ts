@@ -189,6 +189,24 @@ describe('env-keys', () => {
     expect(readFileSync(envFile(), 'utf8')).toBe('SCHOLAR_API_KEY="one two"\n');
   });
 
+  test('POST also takes the ARI web UI\'s {key, value}, with the same checks', async () => {
+    const v = await start();
+    const { status, body } = await v.post('/api/env-keys', { key: 'PROVIDERA_API_KEY', value: 'ui-secret-value-6' });
+    expect(status).toBe(200);
+    expect(body.saved).toEqual(['PROVIDERA_API_KEY']);
+    expect(readFileSync(envFile(), 'utf8')).toBe('PROVIDERA_API_KEY=ui-secret-value-6\n');
+    for (const [bad, message] of [
+      [{ key: 'lower', value: 'x' }, "'lower' is not a variable name"],
+      [{ key: 'PERL5OPT', value: '-MEvil' }, 'PERL5OPT is not a variable svc reads or a credential'],
+      [{ key: 'SVC_MODEL', value: 7 }, 'the value of SVC_MODEL must be a string'],
+      [{ key: 'SVC_MODEL', value: 'a\nb' }, 'spans lines'],
+    ] as const) {
+      const res = await v.post('/api/env-keys', bad);
+      expect([res.status, res.body.error]).toEqual([400, expect.stringContaining(message)]);
+    }
+    expect(readFileSync(envFile(), 'utf8')).toBe('PROVIDERA_API_KEY=ui-secret-value-6\n');
+  });
+
   test('bad names and values are a 400 and the .env is unchanged byte for byte', async () => {
     writeFileSync(envFile(), dotenvText);
     const v = await start();

@@ -43,9 +43,17 @@ export function listEnvKeys(env: Env, dotenv: ReadonlyMap<string, DotenvEntry>):
  * comments. Names and values are checked first, so a bad one writes nothing; error messages name
  * the variable, never its value. Returns the names saved.
  */
-/** The NAME: value pairs a body carries: the body itself, or its `keys` object when that is all it holds. */
+/**
+ * The NAME: value pairs a body carries: the body itself, its `keys` object when that is all it
+ * holds, or the one pair of `{key, value}` (the ARI web UI's shape; variable names are upper case,
+ * so `key` and `value` cannot be names themselves).
+ */
 export function envKeyPairs(body: unknown): unknown {
-  return isMapping(body) && Object.keys(body).length === 1 && isMapping(body.keys) ? body.keys : body;
+  if (!isMapping(body)) return body;
+  const keys = Object.keys(body);
+  if (keys.length === 1 && isMapping(body.keys)) return body.keys;
+  if (keys.length === 2 && typeof body.key === 'string' && Object.hasOwn(body, 'value')) return { [body.key]: body.value };
+  return body;
 }
 
 export function saveEnvKeys(file: string, body: unknown): string[] {

@@ -1,18 +1,22 @@
 import { Elysia, t } from 'elysia';
-import { InputError } from '../../core/errors.ts';
 import { deleteExample, listExamples } from '../../paper/fewshot.ts';
 import { syncCorpus } from '../../paper/fewshot-sync.ts';
-import { uploadExample } from '../../paper/fewshot-upload.ts';
+import { exampleUploadOf, uploadExample } from '../../paper/fewshot-upload.ts';
 import { defaultRubric, knownRubricId, loadRubricCatalog, rubricSummary, usableRubric } from '../../paper/rubrics.ts';
 import type { ServerContext } from '../context.ts';
 
+/** svc's shape and the ARI web UI's (example_id, review_json, paper_txt, paper_pdf) */
 const UploadBody = t.Object({
   id: t.Optional(t.String()),
   name: t.Optional(t.String()),
+  example_id: t.Optional(t.String()),
   // checked against the rubric by the domain function, which names the offending key
-  review: t.Unknown(),
+  review: t.Optional(t.Unknown()),
+  review_json: t.Optional(t.Unknown()),
   text: t.Optional(t.String()),
+  paper_txt: t.Optional(t.String()),
   pdf_base64: t.Optional(t.String()),
+  paper_pdf: t.Optional(t.String()),
 });
 
 /** Reviewer rubrics and the few-shot corpus of each (uploads and few-shot corpus section). */
@@ -47,9 +51,7 @@ export const fewshotRoutes = (ctx: ServerContext) => {
       '/api/fewshot/:rubric/upload',
       ({ params, body }) => {
         const rubric = usableRubric(catalog(), params.rubric);
-        const example = body.id ?? body.name;
-        if (example === undefined) throw new InputError('body.id: the example id is missing', 'send it as id or name');
-        return { ok: true, rubric: rubric.id, ...uploadExample(root(), rubric, { ...body, id: example }) };
+        return { ok: true, rubric: rubric.id, ...uploadExample(root(), rubric, exampleUploadOf(body)) };
       },
       { body: UploadBody },
     )
