@@ -68,11 +68,12 @@ describe('reading the workflow', () => {
     expect(status).toBe(200);
     const ids = body.nodes.map((n: { id: string }) => n.id);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toContain('pipeline.ear_publish');
-    expect(ids).toContain('pipeline.ear_publish#2');
-    expect(body.nodes.find((n: { id: string }) => n.id === 'pipeline.write_paper')).toEqual({ id: 'pipeline.write_paper', stage: 'write_paper', list: 'pipeline', skill: 'paper-skill', tool: 'write_paper_iterative', phase: 'paper', enabled: true });
-    expect(body.edges).toContainEqual({ from: 'bfts_pipeline.frontier_expand', to: 'bfts_pipeline.select_and_run', kind: 'loop_back_to' });
-    expect(body.edges).toContainEqual({ from: 'pipeline.write_paper', to: 'pipeline.review_paper', kind: 'depends_on' });
+    expect(ids).toContain('ear_publish');
+    expect(ids).toContain('ear_publish#2');
+    expect(body.nodes.find((n: { id: string }) => n.id === 'write_paper')).toEqual({ id: 'write_paper', stage: 'write_paper', group: 'pipeline', list: 'pipeline', skill: 'paper-skill', tool: 'write_paper_iterative', phase: 'paper', enabled: true });
+    expect(body.nodes.find((n: { id: string }) => n.id === 'generate_idea').group).toBe('bfts');
+    expect(body.edges).toContainEqual({ from: 'frontier_expand', to: 'select_and_run', kind: 'loop_back_to' });
+    expect(body.edges).toContainEqual({ from: 'write_paper', to: 'review_paper', kind: 'depends_on' });
   });
 });
 
@@ -90,6 +91,23 @@ describe('POST /api/workflow', () => {
     expect(readFileSync(copy, 'utf8')).toBe(text);
     expect((await v.get('/api/workflow/default')).body).toEqual(before.body);
     expect(readFileSync(join(project, 'workflow.yaml'), 'utf8')).toBe(projectWorkflow);
+  });
+
+  test('{pipeline: [...]} (the ARI web UI) replaces the pipeline only: other keys, comments and every stage field stay', async () => {
+    const original = '# my run\nllm: {model: kept}  # the model\npipeline:\n  - {stage: write_paper, skill: paper-skill, tool: write_paper_iterative, depends_on: [], enabled: true, phase: paper}\n';
+    const { v, copy } = await withCheckpoint(original);
+    const pipeline = [
+      { stage: 'search_related_work', skill: 'web-skill', tool: 'collect_references_iterative', depends_on: [], enabled: true, phase: 'paper', description: 'find the related work' },
+      { stage: 'write_paper', skill: 'paper-skill', tool: 'write_paper_iterative', depends_on: ['search_related_work'], enabled: false, phase: 'paper' },
+    ];
+    const { status, body } = await v.post('/api/workflow', { pipeline });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.workflow.pipeline.map((st: { stage: string; enabled?: boolean }) => [st.stage, st.enabled])).toEqual([['search_related_work', true], ['write_paper', false]]);
+    expect(body.workflow.pipeline[0].description).toBe('find the related work');
+    expect(body.workflow.llm.model).toBe('kept');
+    const text = readFileSync(copy, 'utf8');
+    expect(text).toContain('# my run');
+    expect(text).toContain('# the model');
   });
 
   test('a workflow object is written as YAML', async () => {
@@ -156,10 +174,10 @@ describe('POST /api/workflow/flow', () => {
   test('rebuilds depends_on from the edges and applies enabled flags to the copy', async () => {
     const { v, copy } = await withCheckpoint();
     const flow = (await v.get('/api/workflow/flow')).body;
-    const edges = flow.edges.filter((e: { from: string; to: string }) => !(e.from === 'pipeline.generate_figures' && e.to === 'pipeline.write_paper'));
-    const { status, body } = await v.post('/api/workflow/flow', { nodes: [{ id: 'pipeline.generate_figures', enabled: false }], edges });
+    const edges = flow.edges.filter((e: { from: string; to: string }) => !(e.from === 'generate_figures' && e.to === 'write_paper'));
+    const { status, body } = await v.post('/api/workflow/flow', { nodes: [{ id: 'generate_figures', enabled: false }], edges });
     expect(status).toBe(200);
-    expect(body.nodes.find((n: { id: string }) => n.id === 'pipeline.generate_figures').enabled).toBe(false);
+    expect(body.nodes.find((n: { id: string }) => n.id === 'generate_figures').enabled).toBe(false);
     const wf = (await v.get('/api/workflow')).body.workflow;
     const stage = (name: string) => wf.pipeline.find((s: { stage: string }) => s.stage === name);
     expect(stage('write_paper').depends_on).toEqual(['search_related_work', 'generate_ear']);
@@ -175,14 +193,14 @@ describe('POST /api/workflow/flow', () => {
         {
           nodes: [],
           edges: [
-            { from: 'pipeline.write_paper', to: 'pipeline.review_paper', kind: 'depends_on' },
-            { from: 'pipeline.review_paper', to: 'pipeline.write_paper', kind: 'depends_on' },
+            { from: 'write_paper', to: 'review_paper', kind: 'depends_on' },
+            { from: 'review_paper', to: 'write_paper', kind: 'depends_on' },
           ],
         },
         'cycle',
       ],
-      [{ nodes: [{ id: 'pipeline.no_such_stage', enabled: false }], edges: [] }, "unknown node 'pipeline.no_such_stage'"],
-      [{ nodes: [], edges: [{ from: 'pipeline.write_paper', to: 'pipeline.review_paper', kind: 'feeds' }] }, 'kind'],
+      [{ nodes: [{ id: 'no_such_stage', enabled: false }], edges: [] }, "unknown node 'no_such_stage'"],
+      [{ nodes: [], edges: [{ from: 'write_paper', to: 'review_paper', kind: 'feeds' }] }, 'kind'],
       [{ nodes: 'all', edges: [] }, 'nodes'],
     ];
     for (const [body, message] of cases) {
@@ -212,6 +230,19 @@ describe('POST /api/workflow/skills and /api/workflow/disabled-tools', () => {
     expect((await v.get('/api/workflow')).body.workflow.disabled_tools).toEqual(['run_bash', 'paper-skill:write_paper_iterative']);
   });
 
+  test('the ARI web UI\'s bodies: the whole disabled_tools list, and skills with their phases', async () => {
+    const { v } = await withCheckpoint('disabled_tools: [run_bash]\n');
+    const tools = await v.post('/api/workflow/disabled-tools', { disabled_tools: ['web_search', 'paper-skill:compile_paper'] });
+    expect(tools.status).toBe(200);
+    expect((await v.get('/api/workflow')).body.workflow.disabled_tools).toEqual(['web_search', 'paper-skill:compile_paper']);
+    const skills = await v.post('/api/workflow/skills', { skills: [{ name: 'web-skill', phase: 'none' }, { name: 'paper-skill', phase: ['paper'] }] });
+    expect(skills.status).toBe(200);
+    const byName = (n: string) => skills.body.workflow.skills.find((s: { name: string }) => s.name === n);
+    expect(byName('web-skill').phase).toBe('none');
+    expect(byName('paper-skill').phase).toEqual(['paper']);
+    expect(byName('idea-skill').phase).toBe('bfts');
+  });
+
   test('an unknown skill is a 404, a bad body a 400, and the copy is unchanged', async () => {
     const original = 'llm: {model: kept}\n';
     const { v, copy } = await withCheckpoint(original);
@@ -221,6 +252,12 @@ describe('POST /api/workflow/skills and /api/workflow/disabled-tools', () => {
       ['/api/workflow/skills', { name: 'web-skill', enabled: 'no' }, 400, 'enabled'],
       ['/api/workflow/disabled-tools', { skill: 'web-skill', tools: 'search' }, 400, 'tools'],
       ['/api/workflow/disabled-tools', { skill: 'web-skill', tools: ['../x'] }, 400, 'is not a tool name'],
+      ['/api/workflow/disabled-tools', { disabled_tools: ['ghost-skill:x'] }, 404, "unknown skill 'ghost-skill'"],
+      ['/api/workflow/disabled-tools', { disabled_tools: ['a b'] }, 400, 'is not a tool name'],
+      ['/api/workflow/skills', { skills: [{ name: 'ghost-skill', phase: 'bfts' }] }, 404, "unknown skill 'ghost-skill'"],
+      ['/api/workflow/skills', { skills: [{ name: 'web-skill', phase: 'sometimes' }] }, 400, 'phase'],
+      ['/api/workflow', { pipeline: [{ skill: 'paper-skill' }] }, 400, 'pipeline[0] is not a stage entry'],
+      ['/api/workflow', { pipeline: 'write_paper' }, 400, 'pipeline'],
     ];
     for (const [path, body, status, message] of cases) {
       const res = await v.post(path, body);

@@ -8,24 +8,30 @@ export const STAGE_LISTS = ['bfts_pipeline', 'pipeline'] as const;
 export type StageList = (typeof STAGE_LISTS)[number];
 export type EdgeKind = 'depends_on' | 'loop_back_to';
 
-export type FlowNode = { id: string; stage: string; list: StageList; skill: string; tool: string; phase: Phase | Phase[] | null; enabled: boolean };
+/** `group`: bfts for the search's stages (bfts_pipeline), pipeline for those after it. */
+export type FlowNode = { id: string; stage: string; group: 'bfts' | 'pipeline'; list: StageList; skill: string; tool: string; phase: Phase | Phase[] | null; enabled: boolean };
 /** depends_on: from the stage depended on to the stage that waits for it; loop_back_to: from the looping stage to its target. */
 export type FlowEdge = { from: string; to: string; kind: EdgeKind };
 export type Flow = { nodes: FlowNode[]; edges: FlowEdge[] };
 export type FlowUpdate = { nodes: { id: string; enabled?: boolean }[]; edges: FlowEdge[] };
 
 /**
- * Node ids: `<list>.<stage>`, and `<list>.<stage>#<n>` for the n-th entry of a name that repeats
- * (a disabled variant of a stage kept next to the enabled one).
+ * Node ids of both lists: the stage name (`generate_idea`, `write_paper`, as the ARI web UI has
+ * them), and `<stage>#<n>` for the n-th entry of a name that repeats (a disabled variant of a
+ * stage kept next to the enabled one).
  */
-function nodeIds(list: StageList, stages: Stage[]): string[] {
+function nodeIds(wf: Workflow): Record<StageList, string[]> {
   const seen = new Map<string, number>();
-  return stages.map((s) => {
-    const n = (seen.get(s.stage) ?? 0) + 1;
-    seen.set(s.stage, n);
-    return n === 1 ? `${list}.${s.stage}` : `${list}.${s.stage}#${n}`;
-  });
+  const ids = (stages: Stage[]) =>
+    stages.map((s) => {
+      const n = (seen.get(s.stage) ?? 0) + 1;
+      seen.set(s.stage, n);
+      return n === 1 ? s.stage : `${s.stage}#${n}`;
+    });
+  return { bfts_pipeline: ids(wf.bfts_pipeline), pipeline: ids(wf.pipeline) };
 }
+
+const GROUP: Readonly<Record<StageList, FlowNode['group']>> = { bfts_pipeline: 'bfts', pipeline: 'pipeline' };
 
 /**
  * The entry a stage name refers to from position `from`: among entries of that name, an enabled
@@ -41,12 +47,13 @@ function target(stages: Stage[], name: string, from: number): number | undefined
 export function workflowFlow(wf: Workflow): Flow {
   const nodes: FlowNode[] = [];
   const edges: FlowEdge[] = [];
+  const all = nodeIds(wf);
   for (const list of STAGE_LISTS) {
     const stages = wf[list];
-    const ids = nodeIds(list, stages);
+    const ids = all[list];
     stages.forEach((s, i) => {
       const id = ids[i] as string;
-      nodes.push({ id, stage: s.stage, list, skill: s.skill ?? '', tool: s.tool ?? '', phase: s.phase ?? null, enabled: s.enabled !== false });
+      nodes.push({ id, stage: s.stage, group: GROUP[list], list, skill: s.skill ?? '', tool: s.tool ?? '', phase: s.phase ?? null, enabled: s.enabled !== false });
       for (const dep of dependsOn(s)) {
         const j = target(stages, dep, i);
         if (j !== undefined) edges.push({ from: ids[j] as string, to: id, kind: 'depends_on' });
@@ -67,7 +74,8 @@ type Place = { list: StageList; index: number; stage: string };
  */
 export function applyFlow(doc: Document, wf: Workflow, update: FlowUpdate): void {
   const places = new Map<string, Place>();
-  for (const list of STAGE_LISTS) nodeIds(list, wf[list]).forEach((id, index) => places.set(id, { list, index, stage: wf[list][index]?.stage ?? '' }));
+  const all = nodeIds(wf);
+  for (const list of STAGE_LISTS) all[list].forEach((id, index) => places.set(id, { list, index, stage: wf[list][index]?.stage ?? '' }));
   const place = (id: string): Place => {
     const p = places.get(id);
     if (!p) throw new InputError(`unknown node '${id.slice(0, 120)}'`, 'use the ids of GET /api/workflow/flow');
@@ -129,4 +137,16 @@ function refuseCycle(deps: Map<string, string[]>): void {
     state.set(id, 'done');
   };
   for (const id of deps.keys()) visit(id, []);
+}
+
+/**
+ * Replace the post-search `pipeline` list with `stages` as given, every field of each kept (the
+ * ARI web UI posts the list it edited); the rest of the document stays as it is. The result is
+ * checked as a run checks it before it is written.
+ */
+export function replacePipeline(doc: Document, stages: unknown[]): void {
+  stages.forEach((s, i) => {
+    if (!s || typeof s !== 'object' || Array.isArray(s) || typeof (s as { stage?: unknown }).stage !== 'string') throw new InputError(`pipeline[${i}] is not a stage entry with a stage name`);
+  });
+  doc.set('pipeline', doc.createNode(stages));
 }

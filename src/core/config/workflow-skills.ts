@@ -46,6 +46,28 @@ export function setDisabledTools(doc: Document, wf: Workflow, skill: string, too
   doc.set('disabled_tools', doc.createNode([...others, ...mine]));
 }
 
+/**
+ * Replace the whole `disabled_tools` list (the ARI web UI sends it whole): bare tool names (off
+ * in every skill) and `<skill>:<tool>` entries of known skills.
+ */
+export function replaceDisabledTools(doc: Document, wf: Workflow, entries: string[]): void {
+  for (const e of entries) {
+    const [skill, tool] = e.includes(':') ? (e.split(':', 2) as [string, string]) : [null, e];
+    if (!TOOL_NAME.test(tool)) throw new InputError(`'${e.slice(0, 80)}' is not a tool name`, 'use letters, digits, _, . and -, as tool or skill:tool');
+    if (skill !== null && !wf.skills.some((s) => s.name === skill)) throw new NotFoundError(`unknown skill '${skill.slice(0, 80)}' in '${e.slice(0, 80)}'`, 'see the skills of GET /api/workflow');
+  }
+  doc.set('disabled_tools', doc.createNode([...new Set(entries)]));
+}
+
+/** Set the phase of each named skill (`none` switches it off), as the ARI web UI's skills list gives them; others stay. */
+export function setSkillPhases(doc: Document, wf: Workflow, skills: { name: string; phase: string | string[] }[]): void {
+  const entries = skills.map((s) => [skillEntry(doc, wf, s.name), s] as const);
+  for (const [entry, s] of entries) {
+    entry.set('phase', doc.createNode(s.phase, { flow: true }));
+    entry.delete(PHASE_WHEN_ENABLED);
+  }
+}
+
 function skillEntry(doc: Document, wf: Workflow, name: string): YAMLMap {
   const index = wf.skills.findIndex((s) => s.name === name);
   if (index < 0) throw new NotFoundError(`unknown skill '${name.slice(0, 80)}'`, 'see the skills of GET /api/workflow');

@@ -2,9 +2,11 @@ import { Elysia, t } from 'elysia';
 import { parse } from 'yaml';
 import { mergedEnv } from '../../core/config/environment.ts';
 import { editCheckpointWorkflow, saveCheckpointWorkflow, workflowTextOf, workflowView } from '../../core/config/workflow-edit.ts';
-import { applyFlow, workflowFlow } from '../../core/config/workflow-flow.ts';
-import { setDisabledTools, setSkillEnabled } from '../../core/config/workflow-skills.ts';
+import { applyFlow, replacePipeline, workflowFlow } from '../../core/config/workflow-flow.ts';
+import { replaceDisabledTools, setDisabledTools, setSkillEnabled, setSkillPhases } from '../../core/config/workflow-skills.ts';
 import { BUNDLED_WORKFLOW_TEXT, bundledWorkflow } from '../../core/config/workflow.ts';
+import { InputError } from '../../core/errors.ts';
+import { Phase } from '../../schema/workflow.ts';
 import type { ServerContext } from '../context.ts';
 import { routingChanges } from '../routing-guard.ts';
 
@@ -26,14 +28,20 @@ export const workflowRoutes = (ctx: ServerContext) => {
     .post(
       '/api/workflow',
       ({ body, request }) => {
-        const text = workflowTextOf(body);
-        if (ctx.routing.isForeign(request)) ctx.routing.check(request, routingChanges(parseYamlOrNull(text), currentWorkflow(ctx)), body);
-        // does not read the current copy, so a broken one can be replaced
-        saveCheckpointWorkflow(ctx.requireActive(), text, ctx.env);
+        if (body.pipeline !== undefined && body.yaml === undefined && body.workflow === undefined) {
+          // stages name skills and tools, never where requests go: no routing change to hold
+          const stages = body.pipeline;
+          editCheckpointWorkflow(ctx.requireActive(), ctx.env, (doc) => replacePipeline(doc, stages));
+        } else {
+          const text = workflowTextOf(body);
+          if (ctx.routing.isForeign(request)) ctx.routing.check(request, routingChanges(parseYamlOrNull(text), currentWorkflow(ctx)), body);
+          // does not read the current copy, so a broken one can be replaced
+          saveCheckpointWorkflow(ctx.requireActive(), text, ctx.env);
+        }
         ctx.invalidate();
         return view();
       },
-      { body: t.Object({ yaml: t.Optional(t.String()), workflow: t.Optional(t.Record(t.String(), t.Unknown())) }) },
+      { body: t.Object({ yaml: t.Optional(t.String()), workflow: t.Optional(t.Record(t.String(), t.Unknown())), pipeline: t.Optional(t.Array(t.Unknown())) }) },
     )
     .post(
       '/api/workflow/flow',
@@ -52,20 +60,32 @@ export const workflowRoutes = (ctx: ServerContext) => {
     .post(
       '/api/workflow/skills',
       ({ body }) => {
-        editCheckpointWorkflow(ctx.requireActive(), ctx.env, (doc, wf) => setSkillEnabled(doc, wf, body.name, body.enabled));
+        const { skills, name, enabled } = body;
+        if (skills === undefined && (name === undefined || enabled === undefined)) throw new InputError('send {name, enabled} or {skills: [{name, phase}]}');
+        editCheckpointWorkflow(ctx.requireActive(), ctx.env, (doc, wf) => (skills !== undefined ? setSkillPhases(doc, wf, skills) : setSkillEnabled(doc, wf, name as string, enabled as boolean)));
         ctx.invalidate();
         return view();
       },
-      { body: t.Object({ name: t.String({ minLength: 1 }), enabled: t.Boolean() }) },
+      // svc's {name, enabled}, or the ARI web UI's {skills: [{name, phase}]}
+      {
+        body: t.Object({
+          name: t.Optional(t.String({ minLength: 1 })),
+          enabled: t.Optional(t.Boolean()),
+          skills: t.Optional(t.Array(t.Object({ name: t.String({ minLength: 1 }), phase: t.Union([Phase, t.Array(Phase)]) }))),
+        }),
+      },
     )
     .post(
       '/api/workflow/disabled-tools',
       ({ body }) => {
-        editCheckpointWorkflow(ctx.requireActive(), ctx.env, (doc, wf) => setDisabledTools(doc, wf, body.skill, body.tools));
+        const { disabled_tools: all, skill, tools } = body;
+        if (all === undefined && (skill === undefined || tools === undefined)) throw new InputError('send {skill, tools} or {disabled_tools: [...]}');
+        editCheckpointWorkflow(ctx.requireActive(), ctx.env, (doc, wf) => (all !== undefined ? replaceDisabledTools(doc, wf, all) : setDisabledTools(doc, wf, skill as string, tools as string[])));
         ctx.invalidate();
         return view();
       },
-      { body: t.Object({ skill: t.String({ minLength: 1 }), tools: t.Array(t.String()) }) },
+      // one skill's list {skill, tools}, or the whole list as the ARI web UI sends it {disabled_tools}
+      { body: t.Object({ skill: t.Optional(t.String({ minLength: 1 })), tools: t.Optional(t.Array(t.String())), disabled_tools: t.Optional(t.Array(t.String())) }) },
     );
 };
 

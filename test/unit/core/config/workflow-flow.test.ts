@@ -25,18 +25,18 @@ describe('the workflow as a graph', () => {
     expect(new Set(flow.nodes.map((n) => n.id)).size).toBe(flow.nodes.length);
     const publish = flow.nodes.filter((n) => n.stage === 'ear_publish');
     expect(publish.map((n) => [n.id, n.list, n.enabled])).toEqual([
-      ['pipeline.ear_publish', 'pipeline', false],
-      ['pipeline.ear_publish#2', 'pipeline', true],
+      ['ear_publish', 'pipeline', false],
+      ['ear_publish#2', 'pipeline', true],
     ]);
-    expect(flow.nodes[0]).toEqual({ id: 'bfts_pipeline.generate_idea', stage: 'generate_idea', list: 'bfts_pipeline', skill: 'idea-skill', tool: 'generate_ideas', phase: 'bfts', enabled: true });
+    expect(flow.nodes[0]).toEqual({ id: 'generate_idea', stage: 'generate_idea', group: 'bfts', list: 'bfts_pipeline', skill: 'idea-skill', tool: 'generate_ideas', phase: 'bfts', enabled: true });
   });
 
   test('edges from depends_on (dependency to dependent) and loop_back_to', () => {
-    expect(flow.edges).toContainEqual({ from: 'bfts_pipeline.generate_idea', to: 'bfts_pipeline.select_and_run', kind: 'depends_on' });
-    expect(flow.edges).toContainEqual({ from: 'bfts_pipeline.frontier_expand', to: 'bfts_pipeline.select_and_run', kind: 'loop_back_to' });
+    expect(flow.edges).toContainEqual({ from: 'generate_idea', to: 'select_and_run', kind: 'depends_on' });
+    expect(flow.edges).toContainEqual({ from: 'frontier_expand', to: 'select_and_run', kind: 'loop_back_to' });
     // a repeated name resolves to its enabled entry
-    expect(flow.edges).toContainEqual({ from: 'pipeline.ear_publish#2', to: 'pipeline.ors_seed_sandbox', kind: 'depends_on' });
-    expect(flow.edges.filter((e) => e.to === 'pipeline.write_paper').map((e) => e.from)).toEqual(['pipeline.search_related_work', 'pipeline.generate_figures', 'pipeline.generate_ear']);
+    expect(flow.edges).toContainEqual({ from: 'ear_publish#2', to: 'ors_seed_sandbox', kind: 'depends_on' });
+    expect(flow.edges.filter((e) => e.to === 'write_paper').map((e) => e.from)).toEqual(['search_related_work', 'generate_figures', 'generate_ear']);
   });
 });
 
@@ -49,9 +49,9 @@ describe('saving the graph', () => {
   });
 
   test('depends_on is rebuilt from the edges, enabled flags applied, loops follow their edges', () => {
-    const edges = flow.edges.filter((e) => !(e.to === 'pipeline.write_paper' && e.from === 'pipeline.generate_figures') && e.kind !== 'loop_back_to');
-    edges.push({ from: 'pipeline.search_related_work', to: 'pipeline.review_paper', kind: 'depends_on' });
-    saveFlow({ nodes: [{ id: 'pipeline.generate_figures', enabled: false }, { id: 'pipeline.ear_curate' }], edges });
+    const edges = flow.edges.filter((e) => !(e.to === 'write_paper' && e.from === 'generate_figures') && e.kind !== 'loop_back_to');
+    edges.push({ from: 'search_related_work', to: 'review_paper', kind: 'depends_on' });
+    saveFlow({ nodes: [{ id: 'generate_figures', enabled: false }, { id: 'ear_curate' }], edges });
     const wf = current();
     const stage = (name: string) => wf.pipeline.find((s) => s.stage === name);
     expect(stage('write_paper')?.depends_on).toEqual(['search_related_work', 'generate_ear']);
@@ -63,7 +63,7 @@ describe('saving the graph', () => {
 
   test('a file that leaves the stage lists to the default gets them written in', () => {
     writeFileSync(copy(), '# my run\nllm: {model: m}\n');
-    saveFlow({ nodes: [{ id: 'pipeline.ors_grade', enabled: false }], edges: flow.edges });
+    saveFlow({ nodes: [{ id: 'ors_grade', enabled: false }], edges: flow.edges });
     const text = readFileSync(copy(), 'utf8');
     expect(text.startsWith('# my run\nllm: { model: m }\n')).toBe(true);
     expect(current().pipeline.find((s) => s.stage === 'ors_grade')?.enabled).toBe(false);
@@ -71,29 +71,29 @@ describe('saving the graph', () => {
   });
 
   const refused: [string, FlowUpdate, string][] = [
-    ['an unknown node', { nodes: [{ id: 'pipeline.nope', enabled: true }], edges: [] }, "unknown node 'pipeline.nope'"],
-    ['an edge to an unknown node', { nodes: [], edges: [{ from: 'pipeline.nope', to: 'pipeline.write_paper', kind: 'depends_on' }] }, "unknown node 'pipeline.nope'"],
-    ['an edge across the lists', { nodes: [], edges: [{ from: 'bfts_pipeline.evaluate', to: 'pipeline.write_paper', kind: 'depends_on' }] }, 'joins the two stage lists'],
+    ['an unknown node', { nodes: [{ id: 'nope', enabled: true }], edges: [] }, "unknown node 'nope'"],
+    ['an edge to an unknown node', { nodes: [], edges: [{ from: 'nope', to: 'write_paper', kind: 'depends_on' }] }, "unknown node 'nope'"],
+    ['an edge across the lists', { nodes: [], edges: [{ from: 'evaluate', to: 'write_paper', kind: 'depends_on' }] }, 'joins the two stage lists'],
     [
       'a cycle',
       {
         nodes: [],
         edges: [
-          { from: 'pipeline.write_paper', to: 'pipeline.review_paper', kind: 'depends_on' },
-          { from: 'pipeline.review_paper', to: 'pipeline.write_paper', kind: 'depends_on' },
+          { from: 'write_paper', to: 'review_paper', kind: 'depends_on' },
+          { from: 'review_paper', to: 'write_paper', kind: 'depends_on' },
         ],
       },
       'depends_on edges form a cycle',
     ],
-    ['a dependency below its stage', { nodes: [], edges: [{ from: 'pipeline.ors_grade', to: 'pipeline.write_paper', kind: 'depends_on' }] }, "'ors_grade' is not above 'write_paper'"],
-    ['two enabled entries of one stage', { nodes: [{ id: 'pipeline.ear_publish', enabled: true }], edges: flow.edges }, "'ear_publish' is already an enabled stage above"],
+    ['a dependency below its stage', { nodes: [], edges: [{ from: 'ors_grade', to: 'write_paper', kind: 'depends_on' }] }, "'ors_grade' is not above 'write_paper'"],
+    ['two enabled entries of one stage', { nodes: [{ id: 'ear_publish', enabled: true }], edges: flow.edges }, "'ear_publish' is already an enabled stage above"],
     [
       'two loops from one stage',
       {
         nodes: [],
         edges: [
-          { from: 'bfts_pipeline.frontier_expand', to: 'bfts_pipeline.select_and_run', kind: 'loop_back_to' },
-          { from: 'bfts_pipeline.frontier_expand', to: 'bfts_pipeline.evaluate', kind: 'loop_back_to' },
+          { from: 'frontier_expand', to: 'select_and_run', kind: 'loop_back_to' },
+          { from: 'frontier_expand', to: 'evaluate', kind: 'loop_back_to' },
         ],
       },
       'more than one loop_back_to edge',
