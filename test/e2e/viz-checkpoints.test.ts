@@ -57,6 +57,15 @@ describe('GET /api/checkpoints', () => {
     expect(body[1]).toMatchObject({ id: A, node_count: 5, review_score: null });
   });
 
+  test('only <digits>_<slug> directories are runs: a stray folder, even one holding a tree, is not listed', async () => {
+    writeCheckpoint(root, { runId: A });
+    writeCheckpoint(root, { runId: 'backup_of_old_runs' });
+    writeCheckpoint(root, { runId: '2026_short_stamp' });
+    mkdirSync(join(root, 'notes'));
+    const { body } = await (await start()).get('/api/checkpoints');
+    expect(body.map((e: { id: string }) => e.id)).toEqual([A]);
+  });
+
   test('a damaged tree.json still lists, beside the healthy ones', async () => {
     writeCheckpoint(root, { runId: A });
     const b = writeCheckpoint(root, { runId: B });

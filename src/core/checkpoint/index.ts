@@ -66,10 +66,13 @@ export function listCheckpointIndex(root: string): CheckpointListEntry[] {
   return out;
 }
 
+/** A run's directory name: `<timestamp>_<slug>` (the reference's rule); anything else in the directory is not a run. */
+const RUN_NAME = /^\d{8,14}_/;
+
 function readRoot(root: string): string[] {
   try {
     return readdirSync(root)
-      .filter((n) => !n.startsWith('.'))
+      .filter((n) => RUN_NAME.test(n))
       .sort()
       .reverse();
   } catch (err) {

@@ -58,7 +58,7 @@ describe('listCheckpointIndex', () => {
   });
 
   test('overall_score wins over score; best_scientific_score only when a node has one', () => {
-    const ck = writeCheckpoint(root, { runId: 'a', nodes: 1 });
+    const ck = writeCheckpoint(root, { runId: '20260101000000_a', nodes: 1 });
     writeFileSync(join(ck, 'review_report.json'), JSON.stringify({ overall_score: 7.5, score: 2 }));
     writeFileSync(join(ck, 'tree.json'), JSON.stringify({ nodes: [{ id: 'n0', status: 'success', metrics: { x: 1 } }] }));
     const [entry] = listCheckpointIndex(root);
@@ -70,6 +70,7 @@ describe('listCheckpointIndex', () => {
     expect(listCheckpointIndex(join(ws, 'missing'))).toEqual([]);
     expect(listCheckpointIndex(root)).toEqual([]);
     mkdirSync(join(root, 'plain'));
+    writeCheckpoint(root, { runId: 'not_a_run_name' });
     writeFileSync(join(root, 'stray.log'), 'x');
     mkdirSync(join(root, '.deleting-x'));
     writeFileSync(join(root, '.deleting-x', 'tree.json'), '{"nodes": []}');
@@ -77,25 +78,25 @@ describe('listCheckpointIndex', () => {
   });
 
   test('a damaged checkpoint still lists with what can be read, and does not hide the others', () => {
-    const truncated = writeCheckpoint(root, { runId: 'b_truncated', nodes: 6 });
+    const truncated = writeCheckpoint(root, { runId: '20260101000000_b_truncated', nodes: 6 });
     const text = readFileSync(join(truncated, 'tree.json'), 'utf8');
     writeFileSync(join(truncated, 'tree.json'), text.slice(0, Math.floor(text.length * 0.6)));
-    const garbage = writeCheckpoint(root, { runId: 'a_garbage' });
+    const garbage = writeCheckpoint(root, { runId: '20260101000000_a_garbage' });
     writeFileSync(join(garbage, 'tree.json'), '\u0000not json');
     writeFileSync(join(garbage, 'review_report.json'), '{');
     writeFileSync(join(garbage, 'cost_summary.json'), '[]');
-    writeCheckpoint(root, { runId: 'c_fine', nodes: 2 });
+    writeCheckpoint(root, { runId: '20260101000000_c_fine', nodes: 2 });
     const byId = Object.fromEntries(listCheckpointIndex(root).map((e) => [e.id, e]));
-    expect(Object.keys(byId)).toEqual(['c_fine', 'b_truncated', 'a_garbage']);
-    expect(byId.b_truncated?.node_count).toBeGreaterThan(0);
-    expect(byId.b_truncated?.node_count).toBeLessThan(6);
-    expect(byId.a_garbage).toMatchObject({ status: 'new', node_count: 0, review_score: null, cost: null });
-    expect(byId.c_fine).toMatchObject({ status: 'done', node_count: 2 });
+    expect(Object.keys(byId)).toEqual(['20260101000000_c_fine', '20260101000000_b_truncated', '20260101000000_a_garbage']);
+    expect(byId['20260101000000_b_truncated']?.node_count).toBeGreaterThan(0);
+    expect(byId['20260101000000_b_truncated']?.node_count).toBeLessThan(6);
+    expect(byId['20260101000000_a_garbage']).toMatchObject({ status: 'new', node_count: 0, review_score: null, cost: null });
+    expect(byId['20260101000000_c_fine']).toMatchObject({ status: 'done', node_count: 2 });
   });
 
   test('unchanged checkpoints are answered from the cache: the same entry objects', () => {
-    writeCheckpoint(root, { runId: 'a' });
-    writeCheckpoint(root, { runId: 'b' });
+    writeCheckpoint(root, { runId: '20260101000000_a' });
+    writeCheckpoint(root, { runId: '20260101000000_b' });
     const first = listCheckpointIndex(root);
     // a snapshot taken within moments of a write is checked again once; after that it is trusted
     Bun.sleepSync(60);
@@ -106,7 +107,7 @@ describe('listCheckpointIndex', () => {
   });
 
   test('notices a node written into tree.json in place, and an atomic rewrite', () => {
-    const ck = writeCheckpoint(root, { runId: 'a', nodes: 3 });
+    const ck = writeCheckpoint(root, { runId: '20260101000000_a', nodes: 3 });
     Bun.sleepSync(60);
     expect(listCheckpointIndex(root)[0]?.node_count).toBe(3);
     addNode(ck, 'node_added');
@@ -119,7 +120,7 @@ describe('listCheckpointIndex', () => {
   });
 
   test('nodes_tree.json counts once tree.json is damaged, and its changes are then noticed', () => {
-    const ck = writeCheckpoint(root, { runId: 'a', nodes: 3 });
+    const ck = writeCheckpoint(root, { runId: '20260101000000_a', nodes: 3 });
     const nodes = (n: number) => JSON.stringify({ nodes: Array.from({ length: n }, (_, i) => ({ id: `n${i}`, status: 'success' })) });
     writeFileSync(join(ck, 'nodes_tree.json'), nodes(5));
     Bun.sleepSync(60);
@@ -133,7 +134,7 @@ describe('listCheckpointIndex', () => {
   });
 
   test('notices a same-size rewrite made right after it looked', () => {
-    const ck = writeCheckpoint(root, { runId: 'a' });
+    const ck = writeCheckpoint(root, { runId: '20260101000000_a' });
     writeFileSync(join(ck, 'cost_summary.json'), JSON.stringify({ total_cost_usd: 1.25, total_tokens: 1000, call_count: 1 }));
     expect(listCheckpointIndex(root)[0]?.cost).toEqual({ usd: 1.25, tokens: 1000 });
     writeFileSync(join(ck, 'cost_summary.json'), JSON.stringify({ total_cost_usd: 9.75, total_tokens: 2000, call_count: 1 }));
@@ -154,7 +155,7 @@ describe('listCheckpointIndex', () => {
 
   test('running follows the recorded process on every call, with no file changing', async () => {
     const p = sleeper();
-    writeCheckpoint(root, { runId: 'live', pid: p.pid });
+    writeCheckpoint(root, { runId: '20260101000000_live', pid: p.pid });
     Bun.sleepSync(60);
     expect(listCheckpointIndex(root)[0]?.status).toBe('running');
     expect(listCheckpointIndex(root)[0]?.status).toBe('running');
@@ -164,7 +165,7 @@ describe('listCheckpointIndex', () => {
   });
 
   test('a PID file written later makes the checkpoint running', () => {
-    const ck = writeCheckpoint(root, { runId: 'later' });
+    const ck = writeCheckpoint(root, { runId: '20260101000000_later' });
     Bun.sleepSync(60);
     expect(listCheckpointIndex(root)[0]?.status).toBe('done');
     writeFileSync(join(ck, '.ari_pid'), `${sleeper().pid}\n`);
@@ -172,9 +173,9 @@ describe('listCheckpointIndex', () => {
   });
 
   test('a link to a checkpoint elsewhere is not listed: no route could open it', () => {
-    const elsewhere = writeCheckpoint(ws, { runId: 'elsewhere', nodes: 2 });
-    symlinkSync(elsewhere, join(root, 'linked'));
-    writeCheckpoint(root, { runId: 'here', nodes: 3 });
-    expect(listCheckpointIndex(root).map((e) => [e.id, e.node_count])).toEqual([['here', 3]]);
+    const elsewhere = writeCheckpoint(ws, { runId: '20260101000000_elsewhere', nodes: 2 });
+    symlinkSync(elsewhere, join(root, '20260101000000_linked'));
+    writeCheckpoint(root, { runId: '20260101000000_here', nodes: 3 });
+    expect(listCheckpointIndex(root).map((e) => [e.id, e.node_count])).toEqual([['20260101000000_here', 3]]);
   });
 });
