@@ -1,16 +1,17 @@
 import { version } from '../../package.json';
 import { claimPid, type PidFile, releasePid } from '../core/checkpoint/pid.ts';
 import { ConflictError, InputError } from '../core/errors.ts';
-import { MANIFEST_FILE } from '../ear/manifest.ts';
+import { MANIFEST_FILE, MAX_MANIFEST_BYTES } from '../ear/manifest.ts';
 import { isLoopback, namesLoopback } from '../server/gate.ts';
 import { listenOwning } from '../server/listen.ts';
 import { HttpError, json } from '../server/http.ts';
 import { errorAnswer, fail } from './http.ts';
 import { type ArtifactMeta, ArtifactStore, BUNDLE_FILE, isArtifactId } from './storage.ts';
 import { TokenStore } from './tokens.ts';
-import { receiveUpload } from './upload.ts';
+import { receiveMultipart } from './multipart.ts';
+import { type Received, receiveUpload } from './upload.ts';
 import { type Caller, mayPromote, parseVisibility, readAccess } from './visibility.ts';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const DEFAULT_REGISTRY_PORT = 8290;
@@ -59,7 +60,7 @@ async function route(req: Request, store: ArtifactStore, tokens: TokenStore, opt
   const rest = segments.slice(2).join('/');
   if (rest === '' && (m === 'GET' || m === 'HEAD')) return fetchBundle(req, id, store, tokens, opts.now, m === 'HEAD');
   if (rest === MANIFEST_FILE && m === 'GET') return fetchManifest(req, id, store, tokens, opts.now);
-  if (rest === 'promote' && m === 'POST') return promote(req, id, store, tokens);
+  if (rest === 'promote' && m === 'POST') return promote(req, url, id, store, tokens);
   if (rest === '' && m === 'DELETE') return remove(req, id, store, tokens);
   return fail(rest === '' || rest === MANIFEST_FILE || rest === 'promote' ? 405 : 404, `no such endpoint: ${m} ${url.pathname}`);
 }
@@ -139,16 +140,20 @@ function fetchManifest(req: Request, id: string, store: ArtifactStore, tokens: T
   return new Response(Bun.file(store.file(id, MANIFEST_FILE)), { status: 200, headers: { 'Content-Type': 'application/json', 'X-Svc-Visibility': meta.visibility } });
 }
 
+/**
+ * POST /artifact: the bundle as the raw body (`?visibility=`, `X-Svc-Sha256`), or as the ARI
+ * clients send it, a multipart form with the `bundle` file and `manifest`, `metadata` and
+ * `visibility` fields. Either way the first upload is stored staged.
+ */
 async function upload(req: Request, url: URL, store: ArtifactStore, tokens: TokenStore, maxBytes: number): Promise<Response> {
   const who = requireCaller(req, tokens);
-  const asked = url.searchParams.get('visibility') ?? 'staged';
-  if (parseVisibility(asked) === null) throw new InputError(`unknown visibility '${asked}'`, 'staged, unlisted, public, private-token or embargoed-until:YYYY-MM-DD');
-  const expected = req.headers.get('x-svc-sha256');
-  if (expected !== null && !/^[0-9a-f]{64}$/.test(expected.toLowerCase())) throw new InputError('X-Svc-Sha256 must be 64 hex characters');
+  const form = (req.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
   const length = Number(req.headers.get('content-length') ?? Number.NaN);
-  if (Number.isFinite(length) && length > maxBytes) throw new HttpError(413, `upload of ${length} bytes over the registry's limit of ${maxBytes} bytes`);
+  // a form carries its text fields beside the bundle
+  const limit = form ? maxBytes + MAX_MANIFEST_BYTES + 1024 * 1024 : maxBytes;
+  if (Number.isFinite(length) && length > limit) throw new HttpError(413, `upload of ${length} bytes over the registry's limit of ${maxBytes} bytes`);
   if (req.body === null) throw new InputError('empty upload: send the bundle tarball as the body');
-  const got = await receiveUpload(store, req.body, { maxBytes, expectedSha: expected?.toLowerCase() ?? null, signal: req.signal });
+  const got = form ? await receiveForm(req, store, maxBytes) : await receiveRaw(req, url, store, maxBytes);
   let installed = false;
   try {
     const existing = store.meta(got.id);
@@ -169,18 +174,70 @@ async function upload(req: Request, url: URL, store: ArtifactStore, tokens: Toke
   }
 }
 
+async function receiveRaw(req: Request, url: URL, store: ArtifactStore, maxBytes: number): Promise<Received> {
+  visibilityOf(url.searchParams.get('visibility'));
+  const expected = req.headers.get('x-svc-sha256');
+  if (expected !== null && !/^[0-9a-f]{64}$/.test(expected.toLowerCase())) throw new InputError('X-Svc-Sha256 must be 64 hex characters');
+  return receiveUpload(store, req.body as ReadableStream<Uint8Array>, { maxBytes, expectedSha: expected?.toLowerCase() ?? null, signal: req.signal });
+}
+
+/** The form's bundle, once its fields are found sound; a refused form leaves nothing staged. */
+async function receiveForm(req: Request, store: ArtifactStore, maxBytes: number): Promise<Received> {
+  const { received, fields } = await receiveMultipart(store, req, { maxBytes, signal: req.signal });
+  try {
+    visibilityOf(fields.get('visibility') ?? null);
+    const metadata = parseField(fields.get('metadata') ?? '{}', 'metadata');
+    if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) throw new InputError('the metadata field must be a JSON object');
+    const manifest = fields.get('manifest');
+    if (manifest !== undefined) sameBundle(parseField(manifest, 'manifest'), join(received.staging, MANIFEST_FILE));
+    return received;
+  } catch (err) {
+    rmSync(received.staging, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** The visibility asked for (default staged); the first upload is stored staged whatever it is. */
+function visibilityOf(asked: string | null): void {
+  const v = asked ?? 'staged';
+  if (parseVisibility(v) === null) throw new InputError(`unknown visibility '${v.slice(0, 80)}'`, 'staged, unlisted, public, private-token or embargoed-until:YYYY-MM-DD');
+}
+
+function parseField(text: string, name: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new InputError(`the ${name} field is not JSON`);
+  }
+}
+
+/** A manifest field that names a bundle digest must name this bundle's: the tarball's manifest.lock is what is stored. */
+function sameBundle(field: unknown, lockFile: string): void {
+  const declared = (field as { bundle_sha256?: unknown } | null)?.bundle_sha256;
+  if (typeof declared !== 'string' || !/^[0-9a-f]{64}$/.test(declared)) return;
+  const actual = (JSON.parse(readFileSync(lockFile, 'utf8')) as { bundle_sha256?: unknown }).bundle_sha256;
+  if (declared !== actual) throw new InputError(`the manifest field's bundle_sha256 ${declared} is not the bundle's (${String(actual)})`, 'send the manifest.lock of this bundle');
+}
+
 const answer = (meta: ArtifactMeta, duplicate: boolean) => ({ id: meta.id, ref: `svc://${meta.id}`, visibility: meta.visibility, sha256: meta.sha256, size: meta.size, duplicate });
 
-async function promote(req: Request, id: string, store: ArtifactStore, tokens: TokenStore): Promise<Response> {
+/** POST /artifact/<id>/promote: the target from `?target=` (as the ARI clients send it) or a JSON body `{target}`. */
+async function promote(req: Request, url: URL, id: string, store: ArtifactStore, tokens: TokenStore): Promise<Response> {
   const meta = ownerOnly(req, id, store, tokens);
-  let body: unknown;
-  try {
-    body = JSON.parse(await readSmall(req, 64 * 1024));
-  } catch (err) {
-    if (err instanceof HttpError) throw err;
-    throw new InputError('the body must be JSON {"target": "unlisted" | "public"}');
+  const text = await readSmall(req, 64 * 1024);
+  let body: unknown = null;
+  if (text.trim() !== '') {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new InputError('the body must be JSON {"target": "unlisted" | "public"}', 'or give the target as ?target=');
+    }
   }
-  const raw = (body as { target?: unknown } | null)?.target;
+  const fromBody = (body as { target?: unknown } | null)?.target;
+  const fromQuery = url.searchParams.get('target');
+  if (fromQuery !== null && fromBody !== undefined && fromBody !== fromQuery) throw new InputError(`two targets: ?target=${fromQuery.slice(0, 40)} and ${JSON.stringify(fromBody).slice(0, 40)} in the body`, 'give one');
+  const raw = fromQuery ?? fromBody;
+  if (raw === undefined) throw new InputError('no promote target', 'give it as ?target=public (or unlisted), or as the JSON body {"target": "public"}');
   const target = typeof raw === 'string' ? parseVisibility(raw) : null;
   if (target === null) throw new InputError(`unknown promote target ${JSON.stringify(raw)}`, 'unlisted, public, private-token or embargoed-until:YYYY-MM-DD');
   if (!mayPromote(meta.visibility, target)) throw new ConflictError(`artifact ${id} is ${meta.visibility}: ${target} would be a demotion`, 'visibility only widens: staged → unlisted, private-token or embargoed → public');

@@ -21,12 +21,20 @@ export function isFatal(err: unknown, role?: ModelRole): err is Fatal {
   return (err instanceof ModelUnreachableError || err instanceof ModelKeyError) && (role === undefined || FATAL_ROLES.has(role));
 }
 
+/**
+ * Choices the search can make by its frontier formula when the model gives none. A replay resumed
+ * after a kill asks them in states the recording never saw (fewer nodes running, say); there the
+ * formula decides, and the run goes on, rather than stopping at a choice of order.
+ */
+const DECIDED_BY_FORMULA = new Set(['select_next_node', 'select_best_to_expand']);
+
 /** The model client, stopping the run at the first fatal error. */
 export function stopOnFatal(model: ModelClient, stop: AbortController): ModelClient {
-  const guard = <T>(role: ModelRole, p: Promise<T>): Promise<T> =>
+  const guard = <T>(req: { role: ModelRole; meta?: { op?: string } }, p: Promise<T>): Promise<T> =>
     p.catch((err: unknown) => {
-      if (isFatal(err, role) && !stop.signal.aborted) stop.abort(err);
+      const formulaDecides = err instanceof ReplayDivergedError && DECIDED_BY_FORMULA.has(req.meta?.op ?? '');
+      if (isFatal(err, req.role) && !formulaDecides && !stop.signal.aborted) stop.abort(err);
       throw err;
     });
-  return { ...model, complete: (req) => guard(req.role, model.complete(req)), completeJson: (req, check, o) => guard(req.role, model.completeJson(req, check, o)) };
+  return { ...model, complete: (req) => guard(req, model.complete(req)), completeJson: (req, check, o) => guard(req, model.completeJson(req, check, o)) };
 }

@@ -1,5 +1,6 @@
 // Registry upload and download of a 1 GiB bundle through RegistryClient to `svc registry serve`
-// running as a child process (dist/svc): throughput against a plain file copy of the same bytes,
+// running as a child process (dist/svc), and the same upload as the ARI clients send it (a
+// multipart form, posted by curl -F): throughput against a plain file copy of the same bytes,
 // and the peak RSS of the server and of this (client) process during each transfer. Target: peak
 // memory under 100 MB for both. Peaks are Linux's VmHWM, reset before each phase (clear_refs 5).
 import { closeSync, copyFileSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
@@ -76,6 +77,14 @@ try {
     const down = await transfer('download', server.url, token, join(dir, 'down.tar.gz'), up.result.id);
     if (down.result.sha256 !== up.result.sha256 || down.result.size !== size) throw new Error('the download differs from the upload');
     line('download (verified)', down.ms, copyMs, size, [['server', peakMb(server.proc.pid)], ['client', down.peak_mb]]);
+    await fetch(`${server.url}/artifact/${up.result.id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${token}` } });
+    resetPeak(server.proc.pid);
+    const t2 = performance.now();
+    const form = Bun.spawn(['curl', '-sS', '-o', '/dev/null', '-w', '%{http_code}', '-X', 'POST', `${server.url}/artifact`, '-H', `Authorization: Bearer ${token}`, '-F', `bundle=@${tarball}`, '-F', 'manifest={"version":1}', '-F', 'visibility=staged'], { stdout: 'pipe' });
+    const formStatus = (await new Response(form.stdout).text()).trim();
+    const formMs = performance.now() - t2;
+    if (formStatus !== '201') throw new Error(`the multipart upload answered ${formStatus}`);
+    line('upload as a form (curl -F)', formMs, copyMs, size, [['server', peakMb(server.proc.pid)]]);
   } finally {
     await server.stop();
   }
