@@ -31,7 +31,7 @@ export function receiveMultipart(store: ArtifactStore, req: Request, opts: { max
   } catch (err) {
     return Promise.reject(new InputError(`the multipart form cannot be read: ${(err as Error).message}`));
   }
-  const source = Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>);
+  const reader = body.getReader();
   const fields = new Map<string, string>();
   let bundle: Promise<Received> | null = null;
   let file: Readable | null = null;
@@ -40,8 +40,7 @@ export function receiveMultipart(store: ArtifactStore, req: Request, opts: { max
   return new Promise<MultipartUpload>((resolve, reject) => {
     const fail = (err: Error) => {
       failure ??= err;
-      source.unpipe(parser);
-      source.destroy();
+      void reader.cancel().catch(() => {});
       // the bundle being written ends too, or its writer would wait for bytes that never come
       file?.destroy(err);
       finish();
@@ -78,7 +77,33 @@ export function receiveMultipart(store: ArtifactStore, req: Request, opts: { max
     parser.on('partsLimit', () => fail(new InputError(`the form has more than ${MAX_PARTS} parts`)));
     parser.on('error', (err: Error) => fail(new InputError(`the multipart form cannot be read: ${err.message}`)));
     parser.on('close', finish);
-    source.on('error', (err: Error) => fail(new InputError(`the upload ended early: ${err.message}`)));
-    source.pipe(parser);
+    // the body is handed to the parser a chunk at a time, waiting whenever the parser is full
+    void (async () => {
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done || failure) break;
+          if (!parser.write(value)) await drained(parser);
+        }
+        if (!failure) parser.end();
+      } catch (err) {
+        fail(new InputError(`the upload ended early: ${(err as Error).message}`));
+      }
+    })();
+  });
+}
+
+/** The parser can take more, or will take nothing more (it failed or closed). */
+function drained(parser: busboy.Busboy): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      parser.off('drain', done);
+      parser.off('close', done);
+      parser.off('error', done);
+      resolve();
+    };
+    parser.on('drain', done);
+    parser.on('close', done);
+    parser.on('error', done);
   });
 }
