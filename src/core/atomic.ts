@@ -53,7 +53,8 @@ export async function writeStreamAtomic(path: string, content: AsyncIterable<str
   mkdirSync(dir, { recursive: true });
   const tmp = tempName(path);
   try {
-    const sink = createWriteStream(tmp, { mode });
+    // opened here, not by the stream later on its own: a source that fails at once must not leave a file created after the clean-up
+    const sink = createWriteStream(tmp, { fd: openSync(tmp, 'w', mode) });
     await (transform ? pipeline(content, transform, sink) : pipeline(content, sink));
     // fsync is per file, not per descriptor: a fresh one flushes what the stream wrote
     const fd = openSync(tmp, 'r');
