@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Elysia, t } from 'elysia';
 import { loadEnv } from '../../core/config/environment.ts';
 import { isSecretKey, readSavedSettings, saveSettings } from '../../core/config/saved-settings.ts';
+import { secretKeyPath, withoutSecretKeys } from '../../core/config/secrets.ts';
 import { InputError, NotFoundError, oneLine } from '../../core/errors.ts';
 import { readJsonObject } from '../../core/json-object.ts';
 import { BACKEND_NAMES, BackendError, getBackend } from '../../ear/backends/index.ts';
@@ -43,31 +44,12 @@ async function backendCall<T>(f: () => Promise<T> | T): Promise<T> {
 /** The settings.json key holding the publish backend configuration. */
 export const PUBLISH_SETTINGS_KEY = 'publish';
 
-/** A secret-looking key anywhere in `v`, as a dotted path, else null. */
-function secretPath(v: unknown, at: string): string | null {
-  if (v === null || typeof v !== 'object') return null;
-  for (const [k, x] of Object.entries(v)) {
-    const here = at ? `${at}.${k}` : k;
-    if (isSecretKey(k)) return here;
-    const deeper = secretPath(x, here);
-    if (deeper) return deeper;
-  }
-  return null;
-}
-
-/** `v` without secret-looking keys at any depth (a hand-edited settings.json never leaks one). */
-function withoutSecrets(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(withoutSecrets);
-  if (v === null || typeof v !== 'object') return v;
-  return Object.fromEntries(Object.entries(v).filter(([k]) => !isSecretKey(k)).map(([k, x]) => [k, withoutSecrets(x)]));
-}
-
 function publishBlock(file: string): Record<string, unknown> {
   const b = readSavedSettings(file)[PUBLISH_SETTINGS_KEY];
   return b !== null && typeof b === 'object' && !Array.isArray(b) ? (b as Record<string, unknown>) : {};
 }
 
-const settingsView = (file: string) => ({ publish: withoutSecrets(publishBlock(file)), backends: BACKEND_NAMES, file });
+const settingsView = (file: string) => ({ publish: withoutSecretKeys(publishBlock(file), isSecretKey), backends: BACKEND_NAMES, file });
 
 // a JSON object is required (send {} for the defaults): a malformed body must never publish
 const PublishBody = t.Object(
@@ -95,7 +77,7 @@ export const publishRoutes = (ctx: ServerContext) => {
       ({ body, request }) => {
         if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new InputError('body: expected a JSON object of publish settings');
         ctx.routing.check(request, routingChanges(body, publishBlock(ctx.settingsPath), PUBLISH_SETTINGS_KEY), body);
-        const secret = secretPath(body, 'publish');
+        const secret = secretKeyPath(body, isSecretKey, 'publish');
         if (secret) throw new InputError(`'${secret}' looks like a secret; tokens and keys go to .env (POST /api/env-keys), not settings.json`);
         const next: Record<string, unknown> = { ...publishBlock(ctx.settingsPath) };
         const entries = Object.entries(body);
