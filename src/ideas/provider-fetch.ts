@@ -1,4 +1,4 @@
-import { retryAfterSeconds } from './retry-after.ts';
+import { abortableSleep, retryAfterMs } from '../core/outbound.ts';
 
 /** Why a provider gave no papers; `offline` covers unreachable hosts and timeouts. */
 export type FailureKind = 'offline' | 'rate_limited' | 'http' | 'bad_answer';
@@ -53,11 +53,12 @@ export async function fetchText(url: string, opts: FetchOptions): Promise<string
     }
     if (res.ok) return body;
     if (res.status !== 429 && res.status !== 503) throw new ProviderFailure('http', `${hostOf(url)} answered ${res.status}${detail(body)}`);
-    const waitS = retryAfterSeconds(res.headers.get('retry-after')) ?? BACKOFF_S[attempt] ?? 4;
+    const asked = retryAfterMs(res.headers);
+    const waitS = asked === null ? (BACKOFF_S[attempt] ?? 4) : Math.ceil(asked / 1000);
     if (attempt >= maxRetries || Date.now() + waitS * 1000 >= opts.deadline) {
       throw new ProviderFailure('rate_limited', `${hostOf(url)} answered ${res.status} (rate limited) ${attempt + 1} time${attempt ? 's' : ''}, last asking to wait ${waitS} s`);
     }
-    await sleep(waitS * 1000, opts.signal);
+    await abortableSleep(waitS * 1000, opts.signal);
   }
 }
 
@@ -97,12 +98,4 @@ function hostOf(url: string): string {
 function detail(body: string): string {
   const text = body.replace(/\s+/g, ' ').trim().slice(0, 160);
   return text ? `: ${text}` : '';
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
-  });
 }

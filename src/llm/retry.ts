@@ -1,3 +1,5 @@
+import { abortableSleep } from '../core/outbound.ts';
+
 /** How long to wait before a retry, at most: a server asking for longer is asked again after this. */
 const MAX_RETRY_WAIT_MS = 60_000;
 const BASE_BACKOFF_MS = 500;
@@ -38,7 +40,7 @@ export async function withRetries<T>(attempt: () => Promise<T>, policy: RetryPol
       if (!verdict.retry || n >= policy.maxRetries) throw new RetriesExhausted(err, n + 1);
       const wait = Math.min(verdict.afterMs ?? backoffMs(n), MAX_RETRY_WAIT_MS);
       if (Date.now() + wait >= policy.deadline) throw new RetriesExhausted(err, n + 1);
-      await sleep(wait, policy.signal);
+      await abortableSleep(wait, policy.signal);
     }
   }
 }
@@ -47,38 +49,4 @@ export async function withRetries<T>(attempt: () => Promise<T>, policy: RetryPol
 export function backoffMs(retry: number): number {
   const step = BASE_BACKOFF_MS * 2 ** retry;
   return step / 2 + Math.random() * (step / 2);
-}
-
-/**
- * The wait a server asked for: `retry-after-ms` (milliseconds), else `Retry-After` in seconds or as
- * an HTTP date; null when absent or unreadable. Header names are matched case-insensitively.
- */
-export function retryAfterMs(headers: Record<string, string> | undefined, now = Date.now()): number | null {
-  if (!headers) return null;
-  const get = (name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1]?.trim();
-  const ms = get('retry-after-ms');
-  if (ms && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
-  const after = get('retry-after');
-  if (!after) return null;
-  if (/^\d+(\.\d+)?$/.test(after)) return Number(after) * 1000;
-  const at = Date.parse(after);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', abort);
-    };
-    const abort = () => {
-      done();
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      done();
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', abort, { once: true });
-  });
 }

@@ -11,6 +11,7 @@ import { InputError, NotFoundError } from '../core/errors.ts';
 import { isSafeId } from '../core/paths.ts';
 import type { ExecutorKind, JobRef, JobSpec, JobStatus, WaitOptions } from './executor.ts';
 import { isFinished } from './executor.ts';
+import { abortableSleep } from '../core/outbound.ts';
 
 export interface JobRecord extends JobRef {
   name: string;
@@ -101,19 +102,4 @@ export async function pollUntilDone(poll: () => Promise<JobStatus>, opts: WaitOp
     last = key;
     await abortableSleep(delay, opts.signal);
   }
-}
-
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }
-    function onAbort() {
-      clearTimeout(t);
-      reject(signal?.reason);
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { atomEntries, xmlText } from '../../../src/ideas/atom.ts';
 import { mergePapers, normalizeTitle } from '../../../src/ideas/papers.ts';
-import { retryAfterSeconds } from '../../../src/ideas/retry-after.ts';
 import { arxivQuery } from '../../../src/ideas/scholar-b.ts';
 
 describe('normalizeTitle', () => {
@@ -41,19 +40,6 @@ describe('atom', () => {
   });
   test('unknown entities stay as written', () => {
     expect(xmlText('a &nbsp; b')).toBe('a &nbsp; b');
-  });
-});
-
-describe('retryAfterSeconds', () => {
-  test('seconds, an HTTP date, and nothing usable', () => {
-    expect(retryAfterSeconds('7')).toBe(7);
-    const now = Date.parse('Sun, 22 Nov 2026 13:00:00 GMT');
-    expect(retryAfterSeconds('Sun, 22 Nov 2026 13:00:30 GMT', now)).toBe(30);
-    expect(retryAfterSeconds('Sun, 22 Nov 2026 12:00:00 GMT', now)).toBe(0);
-    expect(retryAfterSeconds(null)).toBeNull();
-    expect(retryAfterSeconds('')).toBeNull();
-    expect(retryAfterSeconds('soon')).toBeNull();
-    expect(retryAfterSeconds('-3')).toBeNull();
   });
 });
 

@@ -1,0 +1,45 @@
+/**
+ * What every outbound HTTP client of svc shares (the model layer, literature search, scheduler
+ * polling): the wait a server asked for, and a wait that ends at once when its signal aborts.
+ */
+
+/** Header lookup of a Fetch `Headers` or of a plain record, whatever the case of the names. */
+type HeaderSource = Headers | Readonly<Record<string, string>> | undefined;
+
+function header(headers: HeaderSource, name: string): string | undefined {
+  if (!headers) return undefined;
+  if (headers instanceof Headers) return headers.get(name)?.trim();
+  return Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1]?.trim();
+}
+
+/**
+ * The wait in milliseconds a server asked for: `retry-after-ms`, else `Retry-After` as seconds or
+ * an HTTP date (a date in the past is no wait); null when absent or unreadable.
+ */
+export function retryAfterMs(headers: HeaderSource, now = Date.now()): number | null {
+  const ms = header(headers, 'retry-after-ms');
+  if (ms && /^\d+(\.\d+)?$/.test(ms)) return Number(ms);
+  const after = header(headers, 'retry-after');
+  if (!after) return null;
+  if (/^\d+(\.\d+)?$/.test(after)) return Number(after) * 1000;
+  // an HTTP date names its month; without this, Date.parse reads '-3' as a year
+  if (!/[A-Za-z]/.test(after)) return null;
+  const at = Date.parse(after);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/** Waits `ms`; rejects with the signal's reason as soon as it aborts (at once when it already has). */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

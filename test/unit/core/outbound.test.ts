@@ -1,0 +1,30 @@
+import { expect, test } from 'bun:test';
+import { abortableSleep, retryAfterMs } from '../../../src/core/outbound.ts';
+
+test('the wait a server asks for', () => {
+  const now = Date.parse('2026-01-01T00:00:00Z');
+  expect(retryAfterMs({ 'retry-after': '3' }, now)).toBe(3000);
+  expect(retryAfterMs({ 'Retry-After': '1.5' }, now)).toBe(1500);
+  expect(retryAfterMs({ 'retry-after-ms': '250', 'retry-after': '3' }, now)).toBe(250);
+  expect(retryAfterMs({ 'retry-after': 'Thu, 01 Jan 2026 00:00:07 GMT' }, now)).toBe(7000);
+  // a date in the past: retry at once
+  expect(retryAfterMs({ 'retry-after': 'Wed, 31 Dec 2025 23:00:00 GMT' }, now)).toBe(0);
+  expect(retryAfterMs({ 'retry-after': 'soon' }, now)).toBeNull();
+  expect(retryAfterMs({ 'retry-after-ms': '-5' }, now)).toBeNull();
+  expect(retryAfterMs({}, now)).toBeNull();
+  expect(retryAfterMs(undefined, now)).toBeNull();
+  // a Fetch Headers object reads alike; '-3' is no date
+  expect(retryAfterMs(new Headers({ 'Retry-After': '7' }), now)).toBe(7000);
+  expect(retryAfterMs(new Headers({ 'retry-after': '-3' }), now)).toBeNull();
+  expect(retryAfterMs(new Headers(), now)).toBeNull();
+});
+
+
+test('an abortable sleep waits, or ends at once with the reason of its signal', async () => {
+  await abortableSleep(5);
+  const stop = new AbortController();
+  const waiting = abortableSleep(60_000, stop.signal).then(() => 'slept', (e: Error) => e.message);
+  stop.abort(new Error('stopped'));
+  expect(await waiting).toBe('stopped');
+  expect(await abortableSleep(60_000, stop.signal).then(() => 'slept', (e: Error) => e.message)).toBe('stopped');
+});
