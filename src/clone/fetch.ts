@@ -1,6 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { NotFoundError, SvcError, UnavailableError } from '../core/errors.ts';
+import { readCapped } from '../core/outbound.ts';
 
 const MAX_JSON = 16 * 1024 * 1024;
 
@@ -72,17 +73,7 @@ export async function fetchJson(url: string, opts: { headers?: Record<string, st
     throw statusError(res.status, opts.what);
   }
   // a listing or record is small; a server that sends more is not one
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of res.body ?? []) {
-    size += chunk.byteLength;
-    if (size > MAX_JSON) {
-      await res.body?.cancel().catch(() => {});
-      throw new UnavailableError(`${opts.what}: the answer is larger than ${MAX_JSON} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = await readCapped(res, MAX_JSON, () => new UnavailableError(`${opts.what}: the answer is larger than ${MAX_JSON} bytes`));
   try {
     return JSON.parse(text);
   } catch {

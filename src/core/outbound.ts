@@ -43,3 +43,31 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/**
+ * A body (of a response, or of a request) as text, read no further than `maxBytes`: past it the
+ * stream is cancelled and `tooLarge()` is thrown, so a sender without end cannot take all memory.
+ * A declared Content-Length over the cap is refused before anything is read.
+ */
+export async function readCapped(message: Request | Response, maxBytes: number, tooLarge: () => Error): Promise<string> {
+  const body = message.body;
+  if (Number(message.headers.get('content-length') ?? 0) > maxBytes) {
+    await body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (!body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

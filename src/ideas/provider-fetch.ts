@@ -1,4 +1,4 @@
-import { abortableSleep, retryAfterMs } from '../core/outbound.ts';
+import { abortableSleep, readCapped, retryAfterMs } from '../core/outbound.ts';
 
 /** Why a provider gave no papers; `offline` covers unreachable hosts and timeouts. */
 export type FailureKind = 'offline' | 'rate_limited' | 'http' | 'bad_answer';
@@ -44,7 +44,7 @@ export async function fetchText(url: string, opts: FetchOptions): Promise<string
     let body: string;
     try {
       res = await fetch(url, { headers: opts.headers, signal });
-      body = await cappedText(res, url);
+      body = await readCapped(res, MAX_PROVIDER_ANSWER_BYTES, () => new ProviderFailure('bad_answer', `${hostOf(url)} sent more than ${MAX_PROVIDER_ANSWER_BYTES / 1024 / 1024} MB for one answer`));
     } catch (err) {
       if (opts.signal?.aborted) throw opts.signal.reason;
       if (err instanceof ProviderFailure) throw err;
@@ -60,30 +60,6 @@ export async function fetchText(url: string, opts: FetchOptions): Promise<string
     }
     await abortableSleep(waitS * 1000, opts.signal);
   }
-}
-
-/** The body as text, read no further than MAX_PROVIDER_ANSWER_BYTES. */
-async function cappedText(res: Response, url: string): Promise<string> {
-  const tooLarge = () => new ProviderFailure('bad_answer', `${hostOf(url)} sent more than ${MAX_PROVIDER_ANSWER_BYTES / 1024 / 1024} MB for one answer`);
-  if (Number(res.headers.get('content-length') ?? 0) > MAX_PROVIDER_ANSWER_BYTES) {
-    await res.body?.cancel().catch(() => {});
-    throw tooLarge();
-  }
-  if (!res.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_PROVIDER_ANSWER_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function hostOf(url: string): string {

@@ -1,5 +1,5 @@
-import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { writeFileAtomic } from '../core/atomic.ts';
 import { diskError } from '../core/errors.ts';
 import { statOrNull } from '../core/paths.ts';
 import { checkpointFile } from './checkpoint-file.ts';
@@ -85,11 +85,8 @@ export class CostLedger {
     // a writer that read before another's append rewrites the summary; the other writes after its own append
     for (let round = 0; round < 3; round++) {
       const seen = this.tally.catchUp();
-      try {
-        replaceFile(this.summaryPath, `${JSON.stringify(this.tally.summary(), null, 2)}\n`);
-      } catch (err) {
-        throw diskError(err, this.summaryPath);
-      }
+      // rebuilt from the trace at the next call: no fsync needed
+      writeFileAtomic(this.summaryPath, `${JSON.stringify(this.tally.summary(), null, 2)}\n`, 0o644, false);
       if ((statOrNull(this.trace)?.size ?? 0) === seen) break;
     }
   }
@@ -117,13 +114,3 @@ export function costRecordOf(call: { role: string; meta?: CallMeta; model: strin
   };
 }
 
-function replaceFile(path: string, text: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-}

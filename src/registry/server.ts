@@ -1,5 +1,6 @@
 import { version } from '../../package.json';
 import { claimPid, type PidFile, releasePid } from '../core/checkpoint/pid.ts';
+import { readCapped } from '../core/outbound.ts';
 import { ConflictError, InputError } from '../core/errors.ts';
 import { MANIFEST_FILE, MAX_MANIFEST_BYTES } from '../ear/manifest.ts';
 import { isLoopback, namesLoopback } from '../server/gate.ts';
@@ -224,7 +225,7 @@ const answer = (meta: ArtifactMeta, duplicate: boolean) => ({ id: meta.id, ref: 
 /** POST /artifact/<id>/promote: the target from `?target=` (as the ARI clients send it) or a JSON body `{target}`. */
 async function promote(req: Request, url: URL, id: string, store: ArtifactStore, tokens: TokenStore): Promise<Response> {
   const meta = ownerOnly(req, id, store, tokens);
-  const text = await readSmall(req, 64 * 1024);
+  const text = await readCapped(req, 64 * 1024, () => new HttpError(413, `body over ${64 * 1024} bytes`));
   let body: unknown = null;
   if (text.trim() !== '') {
     try {
@@ -249,24 +250,6 @@ function remove(req: Request, id: string, store: ArtifactStore, tokens: TokenSto
   ownerOnly(req, id, store, tokens);
   store.remove(id);
   return json({ deleted: id });
-}
-
-async function readSmall(req: Request, max: number): Promise<string> {
-  if (req.body === null) return '';
-  const reader = req.body.getReader();
-  const parts: Uint8Array[] = [];
-  let n = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    n += value.byteLength;
-    if (n > max) {
-      void reader.cancel();
-      throw new HttpError(413, `body over ${max} bytes`);
-    }
-    parts.push(value);
-  }
-  return Buffer.concat(parts).toString('utf8');
 }
 
 /** The lock on a data root: one server per root, or the second would clear the first's uploads in flight. */

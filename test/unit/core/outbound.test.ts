@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { abortableSleep, retryAfterMs } from '../../../src/core/outbound.ts';
+import { abortableSleep, readCapped, retryAfterMs } from '../../../src/core/outbound.ts';
 
 test('the wait a server asks for', () => {
   const now = Date.parse('2026-01-01T00:00:00Z');
@@ -27,4 +27,15 @@ test('an abortable sleep waits, or ends at once with the reason of its signal', 
   stop.abort(new Error('stopped'));
   expect(await waiting).toBe('stopped');
   expect(await abortableSleep(60_000, stop.signal).then(() => 'slept', (e: Error) => e.message)).toBe('stopped');
+});
+
+test('a capped read: the whole text under the cap; past it, or declared past it, the error given', async () => {
+  const tooLarge = () => new Error('too large');
+  expect(await readCapped(new Response('hello'), 5, tooLarge)).toBe('hello');
+  expect(await readCapped(new Response(null), 5, tooLarge)).toBe('');
+  // sent in chunks without a length: stopped once past the cap
+  const endless = new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(new Uint8Array(1024)) });
+  expect(await readCapped(new Response(endless), 10_000, tooLarge).catch((e: Error) => e.message)).toBe('too large');
+  const declared = new Request('http://x/', { method: 'POST', body: 'abcdef', headers: { 'content-length': '999999' } });
+  expect(await readCapped(declared, 10, tooLarge).catch((e: Error) => e.message)).toBe('too large');
 });
