@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { loadEnv } from '../core/config/environment.ts';
 import { defaultMemoryDataDir, startMemoryServer } from '../memory/server.ts';
-import { isLoopback } from '../server/gate.ts';
+import { isLoopback } from '../http/loopback.ts';
 import { portArg, stopOnSignal } from './serve-args.ts';
 
 export default defineCommand({

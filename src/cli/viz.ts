@@ -5,7 +5,7 @@ import { loadEnv } from '../core/config/environment.ts';
 import { InputError } from '../core/errors.ts';
 import { checkpointsRoot } from '../core/workspace.ts';
 import { locateDashboardRoot, ServerContext } from '../server/context.ts';
-import { isLoopback } from '../server/gate.ts';
+import { isLoopback } from '../http/loopback.ts';
 import { parseOriginList } from '../server/origin.ts';
 import { startDashboard } from '../server/serve.ts';
 import { portArg, stopOnSignal } from './serve-args.ts';

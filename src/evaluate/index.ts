@@ -1,7 +1,7 @@
 import { oneLine } from '../core/errors.ts';
 import type { Evaluate, EvaluationInput } from '../search/contract.ts';
-import { readMetricContract } from '../skills/evaluator/metric-contract.ts';
-import { toKeyword } from '../skills/evaluator/metric-keyword.ts';
+import { readMetricContract } from './metric-contract.ts';
+import { toKeyword } from './metric-keyword.ts';
 import { axesFor } from './axes.ts';
 import { artifactsText, extractMetric } from './extract.ts';
 import { askJudge, type JudgeAnswer } from './judge.ts';

@@ -1,7 +1,7 @@
 import type { SkillEntry } from '../core/config/skills.ts';
 import { oneLine, SvcError } from '../core/errors.ts';
 import type { Phase } from '../schema/workflow.ts';
-import { CURRENT_NODE_META } from '../skills/call-env.ts';
+import { CURRENT_NODE_META } from './call-env.ts';
 import { loadSkill } from '../skills/catalog.ts';
 import { type Env, SkillConnection } from './connection.ts';
 import { listing } from './serve.ts';

@@ -3,8 +3,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { version } from '../../package.json';
 import { oneLine, SvcError } from '../core/errors.ts';
-import { callEnv } from '../skills/call-env.ts';
-import type { SkillDef, ToolDef } from '../skills/tool.ts';
+import { callEnv } from './call-env.ts';
+import type { SkillDef, ToolDef } from './tool.ts';
 import { checkArguments } from './arguments.ts';
 import { protocolProblem } from './protocol-problem.ts';
 

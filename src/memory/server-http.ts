@@ -1,5 +1,5 @@
 /** Wire helpers of the memory server: Letta answers errors as `{detail}`, and so do we. */
-import { HttpError, json } from '../server/http.ts';
+import { HttpError, json } from '../http/response.ts';
 
 /** Request bodies above this are refused (413) before they are parsed. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import { version } from '../../package.json';
 import type { MemoryStore, ScoredPassageRecord, TagMatch } from './store.ts';
-import { HttpError, json } from '../server/http.ts';
+import { HttpError, json } from '../http/response.ts';
 import { isMapping } from '../core/values.ts';
 import { boolParam, detail, intParam, readJson, stringField, tagsField, tagsParam } from './server-http.ts';
 

@@ -1,5 +1,5 @@
 import { SvcError, oneLine } from '../core/errors.ts';
-import { HttpError, json } from '../server/http.ts';
+import { HttpError, json } from '../http/response.ts';
 
 /** An error answer of the registry: `{error}`, one line. */
 export function fail(status: number, message: string): Response {

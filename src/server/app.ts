@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import type { ServerContext } from './context.ts';
-import { checkBodyDepth, errorResponse, messageOf, statusOf, validationMessage } from './http.ts';
+import { checkBodyDepth, errorResponse, messageOf, statusOf, validationMessage } from '../http/response.ts';
 import { ROUTES } from './routes/index.ts';
 
 /**

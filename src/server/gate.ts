@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { errorResponse } from './http.ts';
+import { errorResponse } from '../http/response.ts';
 import { classifyOrigin, type OriginClass } from './origin.ts';
 
 /**
@@ -66,16 +66,6 @@ function refusal(req: Request, opts: GateOptions, start: number, pathname: strin
   return null;
 }
 
-/** An address only this machine can reach. */
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
-}
-
-/** The loopback names a server on `port` answers to. */
-export function loopbackHosts(port: number): Set<string> {
-  return new Set(['127.0.0.1', 'localhost', '[::1]'].flatMap((h) => [h, `${h}:${port}`]));
-}
-
 function tokenMatches(req: Request, path: string, pathname: string, expected: Buffer): boolean {
   const header = req.headers.get('authorization') ?? '';
   const fromQuery = TOKEN_IN_QUERY.has(pathname) && path.length > pathname.length ? new URLSearchParams(path.slice(pathname.length + 1)).get('token') : null;
@@ -98,16 +88,4 @@ function decodeSafe(s: string): string {
   } catch {
     return s;
   }
-}
-
-/** Whether a Host header names this machine's loopback interface, whatever its port. */
-export function namesLoopback(host: string | null): boolean {
-  let name: string;
-  try {
-    name = new URL(`http://${host}`).hostname;
-  } catch {
-    return false;
-  }
-  // the URL parser has turned any IPv4 spelling into dotted decimal, so 127.0.0.1.example is no match
-  return name === 'localhost' || name === '[::1]' || /^127(\.\d{1,3}){3}$/.test(name);
 }

@@ -1,4 +1,4 @@
-import { MAX_JSON_BODY } from './http.ts';
+import { MAX_JSON_BODY } from '../http/response.ts';
 
 /** Uploads (files, few-shot PDFs as base64) may be larger than an ordinary JSON body. */
 export const UPLOAD_LIMIT_BYTES = 100 * 1024 * 1024;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { envVar } from '../core/config/env-vars.ts';
 import { NotFoundError } from '../core/errors.ts';
 import { isMapping } from '../core/values.ts';
-import { HttpError } from './http.ts';
+import { HttpError } from '../http/response.ts';
 
 /**
  * Names of settings that say where svc sends requests (and so where keys and bundles travel): the

@@ -1,11 +1,12 @@
 import type { Server } from 'bun';
 import { AccessLog } from './access-log.ts';
-import { listen } from './listen.ts';
+import { listen } from '../http/listen.ts';
 import { createApp } from './app.ts';
 import { allowOrigin, preflight } from './cors.ts';
 import type { ServerContext } from './context.ts';
-import { type Admission, admit, isLoopback, loopbackHosts, redactToken } from './gate.ts';
-import { errorResponse } from './http.ts';
+import { isLoopback, loopbackHosts } from '../http/loopback.ts';
+import { type Admission, admit, redactToken } from './gate.ts';
+import { errorResponse } from '../http/response.ts';
 import { bodyLimitFor } from './limits.ts';
 import { STATIC_ROUTES } from './routes/static.ts';
 

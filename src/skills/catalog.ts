@@ -1,4 +1,4 @@
-import type { SkillDef } from './tool.ts';
+import type { SkillDef } from '../mcp/tool.ts';
 
 /**
  * Skills compiled into this binary, served by `svc skill serve <name>`. Each loads on demand so

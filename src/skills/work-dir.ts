@@ -5,7 +5,7 @@ import { envValue } from '../core/config/env-vars.ts';
 import { InputError, oneLine } from '../core/errors.ts';
 import { resolveInside } from '../core/paths.ts';
 import { printable } from '../core/text.ts';
-import type { ToolContext } from './tool.ts';
+import type { ToolContext } from '../mcp/tool.ts';
 
 export const WorkDirParam = T.Optional(
   T.String({ description: 'absolute directory that file names are relative to; default SVC_WORK_DIR, else /tmp/svc_work; created if missing' }),

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { readTree } from '../../core/checkpoint/tree.ts';
 import { isSafeId } from '../../core/paths.ts';
 import { experimentsDirOf } from '../../core/workspace.ts';
-import { toKeyword } from '../../skills/evaluator/metric-keyword.ts';
+import { toKeyword } from '../metric-keyword.ts';
 import { readNodeResults } from '../node-results.ts';
 
 /** One number a node reported, and where. */

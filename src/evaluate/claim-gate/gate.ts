@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../../core/atomic.ts';
 import { isMapping } from '../../core/values.ts';
-import { readMetricContract } from '../../skills/evaluator/metric-contract.ts';
-import { toKeyword } from '../../skills/evaluator/metric-keyword.ts';
+import { readMetricContract } from '../metric-contract.ts';
+import { toKeyword } from '../metric-keyword.ts';
 import { experimentsDirOf } from '../../core/workspace.ts';
 import { extractClaims, type NumericClaim } from './claims.ts';
 import { environmentFinding, nodeEnvironment } from './environment.ts';

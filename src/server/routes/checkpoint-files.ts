@@ -7,7 +7,7 @@ import { fileTree } from '../../core/checkpoint/files-tree.ts';
 import { listCheckpointFiles } from '../../core/checkpoint/files.ts';
 import { compileLatex, findPaperTex } from '../../paper/compile.ts';
 import type { ServerContext } from '../context.ts';
-import { HttpError, json } from '../http.ts';
+import { HttpError, json } from '../../http/response.ts';
 
 const PathQuery = t.Object({ path: t.String() });
 const TreeQuery = t.Object({ node_id: t.Optional(t.String()) });

@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia';
 import type { ServerContext } from '../context.ts';
-import { HttpError } from '../http.ts';
+import { HttpError } from '../../http/response.ts';
 
 /**
  * Changes of where requests go that pages of other origins asked for (routing-guard.ts): listed,

@@ -8,7 +8,7 @@ import { publishYamlView, savePublishYaml } from '../../ear/publish-config.ts';
 import { earStatus } from '../../ear/status.ts';
 import { runDirOf } from '../../run/run-ids.ts';
 import type { ServerContext } from '../context.ts';
-import { HttpError, optionalJsonObject } from '../http.ts';
+import { HttpError, optionalJsonObject } from '../../http/response.ts';
 
 /** Artifact bundles of a run: metadata, the publish configuration (preview and save), curation. */
 export const earRoutes = (ctx: ServerContext) =>

@@ -7,7 +7,7 @@ import { proxyGet } from '../../llm/local-daemon.ts';
 import { localModelResources, modelCatalogue } from '../../llm/model-catalogue.ts';
 import { daemonUrl } from '../../llm/route.ts';
 import type { ServerContext } from '../context.ts';
-import { errorResponse } from '../http.ts';
+import { errorResponse } from '../../http/response.ts';
 
 const Turn = t.Object({ role: t.Union([t.Literal('user'), t.Literal('assistant')]), content: t.String({ maxLength: 100_000 }) });
 

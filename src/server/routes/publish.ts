@@ -12,7 +12,7 @@ import { promoteBundle, publishBundle } from '../../ear/publish.ts';
 import { PUBLISH_RECORD_FILE } from '../../ear/status.ts';
 import { runDirOf } from '../../run/run-ids.ts';
 import type { ServerContext } from '../context.ts';
-import { HttpError } from '../http.ts';
+import { HttpError } from '../../http/response.ts';
 import { routingChanges } from '../routing-guard.ts';
 
 /** The HTTP status of a backend failure: invalid 400, auth 401 (403 when the server said so), not_found 404, conflict 409, network 502. */

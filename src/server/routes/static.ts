@@ -7,7 +7,7 @@ import { BinaryFileError, locateSourceFile, readSourceText, renderSourcePage } f
 import { InputError, NotFoundError, oneLine } from '../../core/errors.ts';
 import { servedExperimentsDir } from '../../core/checkpoint/files-node.ts';
 import type { ServerContext } from '../context.ts';
-import { HttpError } from '../http.ts';
+import { HttpError } from '../../http/response.ts';
 
 /**
  * Routes Bun serves itself: the dashboard page, bundled from ui/ into the binary with its script

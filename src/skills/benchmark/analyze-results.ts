@@ -2,7 +2,7 @@ import { Type as T } from '@sinclair/typebox';
 import { NotFoundError, TooLargeError } from '../../core/errors.ts';
 import { isFileAt, statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool } from '../../mcp/tool.ts';
 import { readResults } from './results/read-results.ts';
 import { type Summary, summarize } from './stats/summary.ts';
 import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';

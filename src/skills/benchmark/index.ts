@@ -1,4 +1,4 @@
-import type { SkillDef } from '../tool.ts';
+import type { SkillDef } from '../../mcp/tool.ts';
 import { analyzeResults } from './analyze-results.ts';
 import { plot } from './plot.ts';
 import { statisticalTest } from './statistical-test.ts';

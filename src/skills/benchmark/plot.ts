@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../../core/atomic.ts';
 import { InputError } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool } from '../../mcp/tool.ts';
 import { barSvg } from './chart/bar.ts';
 import { barChart, heatmapChart, PlotData, xyChart } from './chart/data.ts';
 import type { Labels } from './chart/frame.ts';

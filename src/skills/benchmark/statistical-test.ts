@@ -1,5 +1,5 @@
 import { Type as T } from '@sinclair/typebox';
-import { defineTool } from '../tool.ts';
+import { defineTool } from '../../mcp/tool.ts';
 import { finiteNumbers } from './numbers.ts';
 import { mannWhitneyU } from './stats/mannwhitney.ts';
 import { mean, median } from './stats/summary.ts';

@@ -5,8 +5,8 @@ import { envValue } from '../../core/config/env-vars.ts';
 import { InputError, oneLine } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
-import { CONTRACT_FILE, readMetricContract } from '../evaluator/metric-contract.ts';
-import { defineTool, type ToolContext } from '../tool.ts';
+import { CONTRACT_FILE, readMetricContract } from '../../evaluate/metric-contract.ts';
+import { defineTool, type ToolContext } from '../../mcp/tool.ts';
 import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
 
 const Measurement = T.Union([T.Number(), T.Array(T.Number(), { minItems: 1 })]);

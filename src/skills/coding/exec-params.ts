@@ -1,6 +1,6 @@
 import { Type as T } from '@sinclair/typebox';
 import { isSecretVar } from '../../core/config/environment.ts';
-import type { ToolContext } from '../tool.ts';
+import type { ToolContext } from '../../mcp/tool.ts';
 import { KILL_GRACE_S, OUTPUT_MAX_CHARS } from './run-process.ts';
 
 /** The spec's default coding timeout. */

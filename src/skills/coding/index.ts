@@ -1,4 +1,4 @@
-import type { SkillDef } from '../tool.ts';
+import type { SkillDef } from '../../mcp/tool.ts';
 import { emitResults } from './emit-results.ts';
 import { readFile } from './read-file.ts';
 import { runBash } from './run-bash.ts';

@@ -3,7 +3,7 @@ import { Type as T } from '@sinclair/typebox';
 import { InputError, NotFoundError, TooLargeError } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool } from '../../mcp/tool.ts';
 import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
 
 /** A file read whole to be paged; anything larger is a job for grep, head or tail. */

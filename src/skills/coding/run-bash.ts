@@ -1,6 +1,6 @@
 import { Type as T } from '@sinclair/typebox';
 import { InputError, UnavailableError } from '../../core/errors.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool } from '../../mcp/tool.ts';
 import { childEnv, EXEC_TOOL_TIMEOUT_S, RESULT_SHAPE, TimeoutParam } from './exec-params.ts';
 import { runProcess } from './run-process.ts';
 import { openWorkDir, WorkDirParam } from '../work-dir.ts';

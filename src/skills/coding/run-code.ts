@@ -3,7 +3,7 @@ import { Type as T } from '@sinclair/typebox';
 import { InputError, NotFoundError, UnavailableError } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool } from '../../mcp/tool.ts';
 import { childEnv, EXEC_TOOL_TIMEOUT_S, RESULT_SHAPE, TimeoutParam } from './exec-params.ts';
 import { runProcess } from './run-process.ts';
 import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';

@@ -3,7 +3,7 @@ import { writeFileAtomic } from '../../core/atomic.ts';
 import { InputError } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool } from '../../mcp/tool.ts';
 import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
 
 export const writeCode = defineTool({

@@ -1,6 +1,6 @@
 import { Type as T } from '@sinclair/typebox';
 import { claimGate, GATE_PHASES } from '../../evaluate/claim-gate/index.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool } from '../../mcp/tool.ts';
 
 export const claimEvidenceHardGate = defineTool({
   name: 'claim_evidence_hard_gate',

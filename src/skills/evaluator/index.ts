@@ -1,4 +1,4 @@
-import type { SkillDef } from '../tool.ts';
+import type { SkillDef } from '../../mcp/tool.ts';
 import { claimEvidenceHardGate } from './claim-gate.ts';
 import { makeMetricSpec } from './make-metric-spec.ts';
 

@@ -3,9 +3,9 @@ import { Type as T } from '@sinclair/typebox';
 import { envValue } from '../../core/config/env-vars.ts';
 import { InputError, NotFoundError } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
-import { defineTool, type ToolContext } from '../tool.ts';
-import { CONTRACT_FILE, contractFor, type MetricSpec, mintContract, readMetricContract } from './metric-contract.ts';
-import { findMetric, findMinExpectedMetric, type MetricChoice } from './metric-keyword.ts';
+import { defineTool, type ToolContext } from '../../mcp/tool.ts';
+import { CONTRACT_FILE, contractFor, type MetricSpec, mintContract, readMetricContract } from '../../evaluate/metric-contract.ts';
+import { findMetric, findMinExpectedMetric, type MetricChoice } from '../../evaluate/metric-keyword.ts';
 import { modelMetricSpec } from './metric-spec-model.ts';
 
 export const makeMetricSpec = defineTool({

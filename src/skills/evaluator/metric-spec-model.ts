@@ -4,9 +4,9 @@ import { envValue } from '../../core/config/env-vars.ts';
 import { oneLine, SvcError } from '../../core/errors.ts';
 import { fillOwnPrompt } from '../../prompts/templates.ts';
 import { createModelClient } from '../../llm/client.ts';
-import type { ToolContext } from '../tool.ts';
-import type { MetricSpec } from './metric-contract.ts';
-import { toKeyword } from './metric-keyword.ts';
+import type { ToolContext } from '../../mcp/tool.ts';
+import type { MetricSpec } from '../../evaluate/metric-contract.ts';
+import { toKeyword } from '../../evaluate/metric-keyword.ts';
 
 /** How much of the experiment text the model reads: the metric is named near the top when at all. */
 const MAX_EXPERIMENT_CHARS = 6000;

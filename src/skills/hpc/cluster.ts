@@ -15,7 +15,7 @@ import type { JobRef, JobSpec, JobState } from '../../sandbox/executor.ts';
 import { resolvePartition } from '../../sandbox/partition.ts';
 import { SlurmExecutor } from '../../sandbox/slurm.ts';
 import { systemRunner } from '../../sandbox/slurm-runner.ts';
-import type { ToolContext } from '../tool.ts';
+import type { ToolContext } from '../../mcp/tool.ts';
 import { openWorkDir } from '../work-dir.ts';
 
 export const DEFAULT_WALLTIME = '01:00:00';

@@ -8,7 +8,7 @@ import { consola } from 'consola';
 import { UnavailableError } from '../../core/errors.ts';
 import { findBinary } from '../../sandbox/detect.ts';
 import { FALLBACK_OVERRIDE } from '../../sandbox/preconditions.ts';
-import type { ToolContext } from '../tool.ts';
+import type { ToolContext } from '../../mcp/tool.ts';
 
 export type ImageRuntime = 'apptainer' | 'singularity';
 

@@ -1,4 +1,4 @@
-import type { SkillDef } from '../tool.ts';
+import type { SkillDef } from '../../mcp/tool.ts';
 import { singularityBuild, singularityBuildFakeroot, singularityPull, singularityRun, singularityRunGpu } from './singularity-tools.ts';
 import { jobCancel, jobStatus, slurmSubmit } from './slurm-tools.ts';
 

@@ -12,7 +12,7 @@ import { printable } from '../../core/text.ts';
 import { containerCommand, pullCommand } from '../../sandbox/container.ts';
 import { shellQuote } from '../../sandbox/job-state.ts';
 import { checkGpuRequest } from '../../sandbox/preconditions.ts';
-import { defineTool, type ToolContext } from '../tool.ts';
+import { defineTool, type ToolContext } from '../../mcp/tool.ts';
 import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
 import { DEFAULT_WALLTIME, NodesParam, PartitionParam, submitToSlurm, WalltimeParam, walltimeSeconds, withDirectives } from './cluster.ts';
 import { type ImageRuntime, requireRuntime, runtimeOrFallback } from './image-runtime.ts';

@@ -2,7 +2,7 @@ import { Type as T } from '@sinclair/typebox';
 import { InputError } from '../../core/errors.ts';
 import { CappedText } from '../coding/capped-text.ts';
 import { OUTPUT_MAX_CHARS } from '../coding/run-process.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool } from '../../mcp/tool.ts';
 import { openWorkDir, WorkDirParam } from '../work-dir.ts';
 import { NodesParam, PartitionParam, slurmExecutor, submitToSlurm, WalltimeParam, walltimeSeconds, withDirectives } from './cluster.ts';
 

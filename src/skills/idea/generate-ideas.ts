@@ -3,7 +3,7 @@ import { envValue } from '../../core/config/env-vars.ts';
 import { createModelClient } from '../../llm/client.ts';
 import { generateIdeas, LIMITS } from '../../ideas/discussion.ts';
 import { ideaEngine } from '../../ideas/ma-engine.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool } from '../../mcp/tool.ts';
 import { skillConfig } from './skill-config.ts';
 
 const PaperParam = T.Object(

@@ -1,4 +1,4 @@
-import type { SkillDef } from '../tool.ts';
+import type { SkillDef } from '../../mcp/tool.ts';
 import { generateIdeasTool } from './generate-ideas.ts';
 import { surveyTool } from './survey.ts';
 

@@ -3,7 +3,7 @@ import { consola } from 'consola';
 import { ideaEngine } from '../../ideas/ma-engine.ts';
 import { retrievalSettings } from '../../ideas/retrieval-settings.ts';
 import { MAX_PAPERS_LIMIT, survey } from '../../ideas/survey.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool } from '../../mcp/tool.ts';
 import { skillConfig } from './skill-config.ts';
 
 export const surveyTool = defineTool({

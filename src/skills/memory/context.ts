@@ -4,7 +4,7 @@ import { InputError } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
 import { AccessLog } from '../../memory/access-log.ts';
 import { NodeMemory } from '../../memory/research/node-memory.ts';
-import type { ToolContext } from '../tool.ts';
+import type { ToolContext } from '../../mcp/tool.ts';
 
 export const NodeIdParam = T.String({ minLength: 1, maxLength: 255, description: 'id of the node; for writes, the node being run (SVC_CURRENT_NODE_ID)' });
 export const AncestorIdsParam = T.Array(T.String({ minLength: 1, maxLength: 255 }), {

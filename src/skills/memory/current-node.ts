@@ -1,5 +1,5 @@
 import { ConflictError, SvcError } from '../../core/errors.ts';
-import type { ToolContext } from '../tool.ts';
+import type { ToolContext } from '../../mcp/tool.ts';
 
 /**
  * Copy-on-write by node: a write goes only into the scope of the node being run, so parallel

@@ -1,4 +1,4 @@
-import type { SkillDef } from '../tool.ts';
+import type { SkillDef } from '../../mcp/tool.ts';
 import { addMemory, clearNodeMemory, getNodeMemory, searchMemory } from './node-memory-tools.ts';
 import { auditMemory, consolidateNodeMemory } from './provenance-tools.ts';
 import { getExperimentContext, getVerifiedContext, searchResearchMemory } from './research-tools.ts';

@@ -1,7 +1,7 @@
 import { Type as T } from '@sinclair/typebox';
 import { deleteEvent, readEvent, writeEvent } from '../../memory/access-log.ts';
 import { NODE_KINDS } from '../../memory/research/entries.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool } from '../../mcp/tool.ts';
 import { AncestorIdsParam, accessLog, checkpointMemory, LimitParam, NodeIdParam } from './context.ts';
 import { readerNode, requireCurrentNode } from './current-node.ts';
 

@@ -9,8 +9,8 @@ import { auditExperiments } from '../../memory/research/audit.ts';
 import { consolidateNodeReport, reportDigest } from '../../memory/research/consolidation.ts';
 import { RESEARCH_KINDS } from '../../memory/research/entries.ts';
 import { NodeReport } from '../../memory/research/node-report.ts';
-import { readMetricContract } from '../evaluator/metric-contract.ts';
-import { defineTool, type ToolContext } from '../tool.ts';
+import { readMetricContract } from '../../evaluate/metric-contract.ts';
+import { defineTool, type ToolContext } from '../../mcp/tool.ts';
 import { accessLog, checkpointMemory, NodeIdParam } from './context.ts';
 import { requireCurrentNode } from './current-node.ts';
 

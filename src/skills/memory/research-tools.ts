@@ -4,7 +4,7 @@ import { NODE_KINDS, type NodeKind, RESEARCH_KINDS } from '../../memory/research
 import { readExperimentContext } from '../../memory/research/experiment-context.ts';
 import { buildVerifiedContext } from '../../memory/research/verified-context.ts';
 import { hasArtifacts } from '../../memory/research/writer.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool } from '../../mcp/tool.ts';
 import { AncestorIdsParam, accessLog, checkpointMemory, LimitParam } from './context.ts';
 import { readerNode } from './current-node.ts';
 

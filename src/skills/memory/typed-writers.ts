@@ -3,7 +3,7 @@ import { envValue } from '../../core/config/env-vars.ts';
 import { writeEvent } from '../../memory/access-log.ts';
 import type { ResearchKind } from '../../memory/research/entries.ts';
 import { ArtifactRefsParam, ArtifactWorkDirParam, NodeReportRef, REPRO_STATUSES, typedMetadata } from '../../memory/research/writer.ts';
-import { defineTool, type ToolContext } from '../tool.ts';
+import { defineTool, type ToolContext } from '../../mcp/tool.ts';
 import { accessLog, checkpointMemory, NodeIdParam } from './context.ts';
 import { requireCurrentNode } from './current-node.ts';
 

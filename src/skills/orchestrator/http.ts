@@ -3,10 +3,10 @@ import type { Env } from '../../core/config/env-vars.ts';
 import { InputError, oneLine, SvcError, TooLargeError } from '../../core/errors.ts';
 import { isMapping } from '../../core/values.ts';
 import { checkArguments } from '../../mcp/arguments.ts';
-import { errorResponse, json, MAX_JSON_BODY, statusOf } from '../../server/http.ts';
-import { isLoopback, loopbackHosts } from '../../server/gate.ts';
-import { listen } from '../../server/listen.ts';
-import type { SkillDef, ToolDef } from '../tool.ts';
+import { errorResponse, json, MAX_JSON_BODY, statusOf } from '../../http/response.ts';
+import { isLoopback, loopbackHosts } from '../../http/loopback.ts';
+import { listen } from '../../http/listen.ts';
+import type { SkillDef, ToolDef } from '../../mcp/tool.ts';
 
 /** Tools that start something are POSTed a JSON body; the others are read with GET and query arguments. */
 const POST_TOOLS = new Set(['run_experiment']);

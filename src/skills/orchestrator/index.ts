@@ -1,5 +1,5 @@
 import { RunSupervisor } from '../../run/supervisor.ts';
-import type { SkillDef } from '../tool.ts';
+import type { SkillDef } from '../../mcp/tool.ts';
 import { orchestratorTools } from './tools.ts';
 
 /** One skill process, one supervisor: get_status reports the exit codes of the runs it started. */

@@ -2,7 +2,7 @@ import { Type as T } from '@sinclair/typebox';
 import { runState } from '../../core/checkpoint/state.ts';
 import { runDirOf } from '../../run/run-ids.ts';
 import { listChildren, listRuns, runRecord } from '../../run/run-records.ts';
-import { defineTool, type ToolDef } from '../tool.ts';
+import { defineTool, type ToolDef } from '../../mcp/tool.ts';
 import { findPaper } from './paper.ts';
 import { type OrchestratorDeps, runExperiment } from './run-experiment.ts';
 import { orchestratorCheckpoints } from './workspace.ts';

@@ -5,7 +5,7 @@ import { isCheckpointDir } from '../../core/checkpoint/locate.ts';
 import { InputError, NotFoundError } from '../../core/errors.ts';
 import { printable } from '../../core/text.ts';
 import { curateBundle } from '../../ear/curate.ts';
-import { defineTool } from '../tool.ts';
+import { defineTool } from '../../mcp/tool.ts';
 
 export const curateEar = defineTool({
   name: 'curate_ear',

@@ -1,4 +1,4 @@
-import type { SkillDef } from '../tool.ts';
+import type { SkillDef } from '../../mcp/tool.ts';
 import { curateEar } from './curate-ear.ts';
 import { promoteEar, publishEar } from './publish-ear.ts';
 

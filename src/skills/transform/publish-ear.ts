@@ -8,7 +8,7 @@ import { printable } from '../../core/text.ts';
 import { checkpointsRoot } from '../../core/workspace.ts';
 import { BACKEND_NAMES, BackendError, backendErrorObject, type BackendErrorKind } from '../../ear/backends/index.ts';
 import { promoteBundle, publishBundle, type PublishRecord } from '../../ear/publish.ts';
-import { defineTool, type ToolContext } from '../tool.ts';
+import { defineTool, type ToolContext } from '../../mcp/tool.ts';
 
 /**
  * The checkpoint a publish tool works on: `given` (else SVC_CHECKPOINT_DIR), a checkpoint inside

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { callTool } from '../../../src/mcp/serve.ts';
 import { plot } from '../../../src/skills/benchmark/plot.ts';
 import { emitResults } from '../../../src/skills/coding/emit-results.ts';
-import type { ToolDef } from '../../../src/skills/tool.ts';
+import type { ToolDef } from '../../../src/mcp/tool.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
 let dir: string;

@@ -6,7 +6,7 @@ import type { ChatMessage, ToolSpec } from '../../../src/llm/types.ts';
 import { emitResults } from '../../../src/skills/coding/emit-results.ts';
 import { runCode } from '../../../src/skills/coding/run-code.ts';
 import { writeCode } from '../../../src/skills/coding/write-code.ts';
-import type { ToolDef } from '../../../src/skills/tool.ts';
+import type { ToolDef } from '../../../src/mcp/tool.ts';
 import { parseProgramOutput, PROGRAM_FILE, programFor, variantOf } from '../../support/demo-program.ts';
 import { type ModelServer, type ReplyStep, startModelServer } from '../../support/model-server.ts';
 import { type OpenAIChatRequest, researcherReply } from '../../support/scripted-researcher.ts';

@@ -7,7 +7,7 @@ import { readFile } from '../../../../src/skills/coding/read-file.ts';
 import { runBash } from '../../../../src/skills/coding/run-bash.ts';
 import { runCode } from '../../../../src/skills/coding/run-code.ts';
 import { writeCode } from '../../../../src/skills/coding/write-code.ts';
-import type { ToolDef } from '../../../../src/skills/tool.ts';
+import type { ToolDef } from '../../../../src/mcp/tool.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 import { callTool } from './tool-call.ts';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { TSchema } from '@sinclair/typebox';
 import { checkArguments } from '../../../../src/mcp/arguments.ts';
-import type { ToolDef } from '../../../../src/skills/tool.ts';
+import type { ToolDef } from '../../../../src/mcp/tool.ts';
 
 export type Env = Record<string, string | undefined>;
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentNameFor, MemoryClient } from '../../../../src/memory/client.ts';
-import { callEnv, CURRENT_NODE_META } from '../../../../src/skills/call-env.ts';
+import { callEnv, CURRENT_NODE_META } from '../../../../src/mcp/call-env.ts';
 import { call, type Env, newRun, ok, removeDir, serverPerFileRunPerTest, watchRequests } from './memory-fixture.ts';
 
 const t = serverPerFileRunPerTest();

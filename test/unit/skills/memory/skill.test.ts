@@ -3,7 +3,7 @@ import { Kind } from '@sinclair/typebox';
 import { envVar } from '../../../../src/core/config/env-vars.ts';
 import { listing } from '../../../../src/mcp/serve.ts';
 import memorySkill from '../../../../src/skills/memory/index.ts';
-import { callEnv, CURRENT_NODE_META } from '../../../../src/skills/call-env.ts';
+import { callEnv, CURRENT_NODE_META } from '../../../../src/mcp/call-env.ts';
 
 test('memory-skill serves the fourteen tools of the catalogue in the bfts phase, without a model', () => {
   expect(memorySkill).toMatchObject({ name: 'memory-skill', phases: ['bfts'], usesModel: false });

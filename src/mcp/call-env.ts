@@ -1,4 +1,4 @@
-import type { ToolContext } from './tool.ts';
+import type { Env } from '../core/config/env-vars.ts';
 
 /**
  * The node a call is made for travels with the call, in the MCP request's `_meta` under this key:
@@ -9,7 +9,7 @@ import type { ToolContext } from './tool.ts';
 export const CURRENT_NODE_META = 'svc/current_node_id';
 
 /** The environment of one call: the process's, with the node the request's `_meta` names. */
-export function callEnv(env: ToolContext['env'], meta: Record<string, unknown> | undefined): ToolContext['env'] {
+export function callEnv(env: Env, meta: Record<string, unknown> | undefined): Env {
   const node = meta?.[CURRENT_NODE_META];
   return typeof node === 'string' && node !== '' ? { ...env, SVC_CURRENT_NODE_ID: node } : env;
 }

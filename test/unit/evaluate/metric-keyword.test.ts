@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { InputError } from '../../../../src/core/errors.ts';
-import { findMetric, findMinExpectedMetric, toKeyword } from '../../../../src/skills/evaluator/metric-keyword.ts';
+import { InputError } from '../../../src/core/errors.ts';
+import { findMetric, findMinExpectedMetric, toKeyword } from '../../../src/evaluate/metric-keyword.ts';
 
 type Case = [text: string, keyword: string, higherIsBetter: boolean, found: string];
 

@@ -1,9 +1,9 @@
 import { linkSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Type as T } from '@sinclair/typebox';
-import { writeJsonAtomic } from '../../core/atomic.ts';
-import { readRecord } from '../../core/checkpoint/records.ts';
-import { InvalidRecordError } from '../../core/errors.ts';
+import { writeJsonAtomic } from '../core/atomic.ts';
+import { readRecord } from '../core/checkpoint/records.ts';
+import { InvalidRecordError } from '../core/errors.ts';
 
 export const CONTRACT_FILE = 'metric_contract.json';
 

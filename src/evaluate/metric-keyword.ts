@@ -1,6 +1,6 @@
-import { experimentMetric } from '../../core/config/experiment-detail.ts';
-import { InputError } from '../../core/errors.ts';
-import { printable } from '../../core/text.ts';
+import { experimentMetric } from '../core/config/experiment-detail.ts';
+import { InputError } from '../core/errors.ts';
+import { printable } from '../core/text.ts';
 import { knownMetric, metricMentions, mostMentioned } from './metric-words.ts';
 
 /** The metric an experiment is judged by, and where in its text that was found. */

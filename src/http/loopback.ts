@@ -1,0 +1,23 @@
+/** What "this machine only" means to every server of svc: the addresses and Host names of loopback. */
+
+/** An address only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
+
+/** The loopback names a server on `port` answers to. */
+export function loopbackHosts(port: number): Set<string> {
+  return new Set(['127.0.0.1', 'localhost', '[::1]'].flatMap((h) => [h, `${h}:${port}`]));
+}
+
+/** Whether a Host header names this machine's loopback interface, whatever its port. */
+export function namesLoopback(host: string | null): boolean {
+  let name: string;
+  try {
+    name = new URL(`http://${host}`).hostname;
+  } catch {
+    return false;
+  }
+  // the URL parser has turned any IPv4 spelling into dotted decimal, so 127.0.0.1.example is no match
+  return name === 'localhost' || name === '[::1]' || /^127(\.\d{1,3}){3}$/.test(name);
+}
