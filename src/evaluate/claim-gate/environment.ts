@@ -1,7 +1,7 @@
 import { isMapping } from '../../core/values.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Finding } from './gate.ts';
+import type { Finding } from './finding.ts';
 
 /**
  * Where a node ran, from its node_report.json: executor, host, scheduler partition and CPU model.

@@ -7,13 +7,15 @@ import { experimentsDirOf } from '../../core/workspace.ts';
 import { extractClaims, type NumericClaim } from './claims.ts';
 import { environmentFinding, nodeEnvironment } from './environment.ts';
 import { collectEvidence, type Evidence } from './evidence.ts';
+import type { Finding } from './finding.ts';
 import type { GatePolicy, Tolerance } from './policy.ts';
+
+export type { Finding };
 
 export const GATE_NAME = 'claim_evidence_hard_gate';
 export const GATE_PHASES = ['draft', 'final'] as const;
 export type GatePhase = (typeof GATE_PHASES)[number];
 
-export type Finding = { type: string; message: string; key?: string; claimed?: number; evidence?: number[]; where?: string };
 
 export type GateReport = {
   gate: typeof GATE_NAME;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Env } from '../../core/config/env-vars.ts';
 import { UnavailableError } from '../../core/errors.ts';
 import { realOrSelf } from '../../core/paths.ts';
-import type { LaunchPlan, PlanContext } from './plan.ts';
+import type { LaunchPlan, PlanContext } from './launch-plan.ts';
 import { lastLine, runCommand } from './run-command.ts';
 
 export const LETTA_IMAGE = 'letta/letta:latest';

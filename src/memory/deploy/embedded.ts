@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { selfCommand } from '../../mcp/self-command.ts';
 import { localDir } from './local-state.ts';
-import type { LaunchPlan, PlanContext } from './plan.ts';
+import type { LaunchPlan, PlanContext } from './launch-plan.ts';
 
 /** The auto path: this program's own `svc memory serve`, with its database under the workspace. */
 export function embeddedPlan(ctx: PlanContext): LaunchPlan {

@@ -3,7 +3,7 @@ import type { Env } from '../../core/config/env-vars.ts';
 import { UnavailableError } from '../../core/errors.ts';
 import { isFileAt } from '../../core/paths.ts';
 import { localDir } from './local-state.ts';
-import type { LaunchPlan, PlanContext } from './plan.ts';
+import type { LaunchPlan, PlanContext } from './launch-plan.ts';
 
 /** `letta server` of a pip-installed Letta (SQLite), bound to the loopback address. */
 export function pipPlan(ctx: PlanContext, letta: string): LaunchPlan {

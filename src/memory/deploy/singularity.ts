@@ -3,7 +3,7 @@ import type { Env } from '../../core/config/env-vars.ts';
 import { InputError, UnavailableError } from '../../core/errors.ts';
 import { deploymentName, LETTA_IMAGE, LETTA_PORT } from './docker.ts';
 import { localDir } from './local-state.ts';
-import type { LaunchPlan, PlanContext } from './plan.ts';
+import type { LaunchPlan, PlanContext } from './launch-plan.ts';
 
 /**
  * Letta from its docker image as a singularity/apptainer instance (HPC, no daemon): the instance

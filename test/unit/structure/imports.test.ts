@@ -61,3 +61,27 @@ test('core/ and schema/ import nothing above them', () => {
   });
   expect(upward).toEqual([]);
 });
+
+test('no import cycles between modules of src/, type-only imports included', () => {
+  const graph = new Map<string, string[]>();
+  for (const e of importEdges()) {
+    const [from, to] = e.split(' -> ') as [string, string];
+    if (!/\.tsx?$/.test(to)) continue;
+    graph.set(from, [...(graph.get(from) ?? []), to]);
+  }
+  // depth-first, with the path so far: an edge back into it closes a cycle
+  const done = new Set<string>();
+  const cycles: string[] = [];
+  const visit = (node: string, path: string[]) => {
+    if (done.has(node)) return;
+    const at = path.indexOf(node);
+    if (at >= 0) {
+      cycles.push([...path.slice(at), node].join(' -> '));
+      return;
+    }
+    for (const next of graph.get(node) ?? []) visit(next, [...path, node]);
+    done.add(node);
+  };
+  for (const node of graph.keys()) visit(node, []);
+  expect(cycles).toEqual([]);
+});
