@@ -16,9 +16,11 @@ export function isRoutingKey(name: string): boolean {
 
 /**
  * The dotted paths of routing keys that `next` (a request body, or the document it would become)
- * sets to something other than what `current` holds at the same place.
+ * sets to something other than what `current` holds at the same place, inside lists too.
  */
 export function routingChanges(next: unknown, current: unknown, prefix = ''): string[] {
+  // lists are compared item by item: a stage of a pipeline, a registry of a list, may carry a URL
+  if (Array.isArray(next)) return next.flatMap((item, i) => routingChanges(item, Array.isArray(current) ? current[i] : undefined, `${prefix}[${i}]`));
   if (!isMapping(next)) return [];
   const here = isMapping(current) ? current : {};
   return Object.entries(next).flatMap(([key, value]) => {

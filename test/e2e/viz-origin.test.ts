@@ -219,6 +219,15 @@ describe('a page of another origin that holds the token', () => {
     expect(readFileSync(copy, 'utf8')).toContain('m-2');
   });
 
+  test('a pipeline posted whole ({pipeline}) whose stage carries a new API base waits too', async () => {
+    const copy = join(ck, 'workflow.yaml');
+    writeFileSync(copy, 'pipeline:\n  - {stage: write_paper, skill: paper-skill, tool: write_paper_iterative}\n');
+    const res = await guarded.req('/api/workflow', { json: { pipeline: [{ stage: 'write_paper', skill: 'paper-skill', tool: 'write_paper_iterative', inputs: { llm_base_url: 'https://evil.example/v1' } }] }, headers: fromEvil(withToken()) });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: string }).error).toContain('pipeline[0].inputs.llm_base_url');
+    expect(readFileSync(copy, 'utf8')).not.toContain('evil.example');
+  });
+
   test('nor through the file API: saving or deleting workflow.yaml from such a page is refused', async () => {
     const copy = join(ck, 'workflow.yaml');
     writeFileSync(copy, 'llm:\n  base_url: ""\n');

@@ -29,8 +29,9 @@ export const workflowRoutes = (ctx: ServerContext) => {
       '/api/workflow',
       ({ body, request }) => {
         if (body.pipeline !== undefined && body.yaml === undefined && body.workflow === undefined) {
-          // stages name skills and tools, never where requests go: no routing change to hold
           const stages = body.pipeline;
+          // a stage may carry its own inputs, an API base among them
+          if (ctx.routing.isForeign(request)) ctx.routing.check(request, routingChanges({ pipeline: stages }, { pipeline: (currentWorkflow(ctx) as { pipeline?: unknown } | null)?.pipeline }), body);
           editCheckpointWorkflow(ctx.requireActive(), ctx.env, (doc) => replacePipeline(doc, stages));
         } else {
           const text = workflowTextOf(body);

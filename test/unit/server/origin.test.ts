@@ -48,5 +48,10 @@ describe('routing keys', () => {
     expect(routingChanges({ llm: { base_url: 'https://x' }, memory: { membackend: { base_url: 'http://y' } } }, current)).toEqual(['llm.base_url', 'memory.membackend.base_url']);
     expect(routingChanges({ endpoint: 'https://x' }, null, 'publish')).toEqual(['publish.endpoint']);
     expect(routingChanges('not a mapping', current)).toEqual([]);
+    // inside lists, item by item
+    const stages = { pipeline: [{ stage: 'a', inputs: { base_url: 'http://x' } }, { stage: 'b' }] };
+    expect(routingChanges(stages, stages)).toEqual([]);
+    expect(routingChanges({ pipeline: [{ stage: 'a', inputs: { base_url: 'https://evil.example' } }, { stage: 'b' }] }, stages)).toEqual(['pipeline[0].inputs.base_url']);
+    expect(routingChanges({ registries: [{ name: 'lab', url: 'https://evil.example' }] }, { registries: [] })).toEqual(['registries[0].url']);
   });
 });
