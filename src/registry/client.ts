@@ -8,6 +8,8 @@ export class RegistryError extends SvcError {
     readonly status: number,
     message: string,
     hint?: string,
+    /** the registry's own words, without the request they answer */
+    readonly detail?: string,
   ) {
     super(message, hint, status === 400 || status === 404 || status === 413 ? 2 : 1);
     this.name = 'RegistryError';
@@ -31,9 +33,12 @@ export class RegistryClient {
     this.token = opts.token || null;
   }
 
-  /** Uploads a bundle tarball; the registry stores it staged whatever `visibility` asks. */
-  async upload(tarballFile: string, visibility = 'staged'): Promise<UploadResult> {
-    const sha = (await hashFile(tarballFile)).sha256;
+  /**
+   * Uploads a bundle tarball; the registry stores it staged whatever `visibility` asks. `sha256`,
+   * when the caller has it already, spares hashing the file again.
+   */
+  async upload(tarballFile: string, visibility = 'staged', sha256?: string): Promise<UploadResult> {
+    const sha = sha256 ?? (await hashFile(tarballFile)).sha256;
     const res = await this.request('POST', `/artifact?visibility=${encodeURIComponent(visibility)}`, {
       body: Bun.file(tarballFile),
       headers: { 'Content-Type': 'application/gzip', 'X-Svc-Sha256': sha },
@@ -104,7 +109,7 @@ export class RegistryClient {
         if (text) message = text.split('\n')[0] ?? message;
       }
     }
-    throw new RegistryError(res.status, `registry ${method} ${path.split('?')[0]}: ${message}`);
+    throw new RegistryError(res.status, `registry ${method} ${path.split('?')[0]}: ${message}`, undefined, message);
   }
 }
 

@@ -1,4 +1,5 @@
-import { BackendError, httpError, request, short16, str } from './errors.ts';
+import { RegistryClient, RegistryError } from '../../registry/client.ts';
+import { BackendError, kindOfStatus, scrub, short16, str } from './errors.ts';
 import { tarballSize } from './tarball-file.ts';
 import type { Backend, Env, PublishInput, PublishOutcome, PublishedRecord, PromoteTarget } from './types.ts';
 
@@ -21,7 +22,17 @@ function needToken(token: string | undefined, url: string): string {
   return token;
 }
 
-type UploadAnswer = { id: string; ref?: string; visibility: string; sha256: string; size: number; duplicate: boolean };
+/** A call of the registry client, its failure as a BackendError of the kind its status means (no token in it). */
+async function backendCall<T>(call: () => Promise<T>, what: string, token: string): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof SyntaxError) throw new BackendError('invalid', `${what}: the registry's answer is not JSON`);
+    if (!(err instanceof RegistryError)) throw err;
+    if (err.status === 0) throw new BackendError('network', scrub(`${what}: ${err.message}`, [token]));
+    throw new BackendError(kindOfStatus(err.status), scrub(`${what}: HTTP ${err.status} ${err.detail ?? err.message}`, [token]));
+  }
+}
 
 /**
  * svc-registry: streams the tarball to `POST <url>/artifact?visibility=staged` with its SHA-256 in
@@ -37,17 +48,7 @@ export const svcRegistry: Backend = {
     const base = { registry: url, ...(name ? { registry_name: name } : {}), id, tarball_sha256: i.tarballSha256, size, requested_visibility: i.visibility };
     if (i.dryRun) return { ref: `svc://${id}`, visibility: 'staged', extra: { ...base, dry_run: true } };
     const bearer = needToken(token, url);
-    const res = await request(
-      `${url}/artifact?visibility=staged`,
-      {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/gzip', 'X-Svc-Sha256': i.tarballSha256, 'Content-Length': String(size) },
-        body: Bun.file(i.tarball),
-      },
-      'registry upload',
-    );
-    if (res.status !== 200 && res.status !== 201) throw await httpError(res, `registry upload to ${url}`, [bearer]);
-    const a = (await res.json().catch(() => null)) as UploadAnswer | null;
+    const a = await backendCall(() => new RegistryClient({ url, token: bearer }).upload(i.tarball, 'staged', i.tarballSha256), `registry upload to ${url}`, bearer);
     if (!a || typeof a.id !== 'string' || typeof a.visibility !== 'string') throw new BackendError('invalid', `registry ${url} answered the upload without an id`);
     if (a.id !== id || (typeof a.sha256 === 'string' && a.sha256 !== i.tarballSha256)) {
       throw new BackendError('invalid', `registry ${url} stored ${a.id}, not the bundle's id ${id}`);
@@ -59,13 +60,7 @@ export const svcRegistry: Backend = {
     const id = str(record.extra.id) ?? record.ref.replace(/^svc:\/\//, '');
     if (!/^[0-9a-f]{16}$/.test(id)) throw new BackendError('invalid', `publish record ref ${record.ref} is not an svc://<id> ref`);
     const bearer = needToken(token, url);
-    const res = await request(
-      `${url}/artifact/${id}/promote`,
-      { method: 'POST', headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ target }) },
-      'registry promote',
-    );
-    if (!res.ok) throw await httpError(res, `registry promote of ${id} to ${target}`, [bearer]);
-    const a = (await res.json().catch(() => null)) as { id?: string; visibility?: string } | null;
+    const a = await backendCall(() => new RegistryClient({ url, token: bearer }).promote(id, target), `registry promote of ${id} to ${target}`, bearer);
     if (!a || typeof a.visibility !== 'string') throw new BackendError('invalid', `registry ${url} answered the promote without a visibility`);
     return { visibility: a.visibility, extra: { registry: url, id } };
   },
