@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../core/atomic.ts';
 import { diskError, InputError, NotFoundError } from '../core/errors.ts';
 import { isMapping } from '../core/values.ts';
@@ -67,6 +67,9 @@ export function canonicalJson(value: unknown): string {
  */
 export type CassetteHeader = { svc_cassette: 1; workflow_sha256: string; workflow: string };
 
+/** A header longer than this is no workflow svc wrote. */
+const MAX_HEADER_BYTES = 1024 * 1024;
+
 export const workflowDigest = (text: string): string => new Bun.CryptoHasher('sha256').update(text).digest('hex');
 
 /** Starts a new cassette at `path` with its header; one that already has lines is left as it is. */
@@ -80,7 +83,14 @@ export function startCassette(path: string, workflowText: string): void {
 export function readCassetteHeader(path: string): CassetteHeader | null {
   let first: string;
   try {
-    first = readFileSync(path, 'utf8').split('\n', 1)[0] ?? '';
+    // the header is the first line: a workflow's size, while the cassette may be megabytes of answers
+    const fd = openSync(path, 'r');
+    try {
+      const head = Buffer.alloc(Math.min(fstatSync(fd).size, MAX_HEADER_BYTES));
+      first = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('utf8').split('\n', 1)[0] ?? '';
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     throw new NotFoundError(`no cassette to replay at ${path}`, 'give the llm_cassette.jsonl of a recorded run');
   }
