@@ -143,6 +143,18 @@ describe('bad forms: the clear error, nothing stored, nothing left in tmp/', () 
     expect(leftInTmp()).toEqual([]);
   });
 
+  test('a field over its bound (a manifest over 16 MiB): 413; more than 16 parts: 400', async () => {
+    const huge = join(dir, 'huge-manifest.json');
+    writeFileSync(huge, `{"pad": "${'x'.repeat(16 * 1024 * 1024)}"}`);
+    const before = stored();
+    const big = await form(alice, [`bundle=@${tarball}`, `manifest=<${huge}`]);
+    expect([big.status, big.body.error]).toEqual([413, expect.stringContaining('the form field manifest is over')]);
+    const many = await form(alice, [`bundle=@${tarball}`, ...Array.from({ length: 17 }, (_, i) => `extra${i}=x`)]);
+    expect([many.status, many.body.error]).toEqual([400, expect.stringContaining('more than 16 parts')]);
+    expect(stored()).toEqual(before);
+    expect(leftInTmp()).toEqual([]);
+  });
+
   test('no token: 401, nothing read', async () => {
     const r = await curl(['-X', 'POST', `${registry.url}/artifact`, '-F', `bundle=@${tarball}`]);
     expect(r.status).toBe(401);
