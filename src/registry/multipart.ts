@@ -6,8 +6,6 @@ import { MAX_MANIFEST_BYTES } from '../ear/manifest.ts';
 import type { ArtifactStore } from './storage.ts';
 import { type Received, receiveUpload } from './upload.ts';
 
-/** The text fields of the ARI clients' upload form; the bundle is its one file part. */
-export const FORM_FIELDS = ['manifest', 'metadata', 'visibility'] as const;
 /** Other small fields a client adds are ignored, up to this many parts in all. */
 const MAX_PARTS = 16;
 /** metadata and visibility are short; manifest may be as large as a manifest.lock is allowed to be. */
