@@ -1,10 +1,11 @@
 import { readdirSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SvcError } from '../errors.ts';
+import { type IndexRecord, loadIndex, saveIndex } from './index-file.ts';
 import { isCheckpointDir } from './locate.ts';
 import { resolveInside, statOrNull } from '../paths.ts';
 import { isAlive, readPid } from './pid.ts';
-import { isUnchanged, type Snapshot, takeSnapshot, treeJsonSuffices, unwatch } from './snapshot.ts';
+import { isUnchanged, takeSnapshot, treeJsonSuffices, unwatch } from './snapshot.ts';
 import type { CheckpointStatus } from './status.ts';
 import { statusWithoutProcess } from './status.ts';
 import { summarizeCheckpoint } from './summary.ts';
@@ -29,40 +30,39 @@ export type CheckpointListEntry = {
 /** Files whose change changes an entry, besides the directory itself. */
 const WATCHED = ['tree.json', 'nodes_tree.json', 'review_report.json', 'cost_summary.json', '.svc_pid', '.ari_pid'];
 
-type Cached = {
-  snapshot: Snapshot;
-  /** null: the directory is not a checkpoint */
-  entry: CheckpointListEntry | null;
-  /** the PID the checkpoint records, checked for life on every call */
-  pid: number | null;
-};
-
-const roots = new Map<string, Map<string, Cached>>();
+const roots = new Map<string, Map<string, IndexRecord>>();
 
 /**
  * The checkpoints directly inside `root`, newest name first (names start with a timestamp).
  * Each entry is built once and kept until its directory or one of its watched files changes,
  * so a repeated call costs a few stats per checkpoint; whether a recorded run is still alive
  * is checked on every call. A checkpoint that cannot be read still lists, as far as it can.
+ * The entries are kept on disk too (see index-file.ts), so that a new process starts from
+ * those of the last one instead of reading every checkpoint again.
  */
 export function listCheckpointIndex(root: string): CheckpointListEntry[] {
   const rootAbs = resolve(root);
   const names = readRoot(rootAbs);
-  const previous = roots.get(rootAbs) ?? new Map<string, Cached>();
-  const current = new Map<string, Cached>();
+  const previous = roots.get(rootAbs) ?? loadIndex(rootAbs);
+  const current = new Map<string, IndexRecord>();
   const out: CheckpointListEntry[] = [];
+  let built = false;
   for (const name of names) {
     const dir = join(rootAbs, name);
     const st = statOrNull(dir);
     if (!st?.isDirectory()) continue;
     const known = previous.get(name);
-    const cached = known && isUnchanged(known.snapshot, st) ? known : build(dir, st);
-    current.set(name, cached);
-    if (!cached.entry) continue;
-    const running = cached.pid !== null && isAlive(cached.pid);
-    out.push(running ? { ...cached.entry, status: 'running' } : cached.entry);
+    const unchanged = known !== undefined && isUnchanged(known.snapshot, st);
+    const record = unchanged ? known : build(dir, st);
+    built ||= !unchanged;
+    current.set(name, record);
+    if (!record.entry) continue;
+    const running = record.pid !== null && isAlive(record.pid);
+    out.push(running ? { ...record.entry, status: 'running' } : record.entry);
   }
   roots.set(rootAbs, current);
+  // every record kept came from `previous`: without a new one, only a removal changes the set
+  if (built || current.size !== previous.size) saveIndex(rootAbs, current);
   return out;
 }
 
@@ -81,7 +81,7 @@ function readRoot(root: string): string[] {
   }
 }
 
-function build(dir: string, dirStat: Stats): Cached {
+function build(dir: string, dirStat: Stats): IndexRecord {
   // the snapshot first: a write racing with the reads below then shows up on the next call
   const snapshot = takeSnapshot(dir, dirStat, WATCHED);
   if (!isCheckpointDir(dir) || leadsOut(dir)) return { snapshot, entry: null, pid: null };
