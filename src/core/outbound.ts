@@ -50,12 +50,17 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
  * A declared Content-Length over the cap is refused before anything is read.
  */
 export async function readCapped(message: Request | Response, maxBytes: number, tooLarge: () => Error): Promise<string> {
+  return Buffer.from(await readCappedBytes(message, maxBytes, tooLarge)).toString('utf8');
+}
+
+/** readCapped's bytes, for a body that may not be text. */
+export async function readCappedBytes(message: Request | Response, maxBytes: number, tooLarge: () => Error): Promise<Uint8Array> {
   const body = message.body;
   if (Number(message.headers.get('content-length') ?? 0) > maxBytes) {
     await body?.cancel().catch(() => {});
     throw tooLarge();
   }
-  if (!body) return '';
+  if (!body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = body.getReader();
@@ -69,5 +74,5 @@ export async function readCapped(message: Request | Response, maxBytes: number, 
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks);
 }

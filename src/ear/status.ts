@@ -1,12 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { MANIFEST_FILE } from './manifest.ts';
-import { PUBLISHED_DIR, readManifest } from './curate.ts';
+import { CURATE_STATUS_FILE, PUBLISHED_DIR, readManifest } from './curate.ts';
 import { publishYamlPath } from './publish-config.ts';
 
 export const PUBLISH_RECORD_FILE = 'publish_record.json';
 
 export type EarStatus = {
+  /** the run's id as the dashboard names it (GET /api/ear/<run_id>); the same as checkpoint_id */
+  run_id: string;
   checkpoint_id: string;
   publish_configured: boolean;
   curated: boolean;
@@ -17,26 +19,25 @@ export type EarStatus = {
   created_at: string | null;
   publish: Record<string, unknown> | null;
   publish_record: unknown;
+  /** the last curation's ear_curate.status.json */
+  curate_status: unknown;
   problems: string[];
 };
 
-/** What a checkpoint's bundle looks like now: curated or not, its digest and counts, its publish record. */
+/**
+ * What a checkpoint's bundle looks like now: curated or not, its digest and counts, its publish
+ * record and last curation. `svc ear status --json` and GET /api/ear/<run_id> answer this.
+ */
 export function earStatus(checkpointDir: string): EarStatus {
   const problems: string[] = [];
   const published = join(checkpointDir, PUBLISHED_DIR);
   const lockPath = join(published, MANIFEST_FILE);
   const lock = existsSync(lockPath) ? readManifest(lockPath) : null;
   if (existsSync(lockPath) && lock === null) problems.push(`${lockPath} is not a manifest.lock`);
-  let record: unknown = null;
-  const recordPath = join(checkpointDir, PUBLISH_RECORD_FILE);
-  if (existsSync(recordPath)) {
-    try {
-      record = JSON.parse(readFileSync(recordPath, 'utf8'));
-    } catch {
-      problems.push(`${recordPath} is not JSON`);
-    }
-  }
+  const record = jsonFile(join(checkpointDir, PUBLISH_RECORD_FILE), problems);
+  const curateStatus = jsonFile(join(checkpointDir, CURATE_STATUS_FILE), problems);
   return {
+    run_id: basename(checkpointDir),
     checkpoint_id: basename(checkpointDir),
     publish_configured: existsSync(publishYamlPath(checkpointDir)),
     curated: lock !== null,
@@ -47,6 +48,18 @@ export function earStatus(checkpointDir: string): EarStatus {
     created_at: lock?.created_at ?? null,
     publish: (lock?.publish as Record<string, unknown> | undefined) ?? null,
     publish_record: record,
+    curate_status: curateStatus,
     problems,
   };
+}
+
+/** A JSON file's content; null when absent, and a problem named when it is not JSON. */
+function jsonFile(path: string, problems: string[]): unknown {
+  if (!existsSync(path)) return null;
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    problems.push(`${path} is not JSON`);
+    return null;
+  }
 }

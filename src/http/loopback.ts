@@ -5,11 +5,6 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }
 
-/** The loopback names a server on `port` answers to. */
-export function loopbackHosts(port: number): Set<string> {
-  return new Set(['127.0.0.1', 'localhost', '[::1]'].flatMap((h) => [h, `${h}:${port}`]));
-}
-
 /** Whether a Host header names this machine's loopback interface, whatever its port. */
 export function namesLoopback(host: string | null): boolean {
   let name: string;

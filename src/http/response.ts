@@ -15,20 +15,6 @@ export class HttpError extends Error {
 /** POST bodies other than uploads; the same limit the reference dashboard used. */
 export const MAX_JSON_BODY = 10 * 1024 * 1024;
 
-/** A request body that may be absent (empty: {}) but, when given, must be a JSON object. */
-export function optionalJsonObject(text: string): Record<string, unknown> {
-  if (text.trim() === '') return {};
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    throw new HttpError(400, 'malformed request body: expected valid JSON (or the declared content type)');
-  }
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new HttpError(400, 'body: expected a JSON object');
-  checkBodyDepth(v);
-  return v as Record<string, unknown>;
-}
-
 export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(data), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
 }
@@ -82,7 +68,7 @@ export function validationMessage(err: unknown, where = 'body'): string {
   const path = (first.path ?? '').split('/').filter(Boolean).join('.');
   // a union of literals reads as its choices, not as "one of: 'string', 'string'"
   const choices = (first.schema?.anyOf ?? []).map((s) => s.const).filter((c) => c !== undefined);
-  const why = choices.length > 0 ? `must be one of ${choices.join(', ')}` : (first.summary ?? first.message ?? 'invalid value');
+  const why = choices.length > 0 ? `must be one of ${choices.join(', ')}` : (first.message ?? first.summary ?? 'invalid value');
   return `${where}${path ? `.${path}` : ''}: ${why}`;
 }
 

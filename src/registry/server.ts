@@ -1,12 +1,13 @@
+import type { Static } from '@sinclair/typebox';
+import { t } from 'elysia';
 import { version } from '../../package.json';
 import { claimPid, type PidFile, releasePid } from '../core/checkpoint/pid.ts';
-import { readCapped } from '../core/outbound.ts';
 import { ConflictError, InputError } from '../core/errors.ts';
 import { MANIFEST_FILE, MAX_MANIFEST_BYTES } from '../ear/manifest.ts';
-import { isLoopback, namesLoopback } from '../http/loopback.ts';
-import { listenOwning } from '../http/listen.ts';
+import { httpApp } from '../http/app.ts';
 import { HttpError, json } from '../http/response.ts';
-import { errorAnswer, fail } from './http.ts';
+import { serveHttp } from '../http/serve.ts';
+import { PromoteBody } from '../schema/registry-api.ts';
 import { type ArtifactMeta, ArtifactStore, BUNDLE_FILE, isArtifactId } from './storage.ts';
 import { TokenStore } from './tokens.ts';
 import { receiveMultipart } from './multipart.ts';
@@ -30,48 +31,24 @@ export type RegistryServerOptions = {
 
 export type RegistryServer = { url: string; port: number; store: ArtifactStore; tokens: TokenStore; stop: () => Promise<void> };
 
-/** The registry's HTTP handler over a store and its tokens; `startRegistryServer` puts it on a port. */
-export function registryHandler(store: ArtifactStore, tokens: TokenStore, opts: { maxUploadBytes: number; now: () => number; loopbackOnly: boolean }) {
-  return async (req: Request): Promise<Response> => {
-    if (opts.loopbackOnly && !namesLoopback(req.headers.get('host'))) return fail(421, 'this server answers only to 127.0.0.1, localhost and [::1]');
-    try {
-      return await route(req, store, tokens, opts);
-    } catch (err) {
-      const answer = errorAnswer(err);
-      if (answer) return answer;
-      process.stderr.write(`svc registry: ${req.method} ${new URL(req.url).pathname}: ${(err as Error)?.stack ?? err}\n`);
-      return fail(500, `internal error: ${(err as Error)?.message ?? err}`);
-    }
-  };
+/** The registry's HTTP app over a store and its tokens; `startRegistryServer` puts it on a port. */
+export function registryApp(store: ArtifactStore, tokens: TokenStore, opts: { maxUploadBytes: number; now: () => number }) {
+  return httpApp({ name: 'svc registry', bodies: { '/artifact': { read: 'stream' }, '/artifact/:id/promote': { limit: MAX_PROMOTE_BODY, read: 'optional' } } })
+    .get('/healthz', () => ({ ok: true }))
+    .get('/version', () => ({ service: 'svc-registry', version }))
+    .post('/artifact', ({ request }) => upload(request, store, tokens, opts.maxUploadBytes))
+    .get('/artifact/:id', ({ request, params }) => fetchBundle(request, artifactId(params.id), store, tokens, opts.now, false))
+    .head('/artifact/:id', ({ request, params }) => fetchBundle(request, artifactId(params.id), store, tokens, opts.now, true))
+    .get(`/artifact/:id/${MANIFEST_FILE}`, ({ request, params }) => fetchManifest(request, artifactId(params.id), store, tokens, opts.now))
+    .post('/artifact/:id/promote', ({ request, params, body, query }) => promote(request, artifactId(params.id), body, query.target, store, tokens), { body: PromoteBody, query: t.Object({ target: t.Optional(t.String()) }, { additionalProperties: true }) })
+    .delete('/artifact/:id', ({ request, params }) => remove(request, artifactId(params.id), store, tokens));
 }
 
-async function route(req: Request, store: ArtifactStore, tokens: TokenStore, opts: { maxUploadBytes: number; now: () => number }): Promise<Response> {
-  const url = new URL(req.url);
-  const segments = url.pathname.split('/').slice(1).map(decodeSegment);
-  const m = req.method;
-  if (segments.length === 1 && segments[0] === 'healthz' && m === 'GET') return json({ ok: true });
-  if (segments.length === 1 && segments[0] === 'version' && m === 'GET') return json({ service: 'svc-registry', version });
-  if (segments[0] !== 'artifact') return fail(404, `no such endpoint: ${m} ${url.pathname}`);
-  if (segments.length === 1) {
-    if (m !== 'POST') return fail(405, `${m} /artifact: only POST uploads`);
-    return upload(req, url, store, tokens, opts.maxUploadBytes);
-  }
-  const id = segments[1] ?? '';
-  if (!isArtifactId(id)) return fail(400, `'${id.slice(0, 80)}' is not an artifact id (16 lowercase hex characters)`);
-  const rest = segments.slice(2).join('/');
-  if (rest === '' && (m === 'GET' || m === 'HEAD')) return fetchBundle(req, id, store, tokens, opts.now, m === 'HEAD');
-  if (rest === MANIFEST_FILE && m === 'GET') return fetchManifest(req, id, store, tokens, opts.now);
-  if (rest === 'promote' && m === 'POST') return promote(req, url, id, store, tokens);
-  if (rest === '' && m === 'DELETE') return remove(req, id, store, tokens);
-  return fail(rest === '' || rest === MANIFEST_FILE || rest === 'promote' ? 405 : 404, `no such endpoint: ${m} ${url.pathname}`);
-}
+const MAX_PROMOTE_BODY = 64 * 1024;
 
-function decodeSegment(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    throw new HttpError(400, 'malformed percent-encoding in the path');
-  }
+function artifactId(id: string): string {
+  if (!isArtifactId(id)) throw new HttpError(400, `'${id.slice(0, 80)}' is not an artifact id (16 lowercase hex characters)`);
+  return id;
 }
 
 /** The caller of a request: null without a token; an unknown or revoked token is refused (401). */
@@ -146,7 +123,8 @@ function fetchManifest(req: Request, id: string, store: ArtifactStore, tokens: T
  * clients send it, a multipart form with the `bundle` file and `manifest`, `metadata` and
  * `visibility` fields. Either way the first upload is stored staged.
  */
-async function upload(req: Request, url: URL, store: ArtifactStore, tokens: TokenStore, maxBytes: number): Promise<Response> {
+async function upload(req: Request, store: ArtifactStore, tokens: TokenStore, maxBytes: number): Promise<Response> {
+  const url = new URL(req.url);
   const who = requireCaller(req, tokens);
   const form = (req.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
   const length = Number(req.headers.get('content-length') ?? Number.NaN);
@@ -223,23 +201,13 @@ function sameBundle(field: unknown, lockFile: string): void {
 const answer = (meta: ArtifactMeta, duplicate: boolean) => ({ id: meta.id, ref: `svc://${meta.id}`, visibility: meta.visibility, sha256: meta.sha256, size: meta.size, duplicate });
 
 /** POST /artifact/<id>/promote: the target from `?target=` (as the ARI clients send it) or a JSON body `{target}`. */
-async function promote(req: Request, url: URL, id: string, store: ArtifactStore, tokens: TokenStore): Promise<Response> {
+function promote(req: Request, id: string, body: Static<typeof PromoteBody>, fromQuery: string | undefined, store: ArtifactStore, tokens: TokenStore): Response {
   const meta = ownerOnly(req, id, store, tokens);
-  const text = await readCapped(req, 64 * 1024, () => new HttpError(413, `body over ${64 * 1024} bytes`));
-  let body: unknown = null;
-  if (text.trim() !== '') {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new InputError('the body must be JSON {"target": "unlisted" | "public"}', 'or give the target as ?target=');
-    }
-  }
-  const fromBody = (body as { target?: unknown } | null)?.target;
-  const fromQuery = url.searchParams.get('target');
-  if (fromQuery !== null && fromBody !== undefined && fromBody !== fromQuery) throw new InputError(`two targets: ?target=${fromQuery.slice(0, 40)} and ${JSON.stringify(fromBody).slice(0, 40)} in the body`, 'give one');
+  const fromBody = body.target;
+  if (fromQuery !== undefined && fromBody !== undefined && fromBody !== fromQuery) throw new InputError(`two targets: ?target=${fromQuery.slice(0, 40)} and ${fromBody.slice(0, 40)} in the body`, 'give one');
   const raw = fromQuery ?? fromBody;
   if (raw === undefined) throw new InputError('no promote target', 'give it as ?target=public (or unlisted), or as the JSON body {"target": "public"}');
-  const target = typeof raw === 'string' ? parseVisibility(raw) : null;
+  const target = parseVisibility(raw);
   if (target === null) throw new InputError(`unknown promote target ${JSON.stringify(raw)}`, 'unlisted, public, private-token or embargoed-until:YYYY-MM-DD');
   if (!mayPromote(meta.visibility, target)) throw new ConflictError(`artifact ${id} is ${meta.visibility}: ${target} would be a demotion`, 'visibility only widens: staged → unlisted, private-token or embargoed → public');
   if (target !== meta.visibility) store.saveMeta({ ...meta, visibility: target, promoted_at: new Date().toISOString() });
@@ -274,15 +242,11 @@ export function startRegistryServer(opts: RegistryServerOptions): RegistryServer
     releasePid(opts.dataDir, SERVER_PID.name);
     throw err;
   }
-  const handler = registryHandler(store, tokens, {
-    maxUploadBytes: opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_MB * 1024 * 1024,
-    now: opts.now ?? Date.now,
-    // bound to loopback, it answers only to loopback names (no DNS rebinding onto it); any port
-    loopbackOnly: isLoopback(opts.host),
-  });
+  const app = registryApp(store, tokens, { maxUploadBytes: opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_MB * 1024 * 1024, now: opts.now ?? Date.now });
   const close = () => {
     tokens.close();
     releasePid(opts.dataDir, SERVER_PID.name);
   };
-  return { ...listenOwning(handler, opts.host, opts.port, close), store, tokens };
+  const listening = serveHttp((req) => app.handle(req), { host: opts.host, port: opts.port, portHint: 'pick another with --port, or stop the server already there', name: 'svc registry', close });
+  return { url: listening.url, port: listening.port, stop: listening.stop, store, tokens };
 }

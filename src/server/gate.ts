@@ -1,5 +1,5 @@
-import { timingSafeEqual } from 'node:crypto';
 import { errorResponse } from '../http/response.ts';
+import { bearerMatches } from '../http/serve.ts';
 import { classifyOrigin, type OriginClass } from './origin.ts';
 
 /**
@@ -9,7 +9,7 @@ import { classifyOrigin, type OriginClass } from './origin.ts';
  */
 export type Admission = { path: string; pathname: string; origin: OriginClass; tokenGiven: boolean; refused: Response | null };
 
-export type GateOptions = { hosts: Set<string> | null; token: Buffer | null; origins: ReadonlySet<string> };
+export type GateOptions = { token: Buffer | null; origins: ReadonlySet<string> };
 
 /**
  * What loads without the token: the page and its assets. Everything else (the API, /state, the
@@ -20,21 +20,18 @@ const isPublic = (pathname: string) => pathname === '/' || pathname.startsWith('
 const TOKEN_IN_QUERY = new Set(['/api/logs', '/codefile']);
 
 /**
- * What every request passes before routing: a Host this server answers to, a path the router reads
- * the same way we do, percent-encoding that decodes, the token where one is set, and an origin
+ * What every request passes before routing, past the door: the token where one is set, and an origin
  * this server answers to. The path is made canonical once (trailing slashes dropped) and the
  * router is given that same path, so what is checked is what answers.
  */
 export function admit(req: Request, opts: GateOptions): Admission {
-  const url = req.url;
-  const start = url.indexOf('/', url.indexOf('//') + 2);
   // the URL parser resolves dot segments (`/static/../api`, `%2e%2e` too); the router is given its result
-  const parsed = new URL(url);
+  const parsed = new URL(req.url);
   const pathname = canonicalPath(parsed.pathname);
   const path = pathname + parsed.search;
   const origin = classifyOrigin(req.headers.get('origin'), req.headers.get('host'), opts.origins);
   const tokenGiven = opts.token !== null && tokenMatches(req, path, pathname, opts.token);
-  const refused = refusal(req, opts, start, pathname, origin, tokenGiven);
+  const refused = refusal(req, opts, pathname, origin, tokenGiven);
   return { path, pathname, origin, tokenGiven, refused };
 }
 
@@ -44,17 +41,8 @@ function canonicalPath(pathname: string): string {
   return trimmed === '' ? '/' : trimmed;
 }
 
-function refusal(req: Request, opts: GateOptions, start: number, pathname: string, origin: OriginClass, tokenGiven: boolean): Response | null {
-  // the router takes the path from the 11th character on; a shorter host would make it route
-  // another path than the one checked here
-  if (start < 11 || req.url.indexOf('/', 11) !== start) return errorResponse(400, 'bad Host header');
-  // a loopback server answers only to loopback names: a page whose name was rebound to 127.0.0.1 gets nothing
-  if (opts.hosts && !opts.hosts.has((req.headers.get('host') ?? '').toLowerCase())) return errorResponse(421, 'this server answers only to 127.0.0.1, localhost and [::1]');
-  try {
-    decodeURIComponent(pathname);
-  } catch {
-    return errorResponse(400, 'malformed percent-encoding in the path');
-  }
+/** The Host and the percent-encoding of the path were checked at the door (http/serve.ts). */
+function refusal(req: Request, opts: GateOptions, pathname: string, origin: OriginClass, tokenGiven: boolean): Response | null {
   const preflight = req.method === 'OPTIONS';
   // a preflight carries no credentials by design; when a token exists, a page that has it may ask
   if (origin === 'foreign' && !tokenGiven && !(preflight && opts.token)) {
@@ -67,10 +55,10 @@ function refusal(req: Request, opts: GateOptions, start: number, pathname: strin
 }
 
 function tokenMatches(req: Request, path: string, pathname: string, expected: Buffer): boolean {
-  const header = req.headers.get('authorization') ?? '';
+  const header = req.headers.get('authorization');
+  if (header?.startsWith('Bearer ')) return bearerMatches(header, expected);
   const fromQuery = TOKEN_IN_QUERY.has(pathname) && path.length > pathname.length ? new URLSearchParams(path.slice(pathname.length + 1)).get('token') : null;
-  const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7) : (fromQuery ?? ''));
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return fromQuery !== null && bearerMatches(`Bearer ${fromQuery}`, expected);
 }
 
 /** A token in the query is a secret: it never reaches the access log, however its name is spelled. */

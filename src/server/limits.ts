@@ -1,11 +1,17 @@
-import { MAX_JSON_BODY } from '../http/response.ts';
+import type { BodyRule } from '../http/app.ts';
 
 /** Uploads (files, few-shot PDFs as base64) may be larger than an ordinary JSON body. */
 export const UPLOAD_LIMIT_BYTES = 100 * 1024 * 1024;
 
-const UPLOAD_PATHS = [/^\/api\/upload$/, /^\/api\/fewshot\/[^/]+\/upload$/];
+/** The routes whose bodies are not an ordinary JSON body. */
+export const BODIES: Record<string, BodyRule> = {
+  '/api/upload': { limit: UPLOAD_LIMIT_BYTES, read: 'form' },
+  '/api/fewshot/:rubric/upload': { limit: UPLOAD_LIMIT_BYTES },
+  '/api/ear/:run_id/curate': { read: 'optional' },
+};
 
-/** The largest request body a path accepts. */
-export function bodyLimitFor(pathname: string): number {
-  return UPLOAD_PATHS.some((p) => p.test(pathname)) ? UPLOAD_LIMIT_BYTES : MAX_JSON_BODY;
-}
+/**
+ * Options of every query schema: parameters it does not name pass (a cache-busting `?_=`, the
+ * `token` of an event stream), where a body's unknown field is refused.
+ */
+export const QUERY = { additionalProperties: true };

@@ -116,10 +116,10 @@ describe('/api/ear', () => {
     writeFileSync(join(run, 'ear', 'code', 'new.py'), 'b = 2\n');
     const bodies: [string, string][] = [
       ['{"show_files": ', 'malformed request body'],
-      ['[1]', 'expected a JSON object'],
-      ['"x"', 'expected a JSON object'],
+      ['[1]', 'body: Expected object'],
+      ['"x"', 'body: Expected object'],
       ['{"show_files": "yes"}', 'show_files'],
-      ['{"files": true}', "unknown field 'files'"],
+      ['{"files": true}', 'body.files: Unexpected property'],
     ];
     for (const [body, why] of bodies) {
       const r = await viz.req(`/api/ear/${RUN}/curate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });

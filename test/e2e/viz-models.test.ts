@@ -90,7 +90,7 @@ describe('models and the local daemon', () => {
       }
       expect(reached).toEqual([]);
       expect(models.requests.length).toBe(tries.length);
-      expect((await v.req('/api/localllm/api/tags', { method: 'POST', body: '{}' })).status).toBe(404);
+      expect((await v.req('/api/localllm/api/tags', { method: 'POST', body: '{}' })).status).toBe(405);
       expect(models.requests.length).toBe(tries.length);
     } finally {
       other.stop(true);

@@ -47,7 +47,7 @@ describe('schedulers and containers through the dashboard', () => {
     expect(info.body.image ?? null).toBeNull();
     expect((await v.get('/api/container/images')).status).toBe(200);
     expect(await v.post('/api/container/pull')).toEqual({ status: 409, body: { error: 'no container image is configured (set SVC_CONTAINER_IMAGE or container.image)' } });
-    expect((await v.get('/api/container/pull')).status).toBe(404);
+    expect((await v.get('/api/container/pull')).status).toBe(405);
     await v.stop();
     const aliased = await open({ SVC_CONTAINER_IMAGE: 'bench-env' });
     expect((await aliased.get('/api/container/info')).body.image).toBe('bench-env:latest');

@@ -10,6 +10,7 @@ import { checkpointMemory } from '../../memory/backup-view.ts';
 import { checkpointAgentName, checkpointMemoryEnv } from '../../memory/checkpoint-agent.ts';
 import { deleteAgentNamed } from '../../memory/deploy/agents.ts';
 import type { ServerContext } from '../context.ts';
+import { QUERY } from '../limits.ts';
 import { memoryClient, memoryEnv } from './memory.ts';
 
 const NodeId = t.String({ minLength: 1, maxLength: 512 });
@@ -22,7 +23,7 @@ export const checkpointRoutes = (ctx: ServerContext) =>
   new Elysia({ name: 'checkpoints' })
     .get('/api/checkpoints', () => listCheckpointIndex(ctx.checkpointsRoot))
     .get('/api/checkpoint/:id/summary', ({ params, query }) => checkpointReport(ctx.checkpointDir(params.id), { withNodes: query.nodes === '1' || query.nodes === 'true' }), {
-      query: t.Object({ nodes: t.Optional(t.String({ pattern: '^(0|1|true|false)$' })) }),
+      query: t.Object({ nodes: t.Optional(t.String({ pattern: '^(0|1|true|false)$' })) }, QUERY),
     })
     .get(
       '/api/checkpoint/:id/memory',
@@ -31,7 +32,7 @@ export const checkpointRoutes = (ctx: ServerContext) =>
         const client = memoryClient(ctx, dir);
         return checkpointMemory(client, client.baseUrl, dir, query.node_id);
       },
-      { query: t.Object({ node_id: t.Optional(NodeId) }) },
+      { query: t.Object({ node_id: t.Optional(NodeId) }, QUERY) },
     )
     .get(
       '/api/checkpoint/:id/memory_access',
@@ -40,7 +41,7 @@ export const checkpointRoutes = (ctx: ServerContext) =>
         // the telemetry the memory skill writes is the only record of reads and writes
         return { ...access, source: access.sources.length > 0 ? 'access_log' : null };
       },
-      { query: t.Object({ limit: t.Optional(t.String()), node_id: t.Optional(NodeId) }) },
+      { query: t.Object({ limit: t.Optional(t.String()), node_id: t.Optional(NodeId) }, QUERY) },
     )
     .get('/api/active-checkpoint', () => activeOf(ctx))
     .post(

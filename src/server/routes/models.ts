@@ -7,6 +7,7 @@ import { proxyGet } from '../../llm/local-daemon.ts';
 import { localModelResources, modelCatalogue } from '../../llm/model-catalogue.ts';
 import { daemonUrl } from '../../llm/route.ts';
 import type { ServerContext } from '../context.ts';
+import { QUERY } from '../limits.ts';
 import { errorResponse } from '../../http/response.ts';
 
 const Turn = t.Object({ role: t.Union([t.Literal('user'), t.Literal('assistant')]), content: t.String({ maxLength: 100_000 }) });
@@ -16,7 +17,7 @@ export const modelRoutes = (ctx: ServerContext) =>
   new Elysia({ name: 'models' })
     .get('/api/models', () => modelCatalogue(ctx.config(), ctx.env))
     .get('/api/localllm-resources', ({ query }) => localModelResources(ctx.config(), ctx.env, query.model), {
-      query: t.Object({ model: t.Optional(t.String({ minLength: 1, maxLength: 200 })) }),
+      query: t.Object({ model: t.Optional(t.String({ minLength: 1, maxLength: 200 })) }, QUERY),
     })
     .get('/api/localllm/*', async ({ params, request }) => {
       const url = daemonUrl(String(effective(ctx.config(), 'localllm_host').value));

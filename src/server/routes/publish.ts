@@ -11,7 +11,9 @@ import { isVisibility, LOCAL_BACKEND, publishPreview } from '../../ear/publish-p
 import { promoteBundle, publishBundle } from '../../ear/publish.ts';
 import { PUBLISH_RECORD_FILE } from '../../ear/status.ts';
 import { runDirOf } from '../../run/run-ids.ts';
+import { PublishBody, PublishPromoteBody, PublishSettingsBody } from '../../schema/dashboard-api.ts';
 import type { ServerContext } from '../context.ts';
+import { QUERY } from '../limits.ts';
 import { HttpError } from '../../http/response.ts';
 import { routingChanges } from '../routing-guard.ts';
 
@@ -51,17 +53,6 @@ function publishBlock(file: string): Record<string, unknown> {
 
 const settingsView = (file: string) => ({ publish: withoutSecretKeys(publishBlock(file), isSecretKey), backends: BACKEND_NAMES, file });
 
-// a JSON object is required (send {} for the defaults): a malformed body must never publish
-const PublishBody = t.Object(
-  {
-    backend: t.Optional(t.String({ maxLength: 100 })),
-    visibility: t.Optional(t.String({ maxLength: 100 })),
-    dry_run: t.Optional(t.Boolean()),
-    consent: t.Optional(t.Boolean()),
-  },
-  { additionalProperties: false },
-);
-
 /**
  * Publishing of a run's curated bundle: backend settings (the `publish` block of settings.json,
  * never a token), the pre-publish preview, the publish record, promote and publish. Publishing to a
@@ -75,14 +66,11 @@ export const publishRoutes = (ctx: ServerContext) => {
     .post(
       '/api/publish/settings',
       ({ body, request }) => {
-        if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new InputError('body: expected a JSON object of publish settings');
         ctx.routing.check(request, routingChanges(body, publishBlock(ctx.settingsPath), PUBLISH_SETTINGS_KEY), body);
         const secret = secretKeyPath(body, isSecretKey, 'publish');
         if (secret) throw new InputError(`'${secret}' looks like a secret; tokens and keys go to .env (POST /api/env-keys), not settings.json`);
         const next: Record<string, unknown> = { ...publishBlock(ctx.settingsPath) };
-        const entries = Object.entries(body);
-        if (entries.length > 100) throw new InputError('body: at most 100 publish settings');
-        for (const [k, v] of entries) {
+        for (const [k, v] of Object.entries(body)) {
           if (v === null) delete next[k];
           else next[k] = v;
         }
@@ -100,7 +88,7 @@ export const publishRoutes = (ctx: ServerContext) => {
         ctx.invalidate();
         return settingsView(ctx.settingsPath);
       },
-      { body: t.Unknown() },
+      { body: PublishSettingsBody },
     )
     .get(
       '/api/publish/:run_id/preview',
@@ -108,7 +96,7 @@ export const publishRoutes = (ctx: ServerContext) => {
         const dir = runDirOf(ctx.checkpointsRoot, params.run_id);
         return backendCall(() => ({ run_id: params.run_id, ...publishPreview(dir, { backend: query.backend, visibility: query.visibility, env: envFor(dir) }) }));
       },
-      { query: t.Object({ backend: t.Optional(t.String({ maxLength: 100 })), visibility: t.Optional(t.String({ maxLength: 100 })) }) },
+      { query: t.Object({ backend: t.Optional(t.String({ maxLength: 100 })), visibility: t.Optional(t.String({ maxLength: 100 })) }, QUERY) },
     )
     .get('/api/publish/:run_id/record', ({ params }) => {
       const dir = runDirOf(ctx.checkpointsRoot, params.run_id);
@@ -121,11 +109,9 @@ export const publishRoutes = (ctx: ServerContext) => {
       '/api/publish/:run_id/promote',
       ({ params, body }) => {
         const dir = runDirOf(ctx.checkpointsRoot, params.run_id);
-        const target = body.target;
-        if (target !== 'public' && target !== 'unlisted') throw new InputError(`target must be public or unlisted, got '${target.slice(0, 40)}'`);
-        return backendCall(async () => ({ run_id: params.run_id, record: await promoteBundle(dir, target, envFor(dir)) }));
+        return backendCall(async () => ({ run_id: params.run_id, record: await promoteBundle(dir, body.target, envFor(dir)) }));
       },
-      { body: t.Object({ target: t.String({ maxLength: 100 }) }, { additionalProperties: false }) },
+      { body: PublishPromoteBody },
     )
     .post(
       '/api/publish/:run_id',

@@ -7,6 +7,7 @@ import { BinaryFileError, locateSourceFile, readSourceText, renderSourcePage } f
 import { InputError, NotFoundError, oneLine } from '../../core/errors.ts';
 import { servedExperimentsDir } from '../../core/checkpoint/files-node.ts';
 import type { ServerContext } from '../context.ts';
+import { QUERY } from '../limits.ts';
 import { HttpError } from '../../http/response.ts';
 
 /**
@@ -57,7 +58,7 @@ export const staticRoutes = (ctx: ServerContext) =>
           headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': SOURCE_PAGE_CSP, 'x-content-type-options': 'nosniff' },
         });
       },
-      { query: t.Object({ path: t.String() }) },
+      { query: t.Object({ path: t.String() }, QUERY) },
     );
 
 /** The asset name of a /static/ path; assets are a flat table, so `..`, slashes of any spelling and NUL are refused. */

@@ -8,12 +8,13 @@ import { resolveInside } from '../../core/paths.ts';
 import { findSsh, probeSsh, sshTarget } from '../../core/ssh/probe.ts';
 import { homeDir } from '../../core/workspace.ts';
 import type { ServerContext } from '../context.ts';
+import { QUERY } from '../limits.ts';
 
 /** Wizard and configuration generation: the parsed experiment description and the SSH login probe. */
 export const wizardRoutes = (ctx: ServerContext) =>
   new Elysia({ name: 'wizard' })
     .get('/api/experiment-detail', ({ query }) => experimentDetail(experimentFile(ctx, query)), {
-      query: t.Object({ id: t.Optional(t.String()), path: t.Optional(t.String()) }),
+      query: t.Object({ id: t.Optional(t.String()), path: t.Optional(t.String()) }, QUERY),
     })
     .post(
       '/api/ssh/test',

@@ -1,9 +1,8 @@
-import type { Admission } from './gate.ts';
-
 /**
- * CORS for the pages the gate admits (origin.ts): a loopback or listed origin, or a page carrying
- * the token. A preflight carries no data and is answered with what it asked for; no credentials
- * are allowed (the token travels in a header the page sets itself).
+ * CORS, for a server that lets some pages of other origins read its answers (the dashboard: a
+ * loopback or listed origin, or a page carrying the token). A preflight carries no data and is
+ * answered with what it asked for; no credentials are allowed (the token travels in a header the
+ * page sets itself). The other servers give no page consent: they send no CORS headers at all.
  */
 export function preflight(req: Request): Response {
   const headers: Record<string, string> = {
@@ -17,10 +16,9 @@ export function preflight(req: Request): Response {
   return new Response(null, { status: 204, headers });
 }
 
-/** The origin header for an ordinary answer to a cross-origin request the gate admitted; never for a foreign page without the token. */
-export function allowOrigin(req: Request, res: Response, admission: Pick<Admission, 'origin' | 'tokenGiven'>): Response {
+/** The origin header for an ordinary answer to a cross-origin request whose page may read it (`readable`). */
+export function allowOrigin(req: Request, res: Response, readable: boolean): Response {
   const origin = req.headers.get('origin');
-  const readable = admission.origin === 'trusted' || (admission.origin === 'foreign' && admission.tokenGiven);
   if (origin === null || !readable || res.headers.has('access-control-allow-origin')) return res;
   try {
     res.headers.set('access-control-allow-origin', origin);
