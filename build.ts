@@ -1,6 +1,13 @@
 // Builds dist/svc: one executable with the workflow and every asset embedded.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { toolManifestFile } from './src/skills/manifest.ts';
 
+// the binary lists its tools from the checked-in manifest, so it must agree with the skills built in
+const manifest = await toolManifestFile();
+if (readFileSync(manifest.path, 'utf8') !== manifest.text) {
+  console.error(`${manifest.path} is out of date: run bun run schemas`);
+  process.exit(1);
+}
 rmSync('dist', { recursive: true, force: true });
 const result = await Bun.build({
   // workers are their own entrypoints in a compiled executable

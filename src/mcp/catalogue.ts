@@ -1,8 +1,7 @@
 import type { SkillEntry } from '../core/config/skills.ts';
 import { oneLine } from '../core/errors.ts';
-import { loadSkill } from '../skills/catalog.ts';
+import { builtinSkill } from '../schema/tool-manifest.ts';
 import { type Env, SkillConnection } from './connection.ts';
-import { listing } from './serve.ts';
 
 export type ToolSummary = { name: string; description: string; disabled: boolean; input_schema: Record<string, unknown> };
 
@@ -19,10 +18,10 @@ export type SkillInfo = SkillEntry & {
 const LIST_TIMEOUT_MS = 15_000;
 
 /**
- * What each skill of the workflow offers. Built-in skills describe themselves without starting;
- * an external server is started once, asked for its tools and stopped, when `startExternal` allows
- * it. The dashboard does not: any web page may call it, and a workflow it can edit names the
- * program to start.
+ * What each skill of the workflow offers. Built-in skills are described by the tool manifest,
+ * without loading their code; an external server is started once, asked for its tools and
+ * stopped, when `startExternal` allows it. The dashboard does not: any web page may call it, and
+ * a workflow it can edit names the program to start.
  */
 export async function describeSkills(entries: SkillEntry[], disabled: string[], env: Env, opts: { startExternal: boolean }): Promise<SkillInfo[]> {
   const off = new Set(disabled);
@@ -31,9 +30,9 @@ export async function describeSkills(entries: SkillEntry[], disabled: string[], 
     entries.map(async (entry): Promise<SkillInfo> => {
       const summarise = (tools: Omit<ToolSummary, 'disabled'>[]) => tools.map((t) => ({ ...t, disabled: isOff(entry.name, t.name) }));
       if (entry.builtin) {
-        const def = await loadSkill(entry.name);
+        const def = builtinSkill(entry.name);
         if (!def) return { ...entry, description: '', uses_model: null, env: [], tool_count: null, tools: [], problem: 'built in, not in this version yet' };
-        const tools = summarise(def.tools.map((t) => renamed(listing(t))));
+        const tools = summarise(def.tools.map(renamed));
         return { ...entry, description: def.description, uses_model: def.usesModel, env: def.env, tool_count: tools.length, tools, problem: null };
       }
       if (!opts.startExternal) {

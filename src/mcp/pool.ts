@@ -1,10 +1,9 @@
 import type { SkillEntry } from '../core/config/skills.ts';
 import { oneLine, SvcError } from '../core/errors.ts';
+import { builtinSkill } from '../schema/tool-manifest.ts';
 import type { Phase } from '../schema/workflow.ts';
 import { CURRENT_NODE_META } from './call-env.ts';
-import { loadSkill } from '../skills/catalog.ts';
 import { type Env, SkillConnection } from './connection.ts';
-import { listing } from './serve.ts';
 import { MAX_WAIT_S, toolTimeoutS } from './timeouts.ts';
 
 export type ToolInfo = { skill: string; name: string; description: string; inputSchema: Record<string, unknown>; timeoutS?: number };
@@ -146,12 +145,12 @@ export class SkillPool {
     return this.disabled.has(t.name) || this.disabled.has(`${t.skill}:${t.name}`);
   }
 
-  /** Built-in skills describe their tools without starting; external ones are asked. */
+  /** Built-in skills' tools come from the tool manifest, without starting or loading them; external ones are asked. */
   private async loadCatalogue(): Promise<ToolInfo[]> {
     const lists = await Promise.all(
       [...this.skills.values()].map(async (entry): Promise<ToolInfo[]> => {
-        const def = entry.builtin ? await loadSkill(entry.name) : undefined;
-        if (def) return def.tools.map((t) => ({ skill: entry.name, ...listing(t), ...(t.timeoutS ? { timeoutS: t.timeoutS } : {}) }));
+        const def = entry.builtin ? builtinSkill(entry.name) : undefined;
+        if (def) return def.tools.map((t) => ({ skill: entry.name, ...t }));
         if (entry.builtin) return [];
         const conn = await this.connection(entry.name).catch((err: unknown) => {
           this.unlisted.set(entry.name, `${entry.name} offers no tools: ${oneLine(err)}`);

@@ -1,7 +1,19 @@
+// The memory backup file: gzipped JSON lines, an archival entry or the core memory on each. This
+// module is the one that reads and writes it, so the run, a restore, a migration and the
+// dashboard agree on what a line is and which node it belongs to.
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { constants, createGunzip, createGzip, gunzipSync } from 'node:zlib';
+import { writeStreamAtomic } from '../core/atomic.ts';
+import { TooLargeError } from '../core/errors.ts';
 import { isMapping } from '../core/values.ts';
 
 /** The file a checkpoint's memory snapshot lives in (the reference implementation's name). */
 export const BACKUP_FILE = 'memory_backup.jsonl.gz';
+
+/** A backup unpacking to more than this is refused by the whole-file reader rather than held in memory. */
+const MAX_BACKUP_BYTES = 32 * 1024 * 1024;
 
 export type Json = Record<string, unknown>;
 
@@ -30,19 +42,124 @@ export type CoreSeedLine = { kind: 'core_seed'; persona: string; human: string; 
 export type BackupLine = EntryLine | CoreSeedLine;
 
 /**
- * A line read from a backup, checked: an entry needs a kind and a text, a core_seed its blocks.
- * Anything else (a fragment cut off by a crash, another program's line) is null. Legacy memory
- * files have no kind: `defaultKind` stands in for it.
+ * Writes the lines as a backup, streamed through gzip into a temp file that replaces `file` only
+ * when complete: a source that fails mid-way leaves the previous backup intact.
  */
-export function parseBackupLine(raw: string, defaultKind?: string): BackupLine | null {
+export async function writeBackupFile(file: string, lines: AsyncIterable<BackupLine>): Promise<void> {
+  async function* text(): AsyncGenerator<string> {
+    for await (const line of lines) yield `${JSON.stringify(line)}\n`;
+  }
+  await writeStreamAtomic(file, text(), createGzip());
+}
+
+/** How reading a backup went: lines that were not records, and where the archive broke off. */
+export type ReadTally = { lines: number; skipped: number; damage: string | null };
+
+/**
+ * The lines of a (possibly gzipped) JSON-lines file, checked, streamed so a large backup never
+ * sits in memory whole. A damaged file gives what is readable: a line that is not a record is
+ * counted in `tally.skipped`, and a truncated or corrupt archive ends the stream with
+ * `tally.damage` set (its last, partial line counted as skipped) instead of throwing. Legacy
+ * memory files have no kind: `defaultKind` stands in for it.
+ */
+export async function* readBackupLines(file: string, tally: ReadTally, opts: { gzip: boolean; defaultKind?: string }): AsyncGenerator<BackupLine> {
+  const raw = createReadStream(file);
+  let source: Readable = raw;
+  if (opts.gzip) {
+    // a truncated archive still yields what was complete, then fails with 'unexpected end of file'
+    const gunzip = createGunzip();
+    raw.on('error', (err) => gunzip.destroy(err));
+    source = raw.pipe(gunzip);
+  }
+  const take = function* (text: string): Generator<BackupLine> {
+    for (const record of records(text)) {
+      tally.lines++;
+      const line = record === null ? null : recordToLine(record, opts.defaultKind);
+      if (line === null) tally.skipped++;
+      else yield line;
+    }
+  };
+  let rest = '';
+  const decoder = new TextDecoder();
   try {
-    return recordToLine(JSON.parse(raw), defaultKind);
-  } catch {
-    return null;
+    for await (const chunk of source) {
+      const text = rest + decoder.decode(chunk as Uint8Array, { stream: true });
+      const cut = text.lastIndexOf('\n');
+      rest = text.slice(cut + 1);
+      yield* take(text.slice(0, cut + 1));
+    }
+  } catch (err) {
+    tally.damage = (err as Error).message;
+  } finally {
+    source.destroy();
+    raw.destroy();
+  }
+  yield* take(rest + decoder.decode());
+}
+
+export type MemoryBackup = {
+  /** the file read, or null when the checkpoint has none */
+  source: string | null;
+  /** node_scope, react_step and core_seed records as written, in file order */
+  entries: Json[];
+  /** lines that were not a JSON object (a backup cut off by a crash ends in one) */
+  skipped: number;
+  problems: string[];
+};
+
+/**
+ * The backup of checkpoint `dir` as it is written, for showing: every record unchecked, so a
+ * reference backup's fields all appear. With `nodeId`, only that node's records. A truncated
+ * archive yields the records before the damage.
+ */
+export function readMemoryBackup(dir: string, nodeId?: string): MemoryBackup {
+  const file = join(dir, BACKUP_FILE);
+  const out: MemoryBackup = { source: null, entries: [], skipped: 0, problems: [] };
+  let packed: Buffer;
+  try {
+    if (!statSync(file).isFile()) return { ...out, problems: [`${file}: is not a regular file`] };
+    packed = readFileSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return out;
+    return { ...out, problems: [`${file}: cannot be read (${(err as Error).message})`] };
+  }
+  out.source = BACKUP_FILE;
+  let text: string;
+  try {
+    // sync flush: a truncated archive gives what was complete instead of an error
+    text = gunzipSync(packed, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: MAX_BACKUP_BYTES }).toString('utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new TooLargeError(`${BACKUP_FILE} unpacks to more than ${MAX_BACKUP_BYTES / 1024 / 1024} MB`, 'restore it into the memory backend to browse it');
+    }
+    out.problems.push(`${file}: is not a gzip archive (${(err as Error).message})`);
+    return out;
+  }
+  for (const record of records(text)) {
+    if (record === null) out.skipped++;
+    else if (nodeId === undefined || nodeOfLine(record) === nodeId) out.entries.push(record);
+  }
+  if (out.skipped > 0) out.problems.push(`${file}: ${out.skipped} damaged line(s) skipped`);
+  return out;
+}
+
+/** Each non-blank line of `text` as the JSON object it holds, or null for one that holds none. */
+function* records(text: string): Generator<Json | null> {
+  for (const raw of text.split('\n')) {
+    if (raw.trim() === '') continue;
+    try {
+      const v: unknown = JSON.parse(raw);
+      yield isMapping(v) ? v : null;
+    } catch {
+      yield null;
+    }
   }
 }
 
-/** parseBackupLine for a record already parsed (a legacy file holding one JSON array). */
+/**
+ * A record read from a backup, checked: an entry needs a kind and a text, a core_seed its blocks.
+ * Anything else (another program's line, a legacy array's stray item) is null.
+ */
 export function recordToLine(v: unknown, defaultKind?: string): BackupLine | null {
   if (!isMapping(v)) return null;
   const kind = stringOr(v.kind) ?? defaultKind;
@@ -63,8 +180,8 @@ export function recordToLine(v: unknown, defaultKind?: string): BackupLine | nul
 }
 
 /** The node an entry belongs to: the line's node_id, else its metadata's (react steps), else none. */
-export function nodeOfLine(line: EntryLine): string | null {
-  return nonEmpty(line.node_id ?? stringOr(line.metadata.node_id));
+export function nodeOfLine(line: Json): string | null {
+  return nonEmpty(stringOr(line.node_id) ?? (isMapping(line.metadata) ? stringOr(line.metadata.node_id) : undefined));
 }
 
 export function stringOr(v: unknown): string | undefined {

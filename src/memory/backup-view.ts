@@ -1,8 +1,7 @@
-import { type MemoryBackup, readMemoryBackup } from '../core/checkpoint/memory-files.ts';
 import { oneLine } from '../core/errors.ts';
 import { findCheckpointAgent } from './checkpoint-agent.ts';
 import { nodeOfPassage, passageToLine } from './backup-convert.ts';
-import type { EntryLine } from './backup-format.ts';
+import { type EntryLine, type MemoryBackup, readMemoryBackup } from './backup-format.ts';
 import { allPassages } from './backup-passages.ts';
 import type { MemoryClient } from './client.ts';
 

@@ -1,11 +1,9 @@
 import { join } from 'node:path';
-import { createGzip } from 'node:zlib';
-import { writeStreamAtomic } from '../core/atomic.ts';
 import { statOrNull } from '../core/paths.ts';
 import { findCheckpointAgent } from './checkpoint-agent.ts';
 import { blocksToSeed, readCoreBlocks } from './backup-blocks.ts';
 import { passageToLine } from './backup-convert.ts';
-import { BACKUP_FILE } from './backup-format.ts';
+import { BACKUP_FILE, type BackupLine, writeBackupFile } from './backup-format.ts';
 import { allPassages } from './backup-passages.ts';
 import type { MemoryClient } from './client.ts';
 
@@ -20,9 +18,8 @@ export type BackupResult = {
 
 /**
  * Snapshot the checkpoint's agent into `memory_backup.jsonl.gz`: every passage oldest first as
- * an entry line, then the core memory blocks as one core_seed line. Streamed through gzip into a
- * temp file that replaces the old backup only when complete, so a crash or a backend that fails
- * mid-way leaves the previous backup intact.
+ * an entry line, then the core memory blocks as one core_seed line. A crash or a backend that
+ * fails mid-way leaves the previous backup intact.
  *
  * An agent that is missing or empty never replaces a backup that has content: that is what a
  * backend which lost its data looks like, and the backup is what would bring it back.
@@ -39,13 +36,13 @@ export async function backupCheckpointMemory(client: MemoryClient, checkpointDir
     return { file, written: false, entries: 0, core_seed: false, reason: `the agent is empty; kept the existing ${BACKUP_FILE}` };
   }
   let entries = 0;
-  async function* lines(): AsyncGenerator<string> {
+  async function* lines(): AsyncGenerator<BackupLine> {
     for await (const p of allPassages(client, agentId as string)) {
       entries++;
-      yield `${JSON.stringify(passageToLine(p))}\n`;
+      yield passageToLine(p);
     }
-    if (seed !== null) yield `${JSON.stringify(seed)}\n`;
+    if (seed !== null) yield seed;
   }
-  await writeStreamAtomic(file, lines(), createGzip());
+  await writeBackupFile(file, lines());
   return { file, written: true, entries, core_seed: seed !== null };
 }

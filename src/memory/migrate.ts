@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { TooLargeError } from '../core/errors.ts';
 import { isFileAt, statOrNull } from '../core/paths.ts';
 import { ensureCheckpointAgent } from './checkpoint-agent.ts';
-import { BACKUP_FILE, type BackupLine, recordToLine } from './backup-format.ts';
-import { type ReadTally, readBackupLines } from './backup-read.ts';
+import { BACKUP_FILE, type BackupLine, type ReadTally, readBackupLines, recordToLine } from './backup-format.ts';
 import type { MemoryClient } from './client.ts';
 import { type ImportTally, importLines } from './restore-import.ts';
 

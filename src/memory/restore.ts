@@ -3,8 +3,7 @@ import { type Env, envOnOff } from '../core/config/env-vars.ts';
 import { InputError, NotFoundError } from '../core/errors.ts';
 import { isFileAt } from '../core/paths.ts';
 import { ensureCheckpointAgent, findCheckpointAgent } from './checkpoint-agent.ts';
-import { BACKUP_FILE } from './backup-format.ts';
-import { type ReadTally, readBackupLines } from './backup-read.ts';
+import { BACKUP_FILE, type ReadTally, readBackupLines } from './backup-format.ts';
 import type { MemoryClient } from './client.ts';
 import { CONFLICT_MODES, type ConflictMode, type ImportTally, importLines } from './restore-import.ts';
 

@@ -2,8 +2,9 @@ import type { SkillDef } from '../mcp/tool.ts';
 
 /**
  * Skills compiled into this binary, served by `svc skill serve <name>`. Each loads on demand so
- * that a skill process starts only the code it serves. A workflow may name a built-in skill that
- * this version does not have yet; skills-list says so.
+ * that a skill process starts only the code it serves; what they offer is listed, without loading
+ * any, in the tool manifest generated from them (manifest.ts). A workflow may name a built-in skill
+ * that this version does not have yet; skills-list says so.
  */
 const LOADERS: Record<string, () => Promise<SkillDef>> = {
   'benchmark-skill': () => import('./benchmark/index.ts').then((m) => m.default),
@@ -21,8 +22,4 @@ export const BUILTIN_SKILLS: ReadonlySet<string> = new Set(Object.keys(LOADERS))
 export async function loadSkill(name: string): Promise<SkillDef | undefined> {
   const load = Object.hasOwn(LOADERS, name) ? LOADERS[name] : undefined;
   return load ? await load() : undefined;
-}
-
-export async function loadAllSkills(): Promise<SkillDef[]> {
-  return Promise.all(Object.values(LOADERS).map((load) => load()));
 }

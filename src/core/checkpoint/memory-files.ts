@@ -1,71 +1,14 @@
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { constants, gunzipSync } from 'node:zlib';
-import { TooLargeError } from '../errors.ts';
 import { readCheckpointText } from './records.ts';
 
-export const MEMORY_BACKUP = 'memory_backup.jsonl.gz';
+// The memory backup is memory/backup-format.ts's to read and write; here are the access logs.
 export const ACCESS_LOG = 'memory_access.jsonl';
 export const ACCESS_SUMMARY = 'memory_access.summary.json';
-/** A backup unpacking to more than this is refused rather than held in memory. */
-const MAX_BACKUP_BYTES = 32 * 1024 * 1024;
 /** Of each access log only the newest part is read; the writer rotates at 100 MB by default. */
 const MAX_ACCESS_READ_BYTES = 64 * 1024 * 1024;
 
 type Json = Record<string, unknown>;
-
-export type MemoryBackup = {
-  /** the file read, or null when the checkpoint has none */
-  source: string | null;
-  /** node_scope, react_step and core_seed records, in file order */
-  entries: Json[];
-  /** lines that were not a JSON object (a backup cut off by a crash ends in one) */
-  skipped: number;
-  problems: string[];
-};
-
-/**
- * The memory snapshot a run leaves in memory_backup.jsonl.gz. With `nodeId`, only that node's
- * records. A truncated archive yields the records before the damage.
- */
-export function readMemoryBackup(dir: string, nodeId?: string): MemoryBackup {
-  const file = join(dir, MEMORY_BACKUP);
-  const out: MemoryBackup = { source: null, entries: [], skipped: 0, problems: [] };
-  let packed: Buffer;
-  try {
-    if (!statSync(file).isFile()) return { ...out, problems: [`${file}: is not a regular file`] };
-    packed = readFileSync(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return out;
-    return { ...out, problems: [`${file}: cannot be read (${(err as Error).message})`] };
-  }
-  out.source = MEMORY_BACKUP;
-  let text: string;
-  try {
-    // sync flush: a truncated archive gives what was complete instead of an error
-    text = gunzipSync(packed, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: MAX_BACKUP_BYTES }).toString('utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new TooLargeError(`${MEMORY_BACKUP} unpacks to more than ${MAX_BACKUP_BYTES / 1024 / 1024} MB`, 'restore it into the memory backend to browse it');
-    }
-    out.problems.push(`${file}: is not a gzip archive (${(err as Error).message})`);
-    return out;
-  }
-  for (const line of text.split('\n')) {
-    const record = parseLine(line);
-    if (record === undefined) continue;
-    if (record === null) out.skipped++;
-    else if (nodeId === undefined || nodeOf(record) === nodeId) out.entries.push(record);
-  }
-  if (out.skipped > 0) out.problems.push(`${file}: ${out.skipped} damaged line(s) skipped`);
-  return out;
-}
-
-/** A node_scope record names its node; a react_step record carries it in its metadata. */
-function nodeOf(record: Json): unknown {
-  const meta = record.metadata;
-  return record.node_id ?? (meta !== null && typeof meta === 'object' ? (meta as Json).node_id : undefined);
-}
 
 export type MemoryAccess = {
   /** files read, oldest first */

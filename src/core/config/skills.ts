@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
+import { BUILTIN_SKILLS } from '../../schema/tool-manifest.ts';
 import type { Phase, Workflow } from '../../schema/workflow.ts';
-import { BUILTIN_SKILLS } from '../../skills/catalog.ts';
 import { renderTemplate } from './template.ts';
 
 export type SkillEntry = { name: string; phases: Phase[]; path: string; builtin: boolean; found: boolean; enabled: boolean };

@@ -10,12 +10,6 @@ const SRC = resolve(import.meta.dir, '../../../src');
 const TOP = new Set(['cli', 'server', 'skills']);
 const BOTTOM = new Set(['core', 'schema']);
 
-/**
- * Known ones, to be removed by the run's static tool manifest: the run and the configuration still
- * read the built-in skill catalogue, which loads skill code to list tools.
- */
-const KNOWN = new Set(['core/config/skills.ts -> skills/catalog.ts', 'mcp/catalogue.ts -> skills/catalog.ts', 'mcp/pool.ts -> skills/catalog.ts']);
-
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts'))
@@ -48,16 +42,14 @@ test('no domain module imports from cli/, server/ or skills/', () => {
     const [from, to] = e.split(' -> ') as [string, string];
     return !TOP.has(top(from)) && from !== 'main.ts' && TOP.has(top(to));
   });
-  expect(upward.filter((e) => !KNOWN.has(e))).toEqual([]);
-  // an exception that is gone is taken off the list
-  expect([...KNOWN].filter((k) => !upward.includes(k))).toEqual([]);
+  expect(upward).toEqual([]);
 });
 
 test('core/ and schema/ import nothing above them', () => {
   const upward = importEdges().filter((e) => {
     const [from, to] = e.split(' -> ') as [string, string];
     // files outside src/ (package.json, the bundled workflow.yaml) are data, not layers
-    return BOTTOM.has(top(from)) && !BOTTOM.has(top(to)) && !to.startsWith('..') && !KNOWN.has(e);
+    return BOTTOM.has(top(from)) && !BOTTOM.has(top(to)) && !to.startsWith('..');
   });
   expect(upward).toEqual([]);
 });

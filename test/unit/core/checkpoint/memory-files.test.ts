@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { readMemoryAccess, readMemoryBackup } from '../../../../src/core/checkpoint/memory-files.ts';
+import { readMemoryAccess } from '../../../../src/core/checkpoint/memory-files.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 
 let dir: string;
@@ -12,53 +11,6 @@ beforeEach(() => {
 afterEach(() => removeDir(dir));
 
 const lines = (records: unknown[]) => `${records.map((r) => JSON.stringify(r)).join('\n')}\n`;
-
-const BACKUP = [
-  { kind: 'core_seed', persona: 'p', human: 'h', context: 'c', seeded_at: '2026-01-01T00:00:00Z' },
-  { kind: 'node_scope', node_id: 'node_a', text: 'tiling by 32 helps', metadata: { step: 1 }, ts: 1 },
-  { kind: 'react_step', text: 'ran make', metadata: { node_id: 'node_b' }, ts: 2 },
-  { kind: 'node_scope', node_id: 'node_b', text: 'vectorised', metadata: {}, ts: 3 },
-];
-
-const pick = (...indexes: number[]) => BACKUP.filter((_, i) => indexes.includes(i));
-
-describe('readMemoryBackup', () => {
-  test('no backup: an empty answer naming no source', () => {
-    expect(readMemoryBackup(dir)).toEqual({ source: null, entries: [], skipped: 0, problems: [] });
-  });
-
-  test('every record of the archive, in order; a node filter keeps that node’s records', () => {
-    writeFileSync(join(dir, 'memory_backup.jsonl.gz'), gzipSync(lines(BACKUP)));
-    expect(readMemoryBackup(dir)).toEqual({ source: 'memory_backup.jsonl.gz', entries: BACKUP, skipped: 0, problems: [] });
-    expect(readMemoryBackup(dir, 'node_b').entries).toEqual(pick(2, 3));
-    expect(readMemoryBackup(dir, 'node_zzz').entries).toEqual([]);
-  });
-
-  test('damaged lines are skipped and counted', () => {
-    writeFileSync(join(dir, 'memory_backup.jsonl.gz'), gzipSync(`${JSON.stringify(BACKUP[1])}\n{"kind": "node_sc\n[1,2]\n\n${JSON.stringify(BACKUP[3])}\n`));
-    const r = readMemoryBackup(dir);
-    expect(r.entries).toEqual(pick(1, 3));
-    expect(r.skipped).toBe(2);
-    expect(r.problems).toEqual([`${join(dir, 'memory_backup.jsonl.gz')}: 2 damaged line(s) skipped`]);
-  });
-
-  test('an archive cut off by a crash gives the records before the cut', () => {
-    const many = Array.from({ length: 400 }, (_, i) => ({ kind: 'node_scope', node_id: `n${i}`, text: `entry ${i} ${'x'.repeat(i % 50)}`, metadata: {}, ts: i }));
-    const packed = gzipSync(lines(many));
-    writeFileSync(join(dir, 'memory_backup.jsonl.gz'), packed.subarray(0, Math.floor(packed.length / 2)));
-    const r = readMemoryBackup(dir);
-    expect(r.entries.length).toBeGreaterThan(10);
-    expect(r.entries.length).toBeLessThan(400);
-    expect(r.entries).toEqual(many.slice(0, r.entries.length));
-  });
-
-  test('a file that is not gzip is a problem, not an error', () => {
-    writeFileSync(join(dir, 'memory_backup.jsonl.gz'), lines(BACKUP));
-    const r = readMemoryBackup(dir);
-    expect(r.entries).toEqual([]);
-    expect(r.problems[0]).toContain('is not a gzip archive');
-  });
-});
 
 const event = (ts: number, node: string, op = 'write') => ({ ts, node_id: node, op, collection: 'c', entry_id: `e${ts}` });
 
