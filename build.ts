@@ -14,6 +14,8 @@ const result = await Bun.build({
   entrypoints: ['src/main.ts', 'src/ear/copy-worker.ts'],
   // esm is required: cjs bytecode builds crash at start
   format: 'esm',
+  // each import() becomes a chunk evaluated on first use: a command does not pay for the others' code
+  splitting: true,
   bytecode: true,
   minify: true,
   sourcemap: 'none',

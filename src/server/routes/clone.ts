@@ -1,6 +1,5 @@
 import { tmpdir } from 'node:os';
 import { Elysia, t } from 'elysia';
-import { verifyBundle } from '../../clone/clone.ts';
 import { loadEnv } from '../../core/config/environment.ts';
 import { InvalidRecordError, oneLine } from '../../core/errors.ts';
 import type { ServerContext } from '../context.ts';
@@ -16,6 +15,8 @@ export const cloneRoutes = (ctx: ServerContext) =>
     '/api/ear/clone-verify',
     async ({ body }) => {
       const env = loadEnv({ env: ctx.processEnv, cwd: ctx.cwd, checkpointDir: ctx.active ?? undefined });
+      // the archive reader and the bundle sources load with the first clone, not with the dashboard
+      const { verifyBundle } = await import('../../clone/clone.ts');
       try {
         const r = await verifyBundle(body.ref, { env, cwd: ctx.cwd, checkpointDir: ctx.active ?? undefined, expectSha256: body.expect_sha256, tmpRoot: tmpdir(), warn: () => {} });
         return { ok: true, ref: r.ref, bundle_sha256: r.bundle_sha256, file_count: r.file_count };

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { consola } from 'consola';
 import { Elysia } from 'elysia';
 import { findRunLog } from '../../core/checkpoint/run-log.ts';
 import { ConflictError, UnavailableError } from '../../core/errors.ts';
@@ -24,7 +23,8 @@ export const sandboxRoutes = (ctx: ServerContext) =>
       const chosen = await chooseRuntime(mode === 'none' ? 'auto' : mode, ctx.env);
       if (chosen === null) throw new UnavailableError('no container runtime here: neither docker (with its daemon), podman, apptainer nor singularity');
       const { done, ...started } = startPull(chosen, image, ctx.workspaceRoot, pullLog(ctx), ctx.env);
-      done.catch((err: unknown) => consola.warn(`container pull of ${image}: ${(err as Error).message}`));
+      // the logger loads only when a pull fails: the dashboard does not carry it otherwise
+      done.catch(async (err: unknown) => (await import('consola')).consola.warn(`container pull of ${image}: ${(err as Error).message}`));
       return started;
     });
 

@@ -3,7 +3,7 @@ import type { Config } from '../../core/config/config.ts';
 import { definedEnv } from '../../core/config/environment.ts';
 import { disabledTools, listSkills } from '../../core/config/skills.ts';
 import { NotFoundError } from '../../core/errors.ts';
-import { describeSkills, type SkillInfo } from '../../mcp/catalogue.ts';
+import type { SkillInfo } from '../../mcp/catalogue.ts';
 import type { ServerContext } from '../context.ts';
 
 /** The skills of the active workflow and their tools; what a run would be able to call. */
@@ -13,7 +13,9 @@ export const skillRoutes = (ctx: ServerContext) => {
     const cfg = ctx.config();
     if (cache?.cfg !== cfg) {
       const wf = cfg.workflow.workflow;
-      cache = { cfg, skills: describeSkills(listSkills(wf, cfg.projectRoot), disabledTools(wf), definedEnv(ctx.env), { startExternal: false }) };
+      const [entries, disabled, env] = [listSkills(wf, cfg.projectRoot), disabledTools(wf), definedEnv(ctx.env)];
+      // the MCP client and its schema validators load with the first skills request, not with the dashboard
+      cache = { cfg, skills: import('../../mcp/catalogue.ts').then((m) => m.describeSkills(entries, disabled, env, { startExternal: false })) };
     }
     return cache.skills;
   };
