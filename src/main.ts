@@ -1,5 +1,6 @@
 import { version } from '../package.json';
 import { type CommandEntry, dispatch } from './cli/dispatch.ts';
+import { log } from './core/log.ts';
 
 // Commands load on demand so that `svc --help` and `svc status` start fast.
 const COMMANDS: Record<string, CommandEntry> = {
@@ -39,7 +40,7 @@ Options:
 
 // `svc status big | head` closes the pipe early: that is the reader's choice, not an error
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code !== 'EPIPE') process.stderr.write(`svc: cannot write output: ${err.code ?? err.message}\n`);
+  if (err.code !== 'EPIPE') log.error(`cannot write output: ${err.code ?? err.message}`);
   process.exit(err.code === 'EPIPE' ? (process.exitCode ?? 0) : 1);
 });
 

@@ -1,5 +1,6 @@
 import { type ArgsDef, type CommandDef, parseArgs, renderUsage } from 'citty';
 import { InputError, oneLine, SvcError } from '../core/errors.ts';
+import { log } from '../core/log.ts';
 
 /** Commands declare their own argument types, which CommandDef<ArgsDef> does not accept. */
 export type AnyCommand = CommandDef<any>;
@@ -113,19 +114,19 @@ function report(err: unknown): number {
   if (errno?.code === 'EPIPE') return 0;
   if (errno?.code && errno.path && !(err instanceof SvcError)) {
     // a file system error that reached the top without a SvcError: name the file
-    process.stderr.write(`svc: cannot ${errno.syscall ?? 'use'} ${errno.path}: ${errno.code}\n`);
+    log.error(`cannot ${errno.syscall ?? 'use'} ${errno.path}: ${errno.code}`);
     return 1;
   }
   if (errno?.syscall === 'write' && errno.code) {
-    process.stderr.write(`svc: cannot write output: ${errno.code}\n`);
+    log.error(`cannot write output: ${errno.code}`);
     return 1;
   }
   if (err instanceof SvcError) {
-    process.stderr.write(`svc: ${oneLine(err)}\n`);
+    log.error(oneLine(err));
     return err.exitCode;
   }
-  process.stderr.write(`svc: internal error: ${oneLine(err)}\n`);
-  if (process.env.SVC_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
+  log.error(`internal error: ${oneLine(err)}`);
+  log.debug((err as Error)?.stack ?? '');
   return 1;
 }
 

@@ -7,6 +7,7 @@ import { curateBundle } from '../ear/curate.ts';
 import { promoteBundle, publishBundle, type PublishRecord } from '../ear/publish.ts';
 import { earStatus } from '../ear/status.ts';
 import { print, printJson, warn } from './output.ts';
+import { log } from '../core/log.ts';
 
 const checkpointArg = { type: 'positional', required: false, description: 'checkpoint directory or id (default: SVC_CHECKPOINT_DIR)' } as const;
 
@@ -78,7 +79,7 @@ function backendFailure(err: unknown, json: boolean, what: string): number {
   if (!(err instanceof BackendError)) throw err;
   const o = backendErrorObject(err);
   if (json) printJson(o);
-  process.stderr.write(`svc: ${what} failed (${o.kind}): ${o.error}\n`);
+  log.error(`${what} failed (${o.kind}): ${o.error}`);
   return err.exitCode;
 }
 

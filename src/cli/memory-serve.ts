@@ -4,6 +4,7 @@ import { loadEnv } from '../core/config/environment.ts';
 import { defaultMemoryDataDir, startMemoryServer } from '../memory/server.ts';
 import { isLoopback } from '../http/loopback.ts';
 import { portArg, stopOnSignal } from './serve-args.ts';
+import { logFor } from '../core/log.ts';
 
 export default defineCommand({
   meta: { description: 'Run the embedded memory server (SQLite, speaking the part of the Letta REST API svc uses)' },
@@ -19,10 +20,10 @@ export default defineCommand({
     const dataDir = resolve(args['data-dir'] ?? defaultMemoryDataDir(env));
     const apiKey = env.MEMBACKEND_API_KEY || null;
     if (!isLoopback(host) && !apiKey) {
-      process.stderr.write(`svc memory: warning: listening on ${host} without MEMBACKEND_API_KEY: anyone who can reach this address can read and change the memory\n`);
+      logFor('svc memory').warn(`warning: listening on ${host} without MEMBACKEND_API_KEY: anyone who can reach this address can read and change the memory\n`);
     }
     const server = startMemoryServer({ port, host, dataDir, apiKey });
-    process.stderr.write(`svc memory: serving ${dataDir} at ${server.url}${apiKey ? ' (MEMBACKEND_API_KEY required)' : ''}\n`);
+    logFor('svc memory').info(`serving ${dataDir} at ${server.url}${apiKey ? ' (MEMBACKEND_API_KEY required)' : ''}`);
     await stopOnSignal('svc memory', server.stop);
     return 0;
   },

@@ -1,4 +1,5 @@
 /** Printing helpers shared by commands: JSON for scripts, aligned tables for people. */
+import { log } from '../core/log.ts';
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -9,7 +10,7 @@ export function print(line = ''): void {
 }
 
 export function warn(line: string): void {
-  process.stderr.write(`svc: ${line}\n`);
+  log.warn(line);
 }
 
 /** Columns padded to their widest cell; numbers right-aligned. */

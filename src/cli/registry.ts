@@ -7,6 +7,7 @@ import { requireRoot } from '../registry/storage.ts';
 import { TokenStore } from '../registry/tokens.ts';
 import { print, warn } from './output.ts';
 import { portArg, stopOnSignal } from './serve-args.ts';
+import { logFor } from '../core/log.ts';
 
 const dataDirArg = { 'data-dir': { type: 'string', description: 'registry data root (default SVC_REGISTRY_DATA; it must exist)' } } as const;
 
@@ -41,7 +42,7 @@ const serve = defineCommand({
   async run({ args }) {
     const root = dataRoot(args['data-dir']);
     const server = startRegistryServer({ host: args.host ?? '127.0.0.1', port: portArg(args.port ?? String(DEFAULT_REGISTRY_PORT)), dataDir: root, maxUploadBytes: maxUploadBytes() });
-    process.stderr.write(`svc registry: serving ${root} at ${server.url}\n`);
+    logFor('svc registry').info(`serving ${root} at ${server.url}`);
     await stopOnSignal('svc registry', server.stop);
     return 0;
   },

@@ -1,4 +1,5 @@
 import { InputError } from '../core/errors.ts';
+import { logFor } from '../core/log.ts';
 
 /** Shared by the commands that run a server in the foreground (viz, memory serve). */
 export function portArg(raw: string): number {
@@ -11,7 +12,7 @@ export function portArg(raw: string): number {
 export function stopOnSignal(command: string, stop: () => Promise<void>): Promise<void> {
   return new Promise<void>((done) => {
     const onSignal = () => {
-      process.stderr.write(`${command}: stopping\n`);
+      logFor(command).info('stopping');
       void stop().then(done);
     };
     process.once('SIGINT', onSignal);

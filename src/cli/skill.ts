@@ -5,6 +5,7 @@ import { InputError } from '../core/errors.ts';
 import { serveSkill } from '../mcp/serve.ts';
 import { BUILTIN_SKILLS, loadSkill } from '../skills/catalog.ts';
 import { portArg, stopOnSignal } from './serve-args.ts';
+import { logFor } from '../core/log.ts';
 
 /** Skills that also speak plain HTTP JSON (survey 1.3: the orchestrator only). */
 const HTTP_SKILLS = new Set(['orchestrator-skill']);
@@ -26,7 +27,7 @@ const serve = defineCommand({
       const { serveSkillHttp } = await import('../skills/orchestrator/http.ts');
       const port = portArg(args.port ?? envValue(env, 'SVC_ORCHESTRATOR_PORT') ?? '9890');
       const { server, url } = serveSkillHttp(skill, env, { host: '127.0.0.1', port });
-      process.stderr.write(`${skill.name}: serving HTTP at ${url}\n`);
+      logFor(skill.name).info(`serving HTTP at ${url}`);
       await stopOnSignal(`${skill.name}`, () => server.stop(true));
       process.exit(0);
     }

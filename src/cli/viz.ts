@@ -9,6 +9,7 @@ import { isLoopback } from '../http/loopback.ts';
 import { parseOriginList } from '../server/origin.ts';
 import { startDashboard } from '../server/serve.ts';
 import { portArg, stopOnSignal } from './serve-args.ts';
+import { logFor } from '../core/log.ts';
 
 export default defineCommand({
   meta: { description: 'Start the dashboard: the web UI and its HTTP API, on 127.0.0.1' },
@@ -30,12 +31,13 @@ export default defineCommand({
     const origins = new Set([...parseOriginList(env.SVC_GUI_CORS_ORIGINS ?? '', 'SVC_GUI_CORS_ORIGINS'), ...parseOriginList(args['cors-origin'] ?? '', '--cors-origin')]);
     const logMb = Number(effective(cfg, 'gui_access_log_max_mb').value);
     if (!isLoopback(host)) {
-      process.stderr.write(`svc viz: warning: listening on ${host}: ${token ? 'the API needs SVC_GUI_TOKEN, but traffic is not encrypted' : 'the API has no authentication; anyone who can reach this address can read and change your runs (set SVC_GUI_TOKEN, or use an SSH tunnel)'}\n`);
+      logFor('svc viz').warn(`warning: listening on ${host}: ${token ? 'the API needs SVC_GUI_TOKEN, but traffic is not encrypted' : 'the API has no authentication; anyone who can reach this address can read and change your runs (set SVC_GUI_TOKEN, or use an SSH tunnel)'}`);
     }
     const ctx = new ServerContext(process.env, process.cwd(), where.checkpointsRoot, where.active, token, origins);
     const dashboard = startDashboard(ctx, { host, port, accessLogMaxBytes: logMb * 1024 * 1024 });
     const open = token ? ` (open ${dashboard.url}/#token=<SVC_GUI_TOKEN> in the browser)` : '';
-    process.stderr.write(`svc viz: dashboard at ${dashboard.url}${open}\nsvc viz: checkpoints in ${where.checkpointsRoot}${where.active ? `; active: ${where.active}` : ''}\n`);
+    logFor('svc viz').info(`dashboard at ${dashboard.url}${open}`);
+    logFor('svc viz').info(`checkpoints in ${where.checkpointsRoot}${where.active ? `; active: ${where.active}` : ''}`);
     await stopOnSignal('svc viz', dashboard.stop);
     return 0;
   },

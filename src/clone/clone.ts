@@ -6,6 +6,7 @@ import { extractTarball } from './extract.ts';
 import { parseRef } from './ref.ts';
 import { BUNDLE_ASSET, placeArtifact } from './resolve.ts';
 import { verifyTree } from './verify.ts';
+import { log } from '../core/log.ts';
 
 export type CloneOptions = {
   env: Env;
@@ -95,7 +96,7 @@ export async function cloneBundle(ref: string, dest: string, opts: CloneOptions)
   if (expect === undefined && policy !== 'passthrough') {
     const msg = `cloning ${ref} without --expect-sha256: the bundle is checked only against its own manifest.lock`;
     if (policy === 'deny') throw new InputError(`${msg}; refused by SVC_REPRO_CLONE_POLICY=deny`, 'pass --expect-sha256 with the digest the paper cites');
-    (opts.warn ?? ((l: string) => process.stderr.write(`svc: ${l}\n`)))(msg);
+    (opts.warn ?? ((l: string) => log.warn(l)))(msg);
   }
   const timeoutMs = cloneTimeoutMs(opts.env);
   const target = resolve(opts.cwd ?? process.cwd(), dest);

@@ -7,6 +7,8 @@ import { format } from 'node:util';
  * so that stdout stays the command's answer for pipes and scripts.
  */
 export const log = createConsola({
+  // SVC_DEBUG shows the debug lines too (stacks of internal errors, caches not kept)
+  level: process.env.SVC_DEBUG ? 4 : 3,
   reporters: [{ log: (entry: LogObject) => process.stderr.write(`${entry.tag || 'svc'}: ${format(...entry.args)}\n`) }],
 });
 

@@ -1,4 +1,4 @@
-import { consola } from 'consola';
+import { log } from '../core/log.ts';
 import { parseJsonAnswer } from '../llm/json-answer.ts';
 import { ModelAnswerError } from '../llm/errors.ts';
 import type { ChatMessage, CompletionRequest, ModelClient } from '../llm/client.ts';
@@ -16,7 +16,7 @@ export async function askJson(client: Pick<ModelClient, 'complete'>, req: Comple
     const parsed = parseJsonAnswer(answer.text);
     last = 'error' in parsed ? `not valid JSON (${parsed.error})` : (problem(parsed.value) ?? '');
     if (!last && 'value' in parsed) return parsed.value as Record<string, unknown>;
-    if (attempt === 0) consola.warn(`generate_ideas: ${what}: the idea model's answer was ${last}; asking once more`);
+    if (attempt === 0) log.warn(`generate_ideas: ${what}: the idea model's answer was ${last}; asking once more`);
     messages.push({ role: 'assistant', content: answer.text }, { role: 'user', content: `Your answer was ${'error' in parsed ? last : `rejected: ${last}`}. Answer again with only the corrected JSON object.` });
   }
   throw new ModelAnswerError(`generate_ideas: ${what}: the idea model gave no usable JSON in 2 attempts: ${last}`, 'try a larger model for the idea role (SVC_MODEL_IDEA)');

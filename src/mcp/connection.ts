@@ -7,6 +7,7 @@ import type { SkillEntry } from '../core/config/skills.ts';
 import { UnavailableError } from '../core/errors.ts';
 import { protocolProblem } from './protocol-problem.ts';
 import { selfCommand } from './self-command.ts';
+import { logFor } from '../core/log.ts';
 
 export type Env = Record<string, string>;
 
@@ -28,7 +29,7 @@ export class SkillConnection {
     const conn = new SkillConnection(skill.name, client, transport);
     client.onclose = () => conn.closed(`${skill.name} stopped${exitNote(transport)}`);
     // an external server that prints to stdout loses those lines, and perhaps an answer with them
-    client.onerror = (err) => console.error(`${skill.name}: ${protocolProblem(err)}`);
+    client.onerror = (err) => logFor(skill.name).error(protocolProblem(err));
     try {
       await client.connect(transport);
     } catch (err) {

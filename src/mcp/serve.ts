@@ -7,6 +7,7 @@ import { callEnv } from './call-env.ts';
 import type { SkillDef, ToolDef } from './tool.ts';
 import { checkArguments } from './arguments.ts';
 import { protocolProblem } from './protocol-problem.ts';
+import { logFor } from '../core/log.ts';
 
 /**
  * Serves one skill over MCP stdio until stdin closes. stdout carries protocol frames only:
@@ -26,7 +27,7 @@ export async function serveSkill(skill: SkillDef, env: Readonly<Record<string, s
   });
   // a line that is not a protocol message is dropped, and one over the transport's size limit ends
   // the session: either way the client hears nothing, so the reason goes to stderr
-  server.onerror = (err) => console.error(`${skill.name}: ${protocolProblem(err)}`);
+  server.onerror = (err) => logFor(skill.name).error(protocolProblem(err));
   const transport = new StdioServerTransport();
   const done = new Promise<void>((resolve) => {
     transport.onclose = resolve;
@@ -72,7 +73,7 @@ export async function callTool(
     const result = await tool.run(args, ctx);
     return { content: [{ type: 'text', text: JSON.stringify(result ?? null) }] };
   } catch (err) {
-    if (!(err instanceof SvcError)) console.error(`${name}: ${(err as Error)?.stack ?? err}`);
+    if (!(err instanceof SvcError)) logFor(name).error((err as Error)?.stack ?? err);
     return failure(err instanceof SvcError ? oneLine(err) : `${name} failed: ${oneLine(err)}`);
   }
 }

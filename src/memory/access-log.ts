@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { type Env, envValue } from '../core/config/env-vars.ts';
 import { oneLine } from '../core/errors.ts';
 import { RotatingLog } from '../core/rotating-log.ts';
+import { log } from '../core/log.ts';
 
 export const ACCESS_LOG_FILE = 'memory_access.jsonl';
 const PREVIEW_CHARS = 200;
@@ -54,7 +55,7 @@ export class AccessLog {
     let mb = Number(raw);
     if (!Number.isFinite(mb) || mb <= 0) {
       // telemetry never stops memory: a bad size is reported and the default used
-      console.error(`SVC_MEMORY_ACCESS_LOG_MAX_MB must be a positive number of MB, got '${raw}'; rotating at 100 MB`);
+      log.warn(`SVC_MEMORY_ACCESS_LOG_MAX_MB must be a positive number of MB, got '${raw}'; rotating at 100 MB`);
       mb = 100;
     }
     return new AccessLog(dir, mb * 1024 * 1024);
@@ -74,7 +75,7 @@ export class AccessLog {
   }
 
   private warn(problem: string): void {
-    if (!this.warned) console.error(`memory access log ${this.file} ${problem}`);
+    if (!this.warned) log.warn(`memory access log ${this.file} ${problem}`);
     this.warned = true;
   }
 }

@@ -1,4 +1,4 @@
-import { consola } from 'consola';
+import { log } from '../core/log.ts';
 import { type Env, envValue } from '../core/config/env-vars.ts';
 import { InputError, oneLine } from '../core/errors.ts';
 import { type BackupResult, backupCheckpointMemory } from './backup.ts';
@@ -31,7 +31,7 @@ export function startPeriodicBackup(client: MemoryClient, checkpointDir: string,
       })
       .catch((err: Error) => {
         // one warning per distinct failure, not one per tick of a backend that stays down
-        if (oneLine(err) !== lastError) consola.warn(`memory backup failed: ${oneLine(err)}`);
+        if (oneLine(err) !== lastError) log.warn(`memory backup failed: ${oneLine(err)}`);
         lastError = oneLine(err);
         onBackup?.(err);
       })

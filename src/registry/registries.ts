@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import type { Env } from '../core/config/env-vars.ts';
 import { InvalidRecordError } from '../core/errors.ts';
+import { log } from '../core/log.ts';
 
 /** One registry a client may talk to; token null when the entry names none (or its variable is unset). */
 export type RegistryEntry = { name: string; url: string; token: string | null };
@@ -44,7 +45,7 @@ export function loadRegistries(env: Env, opts: RegistriesOptions = {}): Registry
   const found = registriesFile(env, opts);
   if (found === null) return [];
   if (found.deprecated) {
-    const warn = opts.warn ?? ((l: string) => process.stderr.write(`svc: ${l}\n`));
+    const warn = opts.warn ?? ((l: string) => log.warn(l));
     warn(`reading registries from ${found.path}: the home-directory registries file is deprecated; move it to ./.svc/registries.yaml or point SVC_REGISTRIES_FILE at it`);
   }
   return parseRegistries(readFileSync(found.path, 'utf8'), found.path, env);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMapping } from '../core/values.ts';
+import { log } from '../core/log.ts';
 
 export const LINEAGE_FILE = 'lineage_decisions.jsonl';
 
@@ -25,7 +26,7 @@ export function readLineageDecisions(dir: string): Record<string, unknown>[] {
     if (line.trim() === '') return;
     const record = parse(line);
     if (record) out.push(record);
-    else console.error(`svc: ${join(dir, LINEAGE_FILE)}: line ${i + 1} is not a JSON object; left out`);
+    else log.warn(`${join(dir, LINEAGE_FILE)}: line ${i + 1} is not a JSON object; left out`);
   });
   // a final record written without its newline is still whole when it parses
   const last = torn && torn.trim() !== '' ? parse(torn) : null;

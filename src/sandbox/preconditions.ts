@@ -1,4 +1,4 @@
-import { consola } from 'consola';
+import { log } from '../core/log.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { UnavailableError } from '../core/errors.ts';
 import { dockerDaemon, findBinary, gresList, PROBE_TIMEOUT_MS } from './detect.ts';
@@ -22,7 +22,7 @@ export async function checkSandbox(kind: SandboxKind, env: Env): Promise<Sandbox
   if (problem === null) return { kind };
   if (env[FALLBACK_OVERRIDE] !== '1') throw new UnavailableError(`sandbox ${kind}: ${problem}`, `set ${FALLBACK_OVERRIDE}=1 to run locally instead`);
   const warning = `sandbox ${kind}: ${problem}; running locally because ${FALLBACK_OVERRIDE}=1`;
-  consola.warn(warning);
+  log.warn(warning);
   return { kind: 'local', warning };
 }
 
@@ -60,7 +60,7 @@ export async function checkGpuRequest(gpus: number, env: Env): Promise<GpuDecisi
   const why = typeof gres === 'object' ? 'the cluster reports no generic resources (sinfo -o %G)' : `its generic resources cannot be read (${gres})`;
   if (env[NO_GRES_OVERRIDE] !== '1') throw new UnavailableError(`${gpus} GPU(s) requested but ${why}`, `set ${NO_GRES_OVERRIDE}=1 to submit without the GPU request`);
   const warning = `${gpus} GPU(s) requested but ${why}; submitting without GPUs because ${NO_GRES_OVERRIDE}=1`;
-  consola.warn(warning);
+  log.warn(warning);
   return { gpus: 0, warning };
 }
 

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { oneLine } from '../core/errors.ts';
 import { RotatingLog } from '../core/rotating-log.ts';
+import { logFor } from '../core/log.ts';
 
 /** `ts` is taken as epoch milliseconds and written as an ISO time. */
 export type AccessRecord = { ts: number; method: string; path: string; status: number; duration_ms: number; client: string };
@@ -44,7 +45,7 @@ export class AccessLog {
   }
 
   private warn(file: string, problem: string): void {
-    if (!this.warned) console.error(`svc viz: access log ${file} ${problem}`);
+    if (!this.warned) logFor('svc viz').warn(`access log ${file} ${problem}`);
     this.warned = true;
   }
 }

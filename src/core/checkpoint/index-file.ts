@@ -6,6 +6,7 @@ import { statOrNull } from '../paths.ts';
 import { isMapping } from '../values.ts';
 import type { CheckpointListEntry } from './index.ts';
 import type { Snapshot } from './snapshot.ts';
+import { log } from '../log.ts';
 
 /** One checkpoint directory as the index knows it; see listCheckpointIndex. */
 export type IndexRecord = {
@@ -70,7 +71,7 @@ export function saveIndex(root: string, records: Map<string, IndexRecord>): void
     writeFileAtomic(file, JSON.stringify(stored), 0o644, false);
   } catch (err) {
     unwritable.add(root);
-    if (process.env.SVC_DEBUG) process.stderr.write(`svc: checkpoint index not kept in ${file}: ${(err as Error).message}\n`);
+    log.debug(`checkpoint index not kept in ${file}: ${(err as Error).message}`);
   }
 }
 

@@ -8,6 +8,7 @@ import { startPull } from '../../sandbox/container-pull.ts';
 import { detectSchedulers, slurmPartitions } from '../../sandbox/detect.ts';
 import { listImages } from '../../sandbox/image-cache.ts';
 import type { ServerContext } from '../context.ts';
+import { log } from '../../core/log.ts';
 
 /** Schedulers and container runtimes of the machine the dashboard runs on. */
 export const sandboxRoutes = (ctx: ServerContext) =>
@@ -24,7 +25,7 @@ export const sandboxRoutes = (ctx: ServerContext) =>
       if (chosen === null) throw new UnavailableError('no container runtime here: neither docker (with its daemon), podman, apptainer nor singularity');
       const { done, ...started } = startPull(chosen, image, ctx.workspaceRoot, pullLog(ctx), ctx.env);
       // the logger loads only when a pull fails: the dashboard does not carry it otherwise
-      done.catch(async (err: unknown) => (await import('consola')).consola.warn(`container pull of ${image}: ${(err as Error).message}`));
+      done.catch((err: unknown) => log.warn(`container pull of ${image}: ${(err as Error).message}`));
       return started;
     });
 

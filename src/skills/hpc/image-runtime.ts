@@ -4,7 +4,7 @@
  * command runs without a container and the result carries a warning. Building or pulling an image
  * has no such fallback: there is no image without the runtime.
  */
-import { consola } from 'consola';
+import { log } from '../../core/log.ts';
 import { UnavailableError } from '../../core/errors.ts';
 import { findBinary } from '../../sandbox/detect.ts';
 import { FALLBACK_OVERRIDE } from '../../sandbox/preconditions.ts';
@@ -25,7 +25,7 @@ export function runtimeOrFallback(tool: string, env: ToolContext['env']): { runt
   if (runtime) return { runtime };
   if (env[FALLBACK_OVERRIDE] !== '1') throw new UnavailableError(`${tool}: ${MISSING}`, `install apptainer, or set ${FALLBACK_OVERRIDE}=1 to run the command without a container`);
   const warning = `${tool}: ${MISSING}; the command runs without a container because ${FALLBACK_OVERRIDE}=1`;
-  consola.warn(warning);
+  log.warn(warning);
   return { runtime: null, warning };
 }
 

@@ -1,5 +1,5 @@
 import { Type as T } from '@sinclair/typebox';
-import { consola } from 'consola';
+import { log } from '../../core/log.ts';
 import { ideaEngine } from '../../ideas/ma-engine.ts';
 import { retrievalSettings } from '../../ideas/retrieval-settings.ts';
 import { MAX_PAPERS_LIMIT, survey } from '../../ideas/survey.ts';
@@ -23,7 +23,7 @@ export const surveyTool = defineTool({
     const engine = ideaEngine(ctx.env);
     const out = engine.fallback ? { ...result, note: result.note ? `${result.note}; ${engine.fallback}` : engine.fallback } : result;
     // the run goes on without these papers: say so where the operator looks, not only in the result
-    if (out.note) consola.warn(`survey: ${out.note}`);
+    if (out.note) log.warn(`survey: ${out.note}`);
     return out;
   },
 });
