@@ -4,9 +4,26 @@ import { version } from '../../../package.json';
 import { writeFileAtomic } from '../atomic.ts';
 import { statOrNull } from '../paths.ts';
 import { isMapping } from '../values.ts';
-import type { CheckpointListEntry } from './index.ts';
+import type { CheckpointStatus } from './status.ts';
 import type { Snapshot } from './snapshot.ts';
 import { log } from '../log.ts';
+
+/** One checkpoint as the dashboard lists it. */
+export type CheckpointListEntry = {
+  id: string;
+  path: string;
+  status: CheckpointStatus;
+  node_count: number;
+  review_score: number | null;
+  /** the spec keeps this key and always answers null */
+  best_metric: null;
+  /** ISO time of the last change of the directory or its tree file */
+  mtime: string;
+  /** the highest metrics._scientific_score; present only when some node has one */
+  best_scientific_score?: number;
+  goal: string | null;
+  cost: { usd: number; tokens: number } | null;
+};
 
 /** One checkpoint directory as the index knows it; see listCheckpointIndex. */
 export type IndexRecord = {

@@ -1,31 +1,16 @@
 import { readdirSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SvcError } from '../errors.ts';
-import { type IndexRecord, loadIndex, saveIndex } from './index-file.ts';
+import { type CheckpointListEntry, type IndexRecord, loadIndex, saveIndex } from './index-file.ts';
+
+export type { CheckpointListEntry };
 import { isCheckpointDir } from './locate.ts';
 import { resolveInside, statOrNull } from '../paths.ts';
 import { isAlive, readPid } from './pid.ts';
 import { isUnchanged, takeSnapshot, treeJsonSuffices, unwatch } from './snapshot.ts';
-import type { CheckpointStatus } from './status.ts';
 import { statusWithoutProcess } from './status.ts';
 import { summarizeCheckpoint } from './summary.ts';
 
-/** One checkpoint as the dashboard lists it. */
-export type CheckpointListEntry = {
-  id: string;
-  path: string;
-  status: CheckpointStatus;
-  node_count: number;
-  review_score: number | null;
-  /** the spec keeps this key and always answers null */
-  best_metric: null;
-  /** ISO time of the last change of the directory or its tree file */
-  mtime: string;
-  /** the highest metrics._scientific_score; present only when some node has one */
-  best_scientific_score?: number;
-  goal: string | null;
-  cost: { usd: number; tokens: number } | null;
-};
 
 /** Files whose change changes an entry, besides the directory itself. */
 const WATCHED = ['tree.json', 'nodes_tree.json', 'review_report.json', 'cost_summary.json', '.svc_pid', '.ari_pid'];
