@@ -1,5 +1,4 @@
 import type { Static } from '@sinclair/typebox';
-import { t } from 'elysia';
 import { version } from '../../package.json';
 import { claimPid, type PidFile, releasePid } from '../core/checkpoint/pid.ts';
 import { ConflictError, InputError } from '../core/errors.ts';
@@ -7,7 +6,7 @@ import { MANIFEST_FILE, MAX_MANIFEST_BYTES } from '../ear/manifest.ts';
 import { httpApp } from '../http/app.ts';
 import { HttpError, json } from '../http/response.ts';
 import { serveHttp } from '../http/serve.ts';
-import { PromoteBody } from '../schema/registry-api.ts';
+import { PromoteBody, PromoteQuery } from '../schema/registry-api.ts';
 import { type ArtifactMeta, ArtifactStore, BUNDLE_FILE, isArtifactId } from './storage.ts';
 import { TokenStore } from './tokens.ts';
 import { receiveMultipart } from './multipart.ts';
@@ -40,7 +39,7 @@ export function registryApp(store: ArtifactStore, tokens: TokenStore, opts: { ma
     .get('/artifact/:id', ({ request, params }) => fetchBundle(request, artifactId(params.id), store, tokens, opts.now, false))
     .head('/artifact/:id', ({ request, params }) => fetchBundle(request, artifactId(params.id), store, tokens, opts.now, true))
     .get(`/artifact/:id/${MANIFEST_FILE}`, ({ request, params }) => fetchManifest(request, artifactId(params.id), store, tokens, opts.now))
-    .post('/artifact/:id/promote', ({ request, params, body, query }) => promote(request, artifactId(params.id), body, query.target, store, tokens), { body: PromoteBody, query: t.Object({ target: t.Optional(t.String()) }, { additionalProperties: true }) })
+    .post('/artifact/:id/promote', ({ request, params, body, query }) => promote(request, artifactId(params.id), body, query.target, store, tokens), { body: PromoteBody, query: PromoteQuery })
     .delete('/artifact/:id', ({ request, params }) => remove(request, artifactId(params.id), store, tokens));
 }
 

@@ -4,3 +4,6 @@ import { Type as T } from '@sinclair/typebox';
 export const PromoteBody = T.Object({
   target: T.Optional(T.String({ description: 'unlisted, public, private-token or embargoed-until:YYYY-MM-DD' })),
 });
+
+/** ?target= of POST /artifact/<id>/promote; other parameters pass. */
+export const PromoteQuery = T.Object({ target: T.Optional(T.String()) }, { additionalProperties: true });

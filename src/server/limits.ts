@@ -10,8 +10,3 @@ export const BODIES: Record<string, BodyRule> = {
   '/api/ear/:run_id/curate': { read: 'optional' },
 };
 
-/**
- * Options of every query schema: parameters it does not name pass (a cache-busting `?_=`, the
- * `token` of an event stream), where a body's unknown field is refused.
- */
-export const QUERY = { additionalProperties: true };

@@ -118,7 +118,7 @@ describe('the run tool client', () => {
     await pool.close();
     const chatty = join(dir, 'chatty.sh');
     writeFileSync(chatty, `#!/bin/sh\necho "starting up"\nexec ${SVC} skill serve coding-skill\n`, { mode: 0o755 });
-    const logged = spyOn(console, 'error').mockImplementation(() => {});
+    const logged = spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       pool = new SkillPool({ skills: [{ name: 'chatty-skill', phases: ['bfts'], path: chatty, builtin: false, found: true, enabled: true }], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SVC_WORK_DIR: dir } });
       expect(await pool.call('run_bash', { command: 'echo fine' })).toEqual({ result: expect.objectContaining({ stdout: 'fine\n' }) });

@@ -1,4 +1,4 @@
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
 import { deleteCheckpointFile, decodeContent, saveCheckpointFile } from '../../core/checkpoint/files-edit.ts';
 import { isNodeMetaFile, nodeWorkDir } from '../../core/checkpoint/files-node.ts';
 import { displayPath } from '../../core/checkpoint/files-path.ts';
@@ -8,18 +8,7 @@ import { listCheckpointFiles } from '../../core/checkpoint/files.ts';
 import { compileLatex, findPaperTex } from '../../paper/compile.ts';
 import type { ServerContext } from '../context.ts';
 import { HttpError, json } from '../../http/response.ts';
-
-const PathQuery = t.Object({ path: t.String() });
-const TreeQuery = t.Object({ node_id: t.Optional(t.String()) });
-const SaveBody = t.Object({
-  path: t.String(),
-  content: t.String(),
-  // checked by decodeContent, whose message names the two choices (a union's validation message does not)
-  encoding: t.Optional(t.String()),
-  id: t.Optional(t.String()),
-});
-const DeleteBody = t.Object({ path: t.String(), id: t.Optional(t.String()) });
-const CompileBody = t.Object({ path: t.Optional(t.String()), id: t.Optional(t.String()) });
+import { CompileBody, DeleteFileBody, PathQuery, SaveFileBody, TreeQuery } from '../../schema/dashboard-api.ts';
 
 /** Checkpoint files: list, read (inline, raw, batch), tree, save, delete, and compiling the paper. */
 export const checkpointFileRoutes = (ctx: ServerContext) => {
@@ -77,7 +66,7 @@ export const checkpointFileRoutes = (ctx: ServerContext) => {
         const saved = saveCheckpointFile(target(body.id), body.path, decodeContent(body.content, body.encoding));
         return { ok: true, ...saved };
       },
-      { body: SaveBody },
+      { body: SaveFileBody },
     )
     .post(
       '/api/checkpoint/file/delete',
@@ -85,7 +74,7 @@ export const checkpointFileRoutes = (ctx: ServerContext) => {
         guardWorkflowFile(request, body.path);
         return { ok: true, ...deleteCheckpointFile(target(body.id), body.path) };
       },
-      { body: DeleteBody },
+      { body: DeleteFileBody },
     )
     .post(
       '/api/checkpoint/compile',

@@ -1,5 +1,5 @@
 import { basename, dirname, resolve } from 'node:path';
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
 import { listCheckpointIndex } from '../../core/checkpoint/index.ts';
 import { readMemoryAccess } from '../../core/checkpoint/memory-files.ts';
 import { executeDelete, planDelete } from '../../core/checkpoint/remove.ts';
@@ -10,20 +10,15 @@ import { checkpointMemory } from '../../memory/backup-view.ts';
 import { checkpointAgentName, checkpointMemoryEnv } from '../../memory/checkpoint-agent.ts';
 import { deleteAgentNamed } from '../../memory/deploy/agents.ts';
 import type { ServerContext } from '../context.ts';
-import { QUERY } from '../limits.ts';
 import { memoryClient, memoryEnv } from './memory.ts';
-
-const NodeId = t.String({ minLength: 1, maxLength: 512 });
-
-/** A checkpoint named in a request body: its id, or its path inside the checkpoints directory. */
-const Target = t.Object({ id: t.Optional(t.String({ minLength: 1, maxLength: 255 })), path: t.Optional(t.String({ minLength: 1, maxLength: 4096 })) });
+import { CheckpointTarget, MemoryAccessQuery, MemoryQuery, SummaryQuery } from '../../schema/dashboard-api.ts';
 
 /** Checkpoint browsing: list, summary, memory files, the active selection, delete. */
 export const checkpointRoutes = (ctx: ServerContext) =>
   new Elysia({ name: 'checkpoints' })
     .get('/api/checkpoints', () => listCheckpointIndex(ctx.checkpointsRoot))
     .get('/api/checkpoint/:id/summary', ({ params, query }) => checkpointReport(ctx.checkpointDir(params.id), { withNodes: query.nodes === '1' || query.nodes === 'true' }), {
-      query: t.Object({ nodes: t.Optional(t.String({ pattern: '^(0|1|true|false)$' })) }, QUERY),
+      query: SummaryQuery,
     })
     .get(
       '/api/checkpoint/:id/memory',
@@ -32,7 +27,7 @@ export const checkpointRoutes = (ctx: ServerContext) =>
         const client = memoryClient(ctx, dir);
         return checkpointMemory(client, client.baseUrl, dir, query.node_id);
       },
-      { query: t.Object({ node_id: t.Optional(NodeId) }, QUERY) },
+      { query: MemoryQuery },
     )
     .get(
       '/api/checkpoint/:id/memory_access',
@@ -41,7 +36,7 @@ export const checkpointRoutes = (ctx: ServerContext) =>
         // the telemetry the memory skill writes is the only record of reads and writes
         return { ...access, source: access.sources.length > 0 ? 'access_log' : null };
       },
-      { query: t.Object({ limit: t.Optional(t.String()), node_id: t.Optional(NodeId) }, QUERY) },
+      { query: MemoryAccessQuery },
     )
     .get('/api/active-checkpoint', () => activeOf(ctx))
     .post(
@@ -50,7 +45,7 @@ export const checkpointRoutes = (ctx: ServerContext) =>
         ctx.setActive(targetDir(ctx, body));
         return activeOf(ctx);
       },
-      { body: Target },
+      { body: CheckpointTarget },
     )
     .post(
       '/api/delete-checkpoint',
@@ -67,7 +62,7 @@ export const checkpointRoutes = (ctx: ServerContext) =>
         const memory = await deleteAgentNamed(server, agent);
         return { ok: true, deleted: basename(plan.checkpoint), removed: [plan.checkpoint, ...(plan.experiments ? [plan.experiments] : [])], memory };
       },
-      { body: Target },
+      { body: CheckpointTarget },
     );
 
 /** Newest events kept by memory_access unless ?limit= says otherwise. */

@@ -1,8 +1,9 @@
 import { tmpdir } from 'node:os';
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
 import { loadEnv } from '../../core/config/environment.ts';
 import { InvalidRecordError, oneLine } from '../../core/errors.ts';
 import type { ServerContext } from '../context.ts';
+import { CloneVerifyBody } from '../../schema/dashboard-api.ts';
 
 /**
  * EAR clone-verify: fetch a bundle and run the clone's verification steps in a fresh private
@@ -25,5 +26,5 @@ export const cloneRoutes = (ctx: ServerContext) =>
         throw err;
       }
     },
-    { body: t.Object({ ref: t.String({ minLength: 1, maxLength: 4096 }), expect_sha256: t.Optional(t.String({ pattern: '^[0-9a-fA-F]{64}$' })) }) },
+    { body: CloneVerifyBody },
   );

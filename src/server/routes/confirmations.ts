@@ -1,6 +1,7 @@
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
 import type { ServerContext } from '../context.ts';
 import { HttpError } from '../../http/response.ts';
+import { ConfirmationBody } from '../../schema/dashboard-api.ts';
 
 /**
  * Changes of where requests go that pages of other origins asked for (routing-guard.ts): listed,
@@ -22,6 +23,6 @@ export const confirmationRoutes = (ctx: ServerContext) => {
         ownOnly(request);
         return ctx.routing.answer(params.id, body.approve);
       },
-      { body: t.Object({ approve: t.Boolean() }) },
+      { body: ConfirmationBody },
     );
 };

@@ -1,4 +1,4 @@
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
 import { effective } from '../../core/config/config.ts';
 import { UnavailableError } from '../../core/errors.ts';
 import { refineGoal } from '../../llm/assist/chat-goal.ts';
@@ -7,17 +7,15 @@ import { proxyGet } from '../../llm/local-daemon.ts';
 import { localModelResources, modelCatalogue } from '../../llm/model-catalogue.ts';
 import { daemonUrl } from '../../llm/route.ts';
 import type { ServerContext } from '../context.ts';
-import { QUERY } from '../limits.ts';
 import { errorResponse } from '../../http/response.ts';
-
-const Turn = t.Object({ role: t.Union([t.Literal('user'), t.Literal('assistant')]), content: t.String({ maxLength: 100_000 }) });
+import { ChatGoalBody, GenerateConfigBody, ModelQuery } from '../../schema/dashboard-api.ts';
 
 /** Models: what can be used here, the local daemon, and the wizard's model-assisted helpers. */
 export const modelRoutes = (ctx: ServerContext) =>
   new Elysia({ name: 'models' })
     .get('/api/models', () => modelCatalogue(ctx.config(), ctx.env))
     .get('/api/localllm-resources', ({ query }) => localModelResources(ctx.config(), ctx.env, query.model), {
-      query: t.Object({ model: t.Optional(t.String({ minLength: 1, maxLength: 200 })) }, QUERY),
+      query: ModelQuery,
     })
     .get('/api/localllm/*', async ({ params, request }) => {
       const url = daemonUrl(String(effective(ctx.config(), 'localllm_host').value));
@@ -29,9 +27,8 @@ export const modelRoutes = (ctx: ServerContext) =>
       }
     })
     .post('/api/chat-goal', ({ body, request }) => refineGoal(ctx.modelClient(), body.goal ?? '', body.messages ?? [], request.signal), {
-      body: t.Object({ goal: t.Optional(t.String({ maxLength: 100_000 })), messages: t.Optional(t.Array(Turn)) }),
+      body: ChatGoalBody,
     })
     .post('/api/config/generate', ({ body, request }) => generateConfig(ctx.modelClient(), body.answers, ctx.env, request.signal), {
-      // checked by generateConfig: the validator would turn a string into an object of its characters
-      body: t.Object({ answers: t.Unknown() }),
+      body: GenerateConfigBody,
     });

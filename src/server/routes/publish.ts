@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
 import { loadEnv } from '../../core/config/environment.ts';
 import { isSecretKey, readSavedSettings, saveSettings } from '../../core/config/saved-settings.ts';
 import { secretKeyPath, withoutSecretKeys } from '../../core/config/secrets.ts';
@@ -13,9 +13,9 @@ import { PUBLISH_RECORD_FILE } from '../../ear/status.ts';
 import { runDirOf } from '../../run/run-ids.ts';
 import { PublishBody, PublishPromoteBody, PublishSettingsBody } from '../../schema/dashboard-api.ts';
 import type { ServerContext } from '../context.ts';
-import { QUERY } from '../limits.ts';
 import { HttpError } from '../../http/response.ts';
 import { routingChanges } from '../routing-guard.ts';
+import { PublishPreviewQuery } from '../../schema/dashboard-api.ts';
 
 /** The HTTP status of a backend failure: invalid 400, auth 401 (403 when the server said so), not_found 404, conflict 409, network 502. */
 export function backendStatus(err: BackendError): number {
@@ -96,7 +96,7 @@ export const publishRoutes = (ctx: ServerContext) => {
         const dir = runDirOf(ctx.checkpointsRoot, params.run_id);
         return backendCall(() => ({ run_id: params.run_id, ...publishPreview(dir, { backend: query.backend, visibility: query.visibility, env: envFor(dir) }) }));
       },
-      { query: t.Object({ backend: t.Optional(t.String({ maxLength: 100 })), visibility: t.Optional(t.String({ maxLength: 100 })) }, QUERY) },
+      { query: PublishPreviewQuery },
     )
     .get('/api/publish/:run_id/record', ({ params }) => {
       const dir = runDirOf(ctx.checkpointsRoot, params.run_id);

@@ -1,4 +1,4 @@
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
 import { effective } from '../../core/config/config.ts';
 import { runningPid } from '../../core/checkpoint/pid.ts';
 import { followRunLog } from '../../core/checkpoint/run-log-follow.ts';
@@ -9,6 +9,7 @@ import { queryGpus } from '../../core/system/gpu.ts';
 import { resourceMetrics } from '../../core/system/metrics.ts';
 import { memoForTurn } from '../../core/turn-memo.ts';
 import type { ServerContext } from '../context.ts';
+import { LogQuery } from '../../schema/dashboard-api.ts';
 
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
@@ -18,12 +19,6 @@ const stateJson = memoForTurn((_key: string, read: () => unknown) => JSON.string
 /** A comment line every so often keeps proxies and browsers from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000;
 
-const LogQuery = t.Object({
-  lines: t.Optional(t.String({ description: 'how many lines, 1 to 5000 (default 200)' })),
-  since: t.Optional(t.String({ description: 'the `next` of a previous answer, `<log offset>:<cost offset>`' })),
-  format: t.Optional(t.Literal('json')),
-  stream: t.Optional(t.Union([t.Literal('1'), t.Literal('0'), t.Literal('true'), t.Literal('false')])),
-});
 
 /** State and dashboards: the run state snapshot, GPU and resource monitors, the log stream. */
 export const stateRoutes = (ctx: ServerContext) =>

@@ -1,5 +1,5 @@
 import type { Serve } from 'bun';
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
 import dashboard from '../../../ui/index.html';
 import memoryPage from '../../../ui/memory.html' with { type: 'text' };
 import { STATIC_ASSETS } from '../../../ui/static/assets.ts';
@@ -7,8 +7,8 @@ import { BinaryFileError, locateSourceFile, readSourceText, renderSourcePage } f
 import { InputError, NotFoundError, oneLine } from '../../core/errors.ts';
 import { servedExperimentsDir } from '../../core/checkpoint/files-node.ts';
 import type { ServerContext } from '../context.ts';
-import { QUERY } from '../limits.ts';
 import { HttpError } from '../../http/response.ts';
+import { PathQuery } from '../../schema/dashboard-api.ts';
 
 /**
  * Routes Bun serves itself: the dashboard page, bundled from ui/ into the binary with its script
@@ -58,7 +58,7 @@ export const staticRoutes = (ctx: ServerContext) =>
           headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': SOURCE_PAGE_CSP, 'x-content-type-options': 'nosniff' },
         });
       },
-      { query: t.Object({ path: t.String() }, QUERY) },
+      { query: PathQuery },
     );
 
 /** The asset name of a /static/ path; assets are a flat table, so `..`, slashes of any spelling and NUL are refused. */

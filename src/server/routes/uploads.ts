@@ -1,7 +1,8 @@
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
 import { deleteUpload, saveUploads, type UploadedFile } from '../../core/checkpoint/uploads.ts';
 import type { ServerContext } from '../context.ts';
 import { UPLOAD_LIMIT_BYTES } from '../limits.ts';
+import { UploadDeleteBody } from '../../schema/dashboard-api.ts';
 
 /** Uploads: files a researcher gives the active checkpoint, in its uploads/ directory. */
 export const uploadRoutes = (ctx: ServerContext) =>
@@ -14,7 +15,7 @@ export const uploadRoutes = (ctx: ServerContext) =>
       },
     )
     .post('/api/upload/delete', ({ body }) => ({ ok: true, ...deleteUpload(ctx.requireActive(), body.name) }), {
-      body: t.Object({ name: t.String() }),
+      body: UploadDeleteBody,
     });
 
 /** Every file field of the multipart/form-data body (read by httpApp, limits.ts), whatever the field is called. */

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
 import { refuseHardLink, refuseSecret } from '../../core/checkpoint/files-path.ts';
 import { experimentDetail } from '../../core/config/experiment-detail.ts';
 import { InputError } from '../../core/errors.ts';
@@ -8,13 +8,13 @@ import { resolveInside } from '../../core/paths.ts';
 import { findSsh, probeSsh, sshTarget } from '../../core/ssh/probe.ts';
 import { homeDir } from '../../core/workspace.ts';
 import type { ServerContext } from '../context.ts';
-import { QUERY } from '../limits.ts';
+import { ExperimentQuery, SshTestBody } from '../../schema/dashboard-api.ts';
 
 /** Wizard and configuration generation: the parsed experiment description and the SSH login probe. */
 export const wizardRoutes = (ctx: ServerContext) =>
   new Elysia({ name: 'wizard' })
     .get('/api/experiment-detail', ({ query }) => experimentDetail(experimentFile(ctx, query)), {
-      query: t.Object({ id: t.Optional(t.String()), path: t.Optional(t.String()) }, QUERY),
+      query: ExperimentQuery,
     })
     .post(
       '/api/ssh/test',
@@ -24,12 +24,7 @@ export const wizardRoutes = (ctx: ServerContext) =>
         return probeSsh(target, { ssh, env: ctx.env, knownHostsFile: join(ctx.workspaceRoot, '.svc', 'known_hosts') });
       },
       {
-        body: t.Object({
-          host: t.String(),
-          port: t.Optional(t.Integer()),
-          user: t.Optional(t.String()),
-          key: t.Optional(t.String()),
-        }),
+        body: SshTestBody,
       },
     );
 

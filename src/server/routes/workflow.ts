@@ -1,4 +1,4 @@
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
 import { parse } from 'yaml';
 import { mergedEnv } from '../../core/config/environment.ts';
 import { editCheckpointWorkflow, saveCheckpointWorkflow, workflowTextOf, workflowView } from '../../core/config/workflow-edit.ts';
@@ -6,11 +6,9 @@ import { applyFlow, replacePipeline, workflowFlow } from '../../core/config/work
 import { replaceDisabledTools, setDisabledTools, setSkillEnabled, setSkillPhases } from '../../core/config/workflow-skills.ts';
 import { BUNDLED_WORKFLOW_TEXT, bundledWorkflow } from '../../core/config/workflow.ts';
 import { InputError } from '../../core/errors.ts';
-import { Phase } from '../../schema/workflow.ts';
 import type { ServerContext } from '../context.ts';
 import { routingChanges } from '../routing-guard.ts';
-
-const EdgeKind = t.Union([t.Literal('depends_on'), t.Literal('loop_back_to')]);
+import { DisabledToolsBody, FlowBody, WorkflowBody, WorkflowSkillsBody } from '../../schema/dashboard-api.ts';
 
 /**
  * The workflow definition: the active checkpoint's copy (else the bundled default) is shown, and
@@ -42,7 +40,7 @@ export const workflowRoutes = (ctx: ServerContext) => {
         ctx.invalidate();
         return view();
       },
-      { body: t.Object({ yaml: t.Optional(t.String()), workflow: t.Optional(t.Record(t.String(), t.Unknown())), pipeline: t.Optional(t.Array(t.Unknown())) }) },
+      { body: WorkflowBody },
     )
     .post(
       '/api/workflow/flow',
@@ -52,10 +50,7 @@ export const workflowRoutes = (ctx: ServerContext) => {
         return workflowFlow(ctx.config().workflow.workflow);
       },
       {
-        body: t.Object({
-          nodes: t.Array(t.Object({ id: t.String(), enabled: t.Optional(t.Boolean()) })),
-          edges: t.Array(t.Object({ from: t.String(), to: t.String(), kind: EdgeKind })),
-        }),
+        body: FlowBody,
       },
     )
     .post(
@@ -69,11 +64,7 @@ export const workflowRoutes = (ctx: ServerContext) => {
       },
       // svc's {name, enabled}, or the ARI web UI's {skills: [{name, phase}]}
       {
-        body: t.Object({
-          name: t.Optional(t.String({ minLength: 1 })),
-          enabled: t.Optional(t.Boolean()),
-          skills: t.Optional(t.Array(t.Object({ name: t.String({ minLength: 1 }), phase: t.Union([Phase, t.Array(Phase)]) }))),
-        }),
+        body: WorkflowSkillsBody,
       },
     )
     .post(
@@ -86,7 +77,7 @@ export const workflowRoutes = (ctx: ServerContext) => {
         return view();
       },
       // one skill's list {skill, tools}, or the whole list as the ARI web UI sends it {disabled_tools}
-      { body: t.Object({ skill: t.Optional(t.String({ minLength: 1 })), tools: t.Optional(t.Array(t.String())), disabled_tools: t.Optional(t.Array(t.String())) }) },
+      { body: DisabledToolsBody },
     );
 };
 
