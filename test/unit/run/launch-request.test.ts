@@ -27,7 +27,7 @@ describe('parseLaunchRequest', () => {
     [{}, 'experiment_md is required'],
     [{ experiment_md: '' }, 'experiment_md is required'],
     [{ experiment_md: '   \n' }, 'experiment_md is required'],
-    [{ experiment_md: 42 }, 'experiment_md is required: a non-empty Markdown string, got 42'],
+    [{ experiment_md: 42 }, 'experiment_md is required: a non-empty Markdown string without NUL bytes, got 42'],
     [{ experiment_md: 'a\0b' }, 'NUL'],
     [{ experiment_md: 'x', profile: 'desktop' }, "profile must be one of laptop, hpc, cloud, got 'desktop'"],
     [{ experiment_md: 'x', provider: 'skynet' }, "provider must be one of"],
