@@ -1,22 +1,9 @@
 // The door of every svc server: Host, percent-encoding, token, errors outside the app, the port,
 // and a stop that closes what the server owns once.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { request } from 'node:http';
 import { UnavailableError } from '../../../src/core/errors.ts';
 import { type Listening, serveHttp } from '../../../src/http/serve.ts';
-
-/** A raw request, so the Host header and the path are exactly what we say. */
-function raw(port: number, method: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers, setHost: false }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+import { rawHttp } from '../../support/raw-http.ts';
 
 let server: Listening;
 let closed = 0;
@@ -35,9 +22,9 @@ const auth = { authorization: 'Bearer s3cret' };
 
 describe('the door', () => {
   test('a loopback server answers loopback names on any port (an SSH tunnel), nothing else', async () => {
-    for (const host of [`127.0.0.1:${server.port}`, 'localhost:9999', '[::1]', '127.0.0.1']) expect((await raw(server.port, 'GET', '/a', { host, ...auth })).status).toBe(200);
+    for (const host of [`127.0.0.1:${server.port}`, 'localhost:9999', '[::1]', '127.0.0.1']) expect((await rawHttp(server.port, 'GET', '/a', { host, ...auth })).status).toBe(200);
     for (const host of ['evil.example', `evil.example:${server.port}`, '127.0.0.1.evil.example', '']) {
-      const res = await raw(server.port, 'GET', '/a', { host, ...auth });
+      const res = await rawHttp(server.port, 'GET', '/a', { host, ...auth });
       expect(res.status).toBe(421);
       expect(JSON.parse(res.body).error).toContain('127.0.0.1');
     }
@@ -46,19 +33,19 @@ describe('the door', () => {
   test('the token is required, compared whole', async () => {
     const host = `127.0.0.1:${server.port}`;
     for (const bad of [{}, { authorization: 'Bearer s3cre' }, { authorization: 'Bearer s3cretX' }, { authorization: 's3cret' }] as Record<string, string>[]) {
-      const res = await raw(server.port, 'GET', '/a', { host, ...bad });
+      const res = await rawHttp(server.port, 'GET', '/a', { host, ...bad });
       expect(res.status).toBe(401);
       expect(JSON.parse(res.body).error).toContain('Authorization: Bearer');
     }
   });
 
   test('a path whose percent-encoding does not decode is 400 before any handler', async () => {
-    const res = await raw(server.port, 'GET', '/a%E0%A4%A', { host: `127.0.0.1:${server.port}`, ...auth });
+    const res = await rawHttp(server.port, 'GET', '/a%E0%A4%A', { host: `127.0.0.1:${server.port}`, ...auth });
     expect(res).toEqual({ status: 400, body: JSON.stringify({ error: 'malformed percent-encoding in the path' }) });
   });
 
   test('an error thrown outside an app is 500 as JSON', async () => {
-    const res = await raw(server.port, 'GET', '/throws', { host: `127.0.0.1:${server.port}`, ...auth });
+    const res = await rawHttp(server.port, 'GET', '/throws', { host: `127.0.0.1:${server.port}`, ...auth });
     expect(res).toEqual({ status: 500, body: JSON.stringify({ error: 'internal error: broken' }) });
   });
 

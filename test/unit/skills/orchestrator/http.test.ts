@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import orchestratorSkill from '../../../../src/skills/orchestrator/index.ts';
 import { serveSkillHttp } from '../../../../src/skills/orchestrator/http.ts';
+import { rawHttp } from '../../../support/raw-http.ts';
 
 let ws: string;
 let server: ReturnType<typeof serveSkillHttp>['server'];
@@ -22,19 +22,7 @@ afterAll(() => {
   rmSync(ws, { recursive: true, force: true });
 });
 
-/** A raw request, so the Host header is what we say. */
-function raw(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers, setHost: false }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
-}
+const raw = (method: string, path: string, headers: Record<string, string>, body?: string) => rawHttp(port, method, path, headers, body);
 
 describe('orchestrator HTTP transport', () => {
   test('a request naming another host is refused with {error}, like the dashboard', async () => {
