@@ -62,6 +62,22 @@ export class InvalidRecordError extends SvcError {
   }
 }
 
+/** A service svc called answered, but not with what was asked for (a model's answer that is no JSON). */
+export class UpstreamAnswerError extends SvcError {
+  constructor(message: string, hint?: string) {
+    super(message, hint, 1);
+    this.name = 'UpstreamAnswerError';
+  }
+}
+
+/** A limit the user set is reached (a spending budget): nothing more of the kind starts. */
+export class LimitReachedError extends SvcError {
+  constructor(message: string, hint?: string) {
+    super(message, hint, 1);
+    this.name = 'LimitReachedError';
+  }
+}
+
 const DISK_REFUSALS: Readonly<Record<string, string>> = {
   ENOSPC: 'no space left on device',
   EDQUOT: 'disk quota exceeded',

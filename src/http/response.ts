@@ -1,5 +1,4 @@
-import { BudgetExceededError, ModelAnswerError } from '../llm/errors.ts';
-import { ConflictError, InputError, InvalidRecordError, NotFoundError, oneLine, SvcError, TooLargeError, UnavailableError } from '../core/errors.ts';
+import { ConflictError, InputError, InvalidRecordError, LimitReachedError, NotFoundError, oneLine, SvcError, TooLargeError, UnavailableError, UpstreamAnswerError } from '../core/errors.ts';
 
 /** An error with its HTTP status, for conditions that exist only on the wire (a missing token). */
 export class HttpError extends Error {
@@ -30,9 +29,10 @@ export function statusOf(err: unknown): number {
   if (err instanceof TooLargeError) return 413;
   if (err instanceof ConflictError) return 409;
   if (err instanceof UnavailableError) return 503;
-  // the model answered, but not with what was asked for
-  if (err instanceof ModelAnswerError) return 502;
-  if (err instanceof BudgetExceededError) return 402;
+  // the model (or another service) answered, but not with what was asked for
+  if (err instanceof UpstreamAnswerError) return 502;
+  // the budget is spent
+  if (err instanceof LimitReachedError) return 402;
   // the request was fine; the file it names is not usable
   if (err instanceof InvalidRecordError) return 422;
   if (err instanceof InputError) return 400;

@@ -1,7 +1,7 @@
-import { InputError, SvcError, UnavailableError } from '../core/errors.ts';
+import { InputError, LimitReachedError, SvcError, UnavailableError, UpstreamAnswerError } from '../core/errors.ts';
 
 /** SVC_BUDGET_USD is spent: no new model call starts. */
-export class BudgetExceededError extends SvcError {
+export class BudgetExceededError extends LimitReachedError {
   constructor(
     readonly spentUsd: number,
     readonly budgetUsd: number,
@@ -21,7 +21,7 @@ export class ReplayDivergedError extends SvcError {
 }
 
 /** A model's answer is not what was asked for (JSON), even after a corrective retry. */
-export class ModelAnswerError extends SvcError {
+export class ModelAnswerError extends UpstreamAnswerError {
   constructor(message: string, hint?: string) {
     super(message, hint);
     this.name = 'ModelAnswerError';
