@@ -1,11 +1,17 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { NotFoundError, SvcError, UnavailableError } from '../core/errors.ts';
-import { readCapped } from '../core/outbound.ts';
+import { fetchWithStallTimeout, readCapped } from '../core/outbound.ts';
+import { RegistryError, RegistryStallError } from '../registry/client.ts';
 
 const MAX_JSON = 16 * 1024 * 1024;
 
 export class FetchTimeoutError extends UnavailableError {}
+
+/** What every clone source says when the other side stops sending. */
+function stallError(what: string, timeoutMs: number): FetchTimeoutError {
+  return new FetchTimeoutError(`${what} timed out: no data for ${timeoutMs / 1000} s`, 'try again, or raise SVC_CLONE_HTTP_TIMEOUT');
+}
 
 /**
  * GET `url` into `file`, streamed chunk by chunk with back-pressure. `timeoutMs` bounds the wait
@@ -14,24 +20,13 @@ export class FetchTimeoutError extends UnavailableError {}
  */
 export async function downloadToFile(url: string, file: string, opts: { headers?: Record<string, string>; timeoutMs: number; what?: string }): Promise<{ size: number }> {
   const what = opts.what ?? url;
-  const ctrl = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let timedOut = false;
-  const arm = () => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timedOut = true;
-      ctrl.abort();
-    }, opts.timeoutMs);
-  };
-  arm();
   const out = createWriteStream(file, { flags: 'wx', mode: 0o600 });
   // the open is asynchronous: wait for it, so a refusal that comes back first cannot leave an open
   // pending that recreates the file after the caller removed it
   const closed = new Promise<void>((resolve) => out.once('close', () => resolve()));
   try {
     await once(out, 'open');
-    const res = await fetch(url, { headers: opts.headers, signal: ctrl.signal, redirect: 'follow' });
+    const res = await fetchWithStallTimeout(url, { headers: opts.headers, redirect: 'follow' }, opts.timeoutMs, () => stallError(`download of ${what}`, opts.timeoutMs));
     if (!res.ok) {
       await res.body?.cancel().catch(() => {});
       throw statusError(res.status, what);
@@ -39,7 +34,6 @@ export async function downloadToFile(url: string, file: string, opts: { headers?
     let size = 0;
     if (res.body) {
       for await (const chunk of res.body) {
-        arm();
         size += chunk.byteLength;
         if (!out.write(chunk)) await once(out, 'drain');
       }
@@ -50,11 +44,8 @@ export async function downloadToFile(url: string, file: string, opts: { headers?
   } catch (err) {
     out.destroy();
     await closed;
-    if (timedOut) throw new FetchTimeoutError(`download of ${what} timed out: no data for ${Math.round(opts.timeoutMs / 1000)} s`, 'try again, or raise SVC_CLONE_HTTP_TIMEOUT');
     if (err instanceof SvcError) throw err;
     throw new UnavailableError(`download of ${what} failed: ${(err as Error).message}`);
-  } finally {
-    if (timer) clearTimeout(timer);
   }
 }
 
@@ -62,10 +53,9 @@ export async function downloadToFile(url: string, file: string, opts: { headers?
 export async function fetchJson(url: string, opts: { headers?: Record<string, string>; timeoutMs: number; what: string }): Promise<unknown> {
   let res: Response;
   try {
-    res = await fetch(url, { headers: { accept: 'application/json', ...opts.headers }, signal: AbortSignal.timeout(opts.timeoutMs) });
+    res = await fetchWithStallTimeout(url, { headers: { accept: 'application/json', ...opts.headers } }, opts.timeoutMs, () => stallError(opts.what, opts.timeoutMs));
   } catch (err) {
-    const name = (err as Error).name;
-    if (name === 'TimeoutError' || name === 'AbortError') throw new FetchTimeoutError(`${opts.what}: no answer within ${Math.round(opts.timeoutMs / 1000)} s`, 'try again, or raise SVC_CLONE_HTTP_TIMEOUT');
+    if (err instanceof SvcError) throw err;
     throw new UnavailableError(`${opts.what}: ${(err as Error).message}`);
   }
   if (!res.ok) {
@@ -79,6 +69,20 @@ export async function fetchJson(url: string, opts: { headers?: Record<string, st
   } catch {
     throw new UnavailableError(`${opts.what}: the answer is not JSON`);
   }
+}
+
+/**
+ * A registry client's failure as the error any clone source fails with: its stall as a timeout,
+ * an unknown or refused bundle as the status says, anything else (unreachable, damaged on the way,
+ * a server error) as unavailable in the client's words.
+ */
+export function registryFailure(err: unknown, what: string): unknown {
+  if (err instanceof RegistryStallError) return stallError(`download of ${what}`, err.stallMs);
+  if (!(err instanceof RegistryError)) return err;
+  if (err.status === 401 || err.status === 403 || err.status === 404) return statusError(err.status, what);
+  // detail: the registry's own refusal; without it the failure is the client's finding
+  const why = err.detail === undefined ? err.message : `HTTP ${err.status} ${err.detail}`;
+  return new UnavailableError(`download of ${what} failed: ${why}`, err.hint);
 }
 
 function statusError(status: number, what: string): SvcError {

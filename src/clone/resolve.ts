@@ -1,9 +1,10 @@
-import { copyFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Env } from '../core/config/env-vars.ts';
 import { InputError, NotFoundError, UnavailableError } from '../core/errors.ts';
+import { RegistryClient } from '../registry/client.ts';
 import { loadRegistries, type RegistryEntry } from '../registry/registries.ts';
-import { downloadToFile, fetchJson } from './fetch.ts';
+import { downloadToFile, fetchJson, registryFailure } from './fetch.ts';
 import type { CloneRef } from './ref.ts';
 
 export const BUNDLE_ASSET = 'bundle.tar.gz';
@@ -78,24 +79,25 @@ export function candidateRegistries(registryInRef: string | null, opts: ResolveO
   return all;
 }
 
-/** svc://: GET <url>/artifact/<id> from each candidate registry in order; the first that has it wins. */
+/** svc://: the bundle, through the registry client, from each candidate registry in order; the first that has it wins. */
 async function fromRegistry(registryInRef: string | null, id: string, file: string, opts: ResolveOptions): Promise<{ source: string }> {
   const regs = candidateRegistries(registryInRef, opts);
   const misses: string[] = [];
   for (const r of regs) {
     const token = opts.token ?? r.token ?? (opts.env.SVC_REGISTRY_TOKEN || null);
-    const url = `${r.url}/artifact/${id}`;
+    const client = new RegistryClient({ url: r.url, token, stallMs: opts.timeoutMs });
     try {
-      await downloadToFile(url, file, { timeoutMs: opts.timeoutMs, headers: token ? { authorization: `Bearer ${token}` } : undefined, what: `svc://${id} at ${r.name}` });
-      return { source: url };
+      // a failed download leaves no file: the next registry writes to the same place
+      await client.download(id, file);
+      return { source: `${client.url}/artifact/${id}` };
     } catch (err) {
+      const failure = registryFailure(err, `svc://${id} at ${r.name}`);
       // try the next registry when this one does not have it; a refusal or an outage is reported as is
-      if (err instanceof NotFoundError && regs.length > 1) {
+      if (failure instanceof NotFoundError && regs.length > 1) {
         misses.push(r.name);
-        rmSync(file, { force: true });
         continue;
       }
-      throw err;
+      throw failure;
     }
   }
   throw new NotFoundError(`svc://${id}: not found in any registry (${misses.join(', ')})`);

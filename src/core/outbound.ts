@@ -76,3 +76,50 @@ export async function readCappedBytes(message: Request | Response, maxBytes: num
   }
   return chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks);
 }
+
+/**
+ * fetch, held to a stall limit instead of a total one: the response must begin within `stallMs`,
+ * and each chunk of its body must follow within `stallMs` of asking for it, else the request is
+ * aborted and fails with `stalled()` (the fetch, or the body's read). A large download at a slow
+ * but steady pace goes through; a server that stops sending does not hold its caller for ever.
+ * Time the caller takes between reads is not counted.
+ */
+export async function fetchWithStallTimeout(url: string, init: RequestInit, stallMs: number, stalled: () => Error): Promise<Response> {
+  const ctrl = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const watch = () => {
+    timer = setTimeout(() => ctrl.abort(stalled()), stallMs);
+  };
+  const why = (err: unknown) => (ctrl.signal.aborted ? ctrl.signal.reason : err);
+  watch();
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, signal: ctrl.signal });
+  } catch (err) {
+    throw why(err);
+  } finally {
+    clearTimeout(timer);
+  }
+  if (res.body === null) return res;
+  const reader = res.body.getReader();
+  // highWaterMark 0: nothing is read ahead, so the limit runs only while the caller waits for a chunk
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(out) {
+        watch();
+        try {
+          const { done, value } = await reader.read();
+          if (done) out.close();
+          else out.enqueue(value);
+        } catch (err) {
+          out.error(why(err));
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+}

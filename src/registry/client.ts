@@ -1,6 +1,14 @@
 import { writeStreamAtomic } from '../core/atomic.ts';
 import { SvcError } from '../core/errors.ts';
 import { hashFile } from '../core/file-hash.ts';
+import { fetchWithStallTimeout, readCapped } from '../core/outbound.ts';
+import { MAX_MANIFEST_BYTES } from '../ear/manifest.ts';
+
+/** How long the client waits for the registry to send anything before it gives up, by default. */
+export const DEFAULT_STALL_MS = 60_000;
+
+/** The registry's answers besides bundles and manifests (JSON, error lines) are small; a larger one is not the registry's. */
+const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** What the registry answered with an error: its HTTP status and one line. */
 export class RegistryError extends SvcError {
@@ -16,21 +24,44 @@ export class RegistryError extends SvcError {
   }
 }
 
+/** The registry stopped sending: nothing came for the client's stall limit. */
+export class RegistryStallError extends RegistryError {
+  constructor(
+    readonly stallMs: number,
+    what: string,
+  ) {
+    super(0, `${what} timed out: no data for ${stallMs / 1000} s`, 'the registry stopped sending; try again');
+    this.name = 'RegistryStallError';
+  }
+}
+
 export type UploadResult = { id: string; ref: string; visibility: string; sha256: string; size: number; duplicate: boolean };
 export type BundleInfo = { sha256: string; size: number; visibility: string };
+
+type RequestOptions = {
+  body?: string | Blob;
+  headers?: Record<string, string>;
+  allow404?: boolean;
+  /** the body is a bundle: the answer comes only once all of it is sent, so that wait is no stall */
+  sendsBundle?: boolean;
+};
 
 /**
  * A client of `svc registry serve` speaking its HTTP protocol. Bundle bytes are streamed both ways:
  * an upload is sent from the file, a download written to a temp file beside the target while
  * hashed, and renamed into place only when its SHA-256 is the one the registry announced.
+ * Every wait for the registry, but the one for an upload's answer, ends after `stallMs` without
+ * data (RegistryStallError), however long a download takes as a whole.
  */
 export class RegistryClient {
   readonly url: string;
   private readonly token: string | null;
+  private readonly stallMs: number;
 
-  constructor(opts: { url: string; token?: string | null }) {
+  constructor(opts: { url: string; token?: string | null; stallMs?: number }) {
     this.url = opts.url.replace(/\/+$/, '');
     this.token = opts.token || null;
+    this.stallMs = opts.stallMs ?? DEFAULT_STALL_MS;
   }
 
   /**
@@ -39,11 +70,13 @@ export class RegistryClient {
    */
   async upload(tarballFile: string, visibility = 'staged', sha256?: string): Promise<UploadResult> {
     const sha = sha256 ?? (await hashFile(tarballFile)).sha256;
-    const res = await this.request('POST', `/artifact?visibility=${encodeURIComponent(visibility)}`, {
+    const path = `/artifact?visibility=${encodeURIComponent(visibility)}`;
+    const res = await this.request('POST', path, {
       body: Bun.file(tarballFile),
       headers: { 'Content-Type': 'application/gzip', 'X-Svc-Sha256': sha },
+      sendsBundle: true,
     });
-    return (await res.json()) as UploadResult;
+    return answer<UploadResult>(res, 'POST', path);
   }
 
   /** The bundle's digest, size and visibility without its bytes; null when the registry has no such id. */
@@ -58,59 +91,97 @@ export class RegistryClient {
     const res = await this.request('GET', `/artifact/${encodeURIComponent(id)}`);
     const announced = info(res);
     if (res.body === null) throw new RegistryError(res.status, `the registry sent no body for ${id}`);
-    const hasher = new Bun.CryptoHasher('sha256');
-    let size = 0;
-    const body = res.body;
-    async function* hashed(): AsyncGenerator<Uint8Array> {
-      for await (const chunk of body) {
-        hasher.update(chunk);
-        size += chunk.byteLength;
-        yield chunk;
-      }
-      const sha = hasher.digest('hex');
-      if (sha !== announced.sha256) throw new RegistryError(502, `bundle ${id} arrived with SHA-256 ${sha}, not the announced ${announced.sha256}`, 'the download was damaged on the way; try again');
-    }
-    await writeStreamAtomic(toFile, hashed());
-    return { sha256: announced.sha256, size, visibility: announced.visibility };
+    const received = { bytes: 0 };
+    await writeStreamAtomic(toFile, checked(res.body, id, announced.sha256, received));
+    return { sha256: announced.sha256, size: received.bytes, visibility: announced.visibility };
   }
 
   /** The stored manifest.lock, as text. */
   async manifest(id: string): Promise<string> {
-    return (await this.request('GET', `/artifact/${encodeURIComponent(id)}/manifest.lock`)).text();
+    const path = `/artifact/${encodeURIComponent(id)}/manifest.lock`;
+    const res = await this.request('GET', path);
+    return readCapped(res, MAX_MANIFEST_BYTES, () => new RegistryError(502, `${named('GET', path)}: the manifest is larger than ${MAX_MANIFEST_BYTES} bytes`));
   }
 
   /** Widens the bundle's visibility (owner only); a demotion is refused (409). */
   async promote(id: string, target: string): Promise<{ id: string; visibility: string }> {
-    const res = await this.request('POST', `/artifact/${encodeURIComponent(id)}/promote`, { body: JSON.stringify({ target }), headers: { 'Content-Type': 'application/json' } });
-    return (await res.json()) as { id: string; visibility: string };
+    const path = `/artifact/${encodeURIComponent(id)}/promote`;
+    const res = await this.request('POST', path, { body: JSON.stringify({ target }), headers: { 'Content-Type': 'application/json' } });
+    return answer<{ id: string; visibility: string }>(res, 'POST', path);
   }
 
   /** Deletes the bundle (owner only). */
   async remove(id: string): Promise<{ deleted: string }> {
-    return (await (await this.request('DELETE', `/artifact/${encodeURIComponent(id)}`)).json()) as { deleted: string };
+    const path = `/artifact/${encodeURIComponent(id)}`;
+    return answer<{ deleted: string }>(await this.request('DELETE', path), 'DELETE', path);
   }
 
-  private async request(method: string, path: string, opts: { body?: string | Blob; headers?: Record<string, string>; allow404?: boolean } = {}): Promise<Response> {
+  private async request(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
+    const what = named(method, path);
     const headers: Record<string, string> = { ...opts.headers };
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    const url = `${this.url}${path}`;
+    const init = { method, headers, body: opts.body };
     let res: Response;
     try {
-      res = await fetch(`${this.url}${path}`, { method, headers, body: opts.body });
+      res = opts.sendsBundle ? await fetch(url, init) : await fetchWithStallTimeout(url, init, this.stallMs, () => new RegistryStallError(this.stallMs, what));
     } catch (err) {
+      if (err instanceof RegistryError) throw err;
       throw new RegistryError(0, `cannot reach the registry at ${this.url}: ${(err as Error).message}`, 'is svc registry serve running there?');
     }
     if (res.ok || (opts.allow404 && res.status === 404)) return res;
-    let message = `${res.status} ${res.statusText}`;
-    if (method !== 'HEAD') {
-      const text = await res.text().catch(() => '');
-      try {
-        message = (JSON.parse(text) as { error?: string }).error ?? message;
-      } catch {
-        if (text) message = text.split('\n')[0] ?? message;
-      }
-    }
-    throw new RegistryError(res.status, `registry ${method} ${path.split('?')[0]}: ${message}`, undefined, message);
+    const message = method === 'HEAD' ? `${res.status} ${res.statusText}` : await refusal(res);
+    throw new RegistryError(res.status, `${what}: ${message}`, undefined, message);
   }
+}
+
+/** A request as errors name it: without its query. */
+function named(method: string, path: string): string {
+  return `registry ${method} ${path.split('?')[0]}`;
+}
+
+/** The registry's own words for a refusal: its JSON `error`, else the first line of its answer. */
+async function refusal(res: Response): Promise<string> {
+  const fallback = `${res.status} ${res.statusText}`;
+  const text = await readCapped(res, MAX_ANSWER_BYTES, () => new Error('too large')).catch(() => '');
+  try {
+    return (JSON.parse(text) as { error?: string }).error ?? fallback;
+  } catch {
+    return text.split('\n')[0] || fallback;
+  }
+}
+
+/** A JSON answer, read no further than MAX_ANSWER_BYTES; not JSON is a SyntaxError. */
+async function answer<T>(res: Response, method: string, path: string): Promise<T> {
+  const text = await readCapped(res, MAX_ANSWER_BYTES, () => new RegistryError(502, `${named(method, path)}: the answer is larger than ${MAX_ANSWER_BYTES} bytes`));
+  return JSON.parse(text) as T;
+}
+
+/**
+ * The bundle's chunks as they arrive, hashed and counted into `received`; at the end the digest must be the one
+ * the registry announced. A transfer that breaks off is a RegistryError; an error of whoever
+ * consumes the chunks (a full disk) is not caught here, so it is reported as what it is.
+ */
+async function* checked(body: ReadableStream<Uint8Array>, id: string, announced: string, received: { bytes: number }): AsyncGenerator<Uint8Array> {
+  const hasher = new Bun.CryptoHasher('sha256');
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const next = await reader.read().catch((err: unknown) => {
+        if (err instanceof RegistryError) throw err;
+        throw new RegistryError(0, `the download of bundle ${id} broke off: ${(err as Error).message}`, 'try again');
+      });
+      if (next.done) break;
+      hasher.update(next.value);
+      received.bytes += next.value.byteLength;
+      yield next.value;
+    }
+  } finally {
+    // stopped early (the consumer failed): let the connection go
+    await reader.cancel().catch(() => {});
+  }
+  const sha = hasher.digest('hex');
+  if (sha !== announced) throw new RegistryError(502, `bundle ${id} arrived with SHA-256 ${sha}, not the announced ${announced}`, 'the download was damaged on the way; try again');
 }
 
 function info(res: Response): BundleInfo {

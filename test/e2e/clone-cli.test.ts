@@ -116,6 +116,33 @@ describe('svc clone', () => {
     expect(readFileSync(join(dir, 'arch', 'bundle.tar.gz')).equals(readFileSync(tarball))).toBe(true);
   });
 
+  test('svc:// from a registry that stops sending fails in one line once SVC_CLONE_HTTP_TIMEOUT passes without data', async () => {
+    const { tarball } = await makeBundle(join(dir, 'src'), FILES);
+    const bytes = readFileSync(tarball);
+    const sha256 = new Bun.CryptoHasher('sha256').update(bytes).digest('hex');
+    const id = sha256.slice(0, 16);
+    const server = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: () =>
+        new Response(
+          new ReadableStream({
+            async start(c) {
+              c.enqueue(bytes.subarray(0, 64));
+              await Bun.sleep(30_000);
+              c.close();
+            },
+          }),
+          { headers: { 'X-Svc-Sha256': sha256, 'X-Svc-Visibility': 'public' } },
+        ),
+    });
+    stops.push(() => void server.stop(true));
+    const r = await svc(['clone', `svc://${id}`, 'copy', '--registry', `http://127.0.0.1:${server.port}`], { cwd: dir, env: { SVC_CLONE_HTTP_TIMEOUT: '0.5' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`svc: download of svc://${id} at http://127.0.0.1:${server.port} timed out: no data for 0.5 s (try again, or raise SVC_CLONE_HTTP_TIMEOUT)\n`);
+    expect(readdirSync(dir)).toEqual(['src']);
+  });
+
   test('the home-directory registries file still works but warns', async () => {
     const { tarball } = await makeBundle(join(dir, 'src'), FILES);
     const reg = await registry();

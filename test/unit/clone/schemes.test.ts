@@ -230,6 +230,66 @@ describe('svc:// against the real registry', () => {
   });
 });
 
+describe('svc:// through the registry client', () => {
+  const regFile = (url: string) => {
+    const f = join(root, 'registries.yaml');
+    writeFileSync(f, `registries:\n  - {name: lab, url: "${url}"}\n`);
+    return f;
+  };
+
+  test('the real registry: private-token and staged bundles, without and with a token, as the client reports them', async () => {
+    const reg = startTestRegistry(root, 'lab');
+    stops.push(() => void reg.stop());
+    const owner = reg.token('bob');
+    await reg.publish(bundle.tarball, owner, 'private-token');
+    const env = { SVC_REGISTRIES_FILE: regFile(reg.url) };
+    // private-token: the registry asks for a token (401), which the clone reports as a refusal with the hint to give one
+    const refused = await failure(cloneBundle(`svc://${id}`, join(out, 'a'), { env }));
+    expect(refused).toBeInstanceOf(SvcError);
+    expect(refused).toMatchObject({ message: `svc://${id} at lab: authentication required or token not accepted (401)`, hint: 'pass --token or set the registry token', exitCode: 1 });
+    nothingLeft(join(out, 'a'));
+    // SVC_REGISTRY_TOKEN is the token when neither --token nor the file gives one
+    expect((await cloneBundle(`svc://${id}`, join(out, 'a'), { env: { ...env, SVC_REGISTRY_TOKEN: reg.token('eve') } })).file_count).toBe(2);
+
+    const other = await makeBundle(join(root, 'other'), { 'reproduce.sh': 'echo staged\n' });
+    const staged = await reg.publish(other.tarball, owner);
+    const unknown = await failure(cloneBundle(`svc://${staged}`, join(out, 'b'), { env, token: reg.token('eve') }));
+    expect(unknown).toBeInstanceOf(NotFoundError);
+    expect(unknown.message).toBe(`svc://${staged} at lab: not found (404)`);
+    nothingLeft(join(out, 'b'), ['a']);
+    expect((await cloneBundle(`svc://${staged}`, join(out, 'b'), { env, token: owner, expectSha256: other.lock.bundle_sha256 })).file_count).toBe(1);
+  });
+
+  /** A registry's answer to GET /artifact/<id>: the bundle's headers, then `body`. */
+  const fakeRegistry = (body: () => ReadableStream<Uint8Array> | Blob, sha256: string) =>
+    serveFiles({ [`/artifact/${id}`]: () => new Response(body(), { headers: { 'X-Svc-Sha256': sha256, 'X-Svc-Visibility': 'public' } }) });
+  const tarballSha = () => new Bun.CryptoHasher('sha256').update(readFileSync(bundle.tarball)).digest('hex');
+
+  test('a registry that sends the headers and part of the bundle, then nothing, fails with the stall error (SVC_CLONE_HTTP_TIMEOUT) and leaves nothing', async () => {
+    const stalling = () =>
+      new ReadableStream<Uint8Array>({
+        async start(c) {
+          c.enqueue(readFileSync(bundle.tarball).subarray(0, 64));
+          await Bun.sleep(30_000);
+          c.close();
+        },
+      });
+    const env = { SVC_REGISTRIES_FILE: regFile(fakeRegistry(stalling, tarballSha())), SVC_CLONE_HTTP_TIMEOUT: '0.3' };
+    const err = await failure(cloneBundle(`svc://${id}`, join(out, 'b'), { env }));
+    expect(err).toBeInstanceOf(UnavailableError);
+    expect(err).toMatchObject({ message: `download of svc://${id} at lab timed out: no data for 0.3 s`, hint: 'try again, or raise SVC_CLONE_HTTP_TIMEOUT' });
+    nothingLeft(join(out, 'b'));
+  });
+
+  test('bytes that are not the bundle the registry announced are refused on the way, leaving nothing', async () => {
+    const env = { SVC_REGISTRIES_FILE: regFile(fakeRegistry(() => Bun.file(bundle.tarball), 'b'.repeat(64))) };
+    const err = await failure(cloneBundle(`svc://${id}`, join(out, 'b'), { env }));
+    expect(err).toBeInstanceOf(UnavailableError);
+    expect(err.message).toContain('not the announced');
+    nothingLeft(join(out, 'b'));
+  });
+});
+
 describe('hosting-release: (published by the hosting-release backend)', () => {
   const TOKEN = 'ghp_writer0123456789abcdef';
   const github = () => {

@@ -1,5 +1,5 @@
-import { expect, test } from 'bun:test';
-import { abortableSleep, readCapped, retryAfterMs } from '../../../src/core/outbound.ts';
+import { afterAll, describe, expect, test } from 'bun:test';
+import { abortableSleep, fetchWithStallTimeout, readCapped, retryAfterMs } from '../../../src/core/outbound.ts';
 
 test('the wait a server asks for', () => {
   const now = Date.parse('2026-01-01T00:00:00Z');
@@ -38,4 +38,59 @@ test('a capped read: the whole text under the cap; past it, or declared past it,
   expect(await readCapped(new Response(endless), 10_000, tooLarge).catch((e: Error) => e.message)).toBe('too large');
   const declared = new Request('http://x/', { method: 'POST', body: 'abcdef', headers: { 'content-length': '999999' } });
   expect(await readCapped(declared, 10, tooLarge).catch((e: Error) => e.message)).toBe('too large');
+});
+
+describe('a fetch held to a stall limit', () => {
+  const stalled = () => new Error('stalled');
+  /** Sends `chunks` bytes, one every `gapMs`, then holds the response open without ending it when `hang`. */
+  const drip = (chunks: number, gapMs: number, hang: boolean) =>
+    new ReadableStream<Uint8Array>({
+      async start(c) {
+        for (let i = 0; i < chunks; i++) {
+          c.enqueue(new Uint8Array([i]));
+          await Bun.sleep(gapMs);
+        }
+        if (hang) await Bun.sleep(30_000);
+        c.close();
+      },
+    });
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch(req) {
+      const path = new URL(req.url).pathname;
+      if (path === '/silent') return new Promise<Response>(() => {});
+      if (path === '/stops') return new Response(drip(2, 0, true));
+      return new Response(drip(25, 50, false));
+    },
+  });
+  afterAll(() => void server.stop(true));
+  const body = async (res: Response) => (await res.bytes()).length;
+
+  test('no answer at all fails with the stall error', async () => {
+    expect(await fetchWithStallTimeout(`${server.url}silent`, {}, 200, stalled).catch((e: Error) => e.message)).toBe('stalled');
+  });
+
+  test('a body that stops coming fails with the stall error', async () => {
+    const res = await fetchWithStallTimeout(`${server.url}stops`, {}, 200, stalled);
+    expect(res.status).toBe(200);
+    expect(await body(res).catch((e: Error) => e.message)).toBe('stalled');
+  });
+
+  test('a body that keeps coming goes through, for longer than the limit in all', async () => {
+    expect(await body(await fetchWithStallTimeout(`${server.url}steady`, {}, 1000, stalled))).toBe(25);
+  });
+
+  test('the time the caller takes between reads is not counted', async () => {
+    const res = await fetchWithStallTimeout(`${server.url}steady`, {}, 1000, stalled);
+    const reader = res.body!.getReader();
+    let bytes = 0;
+    for (let reads = 1; ; reads++) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.length;
+      if (reads === 1) await Bun.sleep(1500);
+    }
+    expect(bytes).toBe(25);
+  });
 });
