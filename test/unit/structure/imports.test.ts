@@ -54,6 +54,15 @@ test('core/ and schema/ import nothing above them', () => {
   expect(upward).toEqual([]);
 });
 
+test('http/, the kit every server is built with, imports only core/ and schema/', () => {
+  const upward = importEdges().filter((e) => {
+    const [from, to] = e.split(' -> ') as [string, string];
+    return top(from) === 'http' && top(to) !== 'http' && !BOTTOM.has(top(to)) && !to.startsWith('..');
+  });
+  expect(importEdges().some((e) => e.startsWith('http/'))).toBe(true);
+  expect(upward).toEqual([]);
+});
+
 test('no import cycles between modules of src/, type-only imports included', () => {
   const graph = new Map<string, string[]>();
   for (const e of importEdges()) {
