@@ -1,13 +1,12 @@
 import { dirname, join } from 'node:path';
-import type { Workflow } from '../../schema/workflow.ts';
 import { InputError } from '../errors.ts';
 import { checkpointsRoot, projectRoot } from '../workspace.ts';
 import type { DotenvEntry } from './dotenv.ts';
 import { dotenvFor, mergedEnv, secretsAsReferences } from './environment.ts';
 import type { Env } from './env-vars.ts';
 import { profile } from './profiles.ts';
-import { readSavedSettings, type SavedSettings } from './saved-settings.ts';
-import { SETTINGS, type SettingDef, type SettingValue, settingDef } from './setting-defs.ts';
+import { readSavedSettings, type SavedSettings, savedValue } from './saved-settings.ts';
+import { parseSetting, SETTINGS, type Setting, type SettingValue, setting, settingRule } from './settings.ts';
 import { type LoadedWorkflow, loadWorkflow } from './workflow.ts';
 import { isPresent } from '../values.ts';
 
@@ -59,70 +58,98 @@ export function loadConfig(opts: LoadOptions = {}): Config {
 
 export type Effective = { key: string; value: SettingValue; source: string };
 
-/** The effective value of one setting and where it came from. */
+/** One setting's value and where it came from. */
+export type Resolved = Effective & {
+  /** the layer as the dashboard names it: saved, env NAME, profile P, workflow, default or explicit */
+  origin: string;
+  /** the setting whose value it took, being unset itself */
+  via?: string;
+};
+
+export type ResolveOptions = {
+  /** a value from the caller (a tool argument or flag) */
+  explicit?: SettingValue;
+  /** a value that does not parse is returned as it is, for showing, instead of refused */
+  lenient?: boolean;
+};
+
+/** The effective value of one run setting and where it came from. */
 export function effective(cfg: Config, key: string, explicit?: SettingValue): Effective {
-  const def = settingDef(key);
-  if (!def) throw new InputError(`unknown setting '${key}'`);
-  return resolve(cfg, def, explicit, new Set());
+  const s = setting(key);
+  if (!s || s.pageOnly) throw new InputError(`unknown setting '${key}'`);
+  const { value, source } = resolveSetting(cfg, s, { explicit });
+  return { key, value, source };
 }
 
 export function allEffective(cfg: Config): Effective[] {
-  return SETTINGS.map((d) => resolve(cfg, d, undefined, new Set()));
+  return SETTINGS.filter((s) => !s.pageOnly).map((s) => effective(cfg, s.key));
 }
 
-function resolve(cfg: Config, def: SettingDef, explicit: SettingValue | undefined, seen: Set<string>): Effective {
-  const hit = (value: unknown, source: string): Effective => ({ key: def.key, value: coerce(def, value, source), source });
-  const fromEnv = firstEnv(cfg, def.env ?? []);
-  if (def.envBeatsExplicit && fromEnv) return hit(fromEnv.value, fromEnv.source);
-  if (isPresent(explicit)) return hit(explicit, 'argument');
-  // settings.json (what the user saved, in the dashboard or with svc settings) over the
-  // environment over the workflow: the order the dashboard shows, so it shows what the run uses
-  const savedKey = [def.saved, ...(def.savedAs ?? [])].find((k) => k !== undefined && isPresent(cfg.saved[k]));
-  if (savedKey) return hit(cfg.saved[savedKey], `${cfg.savedPath}: ${savedKey}`);
-  if (fromEnv) return hit(fromEnv.value, fromEnv.source);
-  const overlay = def.profile ? profile(cfg.profile) : undefined;
-  if (overlay && isPresent(overlay[def.key])) return hit(overlay[def.key], `profile ${cfg.profile}`);
-  const wf: Workflow = cfg.workflow.workflow;
-  const inWorkflow = def.workflow?.(wf);
-  if (isPresent(inWorkflow)) return hit(inWorkflow, `${cfg.workflow.path}: ${def.workflowKey}`);
-  const late = firstEnv(cfg, def.envFallback ?? []);
-  if (late) return hit(late.value, late.source);
-  if (def.fallback && !seen.has(def.fallback)) {
-    const base = settingDef(def.fallback);
-    if (base) {
-      seen.add(def.key);
-      const r = resolve(cfg, base, undefined, seen);
-      return { key: def.key, value: r.value, source: `${r.source} (as ${def.fallback})` };
-    }
+/**
+ * The one resolver: the first layer that has a value (the order of `Setting`), else the setting
+ * it falls back to, else its default. The page, `svc settings` and the run all read values here.
+ */
+export function resolveSetting(cfg: Config, s: Setting, opts: ResolveOptions = {}): Resolved {
+  const hit = firstLayer(cfg, s, opts.explicit);
+  if (hit) return { key: s.key, value: coerce(s, hit, opts.lenient), source: hit.source, origin: hit.origin };
+  const base = s.fallback === undefined ? undefined : setting(s.fallback);
+  if (base) {
+    const r = resolveSetting(cfg, base, { lenient: opts.lenient });
+    return { ...r, key: s.key, source: `${r.source} (as ${base.key})`, via: base.key };
   }
-  const d = typeof def.default === 'function' ? def.default(wf, { checkpointsRoot: cfg.checkpointsRoot }) : (def.default ?? null);
-  return { key: def.key, value: d, source: 'default' };
+  const value = typeof s.default === 'function' ? s.default(cfg.workflow.workflow, { checkpointsRoot: cfg.checkpointsRoot }) : structuredClone(s.default ?? null);
+  return { key: s.key, value, source: 'default', origin: 'default' };
 }
 
-function firstEnv(cfg: Config, names: readonly string[]): { value: string; source: string } | undefined {
-  for (const name of names) {
-    const v = cfg.env[name];
-    if (v !== undefined && v !== '') return { value: v, source: `env ${name}` };
-    const d = cfg.dotenv.get(name);
-    if (d && d.value !== '') return { value: d.value, source: `${d.file}: ${name}` };
+type Hit = { raw: unknown; source: string; origin: string };
+
+function firstLayer(cfg: Config, s: Setting, explicit: SettingValue | undefined): Hit | undefined {
+  const fromEnv = firstEnv(cfg, s.env);
+  if (s.envBeatsExplicit && fromEnv) return fromEnv;
+  if (isPresent(explicit)) return { raw: explicit, source: 'argument', origin: 'explicit' };
+  return fromSaved(cfg, s) ?? fromEnv ?? fromProfile(cfg, s) ?? fromWorkflow(cfg, s) ?? firstEnv(cfg, s.envFallback);
+}
+
+/** settings.json: what the user saved, under the run's name or the page's; an empty value is unset. */
+function fromSaved(cfg: Config, s: Setting): Hit | undefined {
+  for (const name of [s.saved, ...(s.page ?? [])]) {
+    if (name === undefined) continue;
+    const raw = savedValue(cfg.saved, name);
+    if (isPresent(raw)) return { raw, source: `${cfg.savedPath}: ${name}`, origin: 'saved' };
   }
   return undefined;
 }
 
-function coerce(def: SettingDef, raw: unknown, source: string): SettingValue {
-  if (def.type === 'int' || def.type === 'number') {
-    const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
-    const min = def.min ?? Number.MIN_VALUE;
-    const ok = Number.isFinite(n) && (def.type === 'number' || Number.isInteger(n)) && n >= min;
-    if (!ok) {
-      const kind = `${def.type === 'int' ? 'whole ' : ''}number`;
-      throw new InputError(`${def.key} from ${source} must be a ${def.min === undefined ? `positive ${kind}` : `${kind} of at least ${def.min}`}, got '${String(raw)}'`);
-    }
-    return n;
+/** The process environment, then the .env files; an empty value is unset. */
+function firstEnv(cfg: Config, names: readonly string[] = []): Hit | undefined {
+  for (const name of names) {
+    const v = cfg.env[name];
+    if (v !== undefined && v !== '') return { raw: v, source: `env ${name}`, origin: `env ${name}` };
+    const d = cfg.dotenv.get(name);
+    if (d && d.value !== '') return { raw: d.value, source: `${d.file}: ${name}`, origin: `env ${name}` };
   }
-  const s = String(raw);
-  if (def.choices && !def.choices.includes(s)) {
-    throw new InputError(`${def.key} from ${source} must be one of ${def.choices.join(', ')}, got '${s}'`);
-  }
-  return s;
+  return undefined;
+}
+
+function fromProfile(cfg: Config, s: Setting): Hit | undefined {
+  const raw = s.profile ? profile(cfg.profile)?.[s.key] : undefined;
+  return isPresent(raw) ? { raw, source: `profile ${cfg.profile}`, origin: `profile ${cfg.profile}` } : undefined;
+}
+
+function fromWorkflow(cfg: Config, s: Setting): Hit | undefined {
+  const raw = s.workflow?.get(cfg.workflow.workflow);
+  return s.workflow && isPresent(raw) ? { raw, source: `${cfg.workflow.path}: ${s.workflow.at}`, origin: 'workflow' } : undefined;
+}
+
+function coerce(s: Setting, hit: Hit, lenient = false): SettingValue {
+  const value = parseSetting(s, hit.raw);
+  if (value !== undefined) return value;
+  if (lenient) return asText(s, hit.raw);
+  throw new InputError(`${s.key} from ${hit.source} must be ${settingRule(s)}, got '${String(hit.raw)}'`);
+}
+
+/** A value that does not parse, for showing: numeric text as a number, anything else as it is. */
+function asText(s: Setting, raw: unknown): SettingValue {
+  const numeric = (s.type === 'int' || s.type === 'number') && typeof raw === 'string' && raw.trim() !== '' && Number.isFinite(Number(raw.trim()));
+  return numeric ? Number((raw as string).trim()) : (raw as SettingValue);
 }

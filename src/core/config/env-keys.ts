@@ -1,7 +1,7 @@
 import { InputError } from '../errors.ts';
 import { type DotenvEntry, updateDotenv } from './dotenv.ts';
 import { ENV_VARS, type Env, envVar } from './env-vars.ts';
-import { isSecretVar } from './environment.ts';
+import { isSecret } from './secrets.ts';
 import { isMapping } from '../values.ts';
 
 export type EnvKeyEntry = {
@@ -14,15 +14,14 @@ export type EnvKeyEntry = {
 };
 
 const NAME = /^[A-Z_][A-Z0-9_]*$/;
-/** Credentials of services svc does not list itself (a scholarly API key, say). */
-const CREDENTIAL = /^[A-Z][A-Z0-9_]*_(API_KEY|KEY|TOKEN|SECRET|PASSWORD)$/;
 
 /**
- * Names the dashboard may write: the variables svc reads, and credentials. Anything else could
- * change how every program started from this project behaves (PATH, LD_PRELOAD, PERL5OPT).
+ * Names the dashboard may write: the variables svc reads, and credentials (of services svc does
+ * not list itself too, a scholarly API key, say). Anything else could change how every program
+ * started from this project behaves (PATH, LD_PRELOAD, PERL5OPT).
  */
 function writable(name: string): boolean {
-  return envVar(name) !== undefined || CREDENTIAL.test(name);
+  return envVar(name) !== undefined || isSecret(name);
 }
 
 /**
@@ -34,7 +33,7 @@ export function listEnvKeys(env: Env, dotenv: ReadonlyMap<string, DotenvEntry>):
   const extra = [...dotenv.keys()].filter((n) => !envVar(n)).sort();
   return [...known, ...extra].map((name) => {
     const source = env[name] ? 'environment' : dotenv.get(name)?.value ? (dotenv.get(name)?.file ?? null) : null;
-    return { name, meaning: envVar(name)?.meaning ?? '', secret: isSecretVar(name), set: source !== null, source };
+    return { name, meaning: envVar(name)?.meaning ?? '', secret: isSecret(name), set: source !== null, source };
   });
 }
 

@@ -1,4 +1,5 @@
 import { InputError } from '../errors.ts';
+import { onOff, variableDefault } from './settings.ts';
 
 /**
  * Every environment variable svc reads, with its meaning and default. `svc settings --env` prints
@@ -15,12 +16,6 @@ export type EnvVar = {
   routing?: boolean;
 };
 
-/**
- * Hosted models the spec names as built-in defaults for roles that do not follow the run model.
- * A role whose model cannot be reached degrades as its own rules say (a lineage judge to continue).
- */
-export const BUILTIN_MODELS = { judge: 'gpt-4o-mini', replication: 'gpt-5-mini', vision: 'gpt-4o' } as const;
-
 /** The variable holding each model backend's key; the local daemon and replay need none. */
 export const KEY_VARIABLE: Readonly<Record<string, string>> = {
   providera: 'PROVIDERA_API_KEY',
@@ -28,29 +23,30 @@ export const KEY_VARIABLE: Readonly<Record<string, string>> = {
   'openai-compatible': 'LLM_API_KEY',
 };
 
-const v = (name: string, meaning: string, def: string | null, secret = false): EnvVar =>
+/** A variable; one a setting reads states no default here: the setting's (settings.ts) is its default. */
+const v = (name: string, meaning: string, def: string | null = variableDefault(name), secret = false): EnvVar =>
   secret ? { name, meaning, default: def, secret } : { name, meaning, default: def };
 /** A variable that says where requests go: a page of another origin may not change it unconfirmed. */
-const route = (name: string, meaning: string, def: string | null): EnvVar => ({ name, meaning, default: def, routing: true });
+const route = (name: string, meaning: string, def: string | null = variableDefault(name)): EnvVar => ({ name, meaning, default: def, routing: true });
 
 export const ENV_VARS: readonly EnvVar[] = [
   v('SVC_ROOT', 'project root ({{ari_root}}); auto-detected when unset', null),
-  v('SVC_BACKEND', 'model backend', 'localllm'),
-  v('SVC_MODEL', 'model id (wins over SVC_LLM_MODEL)', null),
-  v('SVC_LLM_MODEL', 'model id', null),
-  v('SVC_MODEL_IDEA', 'model for idea generation; falls back to the run model', null),
-  v('SVC_MODEL_BFTS', 'model for node selection and the agent; falls back to the run model', null),
-  v('SVC_MODEL_PAPER', 'model for paper writing; falls back to the run model', null),
-  v('SVC_MODEL_EVAL', 'model for node evaluation; falls back to the run model', null),
-  v('SVC_MODEL_LINEAGE', 'lineage judge; falls back through SVC_MODEL_EVAL, SVC_MODEL, SVC_LLM_MODEL, then a built-in hosted model', BUILTIN_MODELS.judge),
-  v('SVC_MODEL_ROOT_SELECT', 'root idea judge; falls back through SVC_MODEL_EVAL, SVC_MODEL, SVC_LLM_MODEL, then a built-in hosted model', BUILTIN_MODELS.judge),
-  v('SVC_MODEL_RUBRIC_GEN', 'rubric generator model', BUILTIN_MODELS.replication),
-  v('SVC_MODEL_RUBRIC_AUDIT', 'rubric auditor model', BUILTIN_MODELS.replication),
-  v('SVC_MODEL_REPLICATE', 'replicator model', BUILTIN_MODELS.replication),
-  v('SVC_MODEL_JUDGE', 'reproduction judge model', BUILTIN_MODELS.replication),
+  v('SVC_BACKEND', 'model backend'),
+  v('SVC_MODEL', 'model id (wins over SVC_LLM_MODEL)'),
+  v('SVC_LLM_MODEL', 'model id'),
+  v('SVC_MODEL_IDEA', 'model for idea generation; falls back to the run model'),
+  v('SVC_MODEL_BFTS', 'model for node selection and the agent; falls back to the run model'),
+  v('SVC_MODEL_PAPER', 'model for paper writing; falls back to the run model'),
+  v('SVC_MODEL_EVAL', 'model for node evaluation; falls back to the run model'),
+  v('SVC_MODEL_LINEAGE', 'lineage judge; falls back through SVC_MODEL_EVAL, SVC_MODEL, SVC_LLM_MODEL, then a built-in hosted model'),
+  v('SVC_MODEL_ROOT_SELECT', 'root idea judge; falls back through SVC_MODEL_EVAL, SVC_MODEL, SVC_LLM_MODEL, then a built-in hosted model'),
+  v('SVC_MODEL_RUBRIC_GEN', 'rubric generator model'),
+  v('SVC_MODEL_RUBRIC_AUDIT', 'rubric auditor model'),
+  v('SVC_MODEL_REPLICATE', 'replicator model'),
+  v('SVC_MODEL_JUDGE', 'reproduction judge model'),
   v('PROVIDERA_API_KEY', 'hosted provider A key', null, true),
   v('PROVIDERB_API_KEY', 'hosted provider B key', null, true),
-  route('LOCALLLM_HOST', 'local model daemon address', '127.0.0.1:11434'),
+  route('LOCALLLM_HOST', 'local model daemon address'),
   route('LLM_API_BASE', 'generic OpenAI-compatible API base, used when the workflow sets none', null),
   v('LLM_API_KEY', 'key sent to the openai-compatible backend (LLM_API_BASE or llm.base_url), when it needs one', null, true),
   v('SVC_LLM_TIMEOUT_S', 'seconds one model call may take, retries included', '600'),
@@ -59,32 +55,32 @@ export const ENV_VARS: readonly EnvVar[] = [
   v('SVC_MODEL_PRICES', 'price override file (model-substring: [input, output] USD per 1K tokens); else <checkpoint>/model_prices.yaml', null),
   v('SVC_LLM_RECORD', 'record every model exchange to <checkpoint>/llm_cassette.jsonl: on or off', 'on'),
   v('SVC_REPLAY_CASSETTE', 'cassette the replay backend answers from; else <checkpoint>/llm_cassette.jsonl', null),
-  v('SVC_MAX_NODES', 'node cap', '50'),
-  v('SVC_MAX_DEPTH', 'depth cap', '5'),
-  v('SVC_PARALLEL', 'concurrent nodes', '4'),
-  v('SVC_MAX_REACT', 'ReAct steps per node', '80'),
-  v('SVC_TIMEOUT_NODE', 'seconds per node', '7200'),
-  v('SVC_FRONTIER_SCORE', 'frontier score formula when the model selector fails: scientific_plus_diversity, scientific_only, depth_penalized or ucb_like', null),
+  v('SVC_MAX_NODES', 'node cap'),
+  v('SVC_MAX_DEPTH', 'depth cap'),
+  v('SVC_PARALLEL', 'concurrent nodes'),
+  v('SVC_MAX_REACT', 'ReAct steps per node'),
+  v('SVC_TIMEOUT_NODE', 'seconds per node'),
+  v('SVC_FRONTIER_SCORE', 'frontier score formula when the model selector fails: scientific_plus_diversity, scientific_only, depth_penalized or ucb_like'),
   v('SVC_COMPOSITE', 'evaluator composite: harmonic_mean, arithmetic_mean, weighted_min or geometric_mean', null),
   v('SVC_AXIS_MODE', 'evaluator axes: dynamic, legacy or custom', null),
   v('SVC_PROFILE', 'profile of a run started by the dashboard: laptop, hpc or cloud (svc run --profile wins)', null),
   v('SVC_MAX_RECURSION_DEPTH', 'how deep sub-experiments may nest', '3'),
-  v('SVC_EXECUTOR', 'local, slurm, pbs or lsf', 'local'),
-  v('SVC_SLURM_PARTITION', 'scheduler partition', null),
-  v('SVC_SLURM_CPUS', 'CPUs per job', null),
-  v('SVC_SLURM_WALLTIME', 'wall time per job (HH:MM:SS); derived from resources.timeout_minutes', null),
+  v('SVC_EXECUTOR', 'local, slurm, pbs or lsf'),
+  v('SVC_SLURM_PARTITION', 'scheduler partition'),
+  v('SVC_SLURM_CPUS', 'CPUs per job'),
+  v('SVC_SLURM_WALLTIME', 'wall time per job (HH:MM:SS); derived from resources.timeout_minutes'),
   v('SLURM_LOG_DIR', 'where job logs go; the node work directory when unset', null),
   v('SLURM_DEFAULT_PARTITION', 'partition used when none is given', null),
-  v('SVC_RETRIEVAL_BACKEND', 'scholar_a, scholar_b or both', 'scholar_a'),
+  v('SVC_RETRIEVAL_BACKEND', 'scholar_a, scholar_b or both'),
   route('SVC_SCHOLAR_A_URL', 'Semantic Scholar Graph API base (scholar_a)', 'https://api.semanticscholar.org'),
   v('SVC_SCHOLAR_A_API_KEY', 'Semantic Scholar API key, sent as x-api-key', null, true),
   route('SVC_SCHOLAR_B_URL', 'arXiv export API base (scholar_b); else retrieval.endpoint, else https://export.arxiv.org', null),
   v('SVC_RETRIEVAL_TIMEOUT_S', 'seconds per literature backend, rate-limit waits included', '30'),
-  v('VLM_MODEL', 'figure review model (a hosted vision model)', BUILTIN_MODELS.vision),
+  v('VLM_MODEL', 'figure review model (a hosted vision model)'),
   v('SVC_ORCHESTRATOR_PORT', 'orchestrator HTTP port', '9890'),
-  route('MEMBACKEND_BASE_URL', 'memory server', 'http://localhost:8283'),
+  route('MEMBACKEND_BASE_URL', 'memory server'),
   v('MEMBACKEND_API_KEY', 'key sent to the memory server; svc memory serve requires it when set', null, true),
-  v('MEMBACKEND_EMBEDDING_CONFIG', 'embedding handle', 'default'),
+  v('MEMBACKEND_EMBEDDING_CONFIG', 'embedding handle'),
   v('SVC_MEMORY_BOOTSTRAP_LOCAL', 'auto, pip, docker, singularity or none', 'auto'),
   v('SVC_MEMORY_LETTA_TIMEOUT_S', 'memory call timeout, seconds', '10'),
   v('SVC_MEMORY_LETTA_OVERFETCH', 'memory search over-fetch size', '200'),
@@ -94,15 +90,15 @@ export const ENV_VARS: readonly EnvVar[] = [
   v('SVC_MEMORY_AUTO_RESTORE', 'restore memory from the backup on resume', 'true'),
   v('SVC_MEMORY_BACKUP_INTERVAL_S', 'opportunistic memory backup interval, seconds (0 off)', '0'),
   v('SVC_CURRENT_NODE_ID', 'set by the run for each node; memory writes must match it', null),
-  v('SVC_RUBRIC', 'reviewer rubric id', 'neurips'),
-  v('SVC_FEWSHOT_MODE', 'static or dynamic', 'static'),
-  v('SVC_NUM_REVIEWS_ENSEMBLE', 'reviewers per paper', '1'),
-  v('SVC_NUM_REFLECTIONS', 'reviewer reflection rounds', '5'),
-  v('SVC_RUBRIC_GEN_TARGET_LEAVES', 'rubric leaves; 0 or unset: about 1 per 75 words, within [50, 400]', null),
-  v('SVC_RUBRIC_GEN_TEMPERATURE', 'rubric generator temperature', null),
-  v('SVC_RUBRIC_GEN_TWO_STAGE', '1/true/on or 0/false/off', null),
+  v('SVC_RUBRIC', 'reviewer rubric id'),
+  v('SVC_FEWSHOT_MODE', 'static or dynamic'),
+  v('SVC_NUM_REVIEWS_ENSEMBLE', 'reviewers per paper'),
+  v('SVC_NUM_REFLECTIONS', 'reviewer reflection rounds'),
+  v('SVC_RUBRIC_GEN_TARGET_LEAVES', 'rubric leaves; 0 or unset: about 1 per 75 words, within [50, 400]'),
+  v('SVC_RUBRIC_GEN_TEMPERATURE', 'rubric generator temperature'),
+  v('SVC_RUBRIC_GEN_TWO_STAGE', '1/true/on or 0/false/off'),
   v('SVC_BENCH_RUBRIC_DIR', 'search root for venue rubric templates', null),
-  v('SVC_PHASE1_SANDBOX', 'auto, slurm, docker, apptainer, singularity or local', 'auto'),
+  v('SVC_PHASE1_SANDBOX', 'auto, slurm, docker, apptainer, singularity or local'),
   v('SVC_PHASE1_DOCKER_IMAGE', 'docker sandbox image', 'ubuntu:24.04'),
   v('SVC_PHASE1_APPTAINER_IMAGE', 'apptainer sandbox image', 'docker://ubuntu:24.04'),
   v('SVC_PHASE1_SINGULARITY_IMAGE', 'singularity sandbox image', 'docker://ubuntu:24.04'),
@@ -129,18 +125,18 @@ export const ENV_VARS: readonly EnvVar[] = [
   v('ZENODO_TOKEN', 'token of hosting-doi', null, true),
   route('SVC_REGISTRIES_FILE', 'client registry list file', null),
   v('SVC_REPRO_CLONE_POLICY', 'clones without --expect-sha256: passthrough allows, warn warns, deny refuses', 'passthrough'),
-  v('SVC_CHECKPOINT_DIR', 'checkpoint of the current run; its parent is the checkpoints directory', null),
-  v('SVC_GUI_PORT', 'dashboard port (wins over --port)', null),
+  v('SVC_CHECKPOINT_DIR', 'checkpoint of the current run; its parent is the checkpoints directory'),
+  v('SVC_GUI_PORT', 'dashboard port (wins over --port)'),
   v('SVC_GUI_TOKEN', 'when set, every dashboard request but the page itself needs Authorization: Bearer <token>', null, true),
   v('SVC_GUI_CORS_ORIGINS', 'web origins besides loopback ones that may call the dashboard (comma-separated, like --cors-origin)', null),
-  v('SVC_GUI_ACCESS_LOG_MAX_MB', 'dashboard access log (viz_access.jsonl) rotation size, MB', '100'),
-  v('SVC_PAPER_LANGUAGE', 'paper language', 'en'),
+  v('SVC_GUI_ACCESS_LOG_MAX_MB', 'dashboard access log (viz_access.jsonl) rotation size, MB'),
+  v('SVC_PAPER_LANGUAGE', 'paper language'),
   v('SVC_WORKSPACE', 'orchestrator workspace', '~/SVC'),
-  v('SVC_WORK_DIR', 'coding work directory', '/tmp/svc_work'),
-  v('SVC_CONTAINER_IMAGE', 'container image for node commands', null),
+  v('SVC_WORK_DIR', 'coding work directory'),
+  v('SVC_CONTAINER_IMAGE', 'container image for node commands'),
   v('SVC_AGENT_ENV_PATH', 'env file passed to the agent', null),
-  v('SVC_CLAIM_GATE_MODE', 'claim gate mode: off, warn or strict', null),
-  v('SVC_COMPARISON_SCOPE', 'claim gate comparison scope: any or same_environment', null),
+  v('SVC_CLAIM_GATE_MODE', 'claim gate mode: off, warn or strict'),
+  v('SVC_COMPARISON_SCOPE', 'claim gate comparison scope: any or same_environment'),
   v('SVC_IDEA_MA_REAL', 'switch on the real multi-agent idea engine', null),
   v('SVC_IDEA_MA_LIVE', 'multi-agent idea engine: 1 for a live literature snapshot, 0 for the cached one (svc run --ma-live/--no-ma-live)', null),
   v('SVC_IDEA_MA_K', 'discussion rounds', '7'),
@@ -169,7 +165,7 @@ export function envValue(env: Env, name: string): string | null {
 /** A switch variable (1/true/on/yes or 0/false/off/no), its default when unset; anything else is refused. */
 export function envOnOff(env: Env, name: string): boolean {
   const raw = (envValue(env, name) ?? '').trim().toLowerCase();
-  if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
-  if (['0', 'false', 'off', 'no'].includes(raw)) return false;
-  throw new InputError(`${name} must be on or off, got '${raw}'`);
+  const on = onOff(raw);
+  if (on === undefined) throw new InputError(`${name} must be on or off, got '${raw}'`);
+  return on;
 }

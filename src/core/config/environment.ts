@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { binaryDir, checkpointsRoot, homeDir, projectRoot } from '../workspace.ts';
 import { type DotenvEntry, loadDotenvChain } from './dotenv.ts';
-import { type Env, envVar } from './env-vars.ts';
-import { isSecretKey } from './saved-settings.ts';
+import type { Env } from './env-vars.ts';
+import { isSecret } from './secrets.ts';
 
 /** .env files in the spec's priority order; an earlier file wins for the same key. */
 export function dotenvFor(env: Env, cwd: string, checkpointDir?: string): Map<string, DotenvEntry> {
@@ -27,12 +27,7 @@ export function checkpointsDir(flag?: string): string {
  * and the key can never come back out in an answer or an error message.
  */
 export function secretsAsReferences(env: Env): Env {
-  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, isSecretVar(k) ? `\${${k}}` : v]));
-}
-
-/** A variable whose value is a secret: marked so in the table, or named like a key, token or password. */
-export function isSecretVar(name: string): boolean {
-  return envVar(name)?.secret === true || isSecretKey(name);
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, isSecret(k) ? `\${${k}}` : v]));
 }
 
 /** The environment with .env values filled in under the real environment. */

@@ -5,7 +5,7 @@ import { dotenvWithUpdates } from './dotenv.ts';
 import { KEY_VARIABLE } from './env-vars.ts';
 import { writeFileAtomic } from '../atomic.ts';
 import { saveSettings } from './saved-settings.ts';
-
+import { savedName } from './settings.ts';
 
 export type SettingsUpdate = { model?: string; partition?: string; cpus?: string; mem_gb?: string; api_key?: string };
 export type Change = { what: string; file: string };
@@ -16,10 +16,10 @@ export type Change = { what: string; file: string };
  */
 export function updateSettings(cfg: Config, update: SettingsUpdate): Change[] {
   const saved: Record<string, string | number> = {};
-  if (update.model !== undefined) saved.llm_model = nonEmpty('model', update.model);
-  if (update.partition !== undefined) saved.slurm_partition = nonEmpty('partition', update.partition);
-  if (update.cpus !== undefined) saved.slurm_cpus = positive('cpus', update.cpus, true);
-  if (update.mem_gb !== undefined) saved.slurm_memory_gb = positive('mem', update.mem_gb, false);
+  if (update.model !== undefined) saved[savedName('model')] = nonEmpty('model', update.model);
+  if (update.partition !== undefined) saved[savedName('partition')] = nonEmpty('partition', update.partition);
+  if (update.cpus !== undefined) saved[savedName('cpus')] = positive('cpus', update.cpus, true);
+  if (update.mem_gb !== undefined) saved[savedName('mem_gb')] = positive('mem', update.mem_gb, false);
   // everything that can fail is done before the first write
   const key = update.api_key === undefined ? null : apiKeyUpdate(cfg, String(effective(cfg, 'backend').value), nonEmpty('api-key', update.api_key));
   const changes: Change[] = [];

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Elysia } from 'elysia';
 import { loadEnv } from '../../core/config/environment.ts';
-import { isSecretKey, readSavedSettings, saveSettings } from '../../core/config/saved-settings.ts';
+import { readSavedSettings, saveSettings } from '../../core/config/saved-settings.ts';
 import { secretKeyPath, withoutSecretKeys } from '../../core/config/secrets.ts';
 import { InputError, NotFoundError, oneLine } from '../../core/errors.ts';
 import { readJsonObject } from '../../core/json-object.ts';
@@ -51,7 +51,7 @@ function publishBlock(file: string): Record<string, unknown> {
   return b !== null && typeof b === 'object' && !Array.isArray(b) ? (b as Record<string, unknown>) : {};
 }
 
-const settingsView = (file: string) => ({ publish: withoutSecretKeys(publishBlock(file), isSecretKey), backends: BACKEND_NAMES, file });
+const settingsView = (file: string) => ({ publish: withoutSecretKeys(publishBlock(file)), backends: BACKEND_NAMES, file });
 
 /**
  * Publishing of a run's curated bundle: backend settings (the `publish` block of settings.json,
@@ -67,7 +67,7 @@ export const publishRoutes = (ctx: ServerContext) => {
       '/api/publish/settings',
       ({ body, request }) => {
         ctx.routing.check(request, routingChanges(body, publishBlock(ctx.settingsPath), PUBLISH_SETTINGS_KEY), body);
-        const secret = secretKeyPath(body, isSecretKey, 'publish');
+        const secret = secretKeyPath(body, 'publish');
         if (secret) throw new InputError(`'${secret}' looks like a secret; tokens and keys go to .env (POST /api/env-keys), not settings.json`);
         const next: Record<string, unknown> = { ...publishBlock(ctx.settingsPath) };
         for (const [k, v] of Object.entries(body)) {

@@ -1,5 +1,5 @@
 import { Type as T } from '@sinclair/typebox';
-import { isSecretVar } from '../../core/config/environment.ts';
+import { isSecret } from '../../core/config/secrets.ts';
 import type { ToolContext } from '../../mcp/tool.ts';
 import { KILL_GRACE_S, OUTPUT_MAX_CHARS } from './run-process.ts';
 
@@ -25,7 +25,7 @@ export const EXEC_TOOL_TIMEOUT_S = MAX_TIMEOUT_S + KILL_GRACE_S + 30;
  * is not lost in its buffer.
  */
 export function childEnv(env: ToolContext['env']): Record<string, string | undefined> {
-  const kept = Object.entries(env).filter(([name]) => !isSecretVar(name));
+  const kept = Object.entries(env).filter(([name]) => !isSecret(name));
   return { PYTHONUNBUFFERED: '1', ...Object.fromEntries(kept) };
 }
 

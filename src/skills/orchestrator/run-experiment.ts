@@ -1,5 +1,5 @@
 import type { Env } from '../../core/config/env-vars.ts';
-import { minutesToWalltime } from '../../core/config/setting-defs.ts';
+import { minutesToWalltime } from '../../core/config/settings.ts';
 import { parseLaunchRequest } from '../../run/launch-request.ts';
 import { requestEnv } from '../../run/run-env.ts';
 import { runDirOf } from '../../run/run-ids.ts';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/core/config/config.ts';
-import { BUILTIN_MODELS } from '../../../src/core/config/env-vars.ts';
+import { BUILTIN_MODELS } from '../../../src/core/config/settings.ts';
 import { InputError } from '../../../src/core/errors.ts';
 import { daemonUrl, type ModelRole, modelFor } from '../../../src/llm/route.ts';
 import { type Sandbox, sandbox } from './helpers.ts';

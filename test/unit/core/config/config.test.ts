@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Config, effective, loadConfig } from '../../../../src/core/config/config.ts';
-import { BUILTIN_MODELS, ENV_VARS, envValue } from '../../../../src/core/config/env-vars.ts';
+import { ENV_VARS, envValue } from '../../../../src/core/config/env-vars.ts';
 import { experimentPartition } from '../../../../src/core/config/experiment-md.ts';
-import { SETTINGS } from '../../../../src/core/config/setting-defs.ts';
+import { BUILTIN_MODELS, SETTINGS } from '../../../../src/core/config/settings.ts';
 import { InputError } from '../../../../src/core/errors.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 
@@ -165,6 +165,35 @@ describe('layers', () => {
     expect(load().projectRoot).toBe(project);
   });
 
+});
+
+describe('the settings table', () => {
+  test("a default the table states is the bundled workflow's value where the workflow has one", () => {
+    const bundled = load().workflow.workflow;
+    for (const s of SETTINGS) {
+      const inWorkflow = s.workflow?.get(bundled);
+      if (s.default === undefined || typeof s.default === 'function' || inWorkflow === undefined || inWorkflow === '') continue;
+      expect([s.key, s.default]).toEqual([s.key, inWorkflow as never]);
+    }
+  });
+
+  test("a variable a setting reads takes the setting's default", () => {
+    for (const s of SETTINGS) {
+      if (typeof s.default === 'function') continue;
+      const text = s.default === undefined || s.default === null ? null : String(s.default);
+      for (const name of s.env ?? []) expect([name, ENV_VARS.find((e) => e.name === name)?.default]).toEqual([name, text]);
+    }
+  });
+
+  test("the run reads a value saved under the dashboard's name, in the ors block too", () => {
+    writeFileSync(join(project, 'workspace', 'settings.json'), JSON.stringify({ ors: { replicator_model: 'page-rep' }, llm_provider: 'providerb' }));
+    expect(effective(load(), 'model_replicate')).toEqual({ key: 'model_replicate', value: 'page-rep', source: `${join(project, 'workspace', 'settings.json')}: ors.replicator_model` });
+    expect(value(load({ SVC_BACKEND: 'providera' }), 'backend')).toBe('providerb');
+  });
+
+  test('a dashboard-only key is no run setting', () => {
+    expect(() => effective(load(), 'ssh_port')).toThrow("unknown setting 'ssh_port'");
+  });
 });
 
 describe('environment variable table', () => {

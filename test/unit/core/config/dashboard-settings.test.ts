@@ -2,9 +2,8 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Config, loadConfig } from '../../../../src/core/config/config.ts';
-import { DASHBOARD_KEYS, ORS_KEYS } from '../../../../src/core/config/dashboard-setting-keys.ts';
 import { profilesView, saveDashboardSettings, settingsView } from '../../../../src/core/config/dashboard-settings.ts';
-import { BUILTIN_MODELS } from '../../../../src/core/config/env-vars.ts';
+import { BUILTIN_MODELS, SETTINGS } from '../../../../src/core/config/settings.ts';
 import { InputError } from '../../../../src/core/errors.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 
@@ -87,12 +86,14 @@ describe('settings view: the spec rules, one each', () => {
 describe('settings view: shape', () => {
   test('every key of the dictionary, the ors block, and a source for each', () => {
     const v = view();
-    for (const k of DASHBOARD_KEYS) {
-      expect(Object.keys(v)).toContain(k.key);
-      expect(['default', 'workflow']).toContain(v._sources[k.key] as string);
+    const names = SETTINGS.flatMap((s) => s.page ?? []);
+    const top = names.filter((n) => !n.startsWith('ors.'));
+    for (const name of top) {
+      expect(Object.keys(v)).toContain(name);
+      expect(['default', 'workflow']).toContain(v._sources[name] as string);
     }
     const ors = v.ors as Record<string, unknown>;
-    expect(Object.keys(ors)).toEqual(ORS_KEYS.map((k) => k.key));
+    expect(Object.keys(ors).sort()).toEqual(names.filter((n) => n.startsWith('ors.')).map((n) => n.slice(4)).sort());
     expect(ors.judge_model).toBe(BUILTIN_MODELS.replication);
     expect(ors.replicator_model).toBe(BUILTIN_MODELS.replication);
     expect(v._sources['ors.judge_model']).toBe('default');

@@ -1,16 +1,20 @@
 import { describe, expect, test } from 'bun:test';
-import { maskSecretValues, secretKeyPath, withoutSecretKeys } from '../../../../src/core/config/secrets.ts';
-import { isSecretKey } from '../../../../src/core/config/saved-settings.ts';
+import { isSecret, maskSecretValues, secretKeyPath, withoutSecretKeys } from '../../../../src/core/config/secrets.ts';
 
 describe('secret keys and values', () => {
   test('the path of the first secret key at any depth', () => {
-    expect(secretKeyPath({ a: [{ b: 1 }, { api_key: 'x' }] }, isSecretKey)).toBe('a[1].api_key');
-    expect(secretKeyPath({ a: { b: 1 } }, isSecretKey)).toBeUndefined();
+    expect(secretKeyPath({ a: [{ b: 1 }, { api_key: 'x' }] })).toBe('a[1].api_key');
+    expect(secretKeyPath({ a: { b: 1 } })).toBeUndefined();
   });
 
   test('secret keys are dropped at any depth, other keys kept', () => {
     const value: Record<string, unknown> = { a: 1, token: 't', n: [{ password: 'p', ok: true }] };
-    expect(withoutSecretKeys(value, isSecretKey)).toEqual({ a: 1, n: [{ ok: true }] });
+    expect(withoutSecretKeys(value)).toEqual({ a: 1, n: [{ ok: true }] });
+  });
+
+  test('one rule for variables and settings.json keys: marked secret, named like a credential, or an unknown name ending in key', () => {
+    for (const name of ['PROVIDERA_API_KEY', 'SVC_GUI_TOKEN', 'GITHUB_TOKEN', 'MY_PASSWORD', 'api_key', 'semantic_scholar_key', 'CUSTOM_KEY']) expect([name, isSecret(name)]).toEqual([name, true]);
+    for (const name of ['SVC_MODEL', 'ssh_key', 'llm_model', 'PATH', 'LD_PRELOAD']) expect([name, isSecret(name)]).toEqual([name, false]);
   });
 
   test('values of secret variables go back to their reference; other values stay', () => {
