@@ -4,6 +4,7 @@ import { defineCommand } from 'citty';
 import { checkpointsDir } from '../core/config/environment.ts';
 import { listCheckpointDirs } from '../core/checkpoint/locate.ts';
 import { type CheckpointSummary, summarizeCheckpoint } from '../core/checkpoint/summary.ts';
+import { readTreeOutline } from '../core/checkpoint/tree.ts';
 import { InputError } from '../core/errors.ts';
 import { fmtCost, fmtScore, fmtTime, print, printJson, table } from './output.ts';
 
@@ -38,7 +39,7 @@ export default defineCommand({
 /** One checkpoint's row; a checkpoint that cannot be read at all still gets one, saying why. */
 function summaryRow(dir: string): CheckpointSummary {
   try {
-    const { tree: _tree, ...s } = summarizeCheckpoint(dir);
+    const { tree: _tree, ...s } = summarizeCheckpoint(dir, readTreeOutline);
     return s;
   } catch (err) {
     const nodes = { total: 0, pending: 0, running: 0, success: 0, failed: 0, other: 0 };

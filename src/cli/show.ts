@@ -3,6 +3,7 @@ import { checkpointsDir } from '../core/config/environment.ts';
 import { notableFiles, runOrigin } from '../core/checkpoint/inventory.ts';
 import { findCheckpoint } from '../core/checkpoint/locate.ts';
 import { summarizeCheckpoint } from '../core/checkpoint/summary.ts';
+import { readTreeOutline } from '../core/checkpoint/tree.ts';
 import { experimentsDirOf } from '../core/workspace.ts';
 import { fmtScore, print, printJson, table, warn } from './output.ts';
 import { printSummary, printTree } from './status.ts';
@@ -17,7 +18,7 @@ export default defineCommand({
   run({ args }) {
     const root = checkpointsDir(args['checkpoints-dir']);
     const dir = findCheckpoint(args.checkpoint, root);
-    const { tree, ...summary } = summarizeCheckpoint(dir);
+    const { tree, ...summary } = summarizeCheckpoint(dir, readTreeOutline);
     const detail = { ...summary, experiments_dir: experimentsDirOf(dir), origin: runOrigin(dir, summary.problems), files: notableFiles(dir) };
     if (args.json) printJson(detail);
     else {

@@ -2,6 +2,7 @@ import { defineCommand } from 'citty';
 import { checkpointsDir } from '../core/config/environment.ts';
 import { findCheckpoint } from '../core/checkpoint/locate.ts';
 import { type CheckpointSummary, summarizeCheckpoint } from '../core/checkpoint/summary.ts';
+import { readTree, readTreeOutline } from '../core/checkpoint/tree.ts';
 import { fmtCost, fmtScore, print, printJson, warn } from './output.ts';
 import { renderTree } from './tree-text.ts';
 import type { TreeFile } from '../schema/checkpoint.ts';
@@ -14,7 +15,8 @@ export default defineCommand({
   },
   run({ args }) {
     const dir = findCheckpoint(args.checkpoint_dir, checkpointsDir());
-    const { tree, ...summary } = summarizeCheckpoint(dir);
+    // the JSON lists the node records whole; the text shows only what the outline keeps
+    const { tree, ...summary } = summarizeCheckpoint(dir, args.json ? readTree : readTreeOutline);
     if (args.json) {
       printJson({ ...summary, nodes_list: tree?.nodes ?? [] });
     } else {

@@ -10,6 +10,7 @@ import { isAlive, readPid } from './pid.ts';
 import { isUnchanged, takeSnapshot, treeJsonSuffices, unwatch } from './snapshot.ts';
 import { statusWithoutProcess } from './status.ts';
 import { summarizeCheckpoint } from './summary.ts';
+import { readTreeOutline } from './tree.ts';
 
 
 /** Files whose change changes an entry, besides the directory itself. */
@@ -88,7 +89,7 @@ function leadsOut(dir: string): boolean {
 
 function entryOf(dir: string): { entry: CheckpointListEntry; fromTreeJson: boolean } {
   try {
-    const s = summarizeCheckpoint(dir);
+    const s = summarizeCheckpoint(dir, readTreeOutline);
     const fromTreeJson = treeJsonSuffices(dir, { file: s.tree_file, problems: s.problems });
     const score = s.best?.score;
     const entry: CheckpointListEntry = {

@@ -4,7 +4,7 @@ import { Type as T } from '@sinclair/typebox';
 import { CostSummary, CostTraceRecord, IdeaFile, type NodeRecord, type TreeFile } from '../../schema/checkpoint.ts';
 import { readCheckpointText, readRecord } from './records.ts';
 import { type CheckpointStatus, checkpointStatus, countNodes, type NodeCounts } from './status.ts';
-import { readTree } from './tree.ts';
+import { readTree, type TreeRead } from './tree.ts';
 
 export type BestNode = { id: string; score: number; label: string | null; metric: string | null; value: number | null };
 export type Cost = { usd: number; tokens: number; calls: number };
@@ -29,8 +29,12 @@ export type CheckpointSummary = {
   problems: string[];
 };
 
-export function summarizeCheckpoint(dir: string): CheckpointSummary & { tree: TreeFile | null } {
-  const { tree, file, problems } = readTree(dir);
+/**
+ * The summary of a checkpoint and the tree it was made from: the full node records by default,
+ * readTreeOutline's when the caller shows no more than the summary and the node tree.
+ */
+export function summarizeCheckpoint(dir: string, read: (dir: string) => TreeRead = readTree): CheckpointSummary & { tree: TreeFile | null } {
+  const { tree, file, problems } = read(dir);
   const { status, pid } = checkpointStatus(dir, tree);
   const idea = readRecord(dir, 'idea.json', IdeaFile, problems);
   const metric = readRecord(dir, 'evaluation_criteria.json', EvaluationCriteria, problems)?.primary_metric || idea?.primary_metric || null;

@@ -1,4 +1,5 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import { join } from 'node:path';
 import type { NodeRecord, TreeFile } from '../../schema/checkpoint.ts';
 import { readCheckpointText } from './records.ts';
@@ -18,15 +19,30 @@ export type TreeRead = {
  * kept: the complete node records before the point of damage, or nodes_tree.json when that has more.
  */
 export function readTree(dir: string): TreeRead {
+  return readTreeWith(dir, readTreeFile);
+}
+
+/**
+ * What a summary and the node tree show of a checkpoint's tree, read like readTree (same layouts,
+ * same problems) but keeping of each node only OUTLINE's fields: the others, trace logs and
+ * artifacts above all, make up nearly all of a large tree.json.
+ */
+export function readTreeOutline(dir: string): TreeRead {
+  return readTreeWith(dir, readTreeFileOutline);
+}
+
+type FileReader = (file: string, problems: string[]) => FileRead;
+
+function readTreeWith(dir: string, readFile: FileReader): TreeRead {
   const problems: string[] = [];
-  const primary = readTreeFile(join(dir, 'tree.json'), problems);
+  const primary = readFile(join(dir, 'tree.json'), problems);
   if (primary.tree && !primary.partial) return { tree: primary.tree, file: primary.file, problems };
-  const secondary = readTreeFile(join(dir, 'nodes_tree.json'), problems);
+  const secondary = readFile(join(dir, 'nodes_tree.json'), problems);
   const best = [primary, secondary].filter((r) => r.tree).sort((a, b) => Number(a.partial) - Number(b.partial) || (b.tree?.nodes.length ?? 0) - (a.tree?.nodes.length ?? 0))[0];
   if (best?.tree) return { tree: best.tree, file: best.file, problems };
   const legacy = legacyTreeFile(dir);
   if (legacy) {
-    const r = readTreeFile(legacy, problems);
+    const r = readFile(legacy, problems);
     if (r.tree) return { tree: r.tree, file: r.file, problems };
   }
   return { tree: null, file: null, problems };
@@ -52,6 +68,55 @@ function readTreeFile(file: string, problems: string[]): FileRead {
     problems.push(`${file}: is not valid JSON (${(err as Error).message})${kept}`);
     return nodes.length > 0 ? { tree: { nodes }, file, partial: true } : none;
   }
+  return treeOf(parsed, file, problems);
+}
+
+/** The fields of a tree file, and of each of its nodes, that a summary and the node tree show. */
+const OUTLINE_FIELDS = ['run_id', 'experiment_goal', 'status'] as const;
+const OUTLINE_NODE_FIELDS = ['id', 'parent_id', 'status', 'label', 'name', 'metrics'] as const;
+
+/**
+ * readTreeFile keeping OUTLINE's fields only. The bytes are parsed as Latin-1, one character a
+ * byte: JSON's syntax is ASCII, so the parse is the same, and the strings it builds take half the
+ * memory of UTF-16 ones (any non-ASCII character makes a whole UTF-8 decoded string UTF-16). The
+ * kept strings are then decoded as the UTF-8 they are. A file that does not parse, or that is not
+ * a regular file, is read by readTreeFile, for its messages and what it salvages.
+ */
+function readTreeFileOutline(file: string, problems: string[]): FileRead {
+  let parsed: unknown;
+  try {
+    if (!statSync(file).isFile()) return readTreeFile(file, problems);
+    parsed = JSON.parse(readFileSync(file, 'latin1'));
+  } catch {
+    return readTreeFile(file, problems);
+  }
+  if (parsed === null || typeof parsed !== 'object' || !Array.isArray((parsed as { nodes?: unknown }).nodes)) return treeOf(parsed, file, problems);
+  const whole = parsed as Record<string, unknown> & { nodes: unknown[] };
+  const outline: Record<string, unknown> = pick(whole, OUTLINE_FIELDS);
+  outline.nodes = whole.nodes.map((n) => (n !== null && typeof n === 'object' && !Array.isArray(n) ? pick(n as Record<string, unknown>, OUTLINE_NODE_FIELDS) : n));
+  return treeOf(outline, file, problems);
+}
+
+function pick(from: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (k in from) out[k] = asUtf8(from[k]);
+  return out;
+}
+
+/** A value parsed from Latin-1 text, its strings (and keys) decoded as UTF-8; one that is no valid UTF-8 came from an escape and stays. */
+function asUtf8(v: unknown): unknown {
+  if (typeof v === 'string') {
+    if (!/[\x80-\xff]/.test(v)) return v;
+    const bytes = Buffer.from(v, 'latin1');
+    return isUtf8(bytes) ? bytes.toString('utf8') : v;
+  }
+  if (Array.isArray(v)) return v.map(asUtf8);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [asUtf8(k) as string, asUtf8(x)]));
+  return v;
+}
+
+function treeOf(parsed: unknown, file: string, problems: string[]): FileRead {
+  const none: FileRead = { tree: null, file, partial: false };
   if (parsed === null || typeof parsed !== 'object' || !Array.isArray((parsed as { nodes?: unknown }).nodes)) {
     problems.push(`${file}: has no "nodes" list`);
     return none;

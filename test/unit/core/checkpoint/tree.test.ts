@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readTree, salvageNodes } from '../../../../src/core/checkpoint/tree.ts';
+import { readTree, readTreeOutline, salvageNodes } from '../../../../src/core/checkpoint/tree.ts';
 import { writeCheckpoint } from '../../../support/checkpoint.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 
@@ -81,6 +81,48 @@ describe('readTree', () => {
     const r = readTree(dir);
     expect(r.tree?.nodes.map((n) => n.id)).toEqual(['a']);
     expect(r.problems[0]).toContain('3 node record(s) without an id were skipped');
+  });
+});
+
+describe('readTreeOutline', () => {
+  const OUTLINE = ['id', 'parent_id', 'status', 'label', 'name', 'metrics'];
+  /** readTree's result cut to the outline's fields: what the outline must equal. */
+  const cut = (dir: string) => {
+    const r = readTree(dir);
+    const nodes = r.tree?.nodes.map((n) => Object.fromEntries(Object.entries(n).filter(([k]) => OUTLINE.includes(k))));
+    const top = r.tree ? Object.fromEntries(Object.entries(r.tree).filter(([k]) => ['run_id', 'experiment_goal', 'status'].includes(k))) : null;
+    return { ...r, tree: r.tree ? { ...top, nodes } : null };
+  };
+
+  test('keeps the fields a summary shows, non-ASCII text decoded as written', () => {
+    const nodes = [
+      { id: 'root', parent_id: null, status: 'success', label: 'draft', name: 'débit → ブロック', metrics: { 'débit': 1.5, _scientific_score: 0.5 }, trace_log: ['→ run_bash', '← ok'], artifacts: [{ content: 'x'.repeat(1000) }] },
+      { id: 'n1', parent_id: 'root', status: 'failed', name: 'é🙂' },
+    ];
+    writeFileSync(join(dir, 'tree.json'), JSON.stringify({ run_id: 'r', experiment_goal: 'Ziel: größer', status: 'stopped', nodes }, null, 2));
+    const outline = readTreeOutline(dir);
+    expect(outline).toEqual(cut(dir));
+    expect(outline.tree?.nodes[0]).toEqual({ id: 'root', parent_id: null, status: 'success', label: 'draft', name: 'débit → ブロック', metrics: { 'débit': 1.5, _scientific_score: 0.5 } });
+  });
+
+  test('text written as escapes (an ASCII file) reads the same', () => {
+    writeFileSync(join(dir, 'tree.json'), '{"run_id": "r", "nodes": [{"id": "a", "name": "caf\\u00e9 \\u2192 \\ud83d\\ude42"}]}');
+    expect(readTreeOutline(dir).tree?.nodes[0]?.name).toBe('café → 🙂');
+  });
+
+  test('the checkpoint this repository writes for tests: the same as readTree cut to the outline', () => {
+    const ck = writeCheckpoint(dir, { nodes: 40, payloadBytes: 400 });
+    expect(readTreeOutline(ck)).toEqual(cut(ck));
+  });
+
+  test('a damaged, empty or missing tree file gives the problems and salvage readTree gives', () => {
+    writeFileSync(join(dir, 'tree.json'), `${tree([{ id: 'a', status: 'success' }, { id: 'b' }]).slice(0, -12)}`);
+    expect(readTreeOutline(dir)).toEqual(cut(dir));
+    writeFileSync(join(dir, 'tree.json'), '');
+    writeFileSync(join(dir, 'nodes_tree.json'), tree([{ id: 'x' }]));
+    expect(readTreeOutline(dir)).toEqual(cut(dir));
+    mkdirSync(join(dir, 'other'));
+    expect(readTreeOutline(join(dir, 'other'))).toEqual({ tree: null, file: null, problems: [] });
   });
 });
 
