@@ -2,7 +2,6 @@ import { defineCommand } from 'citty';
 import { pipelineSummary } from '../pipeline/run.ts';
 import { runPostSearch } from '../run/post-search.ts';
 import { print } from './output.ts';
-import { log } from '../core/log.ts';
 
 export default defineCommand({
   meta: { description: "Run the post-search pipeline of a checkpoint: the workflow's pipeline stages, in dependency order" },
@@ -12,7 +11,7 @@ export default defineCommand({
     stage: { type: 'string', description: 'run this one stage only (the others are read from their output files)' },
   },
   async run({ args }) {
-    const r = await runPostSearch({ checkpoint: args.checkpoint_dir, configPath: args.config, stage: args.stage }, process.env, process.cwd(), (line) => log.info(line));
+    const r = await runPostSearch({ checkpoint: args.checkpoint_dir, configPath: args.config, stage: args.stage }, process.env, process.cwd(), (line) => process.stderr.write(`${line}\n`));
     print(`checkpoint: ${r.checkpointDir}`);
     print(pipelineSummary(r));
     return r.failure ? 1 : 0;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readTree, readTreeOutline, salvageNodes } from '../../../../src/core/checkpoint/tree.ts';
+import { readTree, readTreeOutline, salvageNodes, type TreeRead } from '../../../../src/core/checkpoint/tree.ts';
 import { writeCheckpoint } from '../../../support/checkpoint.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 
@@ -87,11 +87,11 @@ describe('readTree', () => {
 describe('readTreeOutline', () => {
   const OUTLINE = ['id', 'parent_id', 'status', 'label', 'name', 'metrics'];
   /** readTree's result cut to the outline's fields: what the outline must equal. */
-  const cut = (dir: string) => {
+  const cut = (dir: string): TreeRead => {
     const r = readTree(dir);
     const nodes = r.tree?.nodes.map((n) => Object.fromEntries(Object.entries(n).filter(([k]) => OUTLINE.includes(k))));
     const top = r.tree ? Object.fromEntries(Object.entries(r.tree).filter(([k]) => ['run_id', 'experiment_goal', 'status'].includes(k))) : null;
-    return { ...r, tree: r.tree ? { ...top, nodes } : null };
+    return { ...r, tree: r.tree ? ({ ...top, nodes } as TreeRead['tree']) : null };
   };
 
   test('keeps the fields a summary shows, non-ASCII text decoded as written', () => {
