@@ -1,6 +1,7 @@
 /**
  * What every outbound HTTP client of svc shares (the model layer, literature search, scheduler
- * polling): the wait a server asked for, and a wait that ends at once when its signal aborts.
+ * polling, clone and the registry client): the wait a server asked for, a wait that ends at once
+ * when its signal aborts, one retry loop, capped body reads and a timeout on a stalled download.
  */
 
 /** Header lookup of a Fetch `Headers` or of a plain record, whatever the case of the names. */
@@ -42,6 +43,62 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** How long to wait before a retry, at most: a server asking for longer is asked again after this. */
+const MAX_RETRY_WAIT_MS = 60_000;
+const BASE_BACKOFF_MS = 500;
+
+/** What the caller's classifier says about a failed attempt: retry or not, and the wait the server asked for. */
+export type Verdict = { retry: boolean; afterMs: number | null };
+
+export type RetryPolicy = {
+  maxRetries: number;
+  /** epoch ms after which no retry starts (the call's timeout) */
+  deadline: number;
+  signal?: AbortSignal;
+  classify: (err: unknown) => Verdict;
+  /** the wait before retry `n` (from 0) when the server asked for none; default backoffMs */
+  backoff?: (n: number) => number;
+};
+
+/** The outcome of the last attempt when retrying stops. */
+export class RetriesExhausted extends Error {
+  constructor(
+    readonly last: unknown,
+    readonly attempts: number,
+    /** the wait the last retryable failure asked for (or the backoff), before the cap; null when it was final */
+    readonly nextWaitMs: number | null,
+  ) {
+    super('retries exhausted');
+  }
+}
+
+/**
+ * Runs `attempt` until it succeeds, the classifier says the error is final, retries run out, or
+ * the next wait would pass the deadline or the signal fires. Waits are what the server asked for
+ * (Retry-After) or the policy's backoff, capped at MAX_RETRY_WAIT_MS.
+ */
+export async function withRetries<T>(attempt: () => Promise<T>, policy: RetryPolicy): Promise<T> {
+  for (let n = 0; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (policy.signal?.aborted) throw err;
+      const verdict = policy.classify(err);
+      if (!verdict.retry) throw new RetriesExhausted(err, n + 1, null);
+      const wanted = verdict.afterMs ?? (policy.backoff ?? backoffMs)(n);
+      const wait = Math.min(wanted, MAX_RETRY_WAIT_MS);
+      if (n >= policy.maxRetries || Date.now() + wait >= policy.deadline) throw new RetriesExhausted(err, n + 1, wanted);
+      await abortableSleep(wait, policy.signal);
+    }
+  }
+}
+
+/** Exponential backoff with jitter: half of the step fixed, half random, so callers spread out. */
+export function backoffMs(retry: number): number {
+  const step = BASE_BACKOFF_MS * 2 ** retry;
+  return step / 2 + Math.random() * (step / 2);
 }
 
 /**
@@ -86,12 +143,8 @@ export async function readCappedBytes(message: Request | Response, maxBytes: num
  */
 export async function fetchWithStallTimeout(url: string, init: RequestInit, stallMs: number, stalled: () => Error): Promise<Response> {
   const ctrl = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const watch = () => {
-    timer = setTimeout(() => ctrl.abort(stalled()), stallMs);
-  };
   const why = (err: unknown) => (ctrl.signal.aborted ? ctrl.signal.reason : err);
-  watch();
+  const timer = setTimeout(() => ctrl.abort(stalled()), stallMs);
   let res: Response;
   try {
     res = await fetch(url, { ...init, signal: ctrl.signal });
@@ -101,25 +154,36 @@ export async function fetchWithStallTimeout(url: string, init: RequestInit, stal
     clearTimeout(timer);
   }
   if (res.body === null) return res;
-  const reader = res.body.getReader();
-  // highWaterMark 0: nothing is read ahead, so the limit runs only while the caller waits for a chunk
-  const body = new ReadableStream<Uint8Array>(
-    {
-      async pull(out) {
-        watch();
-        try {
-          const { done, value } = await reader.read();
-          if (done) out.close();
-          else out.enqueue(value);
-        } catch (err) {
-          out.error(why(err));
-        } finally {
-          clearTimeout(timer);
-        }
-      },
-      cancel: (reason) => reader.cancel(reason),
-    },
-    { highWaterMark: 0 },
-  );
-  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  async function* chunks(source: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+    const reader = source.getReader();
+    // one timer for the whole body, not one a chunk: when it fires it looks at the read pending then
+    let pendingSince: number | null = null;
+    let watchdog: ReturnType<typeof setTimeout>;
+    const check = () => {
+      const waited = pendingSince === null ? 0 : performance.now() - pendingSince;
+      if (waited >= stallMs) ctrl.abort(stalled());
+      else watchdog = setTimeout(check, stallMs - waited);
+    };
+    watchdog = setTimeout(check, stallMs);
+    try {
+      for (;;) {
+        pendingSince = performance.now();
+        const next = await reader.read().catch((err: unknown) => {
+          throw why(err);
+        });
+        pendingSince = null;
+        if (next.done) return;
+        yield next.value;
+      }
+    } finally {
+      clearTimeout(watchdog);
+      await reader.cancel().catch(() => {});
+    }
+  }
+  return new Response(streamOf(chunks(res.body)), { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+/** ReadableStream.from, which Bun has and its types do not declare yet. */
+function streamOf(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  return (ReadableStream as unknown as { from: (it: AsyncIterable<Uint8Array>) => ReadableStream<Uint8Array> }).from(chunks);
 }

@@ -1,4 +1,4 @@
-import { abortableSleep, readCapped, retryAfterMs } from '../core/outbound.ts';
+import { readCapped, RetriesExhausted, retryAfterMs, withRetries } from '../core/outbound.ts';
 
 /** Why a provider gave no papers; `offline` covers unreachable hosts and timeouts. */
 export type FailureKind = 'offline' | 'rate_limited' | 'http' | 'bad_answer';
@@ -25,8 +25,18 @@ export type FetchOptions = {
   maxRetries?: number;
 };
 
-/** What a rate-limited request waits when the provider gives no Retry-After: 1 s, then 2 s. */
-const BACKOFF_S = [1, 2, 4];
+/** What a rate-limited request waits when the provider gives no Retry-After: 1 s, then 2 s, then 4 s. */
+const BACKOFF_MS = [1000, 2000, 4000];
+
+/** An answer 429 or 503: the provider asks to be called again later. */
+class RateLimited extends Error {
+  constructor(
+    readonly status: number,
+    readonly afterMs: number | null,
+  ) {
+    super(`rate limited (${status})`);
+  }
+}
 
 /**
  * The body of a successful GET. A 429 or 503 is retried after the provider's Retry-After (or a
@@ -34,32 +44,41 @@ const BACKOFF_S = [1, 2, 4];
  * ProviderFailure naming what happened, so the survey can carry on without this provider.
  */
 export async function fetchText(url: string, opts: FetchOptions): Promise<string> {
-  const maxRetries = opts.maxRetries ?? 2;
-  for (let attempt = 0; ; attempt++) {
-    const left = opts.deadline - Date.now();
-    if (left <= 0) throw new ProviderFailure('offline', `no answer from ${hostOf(url)} before the timeout`);
-    const timeout = AbortSignal.timeout(left);
-    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-    let res: Response;
-    let body: string;
-    try {
-      res = await fetch(url, { headers: opts.headers, signal });
-      body = await readCapped(res, MAX_PROVIDER_ANSWER_BYTES, () => new ProviderFailure('bad_answer', `${hostOf(url)} sent more than ${MAX_PROVIDER_ANSWER_BYTES / 1024 / 1024} MB for one answer`));
-    } catch (err) {
-      if (opts.signal?.aborted) throw opts.signal.reason;
-      if (err instanceof ProviderFailure) throw err;
-      if (timeout.aborted) throw new ProviderFailure('offline', `no answer from ${hostOf(url)} before the timeout`);
-      throw new ProviderFailure('offline', `${hostOf(url)} is not reachable (${(err as Error).message.split('\n')[0]})`);
-    }
-    if (res.ok) return body;
-    if (res.status !== 429 && res.status !== 503) throw new ProviderFailure('http', `${hostOf(url)} answered ${res.status}${detail(body)}`);
-    const asked = retryAfterMs(res.headers);
-    const waitS = asked === null ? (BACKOFF_S[attempt] ?? 4) : Math.ceil(asked / 1000);
-    if (attempt >= maxRetries || Date.now() + waitS * 1000 >= opts.deadline) {
-      throw new ProviderFailure('rate_limited', `${hostOf(url)} answered ${res.status} (rate limited) ${attempt + 1} time${attempt ? 's' : ''}, last asking to wait ${waitS} s`);
-    }
-    await abortableSleep(waitS * 1000, opts.signal);
+  try {
+    return await withRetries(() => fetchOnce(url, opts), {
+      maxRetries: opts.maxRetries ?? 2,
+      deadline: opts.deadline,
+      signal: opts.signal,
+      classify: (err) => (err instanceof RateLimited ? { retry: true, afterMs: err.afterMs === null ? null : Math.ceil(err.afterMs / 1000) * 1000 } : { retry: false, afterMs: null }),
+      backoff: (n) => BACKOFF_MS[n] ?? 4000,
+    });
+  } catch (err) {
+    if (!(err instanceof RetriesExhausted)) throw err;
+    const { last, attempts, nextWaitMs } = err;
+    if (!(last instanceof RateLimited)) throw last;
+    throw new ProviderFailure('rate_limited', `${hostOf(url)} answered ${last.status} (rate limited) ${attempts} time${attempts > 1 ? 's' : ''}, last asking to wait ${Math.round((nextWaitMs ?? 0) / 1000)} s`);
   }
+}
+
+async function fetchOnce(url: string, opts: FetchOptions): Promise<string> {
+  const left = opts.deadline - Date.now();
+  if (left <= 0) throw new ProviderFailure('offline', `no answer from ${hostOf(url)} before the timeout`);
+  const timeout = AbortSignal.timeout(left);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  let res: Response;
+  let body: string;
+  try {
+    res = await fetch(url, { headers: opts.headers, signal });
+    body = await readCapped(res, MAX_PROVIDER_ANSWER_BYTES, () => new ProviderFailure('bad_answer', `${hostOf(url)} sent more than ${MAX_PROVIDER_ANSWER_BYTES / 1024 / 1024} MB for one answer`));
+  } catch (err) {
+    if (opts.signal?.aborted) throw opts.signal.reason;
+    if (err instanceof ProviderFailure) throw err;
+    if (timeout.aborted) throw new ProviderFailure('offline', `no answer from ${hostOf(url)} before the timeout`);
+    throw new ProviderFailure('offline', `${hostOf(url)} is not reachable (${(err as Error).message.split('\n')[0]})`);
+  }
+  if (res.ok) return body;
+  if (res.status === 429 || res.status === 503) throw new RateLimited(res.status, retryAfterMs(res.headers));
+  throw new ProviderFailure('http', `${hostOf(url)} answered ${res.status}${detail(body)}`);
 }
 
 function hostOf(url: string): string {

@@ -13,7 +13,7 @@ import { CostLedger, costRecordOf } from './ledger.ts';
 import { readLimits } from './limits.ts';
 import { PriceBook } from './prices.ts';
 import { apiKey, sdkModel } from './providers.ts';
-import { RetriesExhausted, withRetries } from './retry.ts';
+import { RetriesExhausted, withRetries } from '../core/outbound.ts';
 import { type ModelChoice, type ModelRole, modelFor } from './route.ts';
 import { sdkComplete } from './sdk-call.ts';
 import type { Completion, CompletionRequest, RecordedCompletion } from './types.ts';

@@ -2,8 +2,7 @@ import { KEY_VARIABLE } from '../core/config/env-vars.ts';
 import { withoutCredentials } from '../core/text.ts';
 import { SvcError, UnavailableError } from '../core/errors.ts';
 import { ModelKeyError, ModelUnreachableError } from './errors.ts';
-import { retryAfterMs } from '../core/outbound.ts';
-import type { Verdict } from './retry.ts';
+import { retryAfterMs, type Verdict } from '../core/outbound.ts';
 import type { Backend, ModelChoice } from './route.ts';
 
 

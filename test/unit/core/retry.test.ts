@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { backoffMs } from '../../../src/llm/retry.ts';
+import { backoffMs } from '../../../src/core/outbound.ts';
 
 test('backoff doubles, with jitter in the upper half of each step', () => {
   for (let i = 0; i < 50; i++) {
