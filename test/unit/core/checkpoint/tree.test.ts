@@ -115,6 +115,25 @@ describe('readTreeOutline', () => {
     expect(readTreeOutline(ck)).toEqual(cut(ck));
   });
 
+  test('a node a line (as svc writes tree.json), indented, compact, or with records that are no node: the same as readTree cut', () => {
+    const nodes = [
+      { id: 'a', status: 'success', label: 'draft', artifacts: [{ content: '{\n  "nodes": [ ]\n}' }] },
+      { id: 'b', parent_id: 'a', name: 'x\n    {"id": "fake"}', metrics: { m: 1 } },
+    ];
+    const layouts = [
+      `{\n  "run_id": "r",\n  "nodes": [\n    ${nodes.map((n) => JSON.stringify(n)).join(',\n    ')}\n  ],\n  "status": "stopped"\n}\n`,
+      JSON.stringify({ run_id: 'r', nodes }, null, 2),
+      JSON.stringify({ run_id: 'r', nodes }),
+      JSON.stringify({ run_id: 'r', nodes: [] }, null, 2),
+      JSON.stringify({ run_id: 'r', nodes: [null, ...nodes, 7, { name: 'no id' }] }, null, 2),
+      `{\n  "run_id": "r",\n  "nodes": [\n    ${nodes.map((n) => JSON.stringify(n)).join(',\n    null,\n    ')}\n  ]\n}\n`,
+    ];
+    for (const text of layouts) {
+      writeFileSync(join(dir, 'tree.json'), text);
+      expect(readTreeOutline(dir)).toEqual(cut(dir));
+    }
+  });
+
   test('a damaged, empty or missing tree file gives the problems and salvage readTree gives', () => {
     writeFileSync(join(dir, 'tree.json'), `${tree([{ id: 'a', status: 'success' }, { id: 'b' }]).slice(0, -12)}`);
     expect(readTreeOutline(dir)).toEqual(cut(dir));
