@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readJsonObject } from '../core/json-object.ts';
 import { basename, join } from 'node:path';
 import { MANIFEST_FILE } from './manifest.ts';
 import { CURATE_STATUS_FILE, PUBLISHED_DIR, readManifest } from './curate.ts';
@@ -53,13 +54,12 @@ export function earStatus(checkpointDir: string): EarStatus {
   };
 }
 
-/** A JSON file's content; null when absent, and a problem named when it is not JSON. */
+/** A JSON object file's content; null when absent, and a problem named when it is not one. */
 function jsonFile(path: string, problems: string[]): unknown {
-  if (!existsSync(path)) return null;
   try {
-    return JSON.parse(readFileSync(path, 'utf8'));
-  } catch {
-    problems.push(`${path} is not JSON`);
+    return readJsonObject(path);
+  } catch (err) {
+    problems.push((err as Error).message);
     return null;
   }
 }
