@@ -20,7 +20,7 @@ export default defineCommand({
     const dataDir = resolve(args['data-dir'] ?? defaultMemoryDataDir(env));
     const apiKey = env.MEMBACKEND_API_KEY || null;
     if (!isLoopback(host) && !apiKey) {
-      logFor('svc memory').warn(`warning: listening on ${host} without MEMBACKEND_API_KEY: anyone who can reach this address can read and change the memory\n`);
+      logFor('svc memory').warn(`warning: listening on ${host} without MEMBACKEND_API_KEY: anyone who can reach this address can read and change the memory`);
     }
     const server = startMemoryServer({ port, host, dataDir, apiKey });
     logFor('svc memory').info(`serving ${dataDir} at ${server.url}${apiKey ? ' (MEMBACKEND_API_KEY required)' : ''}`);

@@ -14,6 +14,8 @@ function line(entry: LogObject): string {
 export const log = createConsola({
   // SVC_DEBUG shows the debug lines too (stacks of internal errors, caches not kept)
   level: process.env.SVC_DEBUG ? 4 : 3,
+  // every line is written: consola would hold back repeats and lose its count at exit
+  throttle: 0,
   reporters: [{ log: (entry: LogObject) => process.stderr.write(line(entry)) }],
 });
 

@@ -60,6 +60,8 @@ export type RetryPolicy = {
   classify: (err: unknown) => Verdict;
   /** the wait before retry `n` (from 0) when the server asked for none; default backoffMs */
   backoff?: (n: number) => number;
+  /** the longest wait: a server asking for longer is asked again after this; default MAX_RETRY_WAIT_MS */
+  maxWaitMs?: number;
 };
 
 /** The outcome of the last attempt when retrying stops. */
@@ -77,7 +79,7 @@ export class RetriesExhausted extends Error {
 /**
  * Runs `attempt` until it succeeds, the classifier says the error is final, retries run out, or
  * the next wait would pass the deadline or the signal fires. Waits are what the server asked for
- * (Retry-After) or the policy's backoff, capped at MAX_RETRY_WAIT_MS.
+ * (Retry-After) or the policy's backoff, capped at the policy's maxWaitMs.
  */
 export async function withRetries<T>(attempt: () => Promise<T>, policy: RetryPolicy): Promise<T> {
   for (let n = 0; ; n++) {
@@ -88,7 +90,7 @@ export async function withRetries<T>(attempt: () => Promise<T>, policy: RetryPol
       const verdict = policy.classify(err);
       if (!verdict.retry) throw new RetriesExhausted(err, n + 1, null);
       const wanted = verdict.afterMs ?? (policy.backoff ?? backoffMs)(n);
-      const wait = Math.min(wanted, MAX_RETRY_WAIT_MS);
+      const wait = Math.min(wanted, policy.maxWaitMs ?? MAX_RETRY_WAIT_MS);
       if (n >= policy.maxRetries || Date.now() + wait >= policy.deadline) throw new RetriesExhausted(err, n + 1, wanted);
       await abortableSleep(wait, policy.signal);
     }
@@ -154,36 +156,81 @@ export async function fetchWithStallTimeout(url: string, init: RequestInit, stal
     clearTimeout(timer);
   }
   if (res.body === null) return res;
-  async function* chunks(source: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-    const reader = source.getReader();
-    // one timer for the whole body, not one a chunk: when it fires it looks at the read pending then
-    let pendingSince: number | null = null;
-    let watchdog: ReturnType<typeof setTimeout>;
-    const check = () => {
-      const waited = pendingSince === null ? 0 : performance.now() - pendingSince;
-      if (waited >= stallMs) ctrl.abort(stalled());
-      else watchdog = setTimeout(check, stallMs - waited);
-    };
-    watchdog = setTimeout(check, stallMs);
-    try {
-      for (;;) {
-        pendingSince = performance.now();
-        const next = await reader.read().catch((err: unknown) => {
-          throw why(err);
-        });
+  const reader = res.body.getReader();
+  // one timer, running only while a read is pending: when it fires it looks at how long that has been
+  let pendingSince: number | null = null;
+  let watchdog: ReturnType<typeof setTimeout> | null = null;
+  // never what keeps a process alive: a finished download's last timer must not hold the exit
+  const arm = (ms: number) => (watchdog = setTimeout(check, ms)).unref();
+  const disarm = () => {
+    pendingSince = null;
+    if (watchdog) clearTimeout(watchdog);
+    watchdog = null;
+  };
+  const check = () => {
+    watchdog = null;
+    if (pendingSince === null) return;
+    const waited = performance.now() - pendingSince;
+    if (waited >= stallMs) ctrl.abort(stalled());
+    else arm(stallMs - waited);
+  };
+  const body = new ReadableStream<Uint8Array>({
+    async pull(out) {
+      pendingSince = performance.now();
+      if (!watchdog) arm(stallMs);
+      try {
+        const next = await reader.read();
         pendingSince = null;
-        if (next.done) return;
-        yield next.value;
+        if (!next.done) return out.enqueue(next.value);
+        disarm();
+        out.close();
+      } catch (err) {
+        disarm();
+        out.error(why(err));
       }
-    } finally {
-      clearTimeout(watchdog);
-      await reader.cancel().catch(() => {});
-    }
-  }
-  return new Response(streamOf(chunks(res.body)), { status: res.status, statusText: res.statusText, headers: res.headers });
+    },
+    cancel(reason) {
+      disarm();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
-/** ReadableStream.from, which Bun has and its types do not declare yet. */
-function streamOf(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
-  return (ReadableStream as unknown as { from: (it: AsyncIterable<Uint8Array>) => ReadableStream<Uint8Array> }).from(chunks);
+type Fetch = (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => Promise<Response>;
+
+/**
+ * fetch whose response bodies end with `tooLarge(origin)` past `maxBytes`, for a client that reads
+ * answers whole itself (the model SDK): a server sending without end would otherwise take all memory.
+ */
+export function cappedFetch(inner: Fetch, maxBytes: number, tooLarge: (origin: string) => Error): typeof fetch {
+  const capped: Fetch = async (input, init) => {
+    const res = await inner(input, init);
+    if (!res.body) return res;
+    if (Number(res.headers.get('content-length') ?? 0) > maxBytes) {
+      await res.body.cancel().catch(() => {});
+      throw tooLarge(originOf(input));
+    }
+    let seen = 0;
+    const body = res.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, ctl) {
+          seen += chunk.byteLength;
+          if (seen > maxBytes) ctl.error(tooLarge(originOf(input)));
+          else ctl.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+  return capped as typeof fetch;
+}
+
+function originOf(input: Parameters<typeof fetch>[0]): string {
+  const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  try {
+    return new URL(href).origin;
+  } catch {
+    return 'its address';
+  }
 }

@@ -1,16 +1,17 @@
 import { Elysia } from 'elysia';
-import { TooLargeError } from '../core/errors.ts';
-import { log } from '../core/log.ts';
+import { SvcError, TooLargeError } from '../core/errors.ts';
+import { logFor } from '../core/log.ts';
 import { readCappedBytes } from '../core/outbound.ts';
 import { checkBodyDepth, errorResponse, HttpError, MAX_JSON_BODY, messageOf, statusOf, validationMessage } from './response.ts';
 
 /**
- * How a route takes its body, beyond the ordinary (JSON, up to MAX_JSON_BODY, required when the
- * route has a body schema): its own size limit, and `read`: 'stream', the handler reads
- * `request.body` itself; 'optional', no body is `{}`, so the schema still checks any body sent;
- * 'form', a multipart/form-data body and nothing else.
+ * How a route takes its body, beyond the ordinary (as its type declares, up to MAX_JSON_BODY,
+ * required when the route has a body schema): its own size `limit`; `read`: 'stream', the handler
+ * reads `request.body` itself; 'form', a multipart/form-data body and nothing else; 'json', JSON
+ * whatever type it is declared as (`curl -d` declares a form); `optional`: no body is `{}`, so the
+ * schema still checks any body sent.
  */
-export type BodyRule = { limit?: number; read?: 'stream' | 'optional' | 'form' };
+export type BodyRule = { limit?: number; read?: 'stream' | 'form' | 'json'; optional?: boolean };
 
 export type HttpAppOptions = {
   /** names the server in the log line of an unexpected error: `svc registry` */
@@ -63,7 +64,8 @@ export function httpApp(opts: HttpAppOptions) {
         }
         default: {
           const status = statusOf(error);
-          if (status >= 500 && status !== 503) log.error(`${opts.name}: ${request.method} ${new URL(request.url).pathname}: ${(error as Error)?.stack ?? error}`);
+          // a condition svc names (a full disk) is its message; anything else is a defect, logged with its stack
+          if (status >= 500 && !(error instanceof SvcError)) logFor(opts.name).error(`${request.method} ${new URL(request.url).pathname}: ${(error as Error)?.stack ?? error}`);
           return answer(status, messageOf(error));
         }
       }
@@ -82,29 +84,32 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 async function parseBody(request: Request, rule: BodyRule, contentType: string | undefined, jsonOnly: boolean): Promise<unknown> {
   if (rule.read === 'stream') return null;
   const type = request.headers.get('content-type') ?? '';
-  if (rule.read === 'form' && !/^multipart\/form-data\s*;/i.test(type)) {
+  const form = rule.read === 'form';
+  if (form && !/^multipart\/form-data\s*;/i.test(type)) {
     throw new HttpError(400, `expected a multipart/form-data body, got ${type === '' ? 'no content type' : type.split(';')[0]}: send the files as form fields`);
   }
-  const none = rule.read === 'optional' ? {} : null;
-  if (request.body === null) return none;
+  if (request.body === null) {
+    if (form) throw new HttpError(400, 'the form is empty: send the files as form fields');
+    return rule.optional ? {} : null;
+  }
   if (jsonOnly && !JSON_TYPE.test(type)) throw new HttpError(415, 'the body must be sent as Content-Type: application/json');
   const limit = rule.limit ?? MAX_JSON_BODY;
   const bytes = await readCappedBytes(request, limit, () => new TooLargeError(`request body too large: the limit for this endpoint is ${megabytes(limit)} MB`));
-  if (FORM.test(type)) {
+  if (FORM.test(type) && rule.read !== 'json') {
     return new Response(bytes, { headers: { 'content-type': type } }).formData().catch((err: Error) => {
       throw new HttpError(400, `malformed ${type.split(';')[0]} body: ${err.message}`);
     });
   }
+  const json = rule.read === 'json' || contentType === undefined || contentType === '' || JSON_TYPE.test(type);
+  if (!json && !type.toLowerCase().startsWith('text/')) return bytes;
   const text = new TextDecoder().decode(bytes);
-  if (contentType === undefined || contentType === '' || JSON_TYPE.test(type)) {
-    if (text.trim() === '') return none;
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new HttpError(400, 'malformed request body: expected valid JSON (or the declared content type)');
-    }
+  if (!json) return text;
+  if (text.trim() === '') return rule.optional ? {} : null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'malformed request body: expected valid JSON (or the declared content type)');
   }
-  return type.toLowerCase().startsWith('text/') ? text : bytes;
 }
 
 const megabytes = (n: number) => Math.round((n / 1024 / 1024) * 100) / 100;
@@ -125,7 +130,8 @@ function patternOf(route: string): RegExp {
       .split('/')
       .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
       .join('/');
-    re = new RegExp(`^${body}$`);
+    // Elysia answers a path with a trailing slash as the path without
+    re = new RegExp(`^${body}/?$`);
     patterns.set(route, re);
   }
   return re;

@@ -77,7 +77,8 @@ export const MAX_BODY_DEPTH = 32;
 
 /** Refuses a JSON body nested deeper than MAX_BODY_DEPTH, without recursion. */
 export function checkBodyDepth(body: unknown): void {
-  if (body === null || typeof body !== 'object') return;
+  // bytes and forms are flat; Object.values of a 100 MB byte array would be a 100-million-entry array
+  if (body === null || typeof body !== 'object' || ArrayBuffer.isView(body) || body instanceof ArrayBuffer || body instanceof FormData) return;
   let level: unknown[] = [body];
   for (let depth = 1; level.length > 0; depth++) {
     if (depth > MAX_BODY_DEPTH) throw new InputError(`the request body is nested more than ${MAX_BODY_DEPTH} levels deep`);

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { BunRequest, Server, ServeOptions } from 'bun';
-import { UnavailableError } from '../core/errors.ts';
-import { log } from '../core/log.ts';
+import { SvcError, UnavailableError } from '../core/errors.ts';
+import { logFor } from '../core/log.ts';
 import { isLoopback, namesLoopback } from './loopback.ts';
 import { errorResponse, messageOf, statusOf } from './response.ts';
 
@@ -47,8 +47,7 @@ export function serveHttp(handle: Handler, opts: ServeHttpOptions): Listening {
     try {
       return await handle(req, server);
     } catch (err) {
-      if (err instanceof Response) return err;
-      log.error(`${opts.name}: ${req.method} ${new URL(req.url).pathname}: ${(err as Error)?.stack ?? err}`);
+      if (!(err instanceof SvcError)) logFor(opts.name).error(`${req.method} ${new URL(req.url).pathname}: ${(err as Error)?.stack ?? err}`);
       return answer(statusOf(err), messageOf(err));
     }
   };

@@ -51,6 +51,8 @@ export async function fetchText(url: string, opts: FetchOptions): Promise<string
       signal: opts.signal,
       classify: (err) => (err instanceof RateLimited ? { retry: true, afterMs: err.afterMs === null ? null : Math.ceil(err.afterMs / 1000) * 1000 } : { retry: false, afterMs: null }),
       backoff: (n) => BACKOFF_MS[n] ?? 4000,
+      // a provider asking for longer than the deadline allows is given up on at once, not asked again early
+      maxWaitMs: Number.POSITIVE_INFINITY,
     });
   } catch (err) {
     if (!(err instanceof RetriesExhausted)) throw err;

@@ -1,9 +1,15 @@
 import type { LanguageModel } from 'ai';
 import type { Env } from '../core/config/env-vars.ts';
 import { ModelKeyError } from './errors.ts';
-import { cappedFetch } from './capped-fetch.ts';
+import { TooLargeError } from '../core/errors.ts';
+import { cappedFetch } from '../core/outbound.ts';
 import { KEY_VARIABLE } from '../core/config/env-vars.ts';
 import type { ModelChoice } from './route.ts';
+
+/** Far above any model's answer: a 128k-token answer is about half a megabyte of JSON. */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+const tooLargeAnswer = (origin: string) => new TooLargeError(`the model server at ${origin} sent more than ${MAX_ANSWER_BYTES} bytes for one answer`, 'check the API base: no model answers that much');
 
 /**
  * The SDK model object for a choice. Provider packages are imported here, on the first call,
@@ -11,7 +17,7 @@ import type { ModelChoice } from './route.ts';
  */
 export async function sdkModel(choice: ModelChoice, env: Env, given?: typeof globalThis.fetch): Promise<LanguageModel> {
   const key = apiKey(choice, env);
-  const fetch = cappedFetch(given ?? ((input, init) => globalThis.fetch(input, init)));
+  const fetch = cappedFetch(given ?? ((input, init) => globalThis.fetch(input, init)), MAX_ANSWER_BYTES, tooLargeAnswer);
   const baseURL = choice.baseUrl ?? undefined;
   switch (choice.backend) {
     case 'localllm': {

@@ -49,7 +49,7 @@ const BLOCK = '/v1/agents/:id/core-memory/blocks/:label';
  * agent names are unique (creating a taken name is 409); PATCH of a missing block creates it.
  * Lists, searches and batches take at most MAX_PAGE items.
  */
-export function memoryApp(store: MemoryStore) {
+function memoryApp(store: MemoryStore) {
   const agentOr404 = (id: string) => {
     const agent = store.getAgent(id);
     if (!agent) throw new HttpError(404, `agent ${id} not found`);

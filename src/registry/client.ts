@@ -5,7 +5,7 @@ import { fetchWithStallTimeout, readCapped } from '../core/outbound.ts';
 import { MAX_MANIFEST_BYTES } from '../ear/manifest.ts';
 
 /** How long the client waits for the registry to send anything before it gives up, by default. */
-export const DEFAULT_STALL_MS = 60_000;
+const DEFAULT_STALL_MS = 60_000;
 
 /** The registry's answers besides bundles and manifests (JSON, error lines) are small; a larger one is not the registry's. */
 const MAX_ANSWER_BYTES = 1024 * 1024;

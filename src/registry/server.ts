@@ -31,8 +31,8 @@ export type RegistryServerOptions = {
 export type RegistryServer = { url: string; port: number; store: ArtifactStore; tokens: TokenStore; stop: () => Promise<void> };
 
 /** The registry's HTTP app over a store and its tokens; `startRegistryServer` puts it on a port. */
-export function registryApp(store: ArtifactStore, tokens: TokenStore, opts: { maxUploadBytes: number; now: () => number }) {
-  return httpApp({ name: 'svc registry', bodies: { '/artifact': { read: 'stream' }, '/artifact/:id/promote': { limit: MAX_PROMOTE_BODY, read: 'optional' } } })
+function registryApp(store: ArtifactStore, tokens: TokenStore, opts: { maxUploadBytes: number; now: () => number }) {
+  return httpApp({ name: 'svc registry', bodies: { '/artifact': { read: 'stream' }, '/artifact/:id/promote': { limit: MAX_PROMOTE_BODY, read: 'json', optional: true } } })
     .get('/healthz', () => ({ ok: true }))
     .get('/version', () => ({ service: 'svc-registry', version }))
     .post('/artifact', ({ request }) => upload(request, store, tokens, opts.maxUploadBytes))

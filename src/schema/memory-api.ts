@@ -13,7 +13,7 @@ const Passage = T.Object({ text: T.String(), tags: T.Optional(T.Union([Tags, T.N
 export const CreateAgentBody = T.Object({
   name: T.String({ pattern: '\\S', description: 'unique; not blank' }),
   tags: T.Optional(T.Union([Tags, T.Null()])),
-  memory_blocks: T.Optional(T.Array(T.Object({ label: T.String(), value: T.String() }, LETTA))),
+  memory_blocks: T.Optional(T.Union([T.Array(T.Object({ label: T.String(), value: T.String() }, LETTA)), T.Null()])),
 }, LETTA);
 
 /** POST /v1/agents/:id/archival-memory: one passage (Letta's `{text, tags}`) or a batch `{passages}`. */

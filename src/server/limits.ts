@@ -7,6 +7,6 @@ export const UPLOAD_LIMIT_BYTES = 100 * 1024 * 1024;
 export const BODIES: Record<string, BodyRule> = {
   '/api/upload': { limit: UPLOAD_LIMIT_BYTES, read: 'form' },
   '/api/fewshot/:rubric/upload': { limit: UPLOAD_LIMIT_BYTES },
-  '/api/ear/:run_id/curate': { read: 'optional' },
+  '/api/ear/:run_id/curate': { optional: true },
 };
 

@@ -2,8 +2,6 @@ import { readdirSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SvcError } from '../errors.ts';
 import { type CheckpointListEntry, type IndexRecord, loadIndex, saveIndex } from './index-file.ts';
-
-export type { CheckpointListEntry };
 import { isCheckpointDir } from './locate.ts';
 import { resolveInside, statOrNull } from '../paths.ts';
 import { isAlive, readPid } from './pid.ts';
@@ -11,6 +9,8 @@ import { isUnchanged, takeSnapshot, treeJsonSuffices, unwatch } from './snapshot
 import { statusWithoutProcess } from './status.ts';
 import { summarizeCheckpoint } from './summary.ts';
 import { readTreeOutline } from './tree.ts';
+
+export type { CheckpointListEntry };
 
 
 /** Files whose change changes an entry, besides the directory itself. */

@@ -83,18 +83,22 @@ const OUTLINE_NODE_FIELDS = ['id', 'parent_id', 'status', 'label', 'name', 'metr
  * a regular file, is read by readTreeFile, for its messages and what it salvages.
  */
 function readTreeFileOutline(file: string, problems: string[]): FileRead {
-  let parsed: unknown;
+  let outline: unknown;
   try {
     if (!statSync(file).isFile()) return readTreeFile(file, problems);
-    parsed = JSON.parse(readFileSync(file, 'latin1'));
+    outline = outlineOf(JSON.parse(readFileSync(file, 'latin1')));
   } catch {
     return readTreeFile(file, problems);
   }
-  if (parsed === null || typeof parsed !== 'object' || !Array.isArray((parsed as { nodes?: unknown }).nodes)) return treeOf(parsed, file, problems);
-  const whole = parsed as Record<string, unknown> & { nodes: unknown[] };
-  const outline: Record<string, unknown> = pick(whole, OUTLINE_FIELDS);
-  outline.nodes = whole.nodes.map((n) => (n !== null && typeof n === 'object' && !Array.isArray(n) ? pick(n as Record<string, unknown>, OUTLINE_NODE_FIELDS) : n));
   return treeOf(outline, file, problems);
+}
+
+/** The outline of a parsed tree file; anything else is handed on as it is, for treeOf to name. */
+function outlineOf(parsed: unknown): unknown {
+  if (parsed === null || typeof parsed !== 'object' || !Array.isArray((parsed as { nodes?: unknown }).nodes)) return parsed;
+  const whole = parsed as Record<string, unknown> & { nodes: unknown[] };
+  const nodes = whole.nodes.map((n) => (n !== null && typeof n === 'object' && !Array.isArray(n) ? pick(n as Record<string, unknown>, OUTLINE_NODE_FIELDS) : n));
+  return { ...pick(whole, OUTLINE_FIELDS), nodes };
 }
 
 function pick(from: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
@@ -103,12 +107,17 @@ function pick(from: Record<string, unknown>, keys: readonly string[]): Record<st
   return out;
 }
 
-/** A value parsed from Latin-1 text, its strings (and keys) decoded as UTF-8; one that is no valid UTF-8 came from an escape and stays. */
+/**
+ * A value parsed from Latin-1 text, its strings (and keys) decoded as the UTF-8 bytes they are. A
+ * string whose high characters do not make UTF-8 came (at least partly) from `\u` escapes, which
+ * the Latin-1 view cannot tell from raw bytes: that throws, and the file is read as UTF-8 instead.
+ */
 function asUtf8(v: unknown): unknown {
   if (typeof v === 'string') {
     if (!/[\x80-\xff]/.test(v)) return v;
     const bytes = Buffer.from(v, 'latin1');
-    return isUtf8(bytes) ? bytes.toString('utf8') : v;
+    if (/[^\x00-\xff]/.test(v) || !isUtf8(bytes)) throw new Error('escaped text beside raw bytes');
+    return bytes.toString('utf8');
   }
   if (Array.isArray(v)) return v.map(asUtf8);
   if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [asUtf8(k) as string, asUtf8(x)]));

@@ -21,8 +21,11 @@ const NAME = /^[A-Z_][A-Z0-9_]*$/;
  * started from this project behaves (PATH, LD_PRELOAD, PERL5OPT).
  */
 function writable(name: string): boolean {
-  return envVar(name) !== undefined || isSecret(name);
+  return envVar(name) !== undefined || CREDENTIAL.test(name);
 }
+
+/** A credential's name by its ending; not isSecret, which also masks names that merely contain `token` (TOKENIZERS_PARALLELISM). */
+const CREDENTIAL = /_(API_KEY|KEY|TOKEN|SECRET|PASSWORD)$/;
 
 /**
  * Every variable svc reads, and any other name found in the .env files, with whether it is set

@@ -24,7 +24,6 @@ export const sandboxRoutes = (ctx: ServerContext) =>
       const chosen = await chooseRuntime(mode === 'none' ? 'auto' : mode, ctx.env);
       if (chosen === null) throw new UnavailableError('no container runtime here: neither docker (with its daemon), podman, apptainer nor singularity');
       const { done, ...started } = startPull(chosen, image, ctx.workspaceRoot, pullLog(ctx), ctx.env);
-      // the logger loads only when a pull fails: the dashboard does not carry it otherwise
       done.catch((err: unknown) => log.warn(`container pull of ${image}: ${(err as Error).message}`));
       return started;
     });

@@ -22,7 +22,8 @@ export function serveSkillHttp(skill: SkillDef, env: Env, opts: { host: string; 
 }
 
 function skillApp(skill: SkillDef, env: Env) {
-  const app = httpApp({ name: `svc skill ${skill.name}` });
+  // JSON only: a web page can post plain text or a form to any server without asking, and this one starts runs
+  const app = httpApp({ name: `svc skill ${skill.name}`, jsonOnly: true, bodies: Object.fromEntries([...POST_TOOLS].map((t) => [`/mcp/${t}`, { optional: true }])) });
   for (const tool of skill.tools) {
     const call = (args: unknown, signal: AbortSignal) => runTool(tool, args, env, signal);
     if (POST_TOOLS.has(tool.name)) app.post(`/mcp/${tool.name}`, ({ body, request }) => call(body, request.signal));

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { abortableSleep, fetchWithStallTimeout, readCapped, retryAfterMs } from '../../../src/core/outbound.ts';
+import { abortableSleep, fetchWithStallTimeout, readCapped, RetriesExhausted, retryAfterMs, withRetries } from '../../../src/core/outbound.ts';
 
 test('the wait a server asks for', () => {
   const now = Date.parse('2026-01-01T00:00:00Z');
@@ -54,11 +54,16 @@ describe('a fetch held to a stall limit', () => {
         c.close();
       },
     });
+  let released = Promise.withResolvers<void>();
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
     fetch(req) {
       const path = new URL(req.url).pathname;
+      if (path === '/endless') {
+        req.signal.addEventListener('abort', () => released.resolve());
+        return new Response(new ReadableStream({ pull: async (c) => { c.enqueue(new Uint8Array(1024)); await Bun.sleep(10); } }));
+      }
       if (path === '/silent') return new Promise<Response>(() => {});
       if (path === '/stops') return new Response(drip(2, 0, true));
       return new Response(drip(25, 50, false));
@@ -92,5 +97,56 @@ describe('a fetch held to a stall limit', () => {
       if (reads === 1) await Bun.sleep(1500);
     }
     expect(bytes).toBe(25);
+  });
+
+  test('a body given up before its first read lets the connection go', async () => {
+    released = Promise.withResolvers<void>();
+    const res = await fetchWithStallTimeout(`${server.url}endless`, {}, 1000, stalled);
+    await res.body?.cancel();
+    // the server sees its client leave: resolves, or the test times out
+    await released.promise;
+  });
+});
+
+describe('one retry loop', () => {
+  const failing = (errors: unknown[]) => {
+    let calls = 0;
+    const attempt = async () => {
+      const e = errors[calls++];
+      if (e === undefined) return 'ok';
+      throw e;
+    };
+    return { attempt, calls: () => calls };
+  };
+  const retryable = (afterMs: number | null = null) => Object.assign(new Error('busy'), { afterMs });
+  const classify = (e: unknown) => ({ retry: (e as { afterMs?: unknown }).afterMs !== undefined, afterMs: (e as { afterMs?: number | null }).afterMs ?? null });
+
+  test('retries what the classifier calls retryable, with the wait the server asked for', async () => {
+    const f = failing([retryable(1), retryable(2)]);
+    expect(await withRetries(f.attempt, { maxRetries: 3, deadline: Date.now() + 10_000, classify })).toBe('ok');
+    expect(f.calls()).toBe(3);
+  });
+
+  test('a final error, spent retries or a wait past the deadline stop it, saying why', async () => {
+    const final = await withRetries(failing([new Error('no')]).attempt, { maxRetries: 3, deadline: Date.now() + 10_000, classify }).catch((e) => e);
+    expect(final).toBeInstanceOf(RetriesExhausted);
+    expect([final.attempts, final.nextWaitMs, final.last.message]).toEqual([1, null, 'no']);
+    const spent = await withRetries(failing([retryable(1), retryable(1), retryable(1)]).attempt, { maxRetries: 2, deadline: Date.now() + 10_000, classify }).catch((e) => e);
+    expect([spent.attempts, spent.nextWaitMs]).toEqual([3, 1]);
+    // the backoff of the policy when the server asks for no wait; a wait past the deadline is not waited
+    const late = await withRetries(failing([retryable(null)]).attempt, { maxRetries: 5, deadline: Date.now() + 1000, classify, backoff: () => 5000 }).catch((e) => e);
+    expect([late.attempts, late.nextWaitMs]).toEqual([1, 5000]);
+  });
+
+  test("a long wait asked for is cut to the policy's longest, and the signal ends any wait", async () => {
+    const f = failing([retryable(3_600_000)]);
+    const stop = new AbortController();
+    const cut = withRetries(f.attempt, { maxRetries: 1, deadline: Date.now() + 10_000, classify, maxWaitMs: 20, signal: stop.signal });
+    expect(await cut).toBe('ok');
+    expect(f.calls()).toBe(2);
+    const waiting = withRetries(failing([retryable(60_000)]).attempt, { maxRetries: 1, deadline: Date.now() + 120_000, classify, signal: stop.signal });
+    await Bun.sleep(20);
+    stop.abort(new Error('stopped'));
+    expect(await waiting.catch((e: Error) => e.message)).toBe('stopped');
   });
 });

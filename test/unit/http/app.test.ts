@@ -9,7 +9,7 @@ import { HttpError, MAX_JSON_BODY } from '../../../src/http/response.ts';
 const Body = T.Object({ n: T.Integer() });
 const seen: unknown[] = [];
 
-const app = httpApp({ name: 'test', bodies: { '/small': { limit: 16 }, '/stream': { read: 'stream' }, '/optional': { read: 'optional' }, '/form': { read: 'form', limit: 1024 } } })
+const app = httpApp({ name: 'test', bodies: { '/small': { limit: 16 }, '/stream': { read: 'stream' }, '/optional': { optional: true }, '/form': { read: 'form', limit: 1024 }, '/json': { read: 'json' }, '/bytes': { limit: 64 * 1024 * 1024 } } })
   .post('/json', ({ body }) => ({ got: body }), { body: Body })
   .post('/small', ({ body }) => {
     seen.push(body);
@@ -19,6 +19,7 @@ const app = httpApp({ name: 'test', bodies: { '/small': { limit: 16 }, '/stream'
   .post('/optional', ({ body }) => ({ got: body }), { body: T.Object({ flag: T.Optional(T.Boolean()) }) })
   .post('/form', ({ body }) => ({ fields: [...(body as FormData).keys()] }))
   .post('/text', ({ body }) => ({ got: body }))
+  .post('/bytes', ({ body }) => ({ bytes: (body as Uint8Array).byteLength }))
   .get('/thing/:id', ({ params }) => ({ id: params.id }))
   .delete('/thing/:id', () => ({ deleted: true }))
   .get('/fail/:kind', ({ params }): never => {
@@ -83,6 +84,18 @@ describe('bodies', () => {
     expect(await call('POST', '/form', 'junk', { 'content-type': 'multipart/form-data; boundary=zz' })).toMatchObject({ status: 400, body: { error: expect.stringContaining('malformed multipart/form-data body') } });
   });
 
+  test("a route that reads JSON reads it whatever type it is declared as (curl -d declares a form)", async () => {
+    expect(await call('POST', '/json', '{"n": 4}', { 'content-type': 'application/x-www-form-urlencoded' })).toMatchObject({ status: 200, body: { got: { n: 4 } } });
+  });
+
+  test('an empty form is 400, not an error of the handler', async () => {
+    expect(await call('POST', '/form', null, { 'content-type': 'multipart/form-data; boundary=zz' })).toMatchObject({ status: 400, body: { error: expect.stringContaining('the form is empty') } });
+  });
+
+  test('bytes are bytes, whatever their size: the nesting check does not walk them', async () => {
+    expect(await call('POST', '/bytes', new Uint8Array(32 * 1024 * 1024) as unknown as string, { 'content-type': 'application/octet-stream' })).toMatchObject({ status: 200, body: { bytes: 32 * 1024 * 1024 } });
+  });
+
   test('text is text', async () => {
     expect(await call('POST', '/text', 'hello', { 'content-type': 'text/plain' })).toMatchObject({ status: 200, body: { got: 'hello' } });
   });
@@ -98,6 +111,8 @@ describe('routes and errors', () => {
   test('an unknown path is 404; a known path with another method is 405 naming the methods', async () => {
     expect(await call('GET', '/nothing')).toMatchObject({ status: 404, body: { error: 'no such endpoint: GET /nothing' } });
     expect(await call('PUT', '/thing/1')).toMatchObject({ status: 405, allow: 'DELETE, GET', body: { error: 'PUT is not allowed on /thing/1: use DELETE or GET' } });
+    // a trailing slash is the same path to the router, and so to the answer
+    expect(await call('PUT', '/thing/1/')).toMatchObject({ status: 405, allow: 'DELETE, GET' });
   });
 
   test('each error class has its status; an unexpected one is 500 without a stack', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { InputError, SvcError, TooLargeError, UnavailableError } from '../../../src/core/errors.ts';
-import { MAX_ANSWER_BYTES } from '../../../src/llm/capped-fetch.ts';
+import { MAX_ANSWER_BYTES } from '../../../src/llm/providers.ts';
 import type { ModelServer } from '../../support/model-server.ts';
 import { client, closedPort, freshEachTest, rejection, type Sandbox } from './helpers.ts';
 

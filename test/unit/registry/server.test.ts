@@ -159,6 +159,9 @@ describe('registry server', () => {
     expect(await status(client(alice).promote(id, 'everyone'))).toBe(400);
     expect(await status(client(alice).promote(id, 'embargoed-until:2027-02-31'))).toBe(400);
     expect((await call('POST', `/artifact/${id}/promote`, alice, { body: 'not json' })).status).toBe(400);
+    // the JSON body as `curl -d` sends it, declared a form, is read as JSON
+    const asForm = await call('POST', `/artifact/${id}/promote`, alice, { body: '{"target": "public"}', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect([asForm.status, await asForm.json()]).toEqual([200, { id, visibility: 'public' }]);
     expect(await status(client(alice).promote('0000000000000000', 'public'))).toBe(404);
   });
 

@@ -105,6 +105,14 @@ describe('readTreeOutline', () => {
     expect(outline.tree?.nodes[0]).toEqual({ id: 'root', parent_id: null, status: 'success', label: 'draft', name: 'débit → ブロック', metrics: { 'débit': 1.5, _scientific_score: 0.5 } });
   });
 
+  test('escapes beside raw UTF-8 in one string, and lone surrogates, read as readTree reads them', () => {
+    const escapedE = '\\u00e9';
+    writeFileSync(join(dir, 'tree.json'), `{"run_id": "r", "nodes": [{"id": "a", "name": "ü${escapedE}"}, {"id": "b", "name": "x\\ud83d"}, {"id": "c", "name": "${escapedE}"}]}`);
+    const outline = readTreeOutline(dir);
+    expect(outline).toEqual(cut(dir));
+    expect(outline.tree?.nodes.map((n) => n.name)).toEqual(['üé', 'x\ud83d', 'é']);
+  });
+
   test('text written as escapes (an ASCII file) reads the same', () => {
     writeFileSync(join(dir, 'tree.json'), '{"run_id": "r", "nodes": [{"id": "a", "name": "caf\\u00e9 \\u2192 \\ud83d\\ude42"}]}');
     expect(readTreeOutline(dir).tree?.nodes[0]?.name).toBe('café → 🙂');

@@ -47,6 +47,14 @@ describe('orchestrator HTTP transport', () => {
     }
   });
 
+  test('a body that is not JSON (what a web page can post without asking) is 415 and starts nothing', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const res = await raw('POST', '/mcp/run_experiment', { host: `127.0.0.1:${port}`, 'content-type': type }, '{"experiment_md": "# goal"}');
+      expect(res.status).toBe(415);
+    }
+    expect(JSON.parse((await raw('GET', '/mcp/list_runs', { host: `127.0.0.1:${port}` })).body)).toEqual({ runs: [] });
+  });
+
   test('an oversized body is 413 with {error}', async () => {
     const big = `{"experiment_md": "${'x'.repeat(11 * 1024 * 1024)}"}`;
     const res = await raw('POST', '/mcp/run_experiment', { host: `127.0.0.1:${port}`, 'content-type': 'application/json', 'content-length': String(big.length) }, big);
