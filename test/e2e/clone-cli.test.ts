@@ -121,22 +121,7 @@ describe('svc clone', () => {
     const bytes = readFileSync(tarball);
     const sha256 = new Bun.CryptoHasher('sha256').update(bytes).digest('hex');
     const id = sha256.slice(0, 16);
-    const server = Bun.serve({
-      hostname: '127.0.0.1',
-      port: 0,
-      fetch: () =>
-        new Response(
-          new ReadableStream({
-            async start(c) {
-              c.enqueue(bytes.subarray(0, 64));
-              await Bun.sleep(30_000);
-              c.close();
-            },
-          }),
-          { headers: { 'X-Svc-Sha256': sha256, 'X-Svc-Visibility': 'public' } },
-        ),
-    });
-    stops.push(() => void server.stop(true));
+    const server = stallingServer(bytes.subarray(0, 64), { 'X-Svc-Sha256': sha256, 'X-Svc-Visibility': 'public' });
     const r = await svc(['clone', `svc://${id}`, 'copy', '--registry', `http://127.0.0.1:${server.port}`], { cwd: dir, env: { SVC_CLONE_HTTP_TIMEOUT: '0.5' } });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`svc: download of svc://${id} at http://127.0.0.1:${server.port} timed out: no data for 0.5 s (try again, or raise SVC_CLONE_HTTP_TIMEOUT)\n`);
@@ -193,29 +178,35 @@ describe('POST /api/ear/clone-verify', () => {
   });
 });
 
+/** A server that sends `first` (after `headers`), calls `onSent`, then sends nothing more for a long while. */
+function stallingServer(first: Uint8Array, headers: Record<string, string>, onSent = () => {}) {
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: () =>
+      new Response(
+        new ReadableStream({
+          async start(c) {
+            c.enqueue(first);
+            onSent();
+            await Bun.sleep(30_000);
+            c.close();
+          },
+        }),
+        { headers },
+      ),
+  });
+  stops.push(() => void server.stop(true));
+  return server;
+}
+
 describe('svc clone interrupted', () => {
   test('SIGTERM during a stalled download leaves no destination and no temporary directory', async () => {
-    let started!: () => void;
-    const begun = new Promise<void>((r) => (started = r));
-    const server = Bun.serve({
-      hostname: '127.0.0.1',
-      port: 0,
-      fetch: () =>
-        new Response(
-          new ReadableStream({
-            async start(c) {
-              c.enqueue(new Uint8Array(4096));
-              started();
-              await Bun.sleep(10_000);
-              c.close();
-            },
-          }),
-        ),
-    });
-    stops.push(() => void server.stop(true));
+    const begun = Promise.withResolvers<void>();
+    const server = stallingServer(new Uint8Array(4096), {}, begun.resolve);
     const { SVC } = await import('../support/svc.ts');
     const proc = Bun.spawn([SVC, 'clone', `http://127.0.0.1:${server.port}/b.tar.gz`, 'copy'], { cwd: dir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir }, stdout: 'ignore', stderr: 'pipe' });
-    await begun;
+    await begun.promise;
     for (let i = 0; i < 50 && !readdirSync(dir).some((n) => n.includes('.clone-')); i++) await Bun.sleep(20);
     expect(readdirSync(dir).some((n) => n.includes('.clone-'))).toBe(true);
     proc.kill('SIGTERM');
