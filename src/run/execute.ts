@@ -33,6 +33,7 @@ import { progressPrinter } from './progress.ts';
 import { resolveRunSettings } from './settings.ts';
 import { evaluatorSettings } from '../evaluate/index.ts';
 import { searchRunner } from './wiring.ts';
+import { checkNodeSandbox } from '../sandbox/node-sandbox.ts';
 
 export type RunRequest =
   | { kind: 'new'; experimentFile: string; configPath?: string; profile?: string }
@@ -153,6 +154,7 @@ async function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env
   evaluatorSettings(first.workflow.workflow, mergedEnv(first.env, first.dotenv));
   const runEnv = mergedEnv(first.env, first.dotenv);
   await checkModelsReachable(first, runEnv, CORE_ROLES);
+  await checkNodeSandbox(first, runEnv);
   const named = env.SVC_CHECKPOINT_DIR;
   if (named && isFileAt(join(named, 'tree.json'))) throw new ConflictError(`${named} already holds a run`, `continue it with svc resume ${named}, or unset SVC_CHECKPOINT_DIR`);
   // the workflow the checkpoint will run with: one the dashboard put there, else --config's, else the bundled
@@ -212,7 +214,9 @@ async function existingCheckpoint(req: Extract<RunRequest, { kind: 'resume' }>, 
   if (pid !== null && pid !== process.pid) throw new ConflictError(`${dir} is being run by process ${pid}`, 'wait for it to end, or stop it first');
   if (!isFileAt(join(dir, 'experiment.md'))) throw new InputError(`${dir} has no experiment.md`, 'resume a checkpoint that svc run created');
   const cfg = loadConfig({ env, cwd, checkpointDir: dir, configPath: req.configPath });
-  await checkModelsReachable(cfg, mergedEnv(cfg.env, cfg.dotenv), CORE_ROLES);
+  const runEnv = mergedEnv(cfg.env, cfg.dotenv);
+  await checkModelsReachable(cfg, runEnv, CORE_ROLES);
+  await checkNodeSandbox(cfg, runEnv);
   // two resumes of one checkpoint started at once: exactly one runs it
   claimPid(dir);
   return { dir, cfg, created: false };

@@ -53,6 +53,17 @@ describe('bad input: one clear line, nothing created', () => {
     expect(checkpoints()).toEqual([]);
   });
 
+  test('an executor or container that cannot run here fails before anything is created, naming the override', async () => {
+    const bare = join(dir, 'bare-path');
+    mkdirSync(bare);
+    const slurm = await svc(['run', DEMO_EXPERIMENT], { cwd: dir, env: { ...modelEnv(), PATH: bare, SVC_EXECUTOR: 'slurm' } });
+    expect(slurm.code).not.toBe(0);
+    expect(slurm.stderr).toBe('svc: sandbox slurm: sbatch is not installed (set SVC_PHASE1_ALLOW_FALLBACK=1 to run locally instead)\n');
+    const container = await svc(['run', DEMO_EXPERIMENT], { cwd: dir, env: { ...modelEnv(), PATH: bare, SVC_CONTAINER_IMAGE: 'busybox:1.36' } });
+    expect(container.stderr).toContain('svc: container image busybox:1.36: no container runtime here');
+    expect(checkpoints()).toEqual([]);
+  });
+
   test('a select prompt template that does not exist fails before anything is created', async () => {
     writeFileSync(join(dir, 'wf.yaml'), 'bfts:\n  select_prompt: prompts/mine.md\n');
     const r = await svc(['run', DEMO_EXPERIMENT, '--config', 'wf.yaml'], { cwd: dir, env: modelEnv() });

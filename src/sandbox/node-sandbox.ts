@@ -1,0 +1,72 @@
+import { type Config, effective } from '../core/config/config.ts';
+import type { Env } from '../core/config/env-vars.ts';
+import { UnavailableError } from '../core/errors.ts';
+import { log } from '../core/log.ts';
+import { type ChosenRuntime, chooseRuntime, type PullPolicy } from './container.ts';
+import { containerSettings } from './container-info.ts';
+import { findBinary } from './detect.ts';
+import { resolvePartition } from './partition.ts';
+import { checkSandbox, FALLBACK_OVERRIDE } from './preconditions.ts';
+
+export type NodeExecutor = 'local' | 'slurm' | 'pbs' | 'lsf';
+
+/** Where a search's nodes run their commands, as decided before the first node starts. */
+export type NodeSandbox = {
+  executor: NodeExecutor;
+  /** the scheduler partition (slurm), null elsewhere */
+  partition: string | null;
+  container: { runtime: ChosenRuntime; image: string; pull: PullPolicy } | null;
+  /** what was given up for SVC_PHASE1_ALLOW_FALLBACK=1, one line each */
+  warnings: string[];
+};
+
+/** The submit command of each batch scheduler. */
+const SUBMIT: Record<Exclude<NodeExecutor, 'local' | 'slurm'>, string> = { pbs: 'qsub', lsf: 'bsub' };
+
+/**
+ * The executor and container of a run's nodes, every precondition of the fail-loud table checked
+ * once, before any node starts: the scheduler's submit command and a partition that exists (the
+ * real ones listed), the docker daemon, the apptainer or singularity binary. Each refusal is one
+ * line with its fix; SVC_PHASE1_ALLOW_FALLBACK=1 runs locally (or without the container) instead,
+ * saying so.
+ */
+export async function checkNodeSandbox(cfg: Config, env: Env): Promise<NodeSandbox> {
+  const warnings: string[] = [];
+  const executor = await checkExecutor(String(effective(cfg, 'executor').value) as NodeExecutor, env, warnings);
+  const partition = executor === 'slurm' ? (await resolvePartition({ env, cfg })).name : null;
+  return { executor, partition, container: await checkContainer(cfg, env, warnings), warnings };
+}
+
+async function checkExecutor(executor: NodeExecutor, env: Env, warnings: string[]): Promise<NodeExecutor> {
+  if (executor === 'local') return executor;
+  if (executor === 'slurm') {
+    const decision = await checkSandbox('slurm', env);
+    if (decision.warning) warnings.push(decision.warning);
+    return decision.kind === 'slurm' ? 'slurm' : 'local';
+  }
+  const submit = SUBMIT[executor];
+  if (findBinary(submit, env) !== null) return executor;
+  return fallBack(`executor ${executor}: ${submit} is not installed`, 'local', env, warnings);
+}
+
+async function checkContainer(cfg: Config, env: Env, warnings: string[]): Promise<NodeSandbox['container']> {
+  const { mode, pull, image } = containerSettings(cfg);
+  if (image === null || mode === 'none') return null;
+  let runtime: ChosenRuntime | null;
+  try {
+    runtime = await chooseRuntime(mode, env);
+  } catch (err) {
+    return fallBack(`container: ${(err as Error).message}`, null, env, warnings);
+  }
+  if (runtime === null) return fallBack(`container image ${image}: no container runtime here (docker with its daemon, podman, apptainer or singularity)`, null, env, warnings);
+  return { runtime, image, pull };
+}
+
+/** The fail-loud refusal, or with the override the fallback and its warning. */
+function fallBack<T>(problem: string, instead: T, env: Env, warnings: string[]): T {
+  if (env[FALLBACK_OVERRIDE] !== '1') throw new UnavailableError(problem, `set ${FALLBACK_OVERRIDE}=1 to run ${instead === null ? 'without the container' : 'locally'} instead`);
+  const warning = `${problem}; running ${instead === null ? 'without the container' : 'locally'} because ${FALLBACK_OVERRIDE}=1`;
+  log.warn(warning);
+  warnings.push(warning);
+  return instead;
+}
