@@ -79,7 +79,7 @@ function withTimeLimit(signal: AbortSignal, timeoutS: number): AbortSignal {
 
 async function runLoop(task: NodeTask): Promise<LoopResult> {
   try {
-    const tools = await nodeTools(task.ctx.pool, task.workDir, task.node.id, task.signal);
+    const tools = await nodeTools(task.ctx.pool, task.workDir, task.node.id, task.signal, task.ctx.exec);
     return await reactLoop(task, tools);
   } catch (err) {
     // a prompt or tool listing that breaks is the node's failure, not the run's

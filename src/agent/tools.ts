@@ -1,5 +1,6 @@
 import type { ToolSpec } from '../llm/types.ts';
 import type { SkillPool, ToolInfo, ToolOutcome } from '../mcp/pool.ts';
+import type { NodeExec } from '../sandbox/node-command.ts';
 
 /** Tools that run once before the search, never inside a node. */
 const BEFORE_SEARCH = new Set(['generate_ideas', 'survey']);
@@ -16,7 +17,7 @@ export type NodeTools = {
   call(name: string, args: Record<string, unknown>): Promise<ToolOutcome>;
 };
 
-export async function nodeTools(pool: SkillPool, workDir: string, nodeId: string, signal: AbortSignal): Promise<NodeTools> {
+export async function nodeTools(pool: SkillPool, workDir: string, nodeId: string, signal: AbortSignal, exec?: NodeExec): Promise<NodeTools> {
   const infos = (await pool.tools('bfts')).filter((t) => !BEFORE_SEARCH.has(t.name));
   const byName = new Map(infos.map((t) => [t.name, t]));
   return {
@@ -27,7 +28,7 @@ export async function nodeTools(pool: SkillPool, workDir: string, nodeId: string
       const tool = byName.get(name);
       // a node never works outside its directory
       const fixed = tool && takesWorkDir(tool) ? { ...args, work_dir: workDir } : args;
-      return pool.call(name, fixed, { signal, nodeId, ...(tool ? { skill: tool.skill } : {}) });
+      return pool.call(name, fixed, { signal, nodeId, ...(exec ? { exec } : {}), ...(tool ? { skill: tool.skill } : {}) });
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Env } from '../core/config/env-vars.ts';
+import { type NodeExec, parseNodeExec } from '../sandbox/node-command.ts';
 
 /**
  * The node a call is made for travels with the call, in the MCP request's `_meta` under this key:
@@ -8,8 +9,18 @@ import type { Env } from '../core/config/env-vars.ts';
  */
 export const CURRENT_NODE_META = 'svc/current_node_id';
 
-/** The environment of one call: the process's, with the node the request's `_meta` names. */
-export function callEnv(env: Env, meta: Record<string, unknown> | undefined): Env {
+/** How the node's commands run (in a container or not) travels the same way, under this key. */
+export const NODE_EXEC_META = 'svc/node_exec';
+
+/** What one call works with: the process's environment with the node the request's `_meta` names, and how its commands run. */
+export function callContext(env: Env, meta: Record<string, unknown> | undefined): { env: Env; exec?: NodeExec } {
   const node = meta?.[CURRENT_NODE_META];
-  return typeof node === 'string' && node !== '' ? { ...env, SVC_CURRENT_NODE_ID: node } : env;
+  const exec = parseNodeExec(meta?.[NODE_EXEC_META]);
+  return { env: typeof node === 'string' && node !== '' ? { ...env, SVC_CURRENT_NODE_ID: node } : env, ...(exec ? { exec } : {}) };
+}
+
+/** The `_meta` of a call made for a node. */
+export function callMeta(nodeId: string | undefined, exec: NodeExec | undefined): Record<string, unknown> | undefined {
+  if (!nodeId && !exec) return undefined;
+  return { ...(nodeId ? { [CURRENT_NODE_META]: nodeId } : {}), ...(exec ? { [NODE_EXEC_META]: exec } : {}) };
 }

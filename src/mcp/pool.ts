@@ -2,7 +2,8 @@ import type { SkillEntry } from '../core/config/skills.ts';
 import { oneLine, SvcError } from '../core/errors.ts';
 import { builtinSkill } from '../schema/tool-manifest.ts';
 import type { Phase } from '../schema/workflow.ts';
-import { CURRENT_NODE_META } from './call-env.ts';
+import { callMeta } from './call-env.ts';
+import type { NodeExec } from '../sandbox/node-command.ts';
 import { type Env, SkillConnection } from './connection.ts';
 import { MAX_WAIT_S, toolTimeoutS } from './timeouts.ts';
 
@@ -51,12 +52,12 @@ export class SkillPool {
 
   /** Calls a tool by name; `skill` picks one when two skills have a tool of that name. */
   /** `nodeId`: the node the call is made for (memory writes are allowed in its scope only). */
-  async call(name: string, args: Record<string, unknown> = {}, opts: { skill?: string; signal?: AbortSignal; timeoutS?: number; nodeId?: string } = {}): Promise<ToolOutcome> {
+  async call(name: string, args: Record<string, unknown> = {}, opts: { skill?: string; signal?: AbortSignal; timeoutS?: number; nodeId?: string; exec?: NodeExec } = {}): Promise<ToolOutcome> {
     try {
       const tool = await this.find(name, opts.skill);
       const conn = await this.connection(tool.skill);
       const timeoutS = Math.min(opts.timeoutS ?? toolTimeoutS(tool.timeoutS, args, tool.inputSchema), MAX_WAIT_S);
-      return await this.send(conn, tool, args, timeoutS, opts.signal, opts.nodeId);
+      return await this.send(conn, tool, args, timeoutS, opts.signal, callMeta(opts.nodeId, opts.exec));
     } catch (err) {
       return { error: err instanceof SvcError ? oneLine(err) : `${name}: ${oneLine(err)}` };
     }
@@ -79,9 +80,9 @@ export class SkillPool {
     await Promise.all(all.map((p) => p.then((c) => c.close()).catch(() => {})));
   }
 
-  private async send(conn: SkillConnection, tool: ToolInfo, args: Record<string, unknown>, timeoutS: number, signal?: AbortSignal, nodeId?: string): Promise<ToolOutcome> {
+  private async send(conn: SkillConnection, tool: ToolInfo, args: Record<string, unknown>, timeoutS: number, signal?: AbortSignal, callMeta?: Record<string, unknown>): Promise<ToolOutcome> {
     const gone = conn.whenClosed();
-    const meta = nodeId ? { _meta: { [CURRENT_NODE_META]: nodeId } } : {};
+    const meta = callMeta ? { _meta: callMeta } : {};
     const request = conn.client.callTool({ name: tool.name, arguments: args, ...meta }, undefined, { timeout: timeoutS * 1000, signal });
     try {
       const reply = await Promise.race([request, gone.promise.then((why) => ({ crashed: why }) as const)]);

@@ -3,8 +3,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { version } from '../../package.json';
 import { oneLine, SvcError } from '../core/errors.ts';
-import { callEnv } from './call-env.ts';
-import type { SkillDef, ToolDef } from './tool.ts';
+import { callContext } from './call-env.ts';
+import type { SkillDef, ToolContext, ToolDef } from './tool.ts';
 import { checkArguments } from './arguments.ts';
 import { protocolProblem } from './protocol-problem.ts';
 import { logFor } from '../core/log.ts';
@@ -20,7 +20,7 @@ export async function serveSkill(skill: SkillDef, env: Readonly<Record<string, s
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: skill.tools.map(listing) }));
   const running = new Set<Promise<CallToolResult>>();
   server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
-    const call = callTool(tools, req.params.name, req.params.arguments, { signal: extra.signal, env: callEnv(env, req.params._meta) });
+    const call = callTool(tools, req.params.name, req.params.arguments, { signal: extra.signal, ...callContext(env, req.params._meta) });
     running.add(call);
     void call.finally(() => running.delete(call));
     return call;
@@ -64,7 +64,7 @@ export async function callTool(
   tools: ReadonlyMap<string, ToolDef>,
   name: string,
   raw: unknown,
-  ctx: { signal: AbortSignal; env: Readonly<Record<string, string | undefined>> },
+  ctx: ToolContext,
 ): Promise<CallToolResult> {
   const tool = tools.get(name);
   if (!tool) return failure(`unknown tool '${name}' (tools: ${[...tools.keys()].join(', ')})`);

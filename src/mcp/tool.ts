@@ -1,5 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Phase } from '../schema/workflow.ts';
+import type { NodeExec } from '../sandbox/node-command.ts';
 
 /** What a tool implementation gets besides its arguments. */
 export type ToolContext = {
@@ -7,6 +8,8 @@ export type ToolContext = {
   signal: AbortSignal;
   /** the skill process's environment (SVC_CHECKPOINT_DIR, SVC_WORK_DIR, SVC_CURRENT_NODE_ID, ...) */
   env: Readonly<Record<string, string | undefined>>;
+  /** how a node's commands run (its container), when the call is made for a node */
+  exec?: NodeExec;
 };
 
 /**

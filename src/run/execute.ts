@@ -33,7 +33,8 @@ import { progressPrinter } from './progress.ts';
 import { resolveRunSettings } from './settings.ts';
 import { evaluatorSettings } from '../evaluate/index.ts';
 import { searchRunner } from './wiring.ts';
-import { checkNodeSandbox } from '../sandbox/node-sandbox.ts';
+import { checkNodeSandbox, type NodeSandbox } from '../sandbox/node-sandbox.ts';
+import { nodeExecOf } from '../sandbox/node-command.ts';
 
 export type RunRequest =
   | { kind: 'new'; experimentFile: string; configPath?: string; profile?: string }
@@ -56,7 +57,7 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
       return finished;
     }
   }
-  const { dir, cfg, created } = req.kind === 'new' ? await newCheckpoint(req, env, cwd) : await existingCheckpoint(req, env, cwd);
+  const { dir, cfg, created, sandbox } = req.kind === 'new' ? await newCheckpoint(req, env, cwd) : await existingCheckpoint(req, env, cwd);
   let model: ModelClient | null = null;
   let pool: SkillPool | null = null;
   let memory: RunMemory | null = null;
@@ -95,6 +96,7 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
       pool,
       idea: () => readRecord(dir, 'idea.json', IdeaFile, problems),
       log,
+      exec: nodeExecOf(sandbox),
     };
     await ensureIdeas(ctx, stop.signal);
     const run = searchRunner(ctx, { env: baseEnv });
@@ -144,7 +146,7 @@ function hasRunRecords(dir: string): boolean {
  * resume searches with the same settings.
  */
 /** The checkpoint a run works in, claimed by this process; `created`: this run made the directory. */
-type RunCheckpoint = { dir: string; cfg: Config; created: boolean };
+type RunCheckpoint = { dir: string; cfg: Config; created: boolean; sandbox: NodeSandbox };
 
 async function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env, cwd: string): Promise<RunCheckpoint> {
   const text = readExperiment(req.experimentFile);
@@ -154,7 +156,7 @@ async function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env
   evaluatorSettings(first.workflow.workflow, mergedEnv(first.env, first.dotenv));
   const runEnv = mergedEnv(first.env, first.dotenv);
   await checkModelsReachable(first, runEnv, CORE_ROLES);
-  await checkNodeSandbox(first, runEnv);
+  const sandbox = await checkNodeSandbox(first, runEnv);
   const named = env.SVC_CHECKPOINT_DIR;
   if (named && isFileAt(join(named, 'tree.json'))) throw new ConflictError(`${named} already holds a run`, `continue it with svc resume ${named}, or unset SVC_CHECKPOINT_DIR`);
   // the workflow the checkpoint will run with: one the dashboard put there, else --config's, else the bundled
@@ -177,7 +179,7 @@ async function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env
   const dir = named ? namedCheckpoint(resolve(cwd, named), text, created ? fillNew : fill) : createCheckpoint(first.checkpointsRoot, text, fillNew).dir;
   claimPid(dir);
   try {
-    return { dir, cfg: loadConfig({ env, cwd, checkpointDir: dir, profile: req.profile }), created };
+    return { dir, cfg: loadConfig({ env, cwd, checkpointDir: dir, profile: req.profile }), created, sandbox };
   } catch (err) {
     releasePid(dir);
     if (created) rmSync(dir, { recursive: true, force: true });
@@ -216,10 +218,10 @@ async function existingCheckpoint(req: Extract<RunRequest, { kind: 'resume' }>, 
   const cfg = loadConfig({ env, cwd, checkpointDir: dir, configPath: req.configPath });
   const runEnv = mergedEnv(cfg.env, cfg.dotenv);
   await checkModelsReachable(cfg, runEnv, CORE_ROLES);
-  await checkNodeSandbox(cfg, runEnv);
+  const sandbox = await checkNodeSandbox(cfg, runEnv);
   // two resumes of one checkpoint started at once: exactly one runs it
   claimPid(dir);
-  return { dir, cfg, created: false };
+  return { dir, cfg, created: false, sandbox };
 }
 
 function readExperiment(file: string): string {

@@ -38,7 +38,10 @@ export function containerCommand(run: ContainerRun): string[] {
   const shell = ['bash', '-lc', run.command];
   if (run.runtime === 'docker' || run.runtime === 'podman') {
     return [
-      bin, 'run', '--rm', '--network', 'none',
+      bin, 'run', '--rm',
+      // docker's own init: a stop of the command (a timeout) reaches it, and the container goes with it
+      ...(run.runtime === 'docker' ? ['--init'] : []),
+      '--network', 'none',
       ...mounts.flatMap((p) => ['-v', `${p}:${p}`]),
       '-w', run.workDir,
       ...envPairs.flatMap((e) => ['-e', e]),

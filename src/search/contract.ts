@@ -4,6 +4,7 @@ import type { ModelClient } from '../llm/client.ts';
 import type { SkillPool } from '../mcp/pool.ts';
 import type { IdeaFile } from '../schema/checkpoint.ts';
 import type { Workflow } from '../schema/workflow.ts';
+import type { NodeExec } from '../sandbox/node-command.ts';
 
 /**
  * The seams between the parts of a research run: the search schedules nodes, the agent runs one
@@ -78,6 +79,8 @@ export type RunContext = {
   idea(): IdeaFile | null;
   /** one progress line for the terminal and the run log */
   log(msg: string): void;
+  /** how the nodes' commands run (their container), as checked before the first node */
+  exec?: NodeExec;
 };
 
 /** One node to run. The work directory exists; the parent's files are already inherited. */

@@ -14,12 +14,12 @@ describe('containerCommand', () => {
   const base = { image: 'bench-env', workDir: '/w/run 1', command: 'python train.py > out.txt' };
 
   test('docker: a throw-away container without network, the work dir mounted and current', () => {
-    expect(containerCommand({ ...base, runtime: 'docker' })).toEqual(['docker', 'run', '--rm', '--network', 'none', '-v', '/w/run 1:/w/run 1', '-w', '/w/run 1', 'bench-env:latest', 'bash', '-lc', 'python train.py > out.txt']);
+    expect(containerCommand({ ...base, runtime: 'docker' })).toEqual(['docker', 'run', '--rm', '--init', '--network', 'none', '-v', '/w/run 1:/w/run 1', '-w', '/w/run 1', 'bench-env:latest', 'bash', '-lc', 'python train.py > out.txt']);
   });
 
   test('docker with GPU, binds and environment', () => {
     expect(containerCommand({ ...base, runtime: 'docker', binary: '/usr/bin/docker', gpu: true, binds: ['/data'], env: { A: '1' } })).toEqual([
-      '/usr/bin/docker', 'run', '--rm', '--network', 'none', '-v', '/w/run 1:/w/run 1', '-v', '/data:/data', '-w', '/w/run 1', '-e', 'A=1', '--gpus', 'all', 'bench-env:latest', 'bash', '-lc', 'python train.py > out.txt',
+      '/usr/bin/docker', 'run', '--rm', '--init', '--network', 'none', '-v', '/w/run 1:/w/run 1', '-v', '/data:/data', '-w', '/w/run 1', '-e', 'A=1', '--gpus', 'all', 'bench-env:latest', 'bash', '-lc', 'python train.py > out.txt',
     ]);
   });
 

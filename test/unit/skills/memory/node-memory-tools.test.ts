@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentNameFor, MemoryClient } from '../../../../src/memory/client.ts';
-import { callEnv, CURRENT_NODE_META } from '../../../../src/mcp/call-env.ts';
+import { callContext, CURRENT_NODE_META } from '../../../../src/mcp/call-env.ts';
 import { call, type Env, newRun, ok, removeDir, serverPerFileRunPerTest, watchRequests } from './memory-fixture.ts';
 
 const t = serverPerFileRunPerTest();
@@ -69,7 +69,7 @@ describe('add_memory', () => {
     const nodes = Array.from({ length: 40 }, (_, i) => `node${i}`);
     const answers = await Promise.all(
       nodes.flatMap((node) =>
-        [0, 1, 2].map((k) => call('add_memory', { node_id: node, text: `note ${k} of ${node}`, metadata: { k } }, callEnv(process, { [CURRENT_NODE_META]: node }))),
+        [0, 1, 2].map((k) => call('add_memory', { node_id: node, text: `note ${k} of ${node}`, metadata: { k } }, callContext(process, { [CURRENT_NODE_META]: node }).env)),
       ),
     );
     expect(answers.filter((a) => 'error' in a)).toEqual([]);
@@ -78,7 +78,7 @@ describe('add_memory', () => {
     for (const p of stored) expect(p.text).toEndWith(`of ${p.metadata.node_id}`);
     for (const node of nodes) expect((await ok('get_node_memory', { node_id: node }, process)).entries.map((e: any) => e.metadata.k).sort()).toEqual([0, 1, 2]);
     // and a call naming one node cannot write another's scope, however the calls interleave
-    const crossed = await Promise.all(nodes.map((node, i) => call('add_memory', { node_id: nodes[(i + 1) % nodes.length], text: 'x' }, callEnv(process, { [CURRENT_NODE_META]: node }))));
+    const crossed = await Promise.all(nodes.map((node, i) => call('add_memory', { node_id: nodes[(i + 1) % nodes.length], text: 'x' }, callContext(process, { [CURRENT_NODE_META]: node }).env)));
     expect(crossed.every((a) => 'error' in a && a.error.includes('CoW violation'))).toBe(true);
     expect(await client().listPassages(await agentId(), { limit: 1000 })).toHaveLength(120);
     expect(accessEvents().filter((e) => e.op === 'write')).toHaveLength(120);

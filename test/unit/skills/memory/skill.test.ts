@@ -3,7 +3,7 @@ import { Kind } from '@sinclair/typebox';
 import { envVar } from '../../../../src/core/config/env-vars.ts';
 import { listing } from '../../../../src/mcp/serve.ts';
 import memorySkill from '../../../../src/skills/memory/index.ts';
-import { callEnv, CURRENT_NODE_META } from '../../../../src/mcp/call-env.ts';
+import { callContext, CURRENT_NODE_META, NODE_EXEC_META } from '../../../../src/mcp/call-env.ts';
 
 test('memory-skill serves the fourteen tools of the catalogue in the bfts phase, without a model', () => {
   expect(memorySkill).toMatchObject({ name: 'memory-skill', phases: ['bfts'], usesModel: false });
@@ -56,8 +56,15 @@ test('the catalogue arguments, in its order, with its defaults; nothing else is 
 
 test('a call names its node in _meta; without it the process environment stands', () => {
   const processEnv = { SVC_CHECKPOINT_DIR: '/c', SVC_CURRENT_NODE_ID: 'stale' };
-  expect(callEnv(processEnv, { [CURRENT_NODE_META]: 'n7', progressToken: 1 })).toEqual({ SVC_CHECKPOINT_DIR: '/c', SVC_CURRENT_NODE_ID: 'n7' });
-  expect(callEnv(processEnv, undefined)).toBe(processEnv);
-  expect(callEnv(processEnv, { [CURRENT_NODE_META]: 7 })).toBe(processEnv);
+  expect(callContext(processEnv, { [CURRENT_NODE_META]: 'n7', progressToken: 1 })).toEqual({ env: { SVC_CHECKPOINT_DIR: '/c', SVC_CURRENT_NODE_ID: 'n7' } });
+  expect(callContext(processEnv, undefined).env).toBe(processEnv);
+  expect(callContext(processEnv, { [CURRENT_NODE_META]: 7 }).env).toBe(processEnv);
   expect(processEnv.SVC_CURRENT_NODE_ID).toBe('stale');
+});
+
+test("a call carries how its node's commands run; a malformed one is none", () => {
+  const container = { runtime: 'docker' as const, binary: '/usr/bin/docker', image: 'busybox:1.36' };
+  expect(callContext({}, { [NODE_EXEC_META]: { container } }).exec).toEqual({ container });
+  expect(callContext({}, { [NODE_EXEC_META]: {} }).exec).toEqual({});
+  for (const bad of [{ container: { ...container, runtime: 'lxc' } }, { container: { ...container, image: 5 } }, 'docker', null]) expect(callContext({}, { [NODE_EXEC_META]: bad }).exec).toBeUndefined();
 });

@@ -1,0 +1,34 @@
+import { isMapping } from '../core/values.ts';
+import { containerCommand } from './container.ts';
+import { RUNTIMES, type Runtime } from './detect.ts';
+import { shellQuote } from './job-state.ts';
+import type { NodeSandbox } from './node-sandbox.ts';
+
+/** How a node's commands run, as the run decided before its first node (checkNodeSandbox). */
+export type NodeExec = { container?: { runtime: Runtime; binary: string; image: string } };
+
+/** What the run's decision means for each command of its nodes. */
+export function nodeExecOf(sandbox: NodeSandbox): NodeExec {
+  const c = sandbox.container;
+  return c ? { container: { runtime: c.runtime.runtime, binary: c.runtime.path, image: c.image } } : {};
+}
+
+/**
+ * The argv a node's command runs as: `argv` itself, or inside the node's container, its work
+ * directory mounted at the same path and no network (containerCommand). Inside, programs are
+ * the image's: `argv[0]` is a name looked up there, not a path of this machine.
+ */
+export function nodeCommand(argv: string[], workDir: string, exec: NodeExec | undefined): string[] {
+  const c = exec?.container;
+  if (!c) return argv;
+  return containerCommand({ runtime: c.runtime, binary: c.binary, image: c.image, workDir, command: argv.map(shellQuote).join(' ') });
+}
+
+/** A NodeExec as it arrives with a tool call; anything malformed is none, and the command runs as it is. */
+export function parseNodeExec(v: unknown): NodeExec | undefined {
+  if (!isMapping(v)) return undefined;
+  const c = v.container;
+  if (c === undefined) return {};
+  if (!isMapping(c) || !(RUNTIMES as readonly unknown[]).includes(c.runtime) || typeof c.binary !== 'string' || typeof c.image !== 'string') return undefined;
+  return { container: { runtime: c.runtime as Runtime, binary: c.binary, image: c.image } };
+}
