@@ -35,6 +35,8 @@ export type ReportInput = {
   toolCounts: Record<string, number> | null;
   migrationSource: 'fresh' | 'auto';
   executor: string | null;
+  /** the container the node's commands ran in; null when none */
+  container?: { runtime: string; image: string; digest: string | null } | null;
   machine: MachineInfo | null;
   slurm: { job_id: string | null; partition: string | null; nodelist: string | null };
 };
@@ -82,6 +84,7 @@ export function buildReport(r: ReportInput): Record<string, unknown> {
     trace_log_summary: r.toolCounts === null ? null : traceSummary(r.toolCounts),
     migration_source: r.migrationSource,
     executor: r.executor,
+    container: r.container ?? null,
     hostname: r.machine?.hostname ?? null,
     slurm_job_id: r.slurm.job_id,
     slurm_partition: r.slurm.partition,

@@ -8,6 +8,10 @@ import { type LoopResult, reactLoop } from './loop.ts';
 import { type MachineInfo, machineInfo } from './machine.ts';
 import { buildReport, writeReport } from './report.ts';
 import { nodeTools } from './tools.ts';
+import type { NodeExec } from '../sandbox/node-command.ts';
+
+/** Where a node's commands run, as its report says: this machine (in the run's container when it has one); no scheduler yet. */
+const NODE_EXECUTOR = 'local';
 
 export type NodeRunnerDeps = { evaluate: Evaluate };
 
@@ -49,7 +53,8 @@ export function createNodeRunner(deps: NodeRunnerDeps): NodeRunner {
         commands: loop.commands,
         toolCounts: loop.toolCounts,
         migrationSource: 'fresh',
-        executor: task.ctx.workflow.resources.executor,
+        executor: NODE_EXECUTOR,
+        container: containerOf(task.ctx.exec),
         machine,
         slurm: slurmOf(task, loop),
       }),
@@ -117,8 +122,14 @@ function slurmOf(task: NodeTask, loop: LoopResult): { job_id: string | null; par
 /** The node's machine, next to its report; a failure to write it is logged, never the node's. */
 function writeRunEnv(task: NodeTask, machine: MachineInfo, startedAt: string): void {
   try {
-    writeJsonAtomic(join(task.workDir, RUN_ENV_FILE), { node_id: task.node.id, started_at: startedAt, executor: task.ctx.workflow.resources.executor, ...machine });
+    writeJsonAtomic(join(task.workDir, RUN_ENV_FILE), { node_id: task.node.id, started_at: startedAt, executor: NODE_EXECUTOR, ...machine });
   } catch (err) {
     task.ctx.log(`${task.node.id}: ${RUN_ENV_FILE} not written: ${oneLine(err)}`);
   }
+}
+
+/** The container of the node's commands, as its report names it. */
+function containerOf(exec: NodeExec | undefined): { runtime: string; image: string; digest: string | null } | null {
+  const c = exec?.container;
+  return c ? { runtime: c.runtime, image: c.image, digest: c.digest ?? null } : null;
 }

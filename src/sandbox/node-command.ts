@@ -5,12 +5,13 @@ import { shellQuote } from './job-state.ts';
 import type { NodeSandbox } from './node-sandbox.ts';
 
 /** How a node's commands run, as the run decided before its first node (checkNodeSandbox). */
-export type NodeExec = { container?: { runtime: Runtime; binary: string; image: string } };
+export type NodeExec = { container?: { runtime: Runtime; binary: string; image: string; /** the image's id where the runtime tells it */ digest?: string } };
+
 
 /** What the run's decision means for each command of its nodes. */
 export function nodeExecOf(sandbox: NodeSandbox): NodeExec {
   const c = sandbox.container;
-  return c ? { container: { runtime: c.runtime.runtime, binary: c.runtime.path, image: c.image } } : {};
+  return c ? { container: { runtime: c.runtime.runtime, binary: c.runtime.path, image: c.image, ...(c.digest ? { digest: c.digest } : {}) } } : {};
 }
 
 /**
@@ -30,5 +31,5 @@ export function parseNodeExec(v: unknown): NodeExec | undefined {
   const c = v.container;
   if (c === undefined) return {};
   if (!isMapping(c) || !(RUNTIMES as readonly unknown[]).includes(c.runtime) || typeof c.binary !== 'string' || typeof c.image !== 'string') return undefined;
-  return { container: { runtime: c.runtime as Runtime, binary: c.binary, image: c.image } };
+  return { container: { runtime: c.runtime as Runtime, binary: c.binary, image: c.image, ...(typeof c.digest === 'string' ? { digest: c.digest } : {}) } };
 }

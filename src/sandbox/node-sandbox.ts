@@ -4,7 +4,9 @@ import { UnavailableError } from '../core/errors.ts';
 import { log } from '../core/log.ts';
 import { type ChosenRuntime, chooseRuntime, type PullPolicy } from './container.ts';
 import { containerSettings } from './container-info.ts';
-import { findBinary } from './detect.ts';
+import { findBinary, PROBE_TIMEOUT_MS } from './detect.ts';
+import { runnableImage } from './image.ts';
+import { runCommand } from '../memory/deploy/run-command.ts';
 import { resolvePartition } from './partition.ts';
 import { checkSandbox, FALLBACK_OVERRIDE } from './preconditions.ts';
 
@@ -15,7 +17,7 @@ export type NodeSandbox = {
   executor: NodeExecutor;
   /** the scheduler partition (slurm), null elsewhere */
   partition: string | null;
-  container: { runtime: ChosenRuntime; image: string; pull: PullPolicy } | null;
+  container: { runtime: ChosenRuntime; image: string; pull: PullPolicy; /** the image's id (docker, podman) when it is present here */ digest?: string } | null;
   /** what was given up for SVC_PHASE1_ALLOW_FALLBACK=1, one line each */
   warnings: string[];
 };
@@ -59,7 +61,15 @@ async function checkContainer(cfg: Config, env: Env, warnings: string[]): Promis
     return fallBack(`container: ${(err as Error).message}`, null, env, warnings);
   }
   if (runtime === null) return fallBack(`container image ${image}: no container runtime here (docker with its daemon, podman, apptainer or singularity)`, null, env, warnings);
-  return { runtime, image, pull };
+  const digest = await imageId(runtime, image, env);
+  return { runtime, image, pull, ...(digest ? { digest } : {}) };
+}
+
+/** `<runtime> image inspect` of the image: its id, for the node reports; null when absent or unknown (apptainer, singularity). */
+async function imageId(runtime: ChosenRuntime, image: string, env: Env): Promise<string | null> {
+  if (runtime.runtime !== 'docker' && runtime.runtime !== 'podman') return null;
+  const r = await runCommand([runtime.path, 'image', 'inspect', '--format', '{{.Id}}', runnableImage(image)], env, PROBE_TIMEOUT_MS);
+  return r.code === 0 && r.stdout.trim() !== '' ? r.stdout.trim() : null;
 }
 
 /** The fail-loud refusal, or with the override the fallback and its warning. */

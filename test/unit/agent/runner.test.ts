@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createNodeRunner } from '../../../src/agent/runner.ts';
 import { type Bench, bench, bodies, call, finish, node, recordingEvaluate, task } from './helpers.ts';
 import { lacks } from '../../support/components.ts';
+import { ensureContainerRuntime } from '../../support/container.ts';
 
 let b: Bench | undefined;
 afterEach(async () => {
@@ -13,7 +14,22 @@ afterEach(async () => {
 
 const SUM = 'import time\nt=time.time()\ns=sum(range(1000000))\nprint("sum", s)\nprint("time_s", round(time.time()-t, 3))\n';
 
+const runtime = await ensureContainerRuntime();
+const real = 'reason' in runtime ? null : runtime;
+
 describe('a node run', () => {
+  test.skipIf(real === null)("in the run's container: the commands run there, and the report names the image", async () => {
+    b = bench([call('run_bash', { command: 'echo "in $(pwd)"; ls /sys/class/net' }), finish('listed the interfaces')]);
+    b.ctx.exec = { container: { runtime: real!.runtime, binary: real!.binary, image: real!.image, digest: 'sha256:0123' } };
+    const root = node('node_root');
+    const out = await createNodeRunner({ evaluate: recordingEvaluate() })(task(b, root));
+    const report = JSON.parse(readFileSync(out.node_report_path as string, 'utf8'));
+    expect(report).toMatchObject({ executor: 'local', container: { runtime: real!.runtime, image: real!.image, digest: 'sha256:0123' } });
+    // the model saw the command's output from inside: the work dir at its own path, loopback only
+    const seen = bodies(b).at(-1)?.messages.find((m) => m.role === 'tool')?.content;
+    expect(JSON.parse(String(seen)).stdout).toBe(`in ${b.workDir('node_root')}\nlo\n`);
+  });
+
   test.skipIf(lacks('python3'))('writes code, runs it, finishes with its JSON, is evaluated and reported', async () => {
     b = bench([call('write_code', { filename: 'sum.py', code: SUM }), call('run_code', { filename: 'sum.py' }), finish('summed to 499999500000', ['sum.py'])]);
     const evaluate = recordingEvaluate();
@@ -47,7 +63,9 @@ describe('a node run', () => {
       what_was_done: 'summed to 499999500000',
       evaluator_reason: 'measured a time',
       migration_source: 'fresh',
-      executor: b.ctx.workflow.resources.executor,
+      // where the commands ran: this machine, no container
+      executor: 'local',
+      container: null,
       self_assessment: { succeeded: true, headline: 'summed to 499999500000', concerns: ['novelty (0.20): a known loop'] },
       next_steps_hints: ['rigor (0.50): one run only'],
       run_command: 'run_code sum.py',

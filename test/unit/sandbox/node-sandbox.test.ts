@@ -10,7 +10,7 @@ import type { Env } from '../../../src/core/config/env-vars.ts';
 import { UnavailableError } from '../../../src/core/errors.ts';
 import { checkNodeSandbox } from '../../../src/sandbox/node-sandbox.ts';
 import { lacks } from '../../support/components.ts';
-import { pathWith, removePathDirs } from '../../support/container.ts';
+import { ensureContainerRuntime, pathWith, removePathDirs } from '../../support/container.ts';
 
 const box = mkdtempSync(join(tmpdir(), 'svc-node-sandbox-'));
 afterAll(() => {
@@ -68,6 +68,9 @@ describe.skipIf(lacks('slurm'))('slurm on the real cluster', () => {
   });
 });
 
+const runtime = await ensureContainerRuntime();
+const real = 'reason' in runtime ? null : runtime;
+
 describe('the container', () => {
   test('an image with no runtime here fails loud; with the override the nodes run without it', async () => {
     const env = { PATH: pathWith([]), SVC_CONTAINER_IMAGE: 'busybox:1.36' };
@@ -75,6 +78,12 @@ describe('the container', () => {
     expect(err.message).toBe('container image busybox:1.36: no container runtime here (docker with its daemon, podman, apptainer or singularity)');
     expect(err.hint).toBe('set SVC_PHASE1_ALLOW_FALLBACK=1 to run without the container instead');
     expect(await check({ ...env, SVC_PHASE1_ALLOW_FALLBACK: '1' })).toMatchObject({ container: null, warnings: [expect.stringContaining('running without the container')] });
+  });
+
+  test.skipIf(real === null)('an image of the runtime here: the runtime and the image id for the node reports', async () => {
+    const found = await check({ PATH: process.env.PATH ?? '', SVC_CONTAINER_IMAGE: real!.image });
+    expect(found.container).toMatchObject({ image: real!.image, pull: 'on_start', digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
+    expect(found.container?.runtime.runtime).toBe(real!.runtime);
   });
 
   test('no image: no container, whatever the mode', async () => {
