@@ -24,6 +24,8 @@ export type ContainerRun = {
   env?: Record<string, string>;
   /** podman only: flags that keep the container within this host's resource limits (podmanUlimits) */
   ulimits?: string[];
+  /** docker and podman: pull the image first (`always`), or never fetch it at run time (`never`); their own default otherwise */
+  pull?: 'always' | 'never';
 };
 
 /**
@@ -42,6 +44,7 @@ export function containerCommand(run: ContainerRun): string[] {
       // docker's own init: a stop of the command (a timeout) reaches it, and the container goes with it
       ...(run.runtime === 'docker' ? ['--init'] : []),
       '--network', 'none',
+      ...(run.pull ? ['--pull', run.pull] : []),
       ...mounts.flatMap((p) => ['-v', `${p}:${p}`]),
       '-w', run.workDir,
       ...envPairs.flatMap((e) => ['-e', e]),

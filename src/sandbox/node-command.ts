@@ -5,13 +5,24 @@ import { shellQuote } from './job-state.ts';
 import type { NodeSandbox } from './node-sandbox.ts';
 
 /** How a node's commands run, as the run decided before its first node (checkNodeSandbox). */
-export type NodeExec = { container?: { runtime: Runtime; binary: string; image: string; /** the image's id where the runtime tells it */ digest?: string } };
+export type NodeExec = {
+  container?: {
+    runtime: Runtime;
+    binary: string;
+    image: string;
+    /** at each command: pull the image first (container.pull always), or use the copy made ready at the start */
+    pull: 'always' | 'never';
+    /** the image's id where the runtime tells it */
+    digest?: string;
+  };
+};
 
 
 /** What the run's decision means for each command of its nodes. */
 export function nodeExecOf(sandbox: NodeSandbox): NodeExec {
   const c = sandbox.container;
-  return c ? { container: { runtime: c.runtime.runtime, binary: c.runtime.path, image: c.image, ...(c.digest ? { digest: c.digest } : {}) } } : {};
+  if (!c) return {};
+  return { container: { runtime: c.runtime.runtime, binary: c.runtime.path, image: c.image, pull: c.pull === 'always' ? 'always' : 'never', ...(c.digest ? { digest: c.digest } : {}) } };
 }
 
 /**
@@ -22,7 +33,7 @@ export function nodeExecOf(sandbox: NodeSandbox): NodeExec {
 export function nodeCommand(argv: string[], workDir: string, exec: NodeExec | undefined): string[] {
   const c = exec?.container;
   if (!c) return argv;
-  return containerCommand({ runtime: c.runtime, binary: c.binary, image: c.image, workDir, command: argv.map(shellQuote).join(' ') });
+  return containerCommand({ runtime: c.runtime, binary: c.binary, image: c.image, workDir, command: argv.map(shellQuote).join(' '), pull: c.pull });
 }
 
 /** A NodeExec as it arrives with a tool call; anything malformed is none, and the command runs as it is. */
@@ -30,6 +41,6 @@ export function parseNodeExec(v: unknown): NodeExec | undefined {
   if (!isMapping(v)) return undefined;
   const c = v.container;
   if (c === undefined) return {};
-  if (!isMapping(c) || !(RUNTIMES as readonly unknown[]).includes(c.runtime) || typeof c.binary !== 'string' || typeof c.image !== 'string') return undefined;
-  return { container: { runtime: c.runtime as Runtime, binary: c.binary, image: c.image, ...(typeof c.digest === 'string' ? { digest: c.digest } : {}) } };
+  if (!isMapping(c) || !(RUNTIMES as readonly unknown[]).includes(c.runtime) || typeof c.binary !== 'string' || typeof c.image !== 'string' || (c.pull !== 'always' && c.pull !== 'never')) return undefined;
+  return { container: { runtime: c.runtime as Runtime, binary: c.binary, image: c.image, pull: c.pull, ...(typeof c.digest === 'string' ? { digest: c.digest } : {}) } };
 }

@@ -2,11 +2,11 @@ import { type Config, effective } from '../core/config/config.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { UnavailableError } from '../core/errors.ts';
 import { log } from '../core/log.ts';
-import { type ChosenRuntime, chooseRuntime, type PullPolicy } from './container.ts';
+import { type ChosenRuntime, chooseRuntime, type PullPolicy, pullCommand } from './container.ts';
 import { containerSettings } from './container-info.ts';
 import { findBinary, PROBE_TIMEOUT_MS } from './detect.ts';
 import { runnableImage } from './image.ts';
-import { runCommand } from '../memory/deploy/run-command.ts';
+import { lastLine, runCommand } from '../memory/deploy/run-command.ts';
 import { resolvePartition } from './partition.ts';
 import { checkSandbox, FALLBACK_OVERRIDE } from './preconditions.ts';
 
@@ -61,8 +61,36 @@ async function checkContainer(cfg: Config, env: Env, warnings: string[]): Promis
     return fallBack(`container: ${(err as Error).message}`, null, env, warnings);
   }
   if (runtime === null) return fallBack(`container image ${image}: no container runtime here (docker with its daemon, podman, apptainer or singularity)`, null, env, warnings);
-  const digest = await imageId(runtime, image, env);
+  const digest = await readyImage(runtime, image, pull, env, warnings);
   return { runtime, image, pull, ...(digest ? { digest } : {}) };
+}
+
+/** Longest wait for a pull at the start of a run: images of several GB over a slow link. */
+const PULL_TIMEOUT_MS = 30 * 60 * 1000;
+
+/**
+ * The image made ready by the pull policy, and its id. docker and podman: `on_start` and `always`
+ * pull it now (a failed pull of an image that is here already goes on with it, saying so);
+ * `never` needs it here. apptainer and singularity read the image at each command.
+ */
+async function readyImage(runtime: ChosenRuntime, image: string, pull: PullPolicy, env: Env, warnings: string[]): Promise<string | null> {
+  if (runtime.runtime !== 'docker' && runtime.runtime !== 'podman') return null;
+  if (pull !== 'never') {
+    log.info(`pulling ${image} (container.pull ${pull})`);
+    const r = await runCommand(pullCommand(runtime.runtime, image, '', runtime.path), env, PULL_TIMEOUT_MS);
+    if (r.code !== 0) {
+      const why = lastLine(r.stderr) ?? (r.timedOut ? 'no answer' : `exit ${r.code}`);
+      const here = await imageId(runtime, image, env);
+      if (here === null) throw new UnavailableError(`container image ${image} cannot be pulled (${why}) and is not on this machine`, 'check the image name and the network, or pull it yourself');
+      const warning = `container image ${image} was not pulled (${why}); the copy on this machine is used`;
+      log.warn(warning);
+      warnings.push(warning);
+      return here;
+    }
+  }
+  const id = await imageId(runtime, image, env);
+  if (id === null) throw new UnavailableError(`container image ${image} is not on this machine and container.pull is never`, `pull it (${runtime.runtime} pull ${image}) or set container.pull to on_start`);
+  return id;
 }
 
 /** `<runtime> image inspect` of the image: its id, for the node reports; null when absent or unknown (apptainer, singularity). */

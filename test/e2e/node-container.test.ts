@@ -26,7 +26,7 @@ describe.skipIf(real === null)("a node's commands in its container", () => {
     work = join(dir, 'experiments', 'node_1');
     mkdirSync(work, { recursive: true });
     writeFileSync(join(dir, 'outside.txt'), 'not for the container');
-    exec = { container: { runtime: real!.runtime, binary: real!.binary, image: real!.image } };
+    exec = { container: { runtime: real!.runtime, binary: real!.binary, image: real!.image, pull: 'never' } };
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, SVC_WORK_DIR: dir, SVC_CHECKPOINT_DIR: join(dir, 'ckpt') };
     pool = new SkillPool({ skills: listSkills(bundledWorkflow(), dir), env, program: SVC });
   });

@@ -20,7 +20,7 @@ const real = 'reason' in runtime ? null : runtime;
 describe('a node run', () => {
   test.skipIf(real === null)("in the run's container: the commands run there, and the report names the image", async () => {
     b = bench([call('run_bash', { command: 'echo "in $(pwd)"; ls /sys/class/net' }), finish('listed the interfaces')]);
-    b.ctx.exec = { container: { runtime: real!.runtime, binary: real!.binary, image: real!.image, digest: 'sha256:0123' } };
+    b.ctx.exec = { container: { runtime: real!.runtime, binary: real!.binary, image: real!.image, pull: 'never', digest: 'sha256:0123' } };
     const root = node('node_root');
     const out = await createNodeRunner({ evaluate: recordingEvaluate() })(task(b, root));
     const report = JSON.parse(readFileSync(out.node_report_path as string, 'utf8'));

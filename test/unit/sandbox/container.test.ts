@@ -23,6 +23,12 @@ describe('containerCommand', () => {
     ]);
   });
 
+  test('a pull policy at each command: always pulls first, never fetches nothing; apptainer has no such switch', () => {
+    expect(containerCommand({ ...base, runtime: 'docker', pull: 'never' }).slice(0, 7)).toEqual(['docker', 'run', '--rm', '--init', '--network', 'none', '--pull']);
+    expect(containerCommand({ ...base, runtime: 'podman', pull: 'always' })).toContain('always');
+    expect(containerCommand({ ...base, runtime: 'apptainer', pull: 'never' })).not.toContain('--pull');
+  });
+
   test('podman takes the ulimit flags; docker ignores them', () => {
     const ulimits = ['--ulimit', 'nofile=1024:1024'];
     expect(containerCommand({ ...base, runtime: 'podman', ulimits })).toEqual(['podman', 'run', '--rm', '--network', 'none', '-v', '/w/run 1:/w/run 1', '-w', '/w/run 1', '--ulimit', 'nofile=1024:1024', 'bench-env:latest', 'bash', '-lc', 'python train.py > out.txt']);

@@ -2,7 +2,7 @@
 // command and partition, the container runtime; each missing piece one line with its fix, or the
 // fallback SVC_PHASE1_ALLOW_FALLBACK=1 asks for.
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/core/config/config.ts';
@@ -80,10 +80,29 @@ describe('the container', () => {
     expect(await check({ ...env, SVC_PHASE1_ALLOW_FALLBACK: '1' })).toMatchObject({ container: null, warnings: [expect.stringContaining('running without the container')] });
   });
 
-  test.skipIf(real === null)('an image of the runtime here: the runtime and the image id for the node reports', async () => {
+  test.skipIf(real === null)('an image here that cannot be pulled (no registry has it): used, with a warning; its id for the node reports', async () => {
     const found = await check({ PATH: process.env.PATH ?? '', SVC_CONTAINER_IMAGE: real!.image });
     expect(found.container).toMatchObject({ image: real!.image, pull: 'on_start', digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
     expect(found.container?.runtime.runtime).toBe(real!.runtime);
+    expect(found.warnings).toEqual([expect.stringContaining(`container image ${real!.image} was not pulled (`)]);
+  });
+
+  test.skipIf(real === null)('pull never: an image here is used as it is; one that is not here fails loud', async () => {
+    const wf = join(box, 'never.yaml');
+    writeFileSync(wf, 'container:\n  mode: auto\n  pull: never\n');
+    const withPolicy = (image: string) => {
+      const full = { HOME: box, PATH: process.env.PATH ?? '', SVC_CONTAINER_IMAGE: image };
+      return checkNodeSandbox(loadConfig({ cwd: box, env: full, configPath: wf }), full);
+    };
+    expect(await withPolicy(real!.image)).toMatchObject({ container: { pull: 'never', digest: expect.stringMatching(/^sha256:/) }, warnings: [] });
+    const err = await refusal(withPolicy('svc-test-absent:never'));
+    expect(err.message).toBe('container image svc-test-absent:never is not on this machine and container.pull is never');
+    expect(err.hint).toBe(`pull it (${real!.runtime} pull svc-test-absent:never) or set container.pull to on_start`);
+  });
+
+  test.skipIf(real === null)('an image neither here nor pullable fails loud before anything runs', async () => {
+    const err = await refusal(check({ PATH: process.env.PATH ?? '', SVC_CONTAINER_IMAGE: 'svc-test-absent:latest' }));
+    expect(err.message).toStartWith('container image svc-test-absent:latest cannot be pulled (');
   });
 
   test('no image: no container, whatever the mode', async () => {

@@ -63,7 +63,7 @@ test('a call names its node in _meta; without it the process environment stands'
 });
 
 test("a call carries how its node's commands run; a malformed one is none", () => {
-  const container = { runtime: 'docker' as const, binary: '/usr/bin/docker', image: 'busybox:1.36' };
+  const container = { runtime: 'docker' as const, binary: '/usr/bin/docker', image: 'busybox:1.36', pull: 'never' as const };
   expect(callContext({}, { [NODE_EXEC_META]: { container } }).exec).toEqual({ container });
   expect(callContext({}, { [NODE_EXEC_META]: {} }).exec).toEqual({});
   for (const bad of [{ container: { ...container, runtime: 'lxc' } }, { container: { ...container, image: 5 } }, 'docker', null]) expect(callContext({}, { [NODE_EXEC_META]: bad }).exec).toBeUndefined();
