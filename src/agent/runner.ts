@@ -10,8 +10,8 @@ import { buildReport, writeReport } from './report.ts';
 import { nodeTools } from './tools.ts';
 import type { NodeExec } from '../sandbox/node-command.ts';
 
-/** Where a node's commands run, as its report says: this machine (in the run's container when it has one); no scheduler yet. */
-const NODE_EXECUTOR = 'local';
+/** Where a node's commands ran, as its report says: its Slurm allocation, or this machine (in the run's container when it has one). */
+const executorOf = (task: NodeTask) => (task.exec?.slurm ? 'slurm' : 'local');
 
 export type NodeRunnerDeps = { evaluate: Evaluate };
 
@@ -53,8 +53,8 @@ export function createNodeRunner(deps: NodeRunnerDeps): NodeRunner {
         commands: loop.commands,
         toolCounts: loop.toolCounts,
         migrationSource: 'fresh',
-        executor: NODE_EXECUTOR,
-        container: containerOf(task.ctx.exec),
+        executor: executorOf(task),
+        container: containerOf(task.exec ?? task.ctx.exec),
         machine,
         slurm: slurmOf(task, loop),
       }),
@@ -84,7 +84,7 @@ function withTimeLimit(signal: AbortSignal, timeoutS: number): AbortSignal {
 
 async function runLoop(task: NodeTask): Promise<LoopResult> {
   try {
-    const tools = await nodeTools(task.ctx.pool, task.workDir, task.node.id, task.signal, task.ctx.exec);
+    const tools = await nodeTools(task.ctx.pool, task.workDir, task.node.id, task.signal, task.exec ?? task.ctx.exec);
     return await reactLoop(task, tools);
   } catch (err) {
     // a prompt or tool listing that breaks is the node's failure, not the run's
@@ -113,7 +113,8 @@ async function judge(task: NodeTask, evaluate: Evaluate, loop: LoopResult, fc: F
 function slurmOf(task: NodeTask, loop: LoopResult): { job_id: string | null; partition: string | null; nodelist: string | null } {
   const submitted = loop.trace.map((l) => /Submitted batch job (\d+)|"job_id":\s*"?(\d+)/.exec(l)).findLast((m) => m !== null);
   return {
-    job_id: submitted ? (submitted[1] ?? submitted[2] ?? null) : null,
+    // the node's own allocation, else a job its agent submitted
+    job_id: task.exec?.slurm?.jobId ?? (submitted ? (submitted[1] ?? submitted[2] ?? null) : null),
     partition: envValue(task.ctx.env, 'SVC_SLURM_PARTITION') ?? null,
     nodelist: envValue(task.ctx.env, 'SLURM_NODELIST') ?? null,
   };
@@ -122,7 +123,7 @@ function slurmOf(task: NodeTask, loop: LoopResult): { job_id: string | null; par
 /** The node's machine, next to its report; a failure to write it is logged, never the node's. */
 function writeRunEnv(task: NodeTask, machine: MachineInfo, startedAt: string): void {
   try {
-    writeJsonAtomic(join(task.workDir, RUN_ENV_FILE), { node_id: task.node.id, started_at: startedAt, executor: NODE_EXECUTOR, ...machine });
+    writeJsonAtomic(join(task.workDir, RUN_ENV_FILE), { node_id: task.node.id, started_at: startedAt, executor: executorOf(task), ...machine });
   } catch (err) {
     task.ctx.log(`${task.node.id}: ${RUN_ENV_FILE} not written: ${oneLine(err)}`);
   }

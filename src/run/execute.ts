@@ -6,7 +6,7 @@ import { checkpointStatus } from '../core/checkpoint/status.ts';
 import { readTree } from '../core/checkpoint/tree.ts';
 import { claimPid, PID_FILE, releasePid, runningPid } from '../core/checkpoint/pid.ts';
 import { readRecord } from '../core/checkpoint/records.ts';
-import { type Config, loadConfig } from '../core/config/config.ts';
+import { type Config, effective, loadConfig } from '../core/config/config.ts';
 import { mergedEnv } from '../core/config/environment.ts';
 import { type Env, envValue } from '../core/config/env-vars.ts';
 import { disabledTools, listSkills } from '../core/config/skills.ts';
@@ -35,6 +35,7 @@ import { evaluatorSettings } from '../evaluate/index.ts';
 import { searchRunner } from './wiring.ts';
 import { checkNodeSandbox, type NodeSandbox } from '../sandbox/node-sandbox.ts';
 import { nodeExecOf } from '../sandbox/node-command.ts';
+import { NodeAllocations } from '../sandbox/allocations.ts';
 
 export type RunRequest =
   | { kind: 'new'; experimentFile: string; configPath?: string; profile?: string }
@@ -61,6 +62,7 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
   let model: ModelClient | null = null;
   let pool: SkillPool | null = null;
   let memory: RunMemory | null = null;
+  let allocations: NodeAllocations | null = null;
   const settings = resolveRunSettings(cfg);
   const progress = progressPrinter(out, settings.maxNodes, () => model?.spentUsd() ?? 0);
   const log = (msg: string) => progress.line(msg);
@@ -83,6 +85,8 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
     const wf = cfg.workflow.workflow;
     pool = new SkillPool({ skills: listSkills(wf, cfg.projectRoot), disabledTools: disabledTools(wf), env: runEnv });
     const problems: string[] = [];
+    // the node's time budget is its allocation's wall time too; the in-process limit ends it first
+    allocations = sandbox.executor === 'slurm' ? new NodeAllocations({ partition: sandbox.partition, cpus: numberOrNull(effective(cfg, 'cpus').value), wallS: settings.timeoutNodeS + ALLOCATION_SLACK_S, env: runEnv }) : null;
     const ctx: RunContext = {
       cfg,
       workflow: wf,
@@ -97,6 +101,7 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
       idea: () => readRecord(dir, 'idea.json', IdeaFile, problems),
       log,
       exec: nodeExecOf(sandbox),
+      ...(allocations ? { allocations } : {}),
     };
     await ensureIdeas(ctx, stop.signal);
     const run = searchRunner(ctx, { env: baseEnv });
@@ -128,10 +133,20 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
     progress.end();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    // no allocation outlives the run, whatever ended it
+    await allocations?.closeAll().catch(() => {});
     await pool?.close().catch(() => {});
     await memory?.close();
     releasePid(dir);
   }
+}
+
+/** A minute beyond the node's own limit: the run ends a node itself, and cancels its allocation. */
+const ALLOCATION_SLACK_S = 60;
+
+function numberOrNull(v: unknown): number | null {
+  const n = Number(v);
+  return v !== null && v !== undefined && v !== '' && Number.isFinite(n) && n > 0 ? n : null;
 }
 
 /** What only a run writes: once one exists, the directory holds a run worth resuming. */

@@ -1,7 +1,7 @@
 import { createNodeRunner } from '../agent/runner.ts';
 import { oneLine } from '../core/errors.ts';
 import { evaluateNode } from '../evaluate/index.ts';
-import type { RunContext, SearchNode } from '../search/contract.ts';
+import type { NodeRunner, RunContext, SearchNode } from '../search/contract.ts';
 import type { LineageDecision } from '../search/lineage.ts';
 import { type PlanPromoteMode, promotePlan } from '../search/plan-promote.ts';
 import { chooseRootIdea } from '../search/root-choice.ts';
@@ -30,8 +30,26 @@ export function searchRunner(ctx: RunContext, launcher: ChildLauncher) {
       if (promotePlan(ctx.checkpointDir, idea, ctx.workflow.plan_promote as PlanPromoteMode)) ctx.log(`plan of '${idea?.title}' written into experiment.md (plan_promote ${ctx.workflow.plan_promote})`);
     },
     search(signal: AbortSignal, onProgress: (nodes: SearchNode[]) => void): Promise<SearchResult> {
-      return runSearch(ctx, createNodeRunner({ evaluate: evaluateNode }), { signal, onProgress, onLineage: (d) => startChildRun(ctx, d, launcher) });
+      return runSearch(ctx, onItsAllocation(ctx, createNodeRunner({ evaluate: evaluateNode })), { signal, onProgress, onLineage: (d) => startChildRun(ctx, d, launcher) });
     },
+  };
+}
+
+/**
+ * On the cluster, each node runs in an allocation of its own, held from its start to its end:
+ * its commands are steps in it, and it is cancelled when the node ends, however it ends.
+ */
+function onItsAllocation(ctx: RunContext, runNode: NodeRunner): NodeRunner {
+  const allocations = ctx.allocations;
+  if (!allocations) return runNode;
+  return async (task) => {
+    const jobId = await allocations.open(task.node.id, task.signal);
+    ctx.log(`${task.node.id}: allocation ${jobId}`);
+    try {
+      return await runNode({ ...task, exec: { ...ctx.exec, slurm: { jobId } } });
+    } finally {
+      await allocations.close(task.node.id);
+    }
   };
 }
 

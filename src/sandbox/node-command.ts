@@ -15,6 +15,8 @@ export type NodeExec = {
     /** the image's id where the runtime tells it */
     digest?: string;
   };
+  /** the node's Slurm allocation: each command is a step in it */
+  slurm?: { jobId: string };
 };
 
 
@@ -32,15 +34,22 @@ export function nodeExecOf(sandbox: NodeSandbox): NodeExec {
  */
 export function nodeCommand(argv: string[], workDir: string, exec: NodeExec | undefined): string[] {
   const c = exec?.container;
-  if (!c) return argv;
-  return containerCommand({ runtime: c.runtime, binary: c.binary, image: c.image, workDir, command: argv.map(shellQuote).join(' '), pull: c.pull });
+  const inner = c ? containerCommand({ runtime: c.runtime, binary: c.binary, image: c.image, workDir, command: argv.map(shellQuote).join(' '), pull: c.pull }) : argv;
+  // a step of the node's allocation: the command runs on its compute node, stopped with srun
+  return exec?.slurm ? ['srun', `--jobid=${exec.slurm.jobId}`, '--overlap', '--quiet', `--chdir=${workDir}`, '--', ...inner] : inner;
 }
+
+/** Whether a command's programs are those of another machine or image, named rather than looked up here. */
+export const runsElsewhere = (exec: NodeExec | undefined) => exec?.container !== undefined || exec?.slurm !== undefined;
 
 /** A NodeExec as it arrives with a tool call; anything malformed is none, and the command runs as it is. */
 export function parseNodeExec(v: unknown): NodeExec | undefined {
   if (!isMapping(v)) return undefined;
+  const s = v.slurm;
+  const slurm = isMapping(s) && typeof s.jobId === 'string' && /^\d+$/.test(s.jobId) ? { slurm: { jobId: s.jobId } } : {};
+  if (s !== undefined && !('slurm' in slurm)) return undefined;
   const c = v.container;
-  if (c === undefined) return {};
+  if (c === undefined) return slurm;
   if (!isMapping(c) || !(RUNTIMES as readonly unknown[]).includes(c.runtime) || typeof c.binary !== 'string' || typeof c.image !== 'string' || (c.pull !== 'always' && c.pull !== 'never')) return undefined;
-  return { container: { runtime: c.runtime as Runtime, binary: c.binary, image: c.image, pull: c.pull, ...(typeof c.digest === 'string' ? { digest: c.digest } : {}) } };
+  return { ...slurm, container: { runtime: c.runtime as Runtime, binary: c.binary, image: c.image, pull: c.pull, ...(typeof c.digest === 'string' ? { digest: c.digest } : {}) } };
 }

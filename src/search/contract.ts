@@ -4,6 +4,7 @@ import type { ModelClient } from '../llm/client.ts';
 import type { SkillPool } from '../mcp/pool.ts';
 import type { IdeaFile } from '../schema/checkpoint.ts';
 import type { Workflow } from '../schema/workflow.ts';
+import type { NodeAllocations } from '../sandbox/allocations.ts';
 import type { NodeExec } from '../sandbox/node-command.ts';
 
 /**
@@ -81,6 +82,8 @@ export type RunContext = {
   log(msg: string): void;
   /** how the nodes' commands run (their container), as checked before the first node */
   exec?: NodeExec;
+  /** the Slurm allocations of the nodes, when they run on the cluster */
+  allocations?: NodeAllocations;
 };
 
 /** One node to run. The work directory exists; the parent's files are already inherited. */
@@ -91,6 +94,8 @@ export type NodeTask = {
   workDir: string;
   /** aborted at the per-node time limit or when the run stops: every process of the node must end */
   signal: AbortSignal;
+  /** how this node's commands run, when it differs from the run's (its own allocation) */
+  exec?: NodeExec;
 };
 
 /** What running a node decides; the search copies these fields onto the node. */

@@ -7,7 +7,7 @@ import { defineTool } from '../../mcp/tool.ts';
 import { childEnv, EXEC_TOOL_TIMEOUT_S, RESULT_SHAPE, TimeoutParam } from './exec-params.ts';
 import { runProcess } from './run-process.ts';
 import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
-import { nodeCommand } from '../../sandbox/node-command.ts';
+import { nodeCommand, runsElsewhere } from '../../sandbox/node-command.ts';
 
 /** The program that runs a file, by extension, and what to install when it is missing. */
 const INTERPRETERS: Record<string, { program: string; install: string }> = {
@@ -44,8 +44,8 @@ export const runCode = defineTool({
       throw new InputError(`no interpreter for '${ext || printable(args.filename)}' files (run_code runs ${known})`, 'run it with run_bash');
     }
     const env = childEnv(ctx.env);
-    // in the node's container, the image's interpreter
-    const program = ctx.exec?.container ? interpreter.program : Bun.which(interpreter.program, { PATH: env.PATH ?? '' });
+    // in the node's container or on its compute node, the interpreter there
+    const program = runsElsewhere(ctx.exec) ? interpreter.program : Bun.which(interpreter.program, { PATH: env.PATH ?? '' });
     if (!program) throw new UnavailableError(`no interpreter for ${ext}: ${interpreter.program} is not on PATH`, interpreter.install);
     return runProcess({ cmd: nodeCommand([program, file], cwd, ctx.exec), cwd, env, timeoutS: args.timeout, signal: ctx.signal });
   },

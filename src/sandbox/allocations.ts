@@ -1,0 +1,118 @@
+import { SvcError } from '../core/errors.ts';
+import type { Env } from '../core/config/env-vars.ts';
+import { jobName, wallMinutes } from './slurm-script.ts';
+import { type CommandRunner, systemRunner } from './slurm-runner.ts';
+import { mapSlurmState } from './slurm-state.ts';
+
+export type AllocationOptions = {
+  /** the scheduler partition; the cluster's default when null */
+  partition: string | null;
+  cpus: number | null;
+  /** the node's time budget: the allocation's wall time */
+  wallS: number;
+  env: Env;
+  runner?: CommandRunner;
+  /** first interval of the shared poll while allocations wait to start */
+  pollMs?: number;
+};
+
+type Waiter = { resolve: () => void; reject: (err: Error) => void };
+
+/** Reasons a pending job gives that no wait ends: it asks more than its partition has, or of an account or QOS it may not use. */
+const NEVER_STARTS = /^(PartitionConfig|PartitionNodeLimit|PartitionTimeLimit|BadConstraints|InvalidAccount|InvalidQOS|AccountNotAllowed)$/;
+
+/**
+ * The Slurm allocations a run's nodes hold: one holder job per node for the node's lifetime (its
+ * cpus, partition and wall time), each command of the node a step in it (`srun --jobid --overlap`),
+ * so a command starts at once and the resources are asked for once. Allocations waiting to start
+ * are watched together, one `squeue` a poll. Every allocation is cancelled when its node ends, and
+ * all that remain when the run ends: none outlives its node.
+ */
+export class NodeAllocations {
+  private readonly held = new Map<string, string>();
+  private readonly waiting = new Map<string, Waiter>();
+  private polling = false;
+  private readonly run: CommandRunner;
+
+  constructor(private readonly opts: AllocationOptions) {
+    this.run = opts.runner ?? systemRunner(opts.env);
+  }
+
+  /** The job id of the node's allocation, once it runs; a refused or failed one throws. */
+  async open(nodeId: string, signal: AbortSignal): Promise<string> {
+    const args = ['sbatch', '--parsable', `--job-name=${jobName(`svc-${nodeId}`)}`, `--time=${wallMinutes(this.opts.wallS)}`, '--output=/dev/null', '--wrap=sleep 2147483647'];
+    if (this.opts.partition) args.push(`--partition=${this.opts.partition}`);
+    if (this.opts.cpus) args.push(`--cpus-per-task=${this.opts.cpus}`);
+    const res = await this.run(args);
+    const id = res.stdout.trim().split(';')[0] ?? '';
+    if (res.code !== 0 || !/^\d+$/.test(id)) throw new SvcError(`sbatch refused the allocation of node ${nodeId}: ${(res.stderr || res.stdout).trim().split('\n')[0]}`);
+    this.held.set(nodeId, id);
+    try {
+      await this.started(id, signal);
+    } catch (err) {
+      await this.close(nodeId);
+      throw err;
+    }
+    return id;
+  }
+
+  /** Cancels the node's allocation, and every step in it. */
+  async close(nodeId: string): Promise<void> {
+    const id = this.held.get(nodeId);
+    if (id === undefined) return;
+    this.held.delete(nodeId);
+    await this.run(['scancel', id]);
+  }
+
+  /** Cancels every allocation still held: the run is ending. */
+  async closeAll(): Promise<void> {
+    const ids = [...this.held.values()];
+    this.held.clear();
+    if (ids.length > 0) await this.run(['scancel', ...ids]);
+  }
+
+  /** Resolves when the allocation runs; one squeue a poll serves every allocation waiting. */
+  private started(id: string, signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        this.waiting.delete(id);
+        reject(signal.reason instanceof Error ? signal.reason : new SvcError('stopped while the allocation waited to start'));
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      const done = () => signal.removeEventListener('abort', onAbort);
+      this.waiting.set(id, { resolve: () => (done(), resolve()), reject: (err) => (done(), reject(err)) });
+      void this.poll();
+    });
+  }
+
+  private async poll(): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      for (let wait = this.opts.pollMs ?? 200; this.waiting.size > 0; wait = Math.min(wait * 2, 5000)) {
+        const ids = [...this.waiting.keys()];
+        const q = await this.run(['squeue', '-h', '-t', 'all', '-o', '%i|%T|%r', '-j', ids.join(',')]);
+        for (const line of q.stdout.split('\n')) {
+          const [id = '', raw = '', reason = ''] = line.trim().split('|');
+          const w = this.waiting.get(id);
+          if (!w) continue;
+          const s = mapSlurmState(raw);
+          if (s.state === 'RUNNING') {
+            this.waiting.delete(id);
+            w.resolve();
+          } else if (s.state !== 'PENDING') {
+            this.waiting.delete(id);
+            w.reject(new SvcError(`the allocation ${id} ended before it ran (${raw})`));
+          } else if (NEVER_STARTS.test(reason)) {
+            this.waiting.delete(id);
+            w.reject(new SvcError(`the allocation ${id} can never start: Slurm holds it for ${reason}`, 'ask for what the partition has: SVC_SLURM_CPUS, SVC_SLURM_WALLTIME or SVC_SLURM_PARTITION'));
+          }
+        }
+        if (this.waiting.size > 0) await Bun.sleep(wait);
+      }
+    } finally {
+      this.polling = false;
+    }
+  }
+}
