@@ -6,7 +6,7 @@ import { checkpointStatus } from '../core/checkpoint/status.ts';
 import { readTree } from '../core/checkpoint/tree.ts';
 import { claimPid, PID_FILE, releasePid, runningPid } from '../core/checkpoint/pid.ts';
 import { readRecord } from '../core/checkpoint/records.ts';
-import { type Config, effective, loadConfig } from '../core/config/config.ts';
+import { type Config, loadConfig } from '../core/config/config.ts';
 import { mergedEnv } from '../core/config/environment.ts';
 import { type Env, envValue } from '../core/config/env-vars.ts';
 import { disabledTools, listSkills } from '../core/config/skills.ts';
@@ -86,7 +86,7 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
     pool = new SkillPool({ skills: listSkills(wf, cfg.projectRoot), disabledTools: disabledTools(wf), env: runEnv });
     const problems: string[] = [];
     // the node's time budget is its allocation's wall time too; the in-process limit ends it first
-    allocations = sandbox.executor === 'slurm' ? new NodeAllocations({ partition: sandbox.partition, cpus: numberOrNull(effective(cfg, 'cpus').value), wallS: settings.timeoutNodeS + ALLOCATION_SLACK_S, env: runEnv }) : null;
+    allocations = sandbox.executor === 'slurm' ? new NodeAllocations({ partition: sandbox.partition, cpus: sandbox.cpus, wallS: settings.timeoutNodeS + ALLOCATION_SLACK_S, env: runEnv }) : null;
     const ctx: RunContext = {
       cfg,
       workflow: wf,
@@ -144,10 +144,6 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
 /** A minute beyond the node's own limit: the run ends a node itself, and cancels its allocation. */
 const ALLOCATION_SLACK_S = 60;
 
-function numberOrNull(v: unknown): number | null {
-  const n = Number(v);
-  return v !== null && v !== undefined && v !== '' && Number.isFinite(n) && n > 0 ? n : null;
-}
 
 /** What only a run writes: once one exists, the directory holds a run worth resuming. */
 function hasRunRecords(dir: string): boolean {

@@ -17,6 +17,8 @@ export type NodeSandbox = {
   executor: NodeExecutor;
   /** the scheduler partition (slurm), null elsewhere */
   partition: string | null;
+  /** CPUs each node asks of the scheduler (slurm), null elsewhere */
+  cpus: number | null;
   container: { runtime: ChosenRuntime; image: string; pull: PullPolicy; /** the image's id (docker, podman) when it is present here */ digest?: string } | null;
   /** what was given up for SVC_PHASE1_ALLOW_FALLBACK=1, one line each */
   warnings: string[];
@@ -36,7 +38,23 @@ export async function checkNodeSandbox(cfg: Config, env: Env): Promise<NodeSandb
   const warnings: string[] = [];
   const executor = await checkExecutor(String(effective(cfg, 'executor').value) as NodeExecutor, env, warnings);
   const partition = executor === 'slurm' ? (await resolvePartition({ env, cfg })).name : null;
-  return { executor, partition, container: await checkContainer(cfg, env, warnings), warnings };
+  const cpus = executor === 'slurm' ? await checkCpus(cfg, partition, env) : null;
+  return { executor, partition, cpus, container: await checkContainer(cfg, env, warnings), warnings };
+}
+
+/**
+ * The CPUs a node asks for, checked against the partition's nodes (`sinfo -o %c`): a node asking
+ * more than any has would wait for ever, so the run stops before it starts, saying what fits.
+ */
+async function checkCpus(cfg: Config, partition: string | null, env: Env): Promise<number | null> {
+  const asked = Number(effective(cfg, 'cpus').value);
+  if (!Number.isInteger(asked) || asked < 1) return null;
+  const sinfo = findBinary('sinfo', env);
+  if (sinfo === null || partition === null) return asked;
+  const r = await runCommand([sinfo, '-h', '-p', partition, '-o', '%c'], env, PROBE_TIMEOUT_MS);
+  const most = Math.max(0, ...r.stdout.split('\n').map((l) => Number.parseInt(l, 10)).filter(Number.isFinite));
+  if (r.code !== 0 || most === 0 || asked <= most) return asked;
+  throw new UnavailableError(`each node asks for ${asked} CPUs, but the nodes of partition ${partition} have at most ${most}`, `set SVC_SLURM_CPUS (or resources.cpus) to at most ${most}`);
 }
 
 async function checkExecutor(executor: NodeExecutor, env: Env, warnings: string[]): Promise<NodeExecutor> {

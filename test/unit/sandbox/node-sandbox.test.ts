@@ -31,7 +31,7 @@ async function refusal(p: Promise<unknown>): Promise<UnavailableError> {
 
 describe('the executor', () => {
   test('local needs nothing', async () => {
-    expect(await check({ PATH: pathWith([]) })).toEqual({ executor: 'local', partition: null, container: null, warnings: [] });
+    expect(await check({ PATH: pathWith([]) })).toEqual({ executor: 'local', partition: null, cpus: null, container: null, warnings: [] });
   });
 
   test('slurm without sbatch fails loud naming the override; with it, the nodes run locally and a warning says so', async () => {
@@ -57,8 +57,14 @@ describe('the executor', () => {
 describe.skipIf(lacks('slurm'))('slurm on the real cluster', () => {
   const PATH = process.env.PATH ?? '';
 
-  test("the scheduler's partition when none is named", async () => {
-    expect(await check({ PATH, SVC_EXECUTOR: 'slurm' })).toEqual({ executor: 'slurm', partition: 'debug', container: null, warnings: [] });
+  test("the scheduler's partition when none is named, and the CPUs asked", async () => {
+    expect(await check({ PATH, SVC_EXECUTOR: 'slurm', SVC_SLURM_CPUS: '1' })).toEqual({ executor: 'slurm', partition: 'debug', cpus: 1, container: null, warnings: [] });
+  });
+
+  test('more CPUs than a node of the partition has: refused before anything starts, saying what fits', async () => {
+    const err = await refusal(check({ PATH, SVC_EXECUTOR: 'slurm', SVC_SLURM_CPUS: '4096' }));
+    expect(err.message).toMatch(/^each node asks for 4096 CPUs, but the nodes of partition debug have at most \d+$/);
+    expect(err.hint).toMatch(/^set SVC_SLURM_CPUS \(or resources.cpus\) to at most \d+$/);
   });
 
   test('a named partition that does not exist is refused, listing the real ones', async () => {
