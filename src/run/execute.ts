@@ -86,7 +86,10 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
     pool = new SkillPool({ skills: listSkills(wf, cfg.projectRoot), disabledTools: disabledTools(wf), env: runEnv });
     const problems: string[] = [];
     // the node's time budget is its allocation's wall time too; the in-process limit ends it first
-    allocations = sandbox.executor === 'slurm' ? new NodeAllocations({ partition: sandbox.partition, cpus: sandbox.cpus, wallS: settings.timeoutNodeS + ALLOCATION_SLACK_S, env: runEnv }) : null;
+    const record = join(dir, ALLOCATIONS_FILE);
+    const leftOver = await NodeAllocations.cancelLeftOver(record, runEnv);
+    if (leftOver.length > 0) log(`cancelled the allocations the run had left: ${leftOver.join(', ')}`);
+    allocations = sandbox.executor === 'slurm' ? new NodeAllocations({ partition: sandbox.partition, cpus: sandbox.cpus, wallS: settings.timeoutNodeS + ALLOCATION_SLACK_S, env: runEnv, record }) : null;
     const ctx: RunContext = {
       cfg,
       workflow: wf,
@@ -140,6 +143,9 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
     releasePid(dir);
   }
 }
+
+/** The Slurm allocations a run's nodes hold, by node: what a resume cancels when the run was killed. */
+const ALLOCATIONS_FILE = 'slurm_allocations.json';
 
 /** A minute beyond the node's own limit: the run ends a node itself, and cancels its allocation. */
 const ALLOCATION_SLACK_S = 60;

@@ -1,3 +1,6 @@
+import { rmSync } from 'node:fs';
+import { writeJsonAtomic } from '../core/atomic.ts';
+import { readJsonObject } from '../core/json-object.ts';
 import { SvcError } from '../core/errors.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { jobName, wallMinutes } from './slurm-script.ts';
@@ -11,6 +14,8 @@ export type AllocationOptions = {
   /** the node's time budget: the allocation's wall time */
   wallS: number;
   env: Env;
+  /** the file the held allocations are kept in (in the checkpoint), so a run killed outright leaves them findable */
+  record: string;
   runner?: CommandRunner;
   /** first interval of the shared poll while allocations wait to start */
   pollMs?: number;
@@ -47,6 +52,7 @@ export class NodeAllocations {
     const id = res.stdout.trim().split(';')[0] ?? '';
     if (res.code !== 0 || !/^\d+$/.test(id)) throw new SvcError(`sbatch refused the allocation of node ${nodeId}: ${(res.stderr || res.stdout).trim().split('\n')[0]}`);
     this.held.set(nodeId, id);
+    this.save();
     try {
       await this.started(id, signal);
     } catch (err) {
@@ -62,6 +68,7 @@ export class NodeAllocations {
     if (id === undefined) return;
     this.held.delete(nodeId);
     await this.run(['scancel', id]);
+    this.save();
   }
 
   /** Cancels every allocation still held: the run is ending. */
@@ -69,6 +76,28 @@ export class NodeAllocations {
     const ids = [...this.held.values()];
     this.held.clear();
     if (ids.length > 0) await this.run(['scancel', ...ids]);
+    this.save();
+  }
+
+  /**
+   * Cancels the allocations a run left in `record` (it was killed before it could): a resumed run
+   * starts its nodes afresh, in allocations of their own. Returns the job ids cancelled.
+   */
+  static async cancelLeftOver(record: string, env: Env, runner: CommandRunner = systemRunner(env)): Promise<string[]> {
+    const ids = readRecord(record);
+    if (ids.length === 0) return [];
+    // a scheduler that cannot be asked any more leaves them to their wall time; the resume goes on
+    const cancelled = await runner(['scancel', ...ids]).then(
+      (r) => r.code === 0,
+      () => false,
+    );
+    rmSync(record, { force: true });
+    return cancelled ? ids : [];
+  }
+
+  private save(): void {
+    if (this.held.size === 0) rmSync(this.opts.record, { force: true });
+    else writeJsonAtomic(this.opts.record, Object.fromEntries(this.held));
   }
 
   /** Resolves when the allocation runs; one squeue a poll serves every allocation waiting. */
@@ -114,5 +143,14 @@ export class NodeAllocations {
     } finally {
       this.polling = false;
     }
+  }
+}
+
+/** The job ids a record holds; a damaged record holds none (its jobs end at their wall time). */
+function readRecord(file: string): string[] {
+  try {
+    return Object.values(readJsonObject(file) ?? {}).filter((v): v is string => typeof v === 'string' && /^\d+$/.test(v));
+  } catch {
+    return [];
   }
 }

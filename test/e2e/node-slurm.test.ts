@@ -2,9 +2,11 @@
 // in it (coding-skill through the real skill server), a timed-out step stopped, the allocation
 // cancelled when the node ends; and the offline demo on the cluster, with nothing left queued.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { comparisonsOf, onlyCheckpoint, runDemo, treeNodes } from '../../scripts/record-demo.ts';
+import { comparisonsOf, DEMO_EXPERIMENT, DEMO_MODEL, DEMO_WORKFLOW, onlyCheckpoint, runDemo, treeNodes } from '../../scripts/record-demo.ts';
+import { startModelServer } from '../support/model-server.ts';
+import { type OpenAIChatRequest, researcherReply } from '../support/scripted-researcher.ts';
 import { listSkills } from '../../src/core/config/skills.ts';
 import { bundledWorkflow } from '../../src/core/config/workflow.ts';
 import { SkillPool } from '../../src/mcp/pool.ts';
@@ -26,9 +28,10 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
   let dir: string;
   let work: string;
   let pool: SkillPool;
-  const allocations = new NodeAllocations({ partition: null, cpus: 1, wallS: 600, env: { PATH } });
+  let allocations: NodeAllocations;
   beforeAll(() => {
     dir = tempDir();
+    allocations = new NodeAllocations({ partition: null, cpus: 1, wallS: 600, env: { PATH }, record: join(dir, 'allocations.json') });
     work = join(dir, 'experiments', 'node_1');
     mkdirSync(work, { recursive: true });
     pool = new SkillPool({ skills: listSkills(bundledWorkflow(), dir), env: { PATH, HOME: dir, SVC_WORK_DIR: dir, SVC_CHECKPOINT_DIR: join(dir, 'ckpt') }, program: SVC });
@@ -42,6 +45,8 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
   test('commands are steps of the allocation, on its compute node; exit codes come through; it ends with the node', async () => {
     const jobId = await allocations.open('node_1', new AbortController().signal);
     expect(await jobState(jobId)).toBe('RUNNING');
+    // held allocations are on disk, for a resume after a kill
+    expect(JSON.parse(readFileSync(join(dir, 'allocations.json'), 'utf8'))).toEqual({ node_1: jobId });
     const exec = { slurm: { jobId } };
     const r = (await pool.call('run_bash', { command: 'echo "$SLURM_JOB_ID $(pwd)"; exit 5', work_dir: work }, { nodeId: 'node_1', exec })) as { result: { stdout: string; exit_code: number } };
     expect(r.result).toMatchObject({ exit_code: 5, stdout: `${jobId} ${work}\n` });
@@ -54,10 +59,11 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
     await allocations.close('node_1');
     for (let i = 0; i < 50 && (await live(jobId)); i++) await Bun.sleep(100);
     expect(await live(jobId)).toBe(false);
+    expect(existsSync(join(dir, 'allocations.json'))).toBe(false);
   });
 
   test('an allocation the partition can never give fails in one line, and is cancelled', async () => {
-    const huge = new NodeAllocations({ partition: null, cpus: 4096, wallS: 60, env: { PATH } });
+    const huge = new NodeAllocations({ partition: null, cpus: 4096, wallS: 60, env: { PATH }, record: join(dir, 'huge.json') });
     const err = (await huge.open('node_2', new AbortController().signal).catch((e: Error) => e)) as Error & { hint?: string };
     expect(err.message).toMatch(/^the allocation (\d+) can never start: Slurm holds it for PartitionConfig$/);
     expect(err.hint).toContain('SVC_SLURM_CPUS');
@@ -82,5 +88,39 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
     expect(reports.map((r) => r.executor)).toEqual(Array(5).fill('slurm'));
     expect(reports.map((r) => r.slurm_job_id).sort()).toEqual([...ids].sort());
     removeDir(run.root);
+  }, 300_000);
+
+  test('a run killed outright while its nodes hold allocations: the resume cancels them, finishes the search, and leaves nothing queued', async () => {
+    const server = startModelServer([], { respond: (body) => ({ ...researcherReply(body as OpenAIChatRequest), delayMs: 40 }) });
+    const root = tempDir('svc-slurm-kill-');
+    const env = { PATH, HOME: root, NO_COLOR: '1', SVC_ROOT: root, SVC_BACKEND: 'openai-compatible', LLM_API_BASE: `${server.url}/v1`, SVC_MODEL: DEMO_MODEL, SVC_EXECUTOR: 'slurm', SVC_SLURM_CPUS: '1' };
+    try {
+      const first = Bun.spawn([SVC, 'run', DEMO_EXPERIMENT, '--config', DEMO_WORKFLOW], { cwd: root, env, stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' });
+      const record = () => {
+        const ck = onlyCheckpoint(root);
+        return ck && existsSync(join(ck, 'slurm_allocations.json')) ? (JSON.parse(readFileSync(join(ck, 'slurm_allocations.json'), 'utf8')) as Record<string, string>) : {};
+      };
+      for (let i = 0; i < 600 && Object.keys(record()).length === 0; i++) await Bun.sleep(20);
+      first.kill('SIGKILL');
+      await first.exited;
+      const left = Object.values(record());
+      expect(left.length).toBeGreaterThan(0);
+      for (const id of left) expect(await live(id)).toBe(true);
+      const checkpoint = onlyCheckpoint(root) ?? '';
+      const resumed = Bun.spawn([SVC, 'resume', checkpoint], { cwd: root, env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+      const [stderr, code] = await Promise.all([new Response(resumed.stderr).text(), resumed.exited]);
+      expect(code, stderr).toBe(0);
+      expect(stderr).toContain(`cancelled the allocations the run had left: ${left.join(', ')}`);
+      const all = [...left, ...[...stderr.matchAll(/: allocation (\d+)$/gm)].map((m) => m[1] as string)];
+      for (const id of all) {
+        for (let i = 0; i < 50 && (await live(id)); i++) await Bun.sleep(100);
+        expect(await live(id)).toBe(false);
+      }
+      expect(treeNodes(checkpoint).filter((n) => n.status === 'success').length).toBe(5);
+      expect(existsSync(join(checkpoint, 'slurm_allocations.json'))).toBe(false);
+    } finally {
+      server.stop();
+      removeDir(root);
+    }
   }, 300_000);
 });
