@@ -35,7 +35,9 @@ export function createNodeRunner(deps: NodeRunnerDeps): NodeRunner {
     const judged = await judge(task, deps.evaluate, loop, filesChanged);
     const status = judged.failed ?? loop.status;
     const errorLog = [loop.error, judged.error].filter((e) => e !== null).join('; ') || null;
-    const machine = await machineInfo();
+    // on the cluster, the commands ran on the allocation's node
+    const here = await machineInfo();
+    const machine = task.exec?.slurm?.nodes ? { ...here, hostname: task.exec.slurm.nodes } : here;
     writeRunEnv(task, machine, startedAt);
     const { path, error: reportError } = writeReport(task.workDir, task.node.id, () =>
       buildReport({
@@ -116,7 +118,7 @@ function slurmOf(task: NodeTask, loop: LoopResult): { job_id: string | null; par
     // the node's own allocation, else a job its agent submitted
     job_id: task.exec?.slurm?.jobId ?? (submitted ? (submitted[1] ?? submitted[2] ?? null) : null),
     partition: envValue(task.ctx.env, 'SVC_SLURM_PARTITION') ?? null,
-    nodelist: envValue(task.ctx.env, 'SLURM_NODELIST') ?? null,
+    nodelist: task.exec?.slurm?.nodes || (envValue(task.ctx.env, 'SLURM_NODELIST') ?? null),
   };
 }
 

@@ -43,10 +43,10 @@ function onItsAllocation(ctx: RunContext, runNode: NodeRunner): NodeRunner {
   const allocations = ctx.allocations;
   if (!allocations) return runNode;
   return async (task) => {
-    const jobId = await allocations.open(task.node.id, task.signal);
+    const { jobId, nodes } = await allocations.open(task.node.id, task.signal);
     ctx.log(`${task.node.id}: allocation ${jobId}`);
     try {
-      return await runNode({ ...task, exec: { ...ctx.exec, slurm: { jobId } } });
+      return await runNode({ ...task, exec: { ...ctx.exec, slurm: { jobId, nodes } } });
     } finally {
       await allocations.close(task.node.id);
     }

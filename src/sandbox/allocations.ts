@@ -21,7 +21,10 @@ export type AllocationOptions = {
   pollMs?: number;
 };
 
-type Waiter = { resolve: () => void; reject: (err: Error) => void };
+type Waiter = { resolve: (nodes: string) => void; reject: (err: Error) => void };
+
+/** A node's allocation once it runs: its job id and the compute node(s) it runs on. */
+export type Allocation = { jobId: string; nodes: string };
 
 /** Reasons a pending job gives that no wait ends: it asks more than its partition has, or of an account or QOS it may not use. */
 const NEVER_STARTS = /^(PartitionConfig|PartitionNodeLimit|PartitionTimeLimit|BadConstraints|InvalidAccount|InvalidQOS|AccountNotAllowed)$/;
@@ -43,8 +46,8 @@ export class NodeAllocations {
     this.run = opts.runner ?? systemRunner(opts.env);
   }
 
-  /** The job id of the node's allocation, once it runs; a refused or failed one throws. */
-  async open(nodeId: string, signal: AbortSignal): Promise<string> {
+  /** The node's allocation, once it runs; a refused or failed one throws. */
+  async open(nodeId: string, signal: AbortSignal): Promise<Allocation> {
     const args = ['sbatch', '--parsable', `--job-name=${jobName(`svc-${nodeId}`)}`, `--time=${wallMinutes(this.opts.wallS)}`, '--output=/dev/null', '--wrap=sleep 2147483647'];
     if (this.opts.partition) args.push(`--partition=${this.opts.partition}`);
     if (this.opts.cpus) args.push(`--cpus-per-task=${this.opts.cpus}`);
@@ -54,12 +57,11 @@ export class NodeAllocations {
     this.held.set(nodeId, id);
     this.save();
     try {
-      await this.started(id, signal);
+      return { jobId: id, nodes: await this.started(id, signal) };
     } catch (err) {
       await this.close(nodeId);
       throw err;
     }
-    return id;
   }
 
   /** Cancels the node's allocation, and every step in it. */
@@ -100,9 +102,9 @@ export class NodeAllocations {
     else writeJsonAtomic(this.opts.record, Object.fromEntries(this.held));
   }
 
-  /** Resolves when the allocation runs; one squeue a poll serves every allocation waiting. */
-  private started(id: string, signal: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  /** Resolves with its node list when the allocation runs; one squeue a poll serves every allocation waiting. */
+  private started(id: string, signal: AbortSignal): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
       const onAbort = () => {
         this.waiting.delete(id);
         reject(signal.reason instanceof Error ? signal.reason : new SvcError('stopped while the allocation waited to start'));
@@ -110,7 +112,7 @@ export class NodeAllocations {
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       const done = () => signal.removeEventListener('abort', onAbort);
-      this.waiting.set(id, { resolve: () => (done(), resolve()), reject: (err) => (done(), reject(err)) });
+      this.waiting.set(id, { resolve: (nodes) => (done(), resolve(nodes)), reject: (err) => (done(), reject(err)) });
       void this.poll();
     });
   }
@@ -119,17 +121,18 @@ export class NodeAllocations {
     if (this.polling) return;
     this.polling = true;
     try {
-      for (let wait = this.opts.pollMs ?? 200; this.waiting.size > 0; wait = Math.min(wait * 2, 5000)) {
+      // an idle cluster starts a job within a tenth of a second: look often at first, then less
+      for (let wait = this.opts.pollMs ?? 50; this.waiting.size > 0; wait = Math.min(wait * 1.5, 5000)) {
         const ids = [...this.waiting.keys()];
-        const q = await this.run(['squeue', '-h', '-t', 'all', '-o', '%i|%T|%r', '-j', ids.join(',')]);
+        const q = await this.run(['squeue', '-h', '-t', 'all', '-o', '%i|%T|%r|%N', '-j', ids.join(',')]);
         for (const line of q.stdout.split('\n')) {
-          const [id = '', raw = '', reason = ''] = line.trim().split('|');
+          const [id = '', raw = '', reason = '', nodes = ''] = line.trim().split('|');
           const w = this.waiting.get(id);
           if (!w) continue;
           const s = mapSlurmState(raw);
           if (s.state === 'RUNNING') {
             this.waiting.delete(id);
-            w.resolve();
+            w.resolve(nodes);
           } else if (s.state !== 'PENDING') {
             this.waiting.delete(id);
             w.reject(new SvcError(`the allocation ${id} ended before it ran (${raw})`));

@@ -15,8 +15,8 @@ export type NodeExec = {
     /** the image's id where the runtime tells it */
     digest?: string;
   };
-  /** the node's Slurm allocation: each command is a step in it */
-  slurm?: { jobId: string };
+  /** the node's Slurm allocation: each command is a step in it, on `nodes` */
+  slurm?: { jobId: string; nodes?: string };
 };
 
 
@@ -46,7 +46,7 @@ export const runsElsewhere = (exec: NodeExec | undefined) => exec?.container !==
 export function parseNodeExec(v: unknown): NodeExec | undefined {
   if (!isMapping(v)) return undefined;
   const s = v.slurm;
-  const slurm = isMapping(s) && typeof s.jobId === 'string' && /^\d+$/.test(s.jobId) ? { slurm: { jobId: s.jobId } } : {};
+  const slurm = isMapping(s) && typeof s.jobId === 'string' && /^\d+$/.test(s.jobId) ? { slurm: { jobId: s.jobId, ...(typeof s.nodes === 'string' ? { nodes: s.nodes } : {}) } } : {};
   if (s !== undefined && !('slurm' in slurm)) return undefined;
   const c = v.container;
   if (c === undefined) return slurm;

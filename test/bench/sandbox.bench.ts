@@ -95,7 +95,7 @@ async function started(argv: string[]): Promise<number> {
 
 const STEPS = Math.min(JOBS, 30);
 const holder = new NodeAllocations({ partition: null, cpus: 1, wallS: 600, env: process.env, record: join(dir, 'allocations.json') });
-const jobId = await holder.open('bench_node', new AbortController().signal);
+const { jobId } = await holder.open('bench_node', new AbortController().signal);
 const inStep = nodeCommand(['bash', '-c', STAMP], dir, { slurm: { jobId } });
 await started(inStep);
 await started(['srun', '--quiet', '-n1', 'bash', '-c', STAMP]);
