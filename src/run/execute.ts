@@ -85,11 +85,7 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
     const wf = cfg.workflow.workflow;
     pool = new SkillPool({ skills: listSkills(wf, cfg.projectRoot), disabledTools: disabledTools(wf), env: runEnv });
     const problems: string[] = [];
-    // the node's time budget is its allocation's wall time too; the in-process limit ends it first
-    const record = join(dir, ALLOCATIONS_FILE);
-    const leftOver = await NodeAllocations.cancelLeftOver(record, runEnv);
-    if (leftOver.length > 0) log(`cancelled the allocations the run had left: ${leftOver.join(', ')}`);
-    allocations = sandbox.executor === 'slurm' ? new NodeAllocations({ partition: sandbox.partition, cpus: sandbox.cpus, wallS: settings.timeoutNodeS + ALLOCATION_SLACK_S, env: runEnv, record }) : null;
+    allocations = await nodeAllocations(sandbox, settings.timeoutNodeS, runEnv, dir, log);
     const ctx: RunContext = {
       cfg,
       workflow: wf,
@@ -147,9 +143,20 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
 /** The Slurm allocations a run's nodes hold, by node: what a resume cancels when the run was killed. */
 const ALLOCATIONS_FILE = 'slurm_allocations.json';
 
-/** A minute beyond the node's own limit: the run ends a node itself, and cancels its allocation. */
-const ALLOCATION_SLACK_S = 60;
 
+/**
+ * The allocations of a run on Slurm, taking over those a run killed outright left: a node this run
+ * runs again keeps its own, the rest are cancelled before any node starts. Another executor holds
+ * none, but still cancels what a Slurm run before it left.
+ */
+async function nodeAllocations(sandbox: NodeSandbox, budgetS: number, env: Env, dir: string, log: (msg: string) => void): Promise<NodeAllocations | null> {
+  const allocations = new NodeAllocations({ partition: sandbox.partition, cpus: sandbox.cpus, budgetS, env, record: join(dir, ALLOCATIONS_FILE) });
+  const again = new Set(loadTree(dir)?.nodes.filter((n) => n.status === 'pending' || n.status === 'running' || n.status === 'failed').map((n) => n.id));
+  const { kept, cancelled } = await allocations.takeOver((nodeId) => sandbox.executor === 'slurm' && again.has(nodeId));
+  if (kept.length > 0) log(`kept the allocations of the nodes it runs again: ${kept.join(', ')}`);
+  if (cancelled.length > 0) log(`cancelled the allocations the run had left: ${cancelled.join(', ')}`);
+  return sandbox.executor === 'slurm' ? allocations : null;
+}
 
 /** What only a run writes: once one exists, the directory holds a run worth resuming. */
 function hasRunRecords(dir: string): boolean {

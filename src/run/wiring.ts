@@ -43,8 +43,8 @@ function onItsAllocation(ctx: RunContext, runNode: NodeRunner): NodeRunner {
   const allocations = ctx.allocations;
   if (!allocations) return runNode;
   return async (task) => {
-    const { jobId, nodes } = await allocations.open(task.node.id, task.signal);
-    ctx.log(`${task.node.id}: allocation ${jobId}`);
+    const { jobId, nodes, kept } = await allocations.open(task.node.id, task.signal);
+    ctx.log(`${task.node.id}: allocation ${jobId}${kept ? ', kept from the run before' : ''}`);
     try {
       return await runNode({ ...task, exec: { ...ctx.exec, slurm: { jobId, nodes } } });
     } finally {

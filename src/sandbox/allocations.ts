@@ -5,14 +5,14 @@ import { SvcError } from '../core/errors.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { jobName, wallMinutes } from './slurm-script.ts';
 import { type CommandRunner, systemRunner } from './slurm-runner.ts';
-import { mapSlurmState } from './slurm-state.ts';
+import { mapSlurmState, slurmSeconds } from './slurm-state.ts';
 
 export type AllocationOptions = {
   /** the scheduler partition; the cluster's default when null */
   partition: string | null;
   cpus: number | null;
-  /** the node's time budget: the allocation's wall time */
-  wallS: number;
+  /** the node's time budget (SVC_TIMEOUT_NODE): the allocation's wall time is that and a minute */
+  budgetS: number;
   env: Env;
   /** the file the held allocations are kept in (in the checkpoint), so a run killed outright leaves them findable */
   record: string;
@@ -23,8 +23,13 @@ export type AllocationOptions = {
 
 type Waiter = { resolve: (nodes: string) => void; reject: (err: Error) => void };
 
-/** A node's allocation once it runs: its job id and the compute node(s) it runs on. */
-export type Allocation = { jobId: string; nodes: string };
+/** A node's allocation once it runs: its job id, the compute node(s) it runs on, and whether the run before held it. */
+export type Allocation = { jobId: string; nodes: string; kept?: true };
+
+/** The allocation outlives its node's budget by this much, so the node's own timer ends it first, saying why. */
+export const ALLOCATION_SLACK_S = 60;
+/** Time beyond the node's budget a kept allocation must still have. */
+const KEEP_MARGIN_S = 10;
 
 /** Reasons a pending job gives that no wait ends: it asks more than its partition has, or of an account or QOS it may not use. */
 const NEVER_STARTS = /^(PartitionConfig|PartitionNodeLimit|PartitionTimeLimit|BadConstraints|InvalidAccount|InvalidQOS|AccountNotAllowed)$/;
@@ -48,7 +53,17 @@ export class NodeAllocations {
 
   /** The node's allocation, once it runs; a refused or failed one throws. */
   async open(nodeId: string, signal: AbortSignal): Promise<Allocation> {
-    const args = ['sbatch', '--parsable', `--job-name=${jobName(`svc-${nodeId}`)}`, `--time=${wallMinutes(this.opts.wallS)}`, '--output=/dev/null', '--wrap=sleep 2147483647'];
+    const kept = this.held.get(nodeId);
+    if (kept !== undefined) {
+      try {
+        return { jobId: kept, nodes: await this.started(kept, signal), kept: true };
+      } catch (err) {
+        // it ended while the run was away: the node gets a new one, unless the run is stopping
+        await this.close(nodeId);
+        if (signal.aborted) throw err;
+      }
+    }
+    const args = ['sbatch', '--parsable', `--job-name=${jobName(`svc-${nodeId}`)}`, `--time=${wallMinutes(this.opts.budgetS + ALLOCATION_SLACK_S)}`, '--output=/dev/null', '--wrap=sleep 2147483647'];
     if (this.opts.partition) args.push(`--partition=${this.opts.partition}`);
     if (this.opts.cpus) args.push(`--cpus-per-task=${this.opts.cpus}`);
     const res = await this.run(args);
@@ -82,19 +97,34 @@ export class NodeAllocations {
   }
 
   /**
-   * Cancels the allocations a run left in `record` (it was killed before it could): a resumed run
-   * starts its nodes afresh, in allocations of their own. Returns the job ids cancelled.
+   * Takes over the allocations a run killed outright left in the record. A node this run continues
+   * keeps its own while it is queued (keeping its place in the queue) or running with the node's
+   * whole time budget still left; the steps the killed run left in it are cancelled. Every other
+   * one is cancelled now. A scheduler that cannot be asked leaves them to their wall time.
    */
-  static async cancelLeftOver(record: string, env: Env, runner: CommandRunner = systemRunner(env)): Promise<string[]> {
-    const ids = readRecord(record);
-    if (ids.length === 0) return [];
-    // a scheduler that cannot be asked any more leaves them to their wall time; the resume goes on
-    const cancelled = await runner(['scancel', ...ids]).then(
-      (r) => r.code === 0,
-      () => false,
-    );
-    rmSync(record, { force: true });
-    return cancelled ? ids : [];
+  async takeOver(continues: (nodeId: string) => boolean): Promise<{ kept: string[]; cancelled: string[] }> {
+    const left = readRecord(this.opts.record);
+    if (left.length === 0) return { kept: [], cancelled: [] };
+    const ids = left.map(([, id]) => id);
+    const q = await this.run(['squeue', '-h', '-t', 'all', '-o', '%i|%T|%l|%M', '-j', ids.join(',')]).catch(() => null);
+    const rows = new Map((q?.stdout ?? '').split('\n').map((l) => l.trim().split('|')).map(([id = '', ...rest]) => [id, rest] as const));
+    const kept: string[] = [];
+    const cancelled: string[] = [];
+    for (const [nodeId, id] of left) {
+      const [raw = '', limit = '', used = ''] = rows.get(id) ?? [];
+      const state = mapSlurmState(raw).state;
+      const timeLeft = (slurmSeconds(limit) ?? 0) - (slurmSeconds(used) ?? Number.POSITIVE_INFINITY);
+      if ((state === 'PENDING' || state === 'RUNNING') && continues(nodeId) && timeLeft >= this.opts.budgetS + KEEP_MARGIN_S) {
+        this.held.set(nodeId, id);
+        kept.push(id);
+      } else cancelled.push(id);
+    }
+    const steps = kept.length > 0 ? await this.run(['squeue', '-s', '-h', '-o', '%i', '-j', kept.join(',')]).catch(() => null) : null;
+    const orphanSteps = (steps?.stdout ?? '').split('\n').map((l) => l.trim()).filter((s) => /^\d+\.\d+$/.test(s));
+    const gone = [...cancelled, ...orphanSteps];
+    if (gone.length > 0) await this.run(['scancel', ...gone]).catch(() => null);
+    this.save();
+    return { kept, cancelled };
   }
 
   private save(): void {
@@ -149,10 +179,10 @@ export class NodeAllocations {
   }
 }
 
-/** The job ids a record holds; a damaged record holds none (its jobs end at their wall time). */
-function readRecord(file: string): string[] {
+/** The node ids and job ids a record holds; a damaged record holds none (its jobs end at their wall time). */
+function readRecord(file: string): [string, string][] {
   try {
-    return Object.values(readJsonObject(file) ?? {}).filter((v): v is string => typeof v === 'string' && /^\d+$/.test(v));
+    return Object.entries(readJsonObject(file) ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string' && /^\d+$/.test(e[1]));
   } catch {
     return [];
   }

@@ -40,3 +40,21 @@ export function parsePipeTable(text: string): Map<string, string> {
 export function parseScontrolState(text: string): string | null {
   return /\bJobState=(\S+)/.exec(text)?.[1] ?? null;
 }
+
+/**
+ * A Slurm duration (`squeue %l`, `%M`, `sinfo %l`: `days-hours:minutes:seconds`, `hours:minutes:seconds`,
+ * `minutes:seconds`, a bare number of minutes) in seconds; `UNLIMITED`/`infinite` is Infinity,
+ * anything else (`NOT_SET`, `INVALID`) null.
+ */
+export function slurmSeconds(text: string): number | null {
+  const t = text.trim();
+  if (/^(unlimited|infinite)$/i.test(t)) return Number.POSITIVE_INFINITY;
+  const m = /^(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?$/.exec(t);
+  if (!m) return null;
+  const [days, a, b, c] = [m[1], m[2], m[3], m[4]].map((x) => (x === undefined ? undefined : Number(x)));
+  // with days the first field is hours (`1-02`, `1-02:03`); without, a lone number is minutes and `a:b` is minutes:seconds
+  if (days !== undefined) return days * 86_400 + (a ?? 0) * 3600 + (b ?? 0) * 60 + (c ?? 0);
+  if (c !== undefined) return (a ?? 0) * 3600 + (b ?? 0) * 60 + c;
+  if (b !== undefined) return (a ?? 0) * 60 + b;
+  return (a ?? 0) * 60;
+}

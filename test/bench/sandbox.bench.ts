@@ -94,7 +94,7 @@ async function started(argv: string[]): Promise<number> {
 }
 
 const STEPS = Math.min(JOBS, 30);
-const holder = new NodeAllocations({ partition: null, cpus: 1, wallS: 600, env: process.env, record: join(dir, 'allocations.json') });
+const holder = new NodeAllocations({ partition: null, cpus: 1, budgetS: 540, env: process.env, record: join(dir, 'allocations.json') });
 const { jobId } = await holder.open('bench_node', new AbortController().signal);
 const inStep = nodeCommand(['bash', '-c', STAMP], dir, { slurm: { jobId } });
 await started(inStep);
@@ -128,7 +128,7 @@ const countingAllocs: CommandRunner = (argv) => {
   }
   return system(argv);
 };
-const many = new NodeAllocations({ partition: null, cpus: 1, wallS: 600, env: process.env, record: join(dir, 'many.json'), runner: countingAllocs, pollMs: 200 });
+const many = new NodeAllocations({ partition: null, cpus: 1, budgetS: 540, env: process.env, record: join(dir, 'many.json'), runner: countingAllocs, pollMs: 200 });
 const stopMany = new AbortController();
 const opening = Array.from({ length: IN_FLIGHT }, (_, i) => many.open(`n${i}`, stopMany.signal).catch(() => undefined));
 await Bun.sleep(5000);

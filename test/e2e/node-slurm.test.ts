@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { comparisonsOf, DEMO_EXPERIMENT, DEMO_MODEL, DEMO_WORKFLOW, onlyCheckpoint, recordDemo, treeNodes } from '../../scripts/record-demo.ts';
 import { startModelServer } from '../support/model-server.ts';
 import { type OpenAIChatRequest, researcherReply } from '../support/scripted-researcher.ts';
+import { offeredTool, offersTools, promptName } from '../support/scripted-request.ts';
 import { listSkills } from '../../src/core/config/skills.ts';
 import { bundledWorkflow } from '../../src/core/config/workflow.ts';
 import { SkillPool } from '../../src/mcp/pool.ts';
@@ -31,7 +32,7 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
   let allocations: NodeAllocations;
   beforeAll(() => {
     dir = tempDir();
-    allocations = new NodeAllocations({ partition: null, cpus: 1, wallS: 600, env: { PATH }, record: join(dir, 'allocations.json') });
+    allocations = new NodeAllocations({ partition: null, cpus: 1, budgetS: 540, env: { PATH }, record: join(dir, 'allocations.json') });
     work = join(dir, 'experiments', 'node_1');
     mkdirSync(work, { recursive: true });
     pool = new SkillPool({ skills: listSkills(bundledWorkflow(), dir), env: { PATH, HOME: dir, SVC_WORK_DIR: dir, SVC_CHECKPOINT_DIR: join(dir, 'ckpt') }, program: SVC });
@@ -64,13 +65,38 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
   });
 
   test('an allocation the partition can never give fails in one line, and is cancelled', async () => {
-    const huge = new NodeAllocations({ partition: null, cpus: 4096, wallS: 60, env: { PATH }, record: join(dir, 'huge.json') });
+    const huge = new NodeAllocations({ partition: null, cpus: 4096, budgetS: 0, env: { PATH }, record: join(dir, 'huge.json') });
     const err = (await huge.open('node_2', new AbortController().signal).catch((e: Error) => e)) as Error & { hint?: string };
     expect(err.message).toMatch(/^the allocation (\d+) can never start: Slurm holds it for PartitionConfig$/);
     expect(err.hint).toContain('SVC_SLURM_CPUS');
     const id = /allocation (\d+)/.exec(err.message)?.[1] ?? '';
     for (let i = 0; i < 50 && (await live(id)); i++) await Bun.sleep(100);
     expect(await live(id)).toBe(false);
+  });
+
+  test('a run taking over left allocations keeps those of the nodes it continues with their budget left, stops the steps left in them, and cancels the rest', async () => {
+    const record = join(dir, 'left.json');
+    const before = new NodeAllocations({ partition: null, cpus: 1, budgetS: 540, env: { PATH }, record });
+    const a = await before.open('node_a', new AbortController().signal);
+    const b = await before.open('node_b', new AbortController().signal);
+    // a step the killed run left running in node_a's allocation
+    const orphan = Bun.spawn(['srun', `--jobid=${a.jobId}`, '--overlap', '--quiet', 'sleep', '300'], { stdout: 'ignore', stderr: 'ignore' });
+    for (let i = 0; i < 50 && !(await squeue(['-s', '-o', '%i', '-j', a.jobId])).includes(`${a.jobId}.`); i++) await Bun.sleep(100);
+    // the run before is gone without closing them: a new run reads the record
+    const after = new NodeAllocations({ partition: null, cpus: 1, budgetS: 540, env: { PATH }, record });
+    expect(await after.takeOver((nodeId) => nodeId === 'node_a')).toEqual({ kept: [a.jobId], cancelled: [b.jobId] });
+    expect(JSON.parse(readFileSync(record, 'utf8'))).toEqual({ node_a: a.jobId });
+    await orphan.exited;
+    expect((await squeue(['-s', '-o', '%i', '-j', a.jobId])).split('\n').filter((s) => /\.\d+$/.test(s))).toEqual([]);
+    for (let i = 0; i < 50 && (await live(b.jobId)); i++) await Bun.sleep(100);
+    expect(await live(b.jobId)).toBe(false);
+    expect(await after.open('node_a', new AbortController().signal)).toEqual({ jobId: a.jobId, nodes: a.nodes, kept: true });
+    // a node whose budget is longer than what its allocation has left gets a new one
+    const longer = new NodeAllocations({ partition: null, cpus: 1, budgetS: 600, env: { PATH }, record });
+    expect(await longer.takeOver(() => true)).toEqual({ kept: [], cancelled: [a.jobId] });
+    for (let i = 0; i < 50 && (await live(a.jobId)); i++) await Bun.sleep(100);
+    expect(await live(a.jobId)).toBe(false);
+    expect(existsSync(record)).toBe(false);
   });
 
   test("the demo's search on the cluster: the same nodes and best result, each node on its allocation, nothing left queued", async () => {
@@ -98,7 +124,36 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
     removeDir(run.root);
   }, 300_000);
 
-  test('a run killed outright while its nodes hold allocations: the resume cancels them, finishes the search, and leaves nothing queued', async () => {
+  test('a node past its time budget on the cluster: its allocation and the step in it are cancelled, and the node fails saying why', async () => {
+    // a researcher whose one command outlasts the node's budget
+    const server = startModelServer([], {
+      respond: (body) => {
+        const req = body as OpenAIChatRequest;
+        if (promptName(req) === 'agent/system' && offersTools(req)) return { toolCalls: [{ id: 'call_1', name: offeredTool(req, 'run_bash'), args: { command: 'sleep 300', timeout: 600 } }] };
+        return researcherReply(req);
+      },
+    });
+    const root = tempDir('svc-slurm-timeout-');
+    const env = { PATH, HOME: root, NO_COLOR: '1', SVC_ROOT: root, SVC_BACKEND: 'openai-compatible', LLM_API_BASE: `${server.url}/v1`, SVC_MODEL: DEMO_MODEL, SVC_EXECUTOR: 'slurm', SVC_SLURM_CPUS: '1', SVC_TIMEOUT_NODE: '8', SVC_MAX_NODES: '1' };
+    try {
+      const run = Bun.spawn([SVC, 'run', DEMO_EXPERIMENT, '--config', DEMO_WORKFLOW], { cwd: root, env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+      const [stderr] = await Promise.all([new Response(run.stderr).text(), run.exited]);
+      const ids = [...stderr.matchAll(/: allocation (\d+)$/gm)].map((m) => m[1] as string);
+      expect(ids.length, stderr).toBe(1);
+      const id = ids[0] ?? '';
+      for (let i = 0; i < 50 && (await live(id)); i++) await Bun.sleep(100);
+      expect(await live(id)).toBe(false);
+      expect(await squeue(['-s', '-o', '%i', '-j', id])).toBe('');
+      const nodes = treeNodes(onlyCheckpoint(root) ?? '');
+      expect(nodes.map((n) => n.status)).toEqual(['failed']);
+      expect(JSON.stringify(nodes[0])).toContain('node stopped after its time limit (SVC_TIMEOUT_NODE=8 s)');
+    } finally {
+      server.stop();
+      removeDir(root);
+    }
+  }, 120_000);
+
+  test('a run killed outright while 4 nodes hold allocations: the resume runs those nodes again in them, finishes the search, and leaves nothing queued', async () => {
     const server = startModelServer([], { respond: (body) => ({ ...researcherReply(body as OpenAIChatRequest), delayMs: 40 }) });
     const root = tempDir('svc-slurm-kill-');
     const env = { PATH, HOME: root, NO_COLOR: '1', SVC_ROOT: root, SVC_BACKEND: 'openai-compatible', LLM_API_BASE: `${server.url}/v1`, SVC_MODEL: DEMO_MODEL, SVC_EXECUTOR: 'slurm', SVC_SLURM_CPUS: '1' };
@@ -108,18 +163,22 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
         const ck = onlyCheckpoint(root);
         return ck && existsSync(join(ck, 'slurm_allocations.json')) ? (JSON.parse(readFileSync(join(ck, 'slurm_allocations.json'), 'utf8')) as Record<string, string>) : {};
       };
-      for (let i = 0; i < 600 && Object.keys(record()).length === 0; i++) await Bun.sleep(20);
+      // the root's four children at once: two run on the two CPUs, two wait for them
+      for (let i = 0; i < 3000 && Object.keys(record()).length < 4; i++) await Bun.sleep(20);
       first.kill('SIGKILL');
       await first.exited;
-      const left = Object.values(record());
-      expect(left.length).toBeGreaterThan(0);
-      for (const id of left) expect(await live(id)).toBe(true);
+      const left = record();
+      expect(Object.keys(left).length).toBe(4);
+      for (const id of Object.values(left)) expect(await live(id)).toBe(true);
       const checkpoint = onlyCheckpoint(root) ?? '';
       const resumed = Bun.spawn([SVC, 'resume', checkpoint], { cwd: root, env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
       const [stderr, code] = await Promise.all([new Response(resumed.stderr).text(), resumed.exited]);
       expect(code, stderr).toBe(0);
-      expect(stderr).toContain(`cancelled the allocations the run had left: ${left.join(', ')}`);
-      const all = [...left, ...[...stderr.matchAll(/: allocation (\d+)$/gm)].map((m) => m[1] as string)];
+      const ids = Object.values(left);
+      expect(stderr).toContain(`kept the allocations of the nodes it runs again: ${ids.join(', ')}`);
+      // each interrupted node runs again in the allocation it held
+      for (const [nodeId, id] of Object.entries(left)) expect(stderr).toContain(`${nodeId}: allocation ${id}, kept from the run before`);
+      const all = [...ids, ...[...stderr.matchAll(/: allocation (\d+)/gm)].map((m) => m[1] as string)];
       for (const id of all) {
         for (let i = 0; i < 50 && (await live(id)); i++) await Bun.sleep(100);
         expect(await live(id)).toBe(false);

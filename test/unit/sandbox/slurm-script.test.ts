@@ -3,7 +3,7 @@ import { lsfScript } from '../../../src/sandbox/lsf.ts';
 import { pbsScript } from '../../../src/sandbox/pbs.ts';
 import { batchScript, logPaths, wallMinutes } from '../../../src/sandbox/slurm-script.ts';
 import type { SchedulerState } from '../../../src/sandbox/slurm-state.ts';
-import { mapSlurmState, parsePipeTable, parseScontrolState } from '../../../src/sandbox/slurm-state.ts';
+import { mapSlurmState, parsePipeTable, parseScontrolState, slurmSeconds } from '../../../src/sandbox/slurm-state.ts';
 
 const paths = { stateDir: '/w/.svc-jobs', logDir: '/logs' };
 
@@ -87,5 +87,23 @@ describe('Slurm states', () => {
     expect(parsePipeTable('1|COMPLETED\n 2|RUNNING \n\njunk\n')).toEqual(new Map([['1', 'COMPLETED'], ['2', 'RUNNING']]));
     expect(parseScontrolState('JobId=2 JobName=wrap\n   JobState=FAILED Reason=NonZeroExitCode')).toBe('FAILED');
     expect(parseScontrolState('slurm_load_jobs error: Invalid job id specified')).toBeNull();
+  });
+
+  test('Slurm durations in every spelling squeue and sinfo use', () => {
+    const cases: [string, number | null][] = [
+      ['0:03', 3],
+      ['1:57', 117],
+      ['2:00:00', 7200],
+      ['1-00:00:00', 86_400],
+      ['2-03', 2 * 86_400 + 3 * 3600],
+      ['1-02:03', 86_400 + 2 * 3600 + 3 * 60],
+      ['30', 1800],
+      ['UNLIMITED', Number.POSITIVE_INFINITY],
+      ['infinite', Number.POSITIVE_INFINITY],
+      ['NOT_SET', null],
+      ['INVALID', null],
+      ['', null],
+    ];
+    for (const [text, want] of cases) expect([text, slurmSeconds(text)]).toEqual([text, want]);
   });
 });
