@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { comparisonsOf, DEMO_EXPERIMENT, DEMO_MODEL, DEMO_WORKFLOW, onlyCheckpoint, recordDemo, treeNodes } from '../../scripts/record-demo.ts';
+import { comparisonsOf, DEMO_CASSETTE, DEMO_EXPERIMENT, DEMO_MODEL, DEMO_WORKFLOW, onlyCheckpoint, runDemo, treeNodes } from '../../scripts/record-demo.ts';
 import { startModelServer } from '../support/model-server.ts';
 import { type OpenAIChatRequest, researcherReply } from '../support/scripted-researcher.ts';
 import { offeredTool, offersTools, promptName } from '../support/scripted-request.ts';
@@ -50,8 +50,9 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
     // held allocations are on disk, for a resume after a kill
     expect(JSON.parse(readFileSync(join(dir, 'allocations.json'), 'utf8'))).toEqual({ node_1: jobId });
     const exec = { slurm: { jobId } };
-    const r = (await pool.call('run_bash', { command: 'echo "$SLURM_JOB_ID $(pwd)"; exit 5', work_dir: work }, { nodeId: 'node_1', exec })) as { result: { stdout: string; exit_code: number } };
-    expect(r.result).toMatchObject({ exit_code: 5, stdout: `${jobId} ${work}\n` });
+    const r = (await pool.call('run_bash', { command: 'echo "$SLURM_JOB_ID.$SLURM_STEP_ID $(pwd)"; exit 5', work_dir: work }, { nodeId: 'node_1', exec })) as { result: { stdout: string; exit_code: number } };
+    expect(r.result).toMatchObject({ exit_code: 5 });
+    expect(r.result.stdout).toMatch(new RegExp(`^${jobId}\\.\\d+ ${work}\n$`));
     // a step past its timeout is stopped; the allocation stays for the node's next command
     const slow = (await pool.call('run_bash', { command: 'sleep 60', work_dir: work, timeout: 2 }, { nodeId: 'node_1', exec })) as { result: { timed_out: boolean } };
     expect(slow.result.timed_out).toBe(true);
@@ -99,10 +100,8 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
     expect(existsSync(record)).toBe(false);
   });
 
-  test("the demo's search on the cluster: the same nodes and best result, each node on its allocation, nothing left queued", async () => {
-    // the scripted researcher answers as it recorded the demo; a replay of the cassette would depend
-    // on the nodes finishing in the recorded order, which allocations starting a little later change
-    const run = await recordDemo({ env: { SVC_EXECUTOR: 'slurm', SVC_SLURM_CPUS: '1' } });
+  test("the offline demo replayed on the cluster: the same nodes and best result as on this machine, each node on its allocation, nothing left queued", async () => {
+    const run = await runDemo({ env: { SVC_EXECUTOR: 'slurm', SVC_SLURM_CPUS: '1' }, replay: DEMO_CASSETTE });
     expect(run.code, run.stderr).toBe(0);
     const checkpoint = onlyCheckpoint(run.root) ?? '';
     expect(treeNodes(checkpoint).length).toBe(5);
