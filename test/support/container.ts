@@ -1,9 +1,11 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /** A tiny image built from this machine's busybox, enough for `bash -lc` and file writes. */
 export const TEST_IMAGE = 'svc-test-busybox:latest';
+/** TEST_IMAGE with this machine's `node` in it: the demo's programs run there. */
+export const NODE_TEST_IMAGE = 'svc-test-node:latest';
 
 export type TestRuntime = { runtime: 'docker' | 'podman'; binary: string; image: string };
 
@@ -25,10 +27,28 @@ async function findRuntime(): Promise<TestRuntime | { reason: string }> {
   if ('reason' in runtime) return runtime;
   if (Bun.which('busybox') === null) return { reason: 'busybox is not installed (apt-get install busybox) to build the test image' };
   if ((await run([runtime.binary, 'image', 'inspect', TEST_IMAGE])).code !== 0) {
-    const made = await importBusyboxImage(runtime.binary);
+    const made = await importBusyboxImage(runtime.binary, TEST_IMAGE, []);
     if (made !== null) return { reason: made };
   }
   return { ...runtime, image: TEST_IMAGE };
+}
+
+let withNode: Promise<TestRuntime | { reason: string }> | undefined;
+
+/** Like ensureContainerRuntime, with NODE_TEST_IMAGE (imported once) as the image. */
+export function ensureNodeImage(): Promise<TestRuntime | { reason: string }> {
+  withNode ??= (async () => {
+    const runtime = await ensureContainerRuntime();
+    if ('reason' in runtime) return runtime;
+    const node = Bun.which('node');
+    if (node === null) return { reason: 'node is not installed here to build the test image with it' };
+    if ((await run([runtime.binary, 'image', 'inspect', NODE_TEST_IMAGE])).code !== 0) {
+      const made = await importBusyboxImage(runtime.binary, NODE_TEST_IMAGE, [node]);
+      if (made !== null) return { reason: made };
+    }
+    return { ...runtime, image: NODE_TEST_IMAGE };
+  })();
+  return withNode;
 }
 
 async function runtimeUp(): Promise<Omit<TestRuntime, 'image'> | { reason: string }> {
@@ -54,10 +74,11 @@ async function daemonUp(docker: string): Promise<boolean> {
 }
 
 /**
- * Imports TEST_IMAGE: busybox with its applets as hard links, the shared libraries it needs, and
- * a `bash` that hands over to busybox sh (busybox has no bash applet). Null on success, else why.
+ * Imports `tag`: busybox with its applets as hard links, the `programs` given (into /bin), the
+ * shared libraries they all need, and a `bash` that hands over to busybox sh (busybox has no bash
+ * applet). Null on success, else why.
  */
-async function importBusyboxImage(binary: string): Promise<string | null> {
+async function importBusyboxImage(binary: string, tag: string, programs: string[]): Promise<string | null> {
   const root = mkdtempSync(join(tmpdir(), 'svc-busybox-'));
   try {
     const busybox = Bun.which('busybox') as string;
@@ -66,14 +87,17 @@ async function importBusyboxImage(binary: string): Promise<string | null> {
     cpSync(busybox, join(root, 'bin/busybox'));
     const install = await run([join(root, 'bin/busybox'), '--install', join(root, 'bin')]);
     if (install.code !== 0) return `busybox --install failed: ${install.stderr.trim()}`;
-    const ldd = await run(['ldd', busybox]);
-    for (const lib of ldd.stdout.match(/\/\S+/g) ?? []) {
-      mkdirSync(join(root, dirname(lib)), { recursive: true });
-      cpSync(lib, join(root, lib), { dereference: true });
+    for (const program of [busybox, ...programs]) {
+      if (program !== busybox) cpSync(program, join(root, 'bin', basename(program)), { dereference: true });
+      const ldd = await run(['ldd', program]);
+      for (const lib of ldd.stdout.match(/\/\S+/g) ?? []) {
+        mkdirSync(join(root, dirname(lib)), { recursive: true });
+        cpSync(lib, join(root, lib), { dereference: true });
+      }
     }
     writeFileSync(join(root, 'bin/bash'), '#!/bin/sh\nexec /bin/sh "$@"\n', { mode: 0o755 });
     const tar = Bun.spawn(['tar', '-C', root, '-c', '.'], { stdout: 'pipe', stderr: 'ignore' });
-    const imp = Bun.spawn([binary, 'import', '--change', 'ENV PATH=/bin', '-', TEST_IMAGE], { stdin: tar.stdout, stdout: 'ignore', stderr: 'pipe' });
+    const imp = Bun.spawn([binary, 'import', '--change', 'ENV PATH=/bin', '-', tag], { stdin: tar.stdout, stdout: 'ignore', stderr: 'pipe' });
     const [code, err] = await Promise.all([imp.exited, new Response(imp.stderr).text()]);
     return code === 0 ? null : `${binary} import failed: ${err.trim()}`;
   } finally {
