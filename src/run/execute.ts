@@ -36,6 +36,7 @@ import { searchRunner } from './wiring.ts';
 import { checkNodeSandbox, type NodeSandbox } from '../sandbox/node-sandbox.ts';
 import { nodeExecOf } from '../sandbox/node-command.ts';
 import { NodeAllocations } from '../sandbox/allocations.ts';
+import { cancelNodeJobs } from '../sandbox/node-jobs.ts';
 
 export type RunRequest =
   | { kind: 'new'; experimentFile: string; configPath?: string; profile?: string }
@@ -74,10 +75,10 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  const baseEnv = { ...mergedEnv(cfg.env, cfg.dotenv), SVC_CHECKPOINT_DIR: dir };
   try {
     log(`${req.kind === 'new' ? 'run' : 'resuming'} ${dir}`);
     if (cfg.workflow.ignoredConfig) log(ignoredConfigNote(cfg.workflow.ignoredConfig));
-    const baseEnv = { ...mergedEnv(cfg.env, cfg.dotenv), SVC_CHECKPOINT_DIR: dir };
     memory = await openRunMemory(baseEnv, dir, { resume: req.kind === 'resume', log });
     log(memory.note);
     const runEnv = { ...baseEnv, ...memory.env };
@@ -86,6 +87,7 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
     pool = new SkillPool({ skills: listSkills(wf, cfg.projectRoot), disabledTools: disabledTools(wf), env: runEnv });
     const problems: string[] = [];
     allocations = await nodeAllocations(sandbox, settings.timeoutNodeS, runEnv, dir, log);
+    await cancelNodeJobs(dir, null, runEnv, log);
     const ctx: RunContext = {
       cfg,
       workflow: wf,
@@ -132,9 +134,11 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
     progress.end();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    // no allocation outlives the run, whatever ended it
+    // no allocation, nor job a node submitted, outlives the run, whatever ended it; the jobs once
+    // the skills are closed, so no submission still under way is missed
     await allocations?.closeAll().catch(() => {});
     await pool?.close().catch(() => {});
+    await cancelNodeJobs(dir, null, baseEnv, log);
     await memory?.close();
     releasePid(dir);
   }

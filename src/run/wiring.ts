@@ -1,6 +1,7 @@
 import { createNodeRunner } from '../agent/runner.ts';
 import { oneLine } from '../core/errors.ts';
 import { evaluateNode } from '../evaluate/index.ts';
+import { cancelNodeJobs } from '../sandbox/node-jobs.ts';
 import type { NodeRunner, RunContext, SearchNode } from '../search/contract.ts';
 import type { LineageDecision } from '../search/lineage.ts';
 import { type PlanPromoteMode, promotePlan } from '../search/plan-promote.ts';
@@ -30,7 +31,7 @@ export function searchRunner(ctx: RunContext, launcher: ChildLauncher) {
       if (promotePlan(ctx.checkpointDir, idea, ctx.workflow.plan_promote as PlanPromoteMode)) ctx.log(`plan of '${idea?.title}' written into experiment.md (plan_promote ${ctx.workflow.plan_promote})`);
     },
     search(signal: AbortSignal, onProgress: (nodes: SearchNode[]) => void): Promise<SearchResult> {
-      return runSearch(ctx, onItsAllocation(ctx, createNodeRunner({ evaluate: evaluateNode })), { signal, onProgress, onLineage: (d) => startChildRun(ctx, d, launcher) });
+      return runSearch(ctx, onItsAllocation(ctx, withItsJobs(ctx, createNodeRunner({ evaluate: evaluateNode }))), { signal, onProgress, onLineage: (d) => startChildRun(ctx, d, launcher) });
     },
   };
 }
@@ -49,6 +50,20 @@ function onItsAllocation(ctx: RunContext, runNode: NodeRunner): NodeRunner {
       return await runNode({ ...task, exec: { ...ctx.exec, slurm: { jobId, nodes } } });
     } finally {
       await allocations.close(task.node.id);
+    }
+  };
+}
+
+/**
+ * The Slurm jobs a node's agent submitted (hpc-skill) end with the node, however it ends and
+ * wherever its own commands ran: a local run's agent can submit to a cluster too.
+ */
+function withItsJobs(ctx: RunContext, runNode: NodeRunner): NodeRunner {
+  return async (task) => {
+    try {
+      return await runNode(task);
+    } finally {
+      await cancelNodeJobs(ctx.checkpointDir, task.node.id, ctx.env, (msg) => ctx.log(msg));
     }
   };
 }

@@ -18,6 +18,8 @@ export interface JobSpec {
   partition?: string;
   gpus?: number;
   env?: Record<string, string>;
+  /** Slurm only: the job's comment, which the jobs a node submits are found by (see node-jobs.ts) */
+  comment?: string;
 }
 
 export interface JobRef {

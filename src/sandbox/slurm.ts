@@ -49,7 +49,7 @@ export class SlurmExecutor implements Executor {
     mkdirSync(logDir, { recursive: true });
     const draft = join(stateDir, `pending-${crypto.randomUUID()}.sbatch`);
     writeFileAtomic(draft, script);
-    const id = await this.sbatch(draft, spec.name).catch((err: unknown) => {
+    const id = await this.sbatch(draft, spec).catch((err: unknown) => {
       rmSync(draft, { force: true });
       throw err;
     });
@@ -58,10 +58,11 @@ export class SlurmExecutor implements Executor {
     return { id, kind: 'slurm', workDir };
   }
 
-  private async sbatch(scriptPath: string, name: string): Promise<string> {
-    const res = await this.run(['sbatch', '--parsable', scriptPath]);
+  private async sbatch(scriptPath: string, spec: JobSpec): Promise<string> {
+    // on the command line the comment wins over one among the script's own lines, whatever its text
+    const res = await this.run(['sbatch', '--parsable', ...(spec.comment ? [`--comment=${spec.comment}`] : []), scriptPath]);
     const id = res.stdout.trim().split(';')[0] ?? '';
-    if (res.code !== 0 || !/^\d+$/.test(id)) throw new SvcError(`sbatch refused job ${name}: ${firstLine(res.stderr || res.stdout)}`);
+    if (res.code !== 0 || !/^\d+$/.test(id)) throw new SvcError(`sbatch refused job ${spec.name}: ${firstLine(res.stderr || res.stdout)}`);
     return id;
   }
 

@@ -12,6 +12,7 @@ import { experimentPartition } from '../../core/config/experiment-md.ts';
 import { InputError } from '../../core/errors.ts';
 import { printable } from '../../core/text.ts';
 import type { JobRef, JobSpec, JobState } from '../../sandbox/executor.ts';
+import { nodeJobComment } from '../../sandbox/node-jobs.ts';
 import { resolvePartition } from '../../sandbox/partition.ts';
 import { SlurmExecutor } from '../../sandbox/slurm.ts';
 import { systemRunner } from '../../sandbox/slurm-runner.ts';
@@ -34,12 +35,16 @@ export function slurmExecutor(env: ToolContext['env']): SlurmExecutor {
 
 export type Submitted = { job_id: string; status: JobState; partition: string | null; warnings?: string[] };
 
-/** Submits the job to the partition the precedence picks and reports the state the scheduler gives it at once. */
+/**
+ * Submits the job to the partition the precedence picks and reports the state the scheduler gives
+ * it at once. A job submitted for a node is marked as the node's: it is cancelled when the node ends.
+ */
 export async function submitToSlurm(spec: Omit<JobSpec, 'partition'>, given: string | undefined, env: ToolContext['env'], warnings: string[] = []): Promise<Submitted> {
   const experiment = experimentLine(env);
   const part = await resolvePartition({ explicit: given, experiment, env, cfg: loadConfig({ env }), runner: systemRunner(env) });
   const slurm = slurmExecutor(env);
-  const ref: JobRef = await slurm.submit({ ...spec, ...(part.name ? { partition: part.name } : {}) });
+  const comment = nodeJobComment(env);
+  const ref: JobRef = await slurm.submit({ ...spec, ...(part.name ? { partition: part.name } : {}), ...(comment ? { comment } : {}) });
   const state = (await slurm.status([ref.id])).get(ref.id)?.state ?? 'PENDING';
   const all = part.warning ? [...warnings, part.warning] : warnings;
   return { job_id: ref.id, status: state, partition: part.name, ...(all.length > 0 ? { warnings: all } : {}) };
