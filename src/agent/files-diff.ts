@@ -2,6 +2,7 @@ import { type Dirent, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashFileSync } from '../core/file-hash.ts';
 import { isNodeMetaFile } from '../core/checkpoint/files-node.ts';
+import { JOBS_DIR } from '../sandbox/job-state.ts';
 
 export type FilesChanged = {
   added: { path: string; sha256: string }[];
@@ -10,8 +11,8 @@ export type FilesChanged = {
   inherited_unchanged: { path: string; sha256: string }[];
 };
 
-/** Directories that hold tools' output or caches, not a node's work. */
-const SKIPPED_DIRS = new Set(['.git', '__pycache__', 'node_modules', 'build', 'dist', '.pytest_cache', '.mypy_cache']);
+/** Directories that hold tools' output or caches, or the records of the jobs that ran (scripts, exit codes, logs), not a node's work. */
+const SKIPPED_DIRS = new Set(['.git', '__pycache__', 'node_modules', 'build', 'dist', '.pytest_cache', '.mypy_cache', JOBS_DIR]);
 /** Files the run writes into every work directory itself. */
 export const RUN_ENV_FILE = '_run_env.json';
 

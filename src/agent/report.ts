@@ -39,6 +39,8 @@ export type ReportInput = {
   container?: { runtime: string; image: string; digest: string | null } | null;
   machine: MachineInfo | null;
   slurm: { job_id: string | null; partition: string | null; nodelist: string | null };
+  /** the PBS or LSF jobs the node's commands ran as (one per command); null on other executors */
+  batchJobIds?: string[] | null;
 };
 
 const SOURCE_EXTS = new Set(['.py', '.c', '.h', '.cc', '.cpp', '.hpp', '.cu', '.f90', '.f', '.rs', '.go', '.js', '.ts', '.sh', '.java', '.jl', '.r', '.m', '.mk', '.cmake', '.md', '.yaml', '.yml', '.toml']);
@@ -89,6 +91,7 @@ export function buildReport(r: ReportInput): Record<string, unknown> {
     slurm_job_id: r.slurm.job_id,
     slurm_partition: r.slurm.partition,
     slurm_nodelist: r.slurm.nodelist,
+    batch_job_ids: r.batchJobIds ?? null,
     cpu_info: r.machine?.cpu_info ?? null,
     mem_total_kb: r.machine?.mem_total_kb ?? null,
     compilers: r.machine?.compilers ?? null,

@@ -8,10 +8,19 @@ import { type LoopResult, reactLoop } from './loop.ts';
 import { type MachineInfo, machineInfo } from './machine.ts';
 import { buildReport, writeReport } from './report.ts';
 import { nodeTools } from './tools.ts';
-import type { NodeExec } from '../sandbox/node-command.ts';
+import { type NodeExec, nodeJobName } from '../sandbox/node-command.ts';
+import { jobsNamed } from '../sandbox/job-state.ts';
 
-/** Where a node's commands ran, as its report says: its Slurm allocation, or this machine (in the run's container when it has one). */
-const executorOf = (task: NodeTask) => (task.exec?.slurm ? 'slurm' : 'local');
+const execOf = (task: NodeTask) => task.exec ?? task.ctx.exec;
+
+/** Where a node's commands ran, as its report says: its Slurm allocation, PBS or LSF jobs of their own, or this machine (in the run's container when it has one). */
+const executorOf = (task: NodeTask) => (task.exec?.slurm ? 'slurm' : (execOf(task)?.batch?.kind ?? 'local'));
+
+/** The PBS or LSF jobs the node's commands ran as, oldest first; null on other executors. */
+function batchJobsOf(task: NodeTask): string[] | null {
+  const kind = execOf(task)?.batch?.kind;
+  return kind ? jobsNamed(task.workDir, kind, nodeJobName(task.node.id)) : null;
+}
 
 export type NodeRunnerDeps = { evaluate: Evaluate };
 
@@ -56,9 +65,10 @@ export function createNodeRunner(deps: NodeRunnerDeps): NodeRunner {
         toolCounts: loop.toolCounts,
         migrationSource: 'fresh',
         executor: executorOf(task),
-        container: containerOf(task.exec ?? task.ctx.exec),
+        container: containerOf(execOf(task)),
         machine,
         slurm: slurmOf(task, loop),
+        batchJobIds: batchJobsOf(task),
       }),
     );
     if (reportError) task.ctx.log(`${task.node.id}: ${reportError}`);
@@ -86,7 +96,7 @@ function withTimeLimit(signal: AbortSignal, timeoutS: number): AbortSignal {
 
 async function runLoop(task: NodeTask): Promise<LoopResult> {
   try {
-    const tools = await nodeTools(task.ctx.pool, task.workDir, task.node.id, task.signal, task.exec ?? task.ctx.exec);
+    const tools = await nodeTools(task.ctx.pool, task.workDir, task.node.id, task.signal, execOf(task));
     return await reactLoop(task, tools);
   } catch (err) {
     // a prompt or tool listing that breaks is the node's failure, not the run's

@@ -104,6 +104,12 @@ export class BatchExecutor implements Executor {
     return readLogs(this.index.get(this.kind, id));
   }
 
+  /** The files the job's stdout and stderr go to; PBS and LSF fill them in when the job ends. */
+  logPaths(id: string): { stdoutPath: string; stderrPath: string } {
+    const { stdoutPath, stderrPath } = this.index.get(this.kind, id);
+    return { stdoutPath, stderrPath };
+  }
+
   wait(id: string, opts: WaitOptions = {}): Promise<JobStatus> {
     this.index.get(this.kind, id);
     return this.waiters.add(id, opts);

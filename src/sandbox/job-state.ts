@@ -4,7 +4,7 @@
  * `<id>.exit` (written by the job's wrapper when its body ends), `<id>.out` and `<id>.err`.
  * An index of id → work dir under the executor's state dir finds the record from the id alone.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../core/atomic.ts';
 import { InputError, NotFoundError } from '../core/errors.ts';
@@ -20,8 +20,32 @@ export interface JobRecord extends JobRef {
   stderrPath: string;
 }
 
+/** The directory of a work directory that holds its jobs' records. */
+export const JOBS_DIR = '.svc-jobs';
+
 export function jobsDir(workDir: string): string {
-  return join(workDir, '.svc-jobs');
+  return join(workDir, JOBS_DIR);
+}
+
+/** The ids of the jobs of `kind` named `name` submitted to run in `workDir`, oldest first. */
+export function jobsNamed(workDir: string, kind: ExecutorKind, name: string): string[] {
+  let files: string[];
+  try {
+    files = readdirSync(jobsDir(workDir)).filter((f) => f.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  const records = files.flatMap((f): JobRecord[] => {
+    try {
+      return [JSON.parse(readFileSync(join(jobsDir(workDir), f), 'utf8')) as JobRecord];
+    } catch {
+      return []; // written atomically, so only a stranger's file fails to parse
+    }
+  });
+  return records
+    .filter((r) => r.kind === kind && r.name === name)
+    .sort((a, b) => a.submittedAt.localeCompare(b.submittedAt))
+    .map((r) => r.id);
 }
 
 export function exitFile(workDir: string, id: string): string {

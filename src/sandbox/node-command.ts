@@ -17,14 +17,20 @@ export type NodeExec = {
   };
   /** the node's Slurm allocation: each command is a step in it, on `nodes` */
   slurm?: { jobId: string; nodes?: string };
+  /** a PBS or LSF cluster: each command is a job of its own, asking for `cpus` */
+  batch?: { kind: BatchKind; cpus?: number };
 };
 
+export type BatchKind = 'pbs' | 'lsf';
+const BATCH_KINDS: readonly unknown[] = ['pbs', 'lsf'] satisfies BatchKind[];
 
 /** What the run's decision means for each command of its nodes. */
 export function nodeExecOf(sandbox: NodeSandbox): NodeExec {
   const c = sandbox.container;
-  if (!c) return {};
-  return { container: { runtime: c.runtime.runtime, binary: c.runtime.path, image: c.image, pull: c.pull === 'always' ? 'always' : 'never', ...(c.digest ? { digest: c.digest } : {}) } };
+  const { executor: kind, cpus } = sandbox;
+  const batch = kind === 'pbs' || kind === 'lsf' ? { batch: { kind, ...(cpus ? { cpus } : {}) } } : {};
+  if (!c) return batch;
+  return { ...batch, container: { runtime: c.runtime.runtime, binary: c.runtime.path, image: c.image, pull: c.pull === 'always' ? 'always' : 'never', ...(c.digest ? { digest: c.digest } : {}) } };
 }
 
 /**
@@ -39,8 +45,11 @@ export function nodeCommand(argv: string[], workDir: string, exec: NodeExec | un
   return exec?.slurm ? ['srun', `--jobid=${exec.slurm.jobId}`, '--overlap', '--quiet', `--chdir=${workDir}`, '--', ...inner] : inner;
 }
 
+/** The name of the jobs a node's commands run as on PBS or LSF: its report lists them by it. */
+export const nodeJobName = (nodeId: string | undefined) => `svc-${nodeId || 'command'}`;
+
 /** Whether a command's programs are those of another machine or image, named rather than looked up here. */
-export const runsElsewhere = (exec: NodeExec | undefined) => exec?.container !== undefined || exec?.slurm !== undefined;
+export const runsElsewhere = (exec: NodeExec | undefined) => exec?.container !== undefined || exec?.slurm !== undefined || exec?.batch !== undefined;
 
 /** A NodeExec as it arrives with a tool call; anything malformed is none, and the command runs as it is. */
 export function parseNodeExec(v: unknown): NodeExec | undefined {
@@ -48,8 +57,11 @@ export function parseNodeExec(v: unknown): NodeExec | undefined {
   const s = v.slurm;
   const slurm = isMapping(s) && typeof s.jobId === 'string' && /^\d+$/.test(s.jobId) ? { slurm: { jobId: s.jobId, ...(typeof s.nodes === 'string' ? { nodes: s.nodes } : {}) } } : {};
   if (s !== undefined && !('slurm' in slurm)) return undefined;
+  const b = v.batch;
+  const batch = isMapping(b) && BATCH_KINDS.includes(b.kind) && (b.cpus === undefined || (Number.isInteger(b.cpus) && (b.cpus as number) > 0)) ? { batch: { kind: b.kind as BatchKind, ...(b.cpus ? { cpus: b.cpus as number } : {}) } } : {};
+  if (b !== undefined && !('batch' in batch)) return undefined;
   const c = v.container;
-  if (c === undefined) return slurm;
+  if (c === undefined) return { ...slurm, ...batch };
   if (!isMapping(c) || !(RUNTIMES as readonly unknown[]).includes(c.runtime) || typeof c.binary !== 'string' || typeof c.image !== 'string' || (c.pull !== 'always' && c.pull !== 'never')) return undefined;
-  return { ...slurm, container: { runtime: c.runtime as Runtime, binary: c.binary, image: c.image, pull: c.pull, ...(typeof c.digest === 'string' ? { digest: c.digest } : {}) } };
+  return { ...slurm, ...batch, container: { runtime: c.runtime as Runtime, binary: c.binary, image: c.image, pull: c.pull, ...(typeof c.digest === 'string' ? { digest: c.digest } : {}) } };
 }

@@ -17,7 +17,7 @@ export type NodeSandbox = {
   executor: NodeExecutor;
   /** the scheduler partition (slurm), null elsewhere */
   partition: string | null;
-  /** CPUs each node asks of the scheduler (slurm), null elsewhere */
+  /** CPUs each node (slurm) or each command (pbs, lsf) asks of the scheduler, null locally */
   cpus: number | null;
   container: { runtime: ChosenRuntime; image: string; pull: PullPolicy; /** the image's id (docker, podman) when it is present here */ digest?: string } | null;
   /** what was given up for SVC_PHASE1_ALLOW_FALLBACK=1, one line each */
@@ -38,13 +38,13 @@ export async function checkNodeSandbox(cfg: Config, env: Env): Promise<NodeSandb
   const warnings: string[] = [];
   const executor = await checkExecutor(String(effective(cfg, 'executor').value) as NodeExecutor, env, warnings);
   const partition = executor === 'slurm' ? (await resolvePartition({ env, cfg })).name : null;
-  const cpus = executor === 'slurm' ? await checkCpus(cfg, partition, env) : null;
+  const cpus = executor === 'local' ? null : await checkCpus(cfg, partition, env);
   return { executor, partition, cpus, container: await checkContainer(cfg, env, warnings), warnings };
 }
 
 /**
- * The CPUs a node asks for, checked against the partition's nodes (`sinfo -o %c`): a node asking
- * more than any has would wait for ever, so the run stops before it starts, saying what fits.
+ * The CPUs a node asks for, checked on Slurm against the partition's nodes (`sinfo -o %c`): a node
+ * asking more than any has would wait for ever, so the run stops before it starts, saying what fits.
  */
 async function checkCpus(cfg: Config, partition: string | null, env: Env): Promise<number | null> {
   const asked = Number(effective(cfg, 'cpus').value);

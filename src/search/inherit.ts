@@ -3,6 +3,7 @@ import { dirname, join, relative } from 'node:path';
 import { isNodeMetaFile } from '../core/checkpoint/files-node.ts';
 import { oneLine } from '../core/errors.ts';
 import { isWithin, resolveInside } from '../core/paths.ts';
+import { JOBS_DIR } from '../sandbox/job-state.ts';
 
 /** Outputs of a parent's run: a child makes its own, so inheriting them would pass stale numbers off as new. */
 const OUTPUT_FILES = [/^results\.csv$/, /^results_.*\.csv$/, /^.*_results\.csv$/, /^result\.csv$/, /^metrics\.csv$/, /^run\.log$/, /^run_.*\.log$/, /^.*\.run\.log$/, /^slurm-.*\.(out|err)$/, /^(stdout|stderr|out|err)\.txt$/, /^.*\.metrics\.json$/, /^metrics\.json$/, /^node_report\.json$/];
@@ -29,7 +30,8 @@ export type WorkDirSources = {
 export function buildWorkDir(workDir: string, src: WorkDirSources): void {
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(workDir, { recursive: true });
-  if (src.parentDir) copyTree(src.parentDir, workDir, (name) => !isNodeMetaFile(name) && !isInheritedOutput(name));
+  // the parent's job records are its own: the child's report lists the jobs it ran itself
+  if (src.parentDir) copyTree(src.parentDir, workDir, (name) => !isNodeMetaFile(name) && !isInheritedOutput(name) && name !== JOBS_DIR);
   for (const rel of providedFiles(src.goal)) {
     let from: string;
     try {

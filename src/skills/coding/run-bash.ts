@@ -2,8 +2,8 @@ import { Type as T } from '@sinclair/typebox';
 import { InputError, UnavailableError } from '../../core/errors.ts';
 import { defineTool } from '../../mcp/tool.ts';
 import { childEnv, EXEC_TOOL_TIMEOUT_S, RESULT_SHAPE, TimeoutParam } from './exec-params.ts';
-import { runProcess } from './run-process.ts';
-import { nodeCommand, runsElsewhere } from '../../sandbox/node-command.ts';
+import { runNodeCommand } from './run-job.ts';
+import { runsElsewhere } from '../../sandbox/node-command.ts';
 import { openWorkDir, WorkDirParam } from '../work-dir.ts';
 
 export const runBash = defineTool({
@@ -22,9 +22,9 @@ export const runBash = defineTool({
     if (args.command.trim() === '') throw new InputError('command is empty', 'give the shell command to run');
     const cwd = openWorkDir(args.work_dir, ctx.env);
     const env = childEnv(ctx.env);
-    // in the node's container or on its compute node, the bash there
+    // in the node's container or on a compute node, the bash there
     const bash = runsElsewhere(ctx.exec) ? 'bash' : Bun.which('bash', { PATH: env.PATH ?? '' });
     if (!bash) throw new UnavailableError('bash is not on PATH', 'install bash or add it to PATH');
-    return runProcess({ cmd: nodeCommand([bash, '-c', args.command], cwd, ctx.exec), cwd, env, timeoutS: args.timeout, signal: ctx.signal });
+    return runNodeCommand([bash, '-c', args.command], { cwd, env, timeoutS: args.timeout, signal: ctx.signal, ...(ctx.exec ? { exec: ctx.exec } : {}) });
   },
 });

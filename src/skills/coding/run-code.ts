@@ -5,9 +5,9 @@ import { statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
 import { defineTool } from '../../mcp/tool.ts';
 import { childEnv, EXEC_TOOL_TIMEOUT_S, RESULT_SHAPE, TimeoutParam } from './exec-params.ts';
-import { runProcess } from './run-process.ts';
+import { runNodeCommand } from './run-job.ts';
 import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
-import { nodeCommand, runsElsewhere } from '../../sandbox/node-command.ts';
+import { runsElsewhere } from '../../sandbox/node-command.ts';
 
 /** The program that runs a file, by extension, and what to install when it is missing. */
 const INTERPRETERS: Record<string, { program: string; install: string }> = {
@@ -44,9 +44,9 @@ export const runCode = defineTool({
       throw new InputError(`no interpreter for '${ext || printable(args.filename)}' files (run_code runs ${known})`, 'run it with run_bash');
     }
     const env = childEnv(ctx.env);
-    // in the node's container or on its compute node, the interpreter there
+    // in the node's container or on a compute node, the interpreter there
     const program = runsElsewhere(ctx.exec) ? interpreter.program : Bun.which(interpreter.program, { PATH: env.PATH ?? '' });
     if (!program) throw new UnavailableError(`no interpreter for ${ext}: ${interpreter.program} is not on PATH`, interpreter.install);
-    return runProcess({ cmd: nodeCommand([program, file], cwd, ctx.exec), cwd, env, timeoutS: args.timeout, signal: ctx.signal });
+    return runNodeCommand([program, file], { cwd, env, timeoutS: args.timeout, signal: ctx.signal, ...(ctx.exec ? { exec: ctx.exec } : {}) });
   },
 });

@@ -49,7 +49,8 @@ describe('the executor', () => {
   ])('%s needs %s', async (executor, submit) => {
     const err = await refusal(check({ PATH: pathWith([]), SVC_EXECUTOR: executor }));
     expect(err.message).toBe(`executor ${executor}: ${submit} is not installed`);
-    expect(await check({ PATH: pathWith([submit]), SVC_EXECUTOR: executor })).toMatchObject({ executor, warnings: [] });
+    // each command is a job of its own, asking for the node's CPUs
+    expect(await check({ PATH: pathWith([submit]), SVC_EXECUTOR: executor, SVC_SLURM_CPUS: '2' })).toMatchObject({ executor, cpus: 2, warnings: [] });
     expect(await check({ PATH: pathWith([]), SVC_EXECUTOR: executor, SVC_PHASE1_ALLOW_FALLBACK: '1' })).toMatchObject({ executor: 'local' });
   });
 });
