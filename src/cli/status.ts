@@ -2,6 +2,7 @@ import { defineCommand } from 'citty';
 import { checkpointsDir } from '../core/config/environment.ts';
 import { findCheckpoint } from '../core/checkpoint/locate.ts';
 import { type CheckpointSummary, summarizeCheckpoint } from '../core/checkpoint/summary.ts';
+import { nodePlacements, type Placement } from '../core/checkpoint/placement.ts';
 import { readTree, readTreeOutline } from '../core/checkpoint/tree.ts';
 import { fmtCost, fmtScore, print, printJson, warn } from './output.ts';
 import { renderTree } from './tree-text.ts';
@@ -17,11 +18,12 @@ export default defineCommand({
     const dir = findCheckpoint(args.checkpoint_dir, checkpointsDir());
     // the JSON lists the node records whole; the text shows only what the outline keeps
     const { tree, ...summary } = summarizeCheckpoint(dir, args.json ? readTree : readTreeOutline);
+    const placements = nodePlacements(dir, tree?.nodes ?? []);
     if (args.json) {
-      printJson({ ...summary, nodes_list: tree?.nodes ?? [] });
+      printJson({ ...summary, nodes_list: tree?.nodes ?? [], placements });
     } else {
       printSummary(summary);
-      printTree(tree, summary);
+      printTree(tree, summary, placements);
     }
     for (const p of summary.problems) warn(p);
     return summary.problems.length > 0 ? 1 : 0;
@@ -42,7 +44,7 @@ export function printSummary(s: CheckpointSummary): void {
 }
 
 /** The node tree under the summary, the best node marked. */
-export function printTree(tree: TreeFile | null, s: CheckpointSummary): void {
+export function printTree(tree: TreeFile | null, s: CheckpointSummary, placements: Record<string, Placement> = {}): void {
   // one write: a line-by-line write costs a syscall per node
-  if (tree && tree.nodes.length > 0) print(`\n${renderTree(tree.nodes, s.best?.id ?? null).join('\n')}`);
+  if (tree && tree.nodes.length > 0) print(`\n${renderTree(tree.nodes, s.best?.id ?? null, placements).join('\n')}`);
 }

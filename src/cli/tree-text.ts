@@ -1,3 +1,4 @@
+import { type Placement, placementText } from '../core/checkpoint/placement.ts';
 import type { NodeRecord } from '../schema/checkpoint.ts';
 import { fmtScore } from './output.ts';
 
@@ -8,7 +9,7 @@ type Item = { node: NodeRecord; prefix: string; branch: string };
  * is missing are drawn as extra roots, and nodes caught in a parent cycle after them, so a damaged
  * tree still shows every node it has.
  */
-export function renderTree(nodes: NodeRecord[], bestId: string | null): string[] {
+export function renderTree(nodes: NodeRecord[], bestId: string | null, placements: Record<string, Placement> = {}): string[] {
   const ids = new Set(nodes.map((n) => n.id));
   const children = new Map<string, NodeRecord[]>();
   const roots: NodeRecord[] = [];
@@ -24,7 +25,7 @@ export function renderTree(nodes: NodeRecord[], bestId: string | null): string[]
     for (let item = stack.pop(); item; item = stack.pop()) {
       if (seen.has(item.node.id)) continue;
       seen.add(item.node.id);
-      out.push(`${item.prefix}${item.branch}${describe(item.node, item.node.id === bestId)}`);
+      out.push(`${item.prefix}${item.branch}${describe(item.node, item.node.id === bestId, placements[item.node.id])}`);
       const kids = children.get(item.node.id) ?? [];
       const prefix = item.prefix + (item.branch === '' ? '' : item.branch.startsWith('└') ? '   ' : '│  ');
       for (let i = kids.length - 1; i >= 0; i--) {
@@ -44,12 +45,14 @@ export function renderTree(nodes: NodeRecord[], bestId: string | null): string[]
 }
 
 /** Fields are checked for type here: files from other tools may hold anything. */
-function describe(n: NodeRecord, best: boolean): string {
+function describe(n: NodeRecord, best: boolean, placement: Placement | undefined): string {
   const score = n.metrics?._scientific_score;
   const parts = [shortId(n.id), `[${typeof n.status === 'string' ? n.status : '?'}]`];
   if (typeof n.label === 'string' && n.label) parts.push(n.label);
   if (typeof score === 'number') parts.push(`score ${fmtScore(score)}`);
   if (best) parts.push('★ best');
+  const where = placement ? placementText(placement) : '';
+  if (where) parts.push(where);
   const title = (typeof n.name === 'string' ? n.name : '').replace(/^\w+:\s*/, '').trim();
   if (title) parts.push(`— ${title.length > 60 ? `${title.slice(0, 57)}...` : title}`);
   return parts.join(' ');

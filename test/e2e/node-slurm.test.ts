@@ -120,6 +120,10 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
     expect(host).not.toBe('');
     expect(reports.map((r) => r.hostname)).toEqual(Array(5).fill(host));
     expect(reports.map((r) => r.slurm_nodelist)).toEqual(reports.map((r) => r.hostname));
+    // svc status shows where each node ran
+    const status = Bun.spawn([SVC, 'status', checkpoint], { env: { PATH, HOME: run.root, SVC_ROOT: run.root, NO_COLOR: '1' }, stdout: 'pipe', stderr: 'pipe' });
+    const shown = await new Response(status.stdout).text();
+    for (const r of reports) expect(shown).toContain(`on ${host} (slurm job ${r.slurm_job_id})`);
     removeDir(run.root);
   }, 300_000);
 

@@ -142,6 +142,23 @@ describe('GET /api/checkpoint/:id/summary', () => {
     expect(withNodes.body.nodes_list[0].id).toBe(`node_${A}_root`);
   });
 
+  test("where each node ran, from the nodes' reports: host, scheduler job, image; a node without a readable report is left out", async () => {
+    writeCheckpoint(root, { runId: A, nodes: 4 });
+    const report = (node: string, body: string) => {
+      mkdirSync(join(ws, 'experiments', A, node), { recursive: true });
+      writeFileSync(join(ws, 'experiments', A, node, 'node_report.json'), body);
+    };
+    report('node_00000001', JSON.stringify({ executor: 'slurm', hostname: 'cn042', slurm_job_id: '4242', container: null }));
+    report('node_00000002', JSON.stringify({ executor: 'local', hostname: 'laptop', slurm_job_id: null, container: { runtime: 'docker', image: 'python:3.12', digest: 'sha256:ab' } }));
+    report('node_00000003', '{"executor": "slurm"');
+    const v = await start();
+    const { body } = await v.get(`/api/checkpoint/${A}/summary`);
+    expect(body.placements).toEqual({
+      node_00000001: { executor: 'slurm', host: 'cn042', job_id: '4242', image: null },
+      node_00000002: { executor: 'local', host: 'laptop', job_id: null, image: 'python:3.12' },
+    });
+  });
+
   test('a bare checkpoint answers id and path and leaves absent reports out', async () => {
     mkdirSync(join(root, A));
     writeFileSync(join(root, A, 'launch_config.json'), '{}');

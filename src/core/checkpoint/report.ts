@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NodeRecord } from '../../schema/checkpoint.ts';
+import { nodePlacements, type Placement } from './placement.ts';
 import { readCheckpointText } from './records.ts';
 import { type CheckpointSummary, summarizeCheckpoint } from './summary.ts';
 
@@ -29,6 +30,8 @@ export type CheckpointReport = CheckpointSummary & {
   ors?: Partial<Record<keyof typeof ORS_FILES, unknown>>;
   /** the tree's node records, only when asked for */
   nodes_list?: NodeRecord[];
+  /** where each node that ran did so, by node id, from its report */
+  placements: Record<string, Placement>;
 };
 
 /**
@@ -43,6 +46,7 @@ export function checkpointReport(dir: string, opts: { withNodes?: boolean } = {}
     ...s,
     node_count: s.nodes.total,
     top_metric: s.best?.metric && s.best.value !== null ? { name: s.best.metric, value: s.best.value, node_id: s.best.id } : null,
+    placements: nodePlacements(dir, tree?.nodes ?? []),
   };
   const review = readJson(join(dir, 'review_report.json'), problems);
   if (review !== undefined) report.review = review;

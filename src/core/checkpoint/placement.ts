@@ -1,0 +1,55 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { NodeRecord } from '../../schema/checkpoint.ts';
+import { readJsonObject } from '../json-object.ts';
+import { isSafeId } from '../paths.ts';
+import { isMapping } from '../values.ts';
+import { experimentsDirOf } from '../workspace.ts';
+import { MAX_NODE_REPORT_BYTES, NODE_REPORT_FILE } from './node-report.ts';
+
+/** Where a node's commands ran, as its node_report.json says. */
+export type Placement = {
+  executor: string | null;
+  /** the machine the commands ran on: the compute node for a scheduler's node */
+  host: string | null;
+  /** the scheduler job the commands ran in */
+  job_id: string | null;
+  /** the container image they ran in */
+  image: string | null;
+};
+
+/**
+ * The placement of every node with a readable report in its work directory; a node without one
+ * (not run yet, damaged) is left out. The tree's `node_report_path` is not followed: a tree may
+ * come from elsewhere, and the report is always in the node's work directory.
+ */
+export function nodePlacements(dir: string, nodes: NodeRecord[]): Record<string, Placement> {
+  const experiments = experimentsDirOf(dir);
+  const out: Record<string, Placement> = {};
+  for (const node of nodes) {
+    if (typeof node.id !== 'string' || !isSafeId(node.id)) continue;
+    const p = readPlacement(join(experiments, node.id, NODE_REPORT_FILE));
+    if (p) out[node.id] = p;
+  }
+  return out;
+}
+
+function readPlacement(path: string): Placement | null {
+  let r: Record<string, unknown> | null;
+  try {
+    if ((statSync(path, { throwIfNoEntry: false })?.size ?? 0) > MAX_NODE_REPORT_BYTES) return null;
+    r = readJsonObject(path);
+  } catch {
+    return null;
+  }
+  if (r === null) return null;
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+  return { executor: text(r.executor), host: text(r.hostname), job_id: text(r.slurm_job_id), image: isMapping(r.container) ? text(r.container.image) : null };
+}
+
+/** `on vm (slurm job 67) in image`: the placement as the tree's text shows it. */
+export function placementText(p: Placement): string {
+  const where = p.host ? `on ${p.host}` : '';
+  const job = p.executor && p.executor !== 'local' ? `(${p.executor}${p.job_id ? ` job ${p.job_id}` : ''})` : '';
+  return [where, job, p.image ? `in ${p.image}` : ''].filter(Boolean).join(' ');
+}
