@@ -120,6 +120,8 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
     expect(host).not.toBe('');
     expect(reports.map((r) => r.hostname)).toEqual(Array(5).fill(host));
     expect(reports.map((r) => r.slurm_nodelist)).toEqual(reports.map((r) => r.hostname));
+    // the run's record of its allocations stays in the checkpoint: a node's files do not depend on which others hold one
+    for (const n of treeNodes(checkpoint)) expect(existsSync(join(run.root, 'workspace', 'experiments', checkpoint.split('/').pop() ?? '', n.id, 'slurm_allocations.json'))).toBe(false);
     // svc status shows where each node ran
     const status = Bun.spawn([SVC, 'status', checkpoint], { env: { PATH, HOME: run.root, SVC_ROOT: run.root, NO_COLOR: '1' }, stdout: 'pipe', stderr: 'pipe' });
     const shown = await new Response(status.stdout).text();

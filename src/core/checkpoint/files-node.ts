@@ -35,6 +35,8 @@ const NODE_META_FILES = new Set([
   'memory_backup.jsonl.gz',
   'model_prices.yaml',
   'settings.json',
+  // the Slurm allocations the run's nodes hold: which nodes hold them when another starts is timing
+  'slurm_allocations.json',
 ]);
 
 export function isNodeMetaFile(name: string): boolean {
