@@ -9,7 +9,7 @@ import { type MachineInfo, machineInfo } from './machine.ts';
 import { buildReport, writeReport } from './report.ts';
 import { nodeTools } from './tools.ts';
 import { type NodeExec, nodeJobName } from '../sandbox/node-command.ts';
-import { jobsNamed } from '../sandbox/job-state.ts';
+import { jobsNamed, readJobHost } from '../sandbox/job-state.ts';
 
 const execOf = (task: NodeTask) => task.exec ?? task.ctx.exec;
 
@@ -20,6 +20,11 @@ const executorOf = (task: NodeTask) => (task.exec?.slurm ? 'slurm' : (execOf(tas
 function batchJobsOf(task: NodeTask): string[] | null {
   const kind = execOf(task)?.batch?.kind;
   return kind ? jobsNamed(task.workDir, kind, nodeJobName(task.node.id)) : null;
+}
+
+/** Where the node's last PBS or LSF job ran, as the job wrote; null on other executors. */
+function lastJobHost(task: NodeTask): string | null {
+  return (batchJobsOf(task) ?? []).map((id) => readJobHost(task.workDir, id)).findLast((h) => h !== null) ?? null;
 }
 
 export type NodeRunnerDeps = { evaluate: Evaluate };
@@ -44,9 +49,10 @@ export function createNodeRunner(deps: NodeRunnerDeps): NodeRunner {
     const judged = await judge(task, deps.evaluate, loop, filesChanged);
     const status = judged.failed ?? loop.status;
     const errorLog = [loop.error, judged.error].filter((e) => e !== null).join('; ') || null;
-    // on the cluster, the commands ran on the allocation's node
+    // on the cluster, the commands ran on the allocation's node, or where the node's last job ran
     const here = await machineInfo();
-    const machine = task.exec?.slurm?.nodes ? { ...here, hostname: task.exec.slurm.nodes } : here;
+    const host = task.exec?.slurm?.nodes || lastJobHost(task);
+    const machine = host ? { ...here, hostname: host } : here;
     writeRunEnv(task, machine, startedAt);
     const { path, error: reportError } = writeReport(task.workDir, task.node.id, () =>
       buildReport({

@@ -1,7 +1,8 @@
 /**
  * What a job leaves on disk, so any process can read its state: under
  * `<workDir>/.svc-jobs/`, `<id>.json` (the record written at submit), `<id>.pid` (local only),
- * `<id>.exit` (written by the job's wrapper when its body ends), `<id>.out` and `<id>.err`.
+ * `<id>.exit` (written by the job's wrapper when its body ends), `<id>.exit.host` (the machine
+ * it ran on, written when it starts), `<id>.out` and `<id>.err`.
  * An index of id → work dir under the executor's state dir finds the record from the id alone.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -63,8 +64,17 @@ export function readExitCode(workDir: string, id: string): number | null {
   return /^-?\d+$/.test(text) ? Number(text) : null;
 }
 
+/** The machine the job ran on, as it wrote when it started; null before then, or when it could not. */
+export function readJobHost(workDir: string, id: string): string | null {
+  try {
+    return readFileSync(`${exitFile(workDir, id)}.host`, 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Bash that runs the body in a subshell and records its exit code (written then renamed, so a
+ * Bash that notes the machine it runs on, runs the body in a subshell and records its exit code (written then renamed, so a
  * reader never sees half a number). `exitPathWord` is a shell word: quoted, maybe with `$VARS`.
  */
 export function wrapperScript(body: string, exitPathWord: string, env: Record<string, string> = {}): string {
@@ -73,7 +83,7 @@ export function wrapperScript(body: string, exitPathWord: string, env: Record<st
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new InputError(`'${k.slice(0, 60)}' is not an environment variable name`, 'use letters, digits and _');
     return `export ${k}=${shellQuote(v)}`;
   });
-  return [...exports, '(', body, ')', `printf '%s\\n' "$?" > ${exitPathWord}.tmp && mv -f ${exitPathWord}.tmp ${exitPathWord}`, ''].join('\n');
+  return [...exports, `uname -n > ${exitPathWord}.host 2>/dev/null`, '(', body, ')', `printf '%s\\n' "$?" > ${exitPathWord}.tmp && mv -f ${exitPathWord}.tmp ${exitPathWord}`, ''].join('\n');
 }
 
 export function bodyOf(spec: JobSpec): string {

@@ -4,6 +4,7 @@
 // SVC_EXECUTOR=pbs: every node's report names PBS and the jobs its commands ran as.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { comparisonsOf, onlyCheckpoint, recordDemo, treeNodes } from '../../scripts/record-demo.ts';
 import { listSkills } from '../../src/core/config/skills.ts';
@@ -100,6 +101,9 @@ test("the demo's search with SVC_EXECUTOR=pbs: the same best result, each node's
     const experiments = join(run.root, 'workspace', 'experiments', checkpoint.split('/').pop() ?? '');
     const reports = nodes.map((n) => JSON.parse(readFileSync(join(experiments, n.id, 'node_report.json'), 'utf8')));
     expect(reports.map((r) => r.executor)).toEqual(Array(5).fill('pbs'));
+    // the host the jobs ran on: the stand-in's own, where it can name one (as root)
+    const execHost = Bun.spawnSync(['unshare', '--uts', 'true']).exitCode === 0 ? 'execnode01' : hostname();
+    expect(reports.map((r) => r.hostname)).toEqual(Array(5).fill(execHost));
     // each node's own jobs, one per command, all of them the stand-in ran
     const ran = standins.jobs();
     for (const [i, r] of reports.entries()) {

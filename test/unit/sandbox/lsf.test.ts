@@ -35,6 +35,7 @@ describe('LSF executor against recorded LSF 10.1 output', () => {
         '#BSUB -R "rusage[mem=1536MB]"',
         '#BSUB -q gpu',
         '#BSUB -gpu "num=2"',
+        `uname -n > ${jobsDir(workDir)}/"$LSB_JOBID".exit.host 2>/dev/null`,
         '(',
         'python train.py',
         ')',

@@ -32,6 +32,7 @@ describe('PBS executor against recorded PBS Pro 2022 output', () => {
         `#PBS -e ${root}/logs/`,
         `cd ${workDir} || exit 1`,
         'export SEED=7',
+        `uname -n > ${jobsDir(workDir)}/"$PBS_JOBID".exit.host 2>/dev/null`,
         '(',
         'python train.py',
         ')',
