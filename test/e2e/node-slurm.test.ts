@@ -158,6 +158,33 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
     }
   }, 120_000);
 
+  test('Ctrl-C while nodes hold allocations: the run stops resumable, and every allocation is cancelled', async () => {
+    const server = startModelServer([], { respond: (body) => ({ ...researcherReply(body as OpenAIChatRequest), delayMs: 40 }) });
+    const root = tempDir('svc-slurm-int-');
+    const env = { PATH, HOME: root, NO_COLOR: '1', SVC_ROOT: root, SVC_BACKEND: 'openai-compatible', LLM_API_BASE: `${server.url}/v1`, SVC_MODEL: DEMO_MODEL, SVC_EXECUTOR: 'slurm', SVC_SLURM_CPUS: '1' };
+    try {
+      const run = Bun.spawn([SVC, 'run', DEMO_EXPERIMENT, '--config', DEMO_WORKFLOW], { cwd: root, env, stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' });
+      const held = () => {
+        const ck = onlyCheckpoint(root);
+        return ck && existsSync(join(ck, 'slurm_allocations.json')) ? Object.values(JSON.parse(readFileSync(join(ck, 'slurm_allocations.json'), 'utf8')) as Record<string, string>) : [];
+      };
+      for (let i = 0; i < 3000 && held().length < 2; i++) await Bun.sleep(20);
+      const ids = held();
+      expect(ids.length).toBeGreaterThanOrEqual(2);
+      run.kill('SIGINT');
+      const [stderr] = await Promise.all([new Response(run.stderr).text(), run.exited]);
+      expect(stderr).toContain('SIGINT: stopping');
+      for (const id of ids) {
+        for (let i = 0; i < 50 && (await live(id)); i++) await Bun.sleep(100);
+        expect(await live(id)).toBe(false);
+      }
+      expect(existsSync(join(onlyCheckpoint(root) ?? '', 'slurm_allocations.json'))).toBe(false);
+    } finally {
+      server.stop();
+      removeDir(root);
+    }
+  }, 120_000);
+
   test('a run killed outright while 4 nodes hold allocations: the resume runs those nodes again in them, finishes the search, and leaves nothing queued', async () => {
     const server = startModelServer([], { respond: (body) => ({ ...researcherReply(body as OpenAIChatRequest), delayMs: 40 }) });
     const root = tempDir('svc-slurm-kill-');
