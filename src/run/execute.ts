@@ -36,6 +36,7 @@ import { searchRunner } from './wiring.ts';
 import { checkNodeSandbox, type NodeSandbox } from '../sandbox/node-sandbox.ts';
 import { nodeExecOf } from '../sandbox/node-command.ts';
 import { NodeAllocations } from '../sandbox/allocations.ts';
+import { ALLOCATION_SLACK_S } from '../sandbox/node-resources.ts';
 
 export type RunRequest =
   | { kind: 'new'; experimentFile: string; configPath?: string; profile?: string }
@@ -85,11 +86,12 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
     const wf = cfg.workflow.workflow;
     pool = new SkillPool({ skills: listSkills(wf, cfg.projectRoot), disabledTools: disabledTools(wf), env: runEnv });
     const problems: string[] = [];
-    // the node's time budget is its allocation's wall time too; the in-process limit ends it first
     const record = join(dir, ALLOCATIONS_FILE);
     const leftOver = await NodeAllocations.cancelLeftOver(record, runEnv);
     if (leftOver.length > 0) log(`cancelled the allocations the run had left: ${leftOver.join(', ')}`);
-    allocations = sandbox.executor === 'slurm' ? new NodeAllocations({ partition: sandbox.partition, cpus: sandbox.cpus, wallS: settings.timeoutNodeS + ALLOCATION_SLACK_S, env: runEnv, record }) : null;
+    const { partition, cpus, memGb, gpus } = sandbox;
+    // the node's time budget is its allocation's wall time too; the in-process limit ends it first
+    allocations = sandbox.executor === 'slurm' ? new NodeAllocations({ partition, cpus, memGb, gpus: gpus ?? 0, wallS: settings.timeoutNodeS + ALLOCATION_SLACK_S, env: runEnv, record }) : null;
     const ctx: RunContext = {
       cfg,
       workflow: wf,
@@ -146,10 +148,6 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
 
 /** The Slurm allocations a run's nodes hold, by node: what a resume cancels when the run was killed. */
 const ALLOCATIONS_FILE = 'slurm_allocations.json';
-
-/** A minute beyond the node's own limit: the run ends a node itself, and cancels its allocation. */
-const ALLOCATION_SLACK_S = 60;
-
 
 /** What only a run writes: once one exists, the directory holds a run worth resuming. */
 function hasRunRecords(dir: string): boolean {

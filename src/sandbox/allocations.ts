@@ -11,6 +11,10 @@ export type AllocationOptions = {
   /** the scheduler partition; the cluster's default when null */
   partition: string | null;
   cpus: number | null;
+  /** memory, GB; the partition's default when null or absent */
+  memGb?: number | null;
+  /** GPUs (`--gres=gpu:N`); none when 0 or absent */
+  gpus?: number;
   /** the node's time budget: the allocation's wall time */
   wallS: number;
   env: Env;
@@ -51,6 +55,8 @@ export class NodeAllocations {
     const args = ['sbatch', '--parsable', `--job-name=${jobName(`svc-${nodeId}`)}`, `--time=${wallMinutes(this.opts.wallS)}`, '--output=/dev/null', '--wrap=sleep 2147483647'];
     if (this.opts.partition) args.push(`--partition=${this.opts.partition}`);
     if (this.opts.cpus) args.push(`--cpus-per-task=${this.opts.cpus}`);
+    if (this.opts.memGb) args.push(`--mem=${Math.ceil(this.opts.memGb * 1024)}M`);
+    if (this.opts.gpus) args.push(`--gres=gpu:${this.opts.gpus}`);
     const res = await this.run(args);
     const id = res.stdout.trim().split(';')[0] ?? '';
     if (res.code !== 0 || !/^\d+$/.test(id)) throw new SvcError(`sbatch refused the allocation of node ${nodeId}: ${(res.stderr || res.stdout).trim().split('\n')[0]}`);

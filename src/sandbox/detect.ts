@@ -77,6 +77,14 @@ export function parseSinfo(text: string): SlurmPartition[] {
   return [...byName.values()];
 }
 
+/** Seconds of a sinfo time limit (`%l`: `D-HH:MM:SS`, `HH:MM:SS` or `MM:SS`); null when it has none (`infinite`) or is unknown. */
+export function timelimitSeconds(text: string): number | null {
+  const m = /^(?:(\d+)-)?(?:(\d+):)?(\d+):(\d+)$/.exec(text.trim());
+  if (!m) return null;
+  const [days = 0, hours = 0, minutes = 0, seconds = 0] = m.slice(1).map((v) => Number(v ?? 0));
+  return ((days * 24 + hours) * 60 + minutes) * 60 + seconds;
+}
+
 /** Generic resources of one sinfo `%G` field; `(null)` means none. */
 export function gresList(field: string): string[] {
   return field

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { UnavailableError } from '../../../src/core/errors.ts';
-import { detectSchedulers, gresList, parseSinfo, slurmPartitions } from '../../../src/sandbox/detect.ts';
+import { detectSchedulers, gresList, parseSinfo, slurmPartitions, timelimitSeconds } from '../../../src/sandbox/detect.ts';
 import { pathWith, removePathDirs } from '../../support/container.ts';
 
 const path = (names: string[]): string => pathWith(names);
@@ -17,6 +17,16 @@ describe('parseSinfo', () => {
     ]);
     expect(parseSinfo('')).toEqual([]);
     expect(gresList('(null)')).toEqual([]);
+  });
+});
+
+describe('timelimitSeconds', () => {
+  test("sinfo's time limits in seconds; none for infinite or anything unknown", () => {
+    expect(timelimitSeconds('1-00:00:00')).toBe(86_400);
+    expect(timelimitSeconds('2-12:30:00')).toBe(217_800);
+    expect(timelimitSeconds('4:00:00')).toBe(14_400);
+    expect(timelimitSeconds('30:00')).toBe(1800);
+    for (const none of ['infinite', 'UNLIMITED', 'n/a', '']) expect(timelimitSeconds(none)).toBeNull();
   });
 });
 
