@@ -29,6 +29,8 @@ need /usr/sbin/sshd openssh-server "the SSH login probe"
 need python3 python3-minimal "running .py files"
 need dockerd docker.io "real containers"
 need busybox busybox "real containers (the test image)"
+need podman podman "real podman containers"
+need /usr/libexec/podman/catatonit catatonit "podman containers stopped with their command (its init)"
 
 # a real single-node cluster: munge, slurmctld, slurmd, installed when missing
 if command -v sinfo >/dev/null 2>&1 && sinfo -h -o '%t' 2>/dev/null | grep -qE '^(idle|mix|alloc)$'; then

@@ -154,7 +154,8 @@ const ALLOCATIONS_FILE = 'slurm_allocations.json';
  * none, but still cancels what a Slurm run before it left.
  */
 async function nodeAllocations(sandbox: NodeSandbox, budgetS: number, env: Env, dir: string, log: (msg: string) => void): Promise<NodeAllocations | null> {
-  const allocations = new NodeAllocations({ partition: sandbox.partition, cpus: sandbox.cpus, budgetS, env, record: join(dir, ALLOCATIONS_FILE) });
+  const { partition, cpus, memGb, gpus } = sandbox;
+  const allocations = new NodeAllocations({ partition, cpus, memGb, gpus: gpus ?? 0, budgetS, env, record: join(dir, ALLOCATIONS_FILE) });
   const again = new Set(loadTree(dir)?.nodes.filter((n) => n.status === 'pending' || n.status === 'running' || n.status === 'failed').map((n) => n.id));
   const { kept, cancelled } = await allocations.takeOver((nodeId) => sandbox.executor === 'slurm' && again.has(nodeId));
   if (kept.length > 0) log(`kept the allocations of the nodes it runs again: ${kept.join(', ')}`);

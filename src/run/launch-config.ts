@@ -46,6 +46,7 @@ export function buildLaunchConfig(cfg: Config, profile: string | null, launcher:
   if (executor !== 'local') {
     record.hpc_cpus = value('cpus') ?? null;
     record.hpc_memory_gb = value('mem_gb') ?? null;
+    record.hpc_gpus = value('gpus') ?? null;
     record.hpc_walltime = value('walltime') ?? null;
   }
   return record as LaunchConfig;

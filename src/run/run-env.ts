@@ -32,6 +32,7 @@ const FROM_LAUNCH_CONFIG: [keyof LaunchConfig | string, string][] = [
   ['executor', 'SVC_EXECUTOR'],
   ['partition', 'SVC_SLURM_PARTITION'],
   ['hpc_cpus', 'SVC_SLURM_CPUS'],
+  ['hpc_gpus', 'SVC_SLURM_GPUS'],
   ['retrieval_backend', 'SVC_RETRIEVAL_BACKEND'],
 ];
 

@@ -3,6 +3,7 @@ import { writeJsonAtomic } from '../core/atomic.ts';
 import { readJsonObject } from '../core/json-object.ts';
 import { SvcError } from '../core/errors.ts';
 import type { Env } from '../core/config/env-vars.ts';
+import { ALLOCATION_SLACK_S } from './node-resources.ts';
 import { jobName, wallMinutes } from './slurm-script.ts';
 import { type CommandRunner, systemRunner } from './slurm-runner.ts';
 import { mapSlurmState, slurmSeconds } from './slurm-state.ts';
@@ -11,6 +12,10 @@ export type AllocationOptions = {
   /** the scheduler partition; the cluster's default when null */
   partition: string | null;
   cpus: number | null;
+  /** memory, GB; the partition's default when null or absent */
+  memGb?: number | null;
+  /** GPUs (`--gres=gpu:N`); none when 0 or absent */
+  gpus?: number;
   /** the node's time budget (SVC_TIMEOUT_NODE): the allocation's wall time is that and a minute */
   budgetS: number;
   env: Env;
@@ -26,8 +31,6 @@ type Waiter = { resolve: (nodes: string) => void; reject: (err: Error) => void }
 /** A node's allocation once it runs: its job id, the compute node(s) it runs on, and whether the run before held it. */
 export type Allocation = { jobId: string; nodes: string; kept?: true };
 
-/** The allocation outlives its node's budget by this much, so the node's own timer ends it first, saying why. */
-export const ALLOCATION_SLACK_S = 60;
 /** Time beyond the node's budget a kept allocation must still have. */
 const KEEP_MARGIN_S = 10;
 
@@ -66,6 +69,8 @@ export class NodeAllocations {
     const args = ['sbatch', '--parsable', `--job-name=${jobName(`svc-${nodeId}`)}`, `--time=${wallMinutes(this.opts.budgetS + ALLOCATION_SLACK_S)}`, '--output=/dev/null', '--wrap=sleep 2147483647'];
     if (this.opts.partition) args.push(`--partition=${this.opts.partition}`);
     if (this.opts.cpus) args.push(`--cpus-per-task=${this.opts.cpus}`);
+    if (this.opts.memGb) args.push(`--mem=${Math.ceil(this.opts.memGb * 1024)}M`);
+    if (this.opts.gpus) args.push(`--gres=gpu:${this.opts.gpus}`);
     const res = await this.run(args);
     const id = res.stdout.trim().split(';')[0] ?? '';
     if (res.code !== 0 || !/^\d+$/.test(id)) throw new SvcError(`sbatch refused the allocation of node ${nodeId}: ${(res.stderr || res.stdout).trim().split('\n')[0]}`);

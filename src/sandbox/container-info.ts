@@ -4,13 +4,20 @@ import { type ChosenRuntime, chooseRuntime, type ContainerMode, parseContainerMo
 import { probeRuntime, RUNTIMES, type RuntimeProbe } from './detect.ts';
 import { resolveImage } from './image.ts';
 
-export type ContainerSettings = { mode: ContainerMode; pull: PullPolicy; /** resolved through the aliases; null: no container */ image: string | null };
+export type ContainerSettings = {
+  mode: ContainerMode;
+  pull: PullPolicy;
+  /** resolved through the aliases; null: no container */
+  image: string | null;
+  /** the workflow lets its commands use the network */
+  network: boolean;
+};
 
-/** The container block in effect: mode and pull from the workflow, the image from SVC_CONTAINER_IMAGE or the configuration. */
+/** The container block in effect: mode, pull and network from the workflow, the image from SVC_CONTAINER_IMAGE or the configuration. */
 export function containerSettings(cfg: Config): ContainerSettings {
   const block = cfg.workflow.workflow.container;
   const image = effective(cfg, 'container_image').value;
-  return { mode: parseContainerMode(block.mode), pull: parsePullPolicy(block.pull), image: isPresent(image) ? resolveImage(String(image)) : null };
+  return { mode: parseContainerMode(block.mode), pull: parsePullPolicy(block.pull), image: isPresent(image) ? resolveImage(String(image)) : null, network: block.network === true };
 }
 
 export type ContainerInfo = ContainerSettings & {

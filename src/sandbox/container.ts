@@ -18,7 +18,10 @@ export type ContainerRun = {
   workDir: string;
   /** a shell command, run with `bash -lc` so the image's login profile (conda, modules) applies */
   command: string;
+  /** every GPU of the host: docker and podman `--gpus all`, apptainer and singularity `--nv` */
   gpu?: boolean;
+  /** docker and podman: the container gets a network (otherwise only its loopback); apptainer and singularity always share the host's */
+  network?: boolean;
   /** more host paths mounted at the same path inside */
   binds?: string[];
   env?: Record<string, string>;
@@ -29,8 +32,9 @@ export type ContainerRun = {
 };
 
 /**
- * The argv that runs `run.command` in a container. docker and podman: a throw-away container
- * without network; apptainer and singularity: `exec` with bind mounts (GPU through `--nv`).
+ * The argv that runs `run.command` in a container. docker and podman: a throw-away container,
+ * without network unless `run.network`; apptainer and singularity: `exec` with bind mounts (GPU
+ * through `--nv`).
  */
 export function containerCommand(run: ContainerRun): string[] {
   const bin = run.binary ?? run.runtime;
@@ -41,9 +45,10 @@ export function containerCommand(run: ContainerRun): string[] {
   if (run.runtime === 'docker' || run.runtime === 'podman') {
     return [
       bin, 'run', '--rm',
-      // docker's own init: a stop of the command (a timeout) reaches it, and the container goes with it
-      ...(run.runtime === 'docker' ? ['--init'] : []),
-      '--network', 'none',
+      // an init (docker's own, podman's catatonit): a stop of the command (a timeout) reaches it, and
+      // the container goes with it; the command as the container's first process would ignore it
+      '--init',
+      ...(run.network ? [] : ['--network', 'none']),
       ...(run.pull ? ['--pull', run.pull] : []),
       ...mounts.flatMap((p) => ['-v', `${p}:${p}`]),
       '-w', run.workDir,
@@ -68,18 +73,28 @@ const PODMAN_DEFAULT_NOFILE = 1_048_576;
 
 /**
  * The `--ulimit` flags podman needs on this host: none when the hard open-files limit reaches
- * podman's default, else nofile and nproc pinned to this host's own hard limits, which a
- * process may always set.
+ * podman's default, else nofile pinned to this host's hard limit, which a process may always set,
+ * and nproc to its hard limit or the kernel's pid_max, whichever is lower: podman lowers its own
+ * process limit to pid_max, and cannot give a container more than it has.
  */
-export function podmanUlimits(limitsText: string = readFileSync('/proc/self/limits', 'utf8')): string[] {
+export function podmanUlimits(limitsText: string = readFileSync('/proc/self/limits', 'utf8'), pidMax: number | null = readPidMax()): string[] {
   const hard = (label: string): string | null => {
     const m = new RegExp(`^${label}\\s+\\S+\\s+(\\S+)`, 'm').exec(limitsText);
     return m?.[1] ?? null;
   };
   const nofile = hard('Max open files');
   if (nofile === null || nofile === 'unlimited' || Number(nofile) >= PODMAN_DEFAULT_NOFILE) return [];
-  const nproc = hard('Max processes');
-  return ['--ulimit', `nofile=${nofile}:${nofile}`, ...(nproc !== null && nproc !== 'unlimited' ? ['--ulimit', `nproc=${nproc}:${nproc}`] : [])];
+  const hostNproc = hard('Max processes');
+  const nproc = Math.min(hostNproc === null || hostNproc === 'unlimited' ? Infinity : Number(hostNproc), pidMax ?? Infinity);
+  return ['--ulimit', `nofile=${nofile}:${nofile}`, ...(Number.isFinite(nproc) ? ['--ulimit', `nproc=${nproc}:${nproc}`] : [])];
+}
+
+function readPidMax(): number | null {
+  try {
+    return Number.parseInt(readFileSync('/proc/sys/kernel/pid_max', 'utf8'), 10) || null;
+  } catch {
+    return null;
+  }
 }
 
 export function parseContainerMode(value: unknown): ContainerMode {

@@ -1,5 +1,5 @@
 import { isMapping } from '../core/values.ts';
-import { containerCommand } from './container.ts';
+import { containerCommand, podmanUlimits } from './container.ts';
 import { RUNTIMES, type Runtime } from './detect.ts';
 import { shellQuote } from './job-state.ts';
 import type { NodeSandbox } from './node-sandbox.ts';
@@ -14,6 +14,10 @@ export type NodeExec = {
     pull: 'always' | 'never';
     /** the image's id where the runtime tells it */
     digest?: string;
+    /** the node asked for GPUs: the container is given them */
+    gpu?: boolean;
+    /** the workflow lets the commands use the network (container.network) */
+    network?: boolean;
   };
   /** the node's Slurm allocation: each command is a step in it, on `nodes` */
   slurm?: { jobId: string; nodes?: string };
@@ -30,17 +34,22 @@ export function nodeExecOf(sandbox: NodeSandbox): NodeExec {
   const { executor: kind, cpus } = sandbox;
   const batch = kind === 'pbs' || kind === 'lsf' ? { batch: { kind, ...(cpus ? { cpus } : {}) } } : {};
   if (!c) return batch;
-  return { ...batch, container: { runtime: c.runtime.runtime, binary: c.runtime.path, image: c.image, pull: c.pull === 'always' ? 'always' : 'never', ...(c.digest ? { digest: c.digest } : {}) } };
+  const pull = c.pull === 'always' ? 'always' : 'never';
+  const gpu = (sandbox.gpus ?? 0) > 0;
+  return { ...batch, container: { runtime: c.runtime.runtime, binary: c.runtime.path, image: c.image, pull, ...(c.digest ? { digest: c.digest } : {}), ...(gpu ? { gpu } : {}), ...(c.network ? { network: true } : {}) } };
 }
 
 /**
  * The argv a node's command runs as: `argv` itself, or inside the node's container, its work
- * directory mounted at the same path and no network (containerCommand). Inside, programs are
- * the image's: `argv[0]` is a name looked up there, not a path of this machine.
+ * directory mounted at the same path, no network unless the workflow allows it, its GPUs when it
+ * asked for some (containerCommand). Inside, programs are the image's: `argv[0]` is a name looked
+ * up there, not a path of this machine.
  */
 export function nodeCommand(argv: string[], workDir: string, exec: NodeExec | undefined): string[] {
   const c = exec?.container;
-  const inner = c ? containerCommand({ runtime: c.runtime, binary: c.binary, image: c.image, workDir, command: argv.map(shellQuote).join(' '), pull: c.pull }) : argv;
+  const command = argv.map(shellQuote).join(' ');
+  const ulimits = c?.runtime === 'podman' ? podmanUlimits() : undefined;
+  const inner = c ? containerCommand({ runtime: c.runtime, binary: c.binary, image: c.image, workDir, command, pull: c.pull, gpu: c.gpu, network: c.network, ulimits }) : argv;
   // a step of the node's allocation: the command runs on its compute node, stopped with srun
   return exec?.slurm ? ['srun', `--jobid=${exec.slurm.jobId}`, '--overlap', '--quiet', `--chdir=${workDir}`, '--', ...inner] : inner;
 }
@@ -63,5 +72,6 @@ export function parseNodeExec(v: unknown): NodeExec | undefined {
   const c = v.container;
   if (c === undefined) return { ...slurm, ...batch };
   if (!isMapping(c) || !(RUNTIMES as readonly unknown[]).includes(c.runtime) || typeof c.binary !== 'string' || typeof c.image !== 'string' || (c.pull !== 'always' && c.pull !== 'never')) return undefined;
-  return { ...slurm, ...batch, container: { runtime: c.runtime as Runtime, binary: c.binary, image: c.image, pull: c.pull, ...(typeof c.digest === 'string' ? { digest: c.digest } : {}) } };
+  const flags = { ...(c.gpu === true ? { gpu: true } : {}), ...(c.network === true ? { network: true } : {}) };
+  return { ...slurm, ...batch, container: { runtime: c.runtime as Runtime, binary: c.binary, image: c.image, pull: c.pull, ...(typeof c.digest === 'string' ? { digest: c.digest } : {}), ...flags } };
 }

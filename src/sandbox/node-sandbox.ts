@@ -7,6 +7,7 @@ import { containerSettings } from './container-info.ts';
 import { findBinary, PROBE_TIMEOUT_MS } from './detect.ts';
 import { runnableImage } from './image.ts';
 import { lastLine, runCommand } from '../memory/deploy/run-command.ts';
+import { askedCpus, checkNodeResources } from './node-resources.ts';
 import { resolvePartition } from './partition.ts';
 import { checkSandbox, FALLBACK_OVERRIDE } from './preconditions.ts';
 
@@ -19,8 +20,12 @@ export type NodeSandbox = {
   partition: string | null;
   /** CPUs each node (slurm) or each command (pbs, lsf) asks of the scheduler, null locally */
   cpus: number | null;
-  container: { runtime: ChosenRuntime; image: string; pull: PullPolicy; /** the image's id (docker, podman) when it is present here */ digest?: string } | null;
-  /** what was given up for SVC_PHASE1_ALLOW_FALLBACK=1, one line each */
+  /** memory each node asks of the scheduler, GB (slurm), null elsewhere or unset */
+  memGb: number | null;
+  /** GPUs each node asks of the scheduler and its container is given (slurm), null elsewhere */
+  gpus: number | null;
+  container: { runtime: ChosenRuntime; image: string; pull: PullPolicy; network: boolean; /** the image's id (docker, podman) when it is present here */ digest?: string } | null;
+  /** what was given up for SVC_PHASE1_ALLOW_FALLBACK=1 or SVC_SLURM_ALLOW_NO_GRES=1, one line each */
   warnings: string[];
 };
 
@@ -30,31 +35,17 @@ const SUBMIT: Record<Exclude<NodeExecutor, 'local' | 'slurm'>, string> = { pbs: 
 /**
  * The executor and container of a run's nodes, every precondition of the fail-loud table checked
  * once, before any node starts: the scheduler's submit command and a partition that exists (the
- * real ones listed), the docker daemon, the apptainer or singularity binary. Each refusal is one
- * line with its fix; SVC_PHASE1_ALLOW_FALLBACK=1 runs locally (or without the container) instead,
- * saying so.
+ * real ones listed), what each node asks of it (checkNodeResources), the docker daemon, the
+ * apptainer or singularity binary. Each refusal is one line with its fix; SVC_PHASE1_ALLOW_FALLBACK=1
+ * runs locally (or without the container) instead, saying so.
  */
 export async function checkNodeSandbox(cfg: Config, env: Env): Promise<NodeSandbox> {
   const warnings: string[] = [];
   const executor = await checkExecutor(String(effective(cfg, 'executor').value) as NodeExecutor, env, warnings);
   const partition = executor === 'slurm' ? (await resolvePartition({ env, cfg })).name : null;
-  const cpus = executor === 'local' ? null : await checkCpus(cfg, partition, env);
-  return { executor, partition, cpus, container: await checkContainer(cfg, env, warnings), warnings };
-}
-
-/**
- * The CPUs a node asks for, checked on Slurm against the partition's nodes (`sinfo -o %c`): a node
- * asking more than any has would wait for ever, so the run stops before it starts, saying what fits.
- */
-async function checkCpus(cfg: Config, partition: string | null, env: Env): Promise<number | null> {
-  const asked = Number(effective(cfg, 'cpus').value);
-  if (!Number.isInteger(asked) || asked < 1) return null;
-  const sinfo = findBinary('sinfo', env);
-  if (sinfo === null || partition === null) return asked;
-  const r = await runCommand([sinfo, '-h', '-p', partition, '-o', '%c'], env, PROBE_TIMEOUT_MS);
-  const most = Math.max(0, ...r.stdout.split('\n').map((l) => Number.parseInt(l, 10)).filter(Number.isFinite));
-  if (r.code !== 0 || most === 0 || asked <= most) return asked;
-  throw new UnavailableError(`each node asks for ${asked} CPUs, but the nodes of partition ${partition} have at most ${most}`, `set SVC_SLURM_CPUS (or resources.cpus) to at most ${most}`);
+  // PBS and LSF ask for the node's CPUs with each job, unchecked: their nodes are not listed as Slurm's are
+  const resources = executor === 'slurm' ? await checkNodeResources(cfg, partition, env, warnings) : { cpus: executor === 'local' ? null : askedCpus(cfg), memGb: null, gpus: null };
+  return { executor, partition, ...resources, container: await checkContainer(cfg, env, warnings), warnings };
 }
 
 async function checkExecutor(executor: NodeExecutor, env: Env, warnings: string[]): Promise<NodeExecutor> {
@@ -70,7 +61,7 @@ async function checkExecutor(executor: NodeExecutor, env: Env, warnings: string[
 }
 
 async function checkContainer(cfg: Config, env: Env, warnings: string[]): Promise<NodeSandbox['container']> {
-  const { mode, pull, image } = containerSettings(cfg);
+  const { mode, pull, image, network } = containerSettings(cfg);
   if (image === null || mode === 'none') return null;
   let runtime: ChosenRuntime | null;
   try {
@@ -80,7 +71,7 @@ async function checkContainer(cfg: Config, env: Env, warnings: string[]): Promis
   }
   if (runtime === null) return fallBack(`container image ${image}: no container runtime here (docker with its daemon, podman, apptainer or singularity)`, null, env, warnings);
   const digest = await readyImage(runtime, image, pull, env, warnings);
-  return { runtime, image, pull, ...(digest ? { digest } : {}) };
+  return { runtime, image, pull, network, ...(digest ? { digest } : {}) };
 }
 
 /** Longest wait for a pull at the start of a run: images of several GB over a slow link. */

@@ -49,26 +49,27 @@ async function sandboxProblem(kind: SandboxKind, env: Env): Promise<string | nul
 export type GpuDecision = { gpus: number; warning?: string };
 
 /**
- * A GPU request on a cluster whose nodes report no generic resources (`sinfo -o %G` all
- * `(null)`) fails loud; with SVC_SLURM_ALLOW_NO_GRES=1 the request is dropped with a warning.
+ * A GPU request where no node reports a `gpu` generic resource (`sinfo -o %G`; of `partition`
+ * when given) fails loud; with SVC_SLURM_ALLOW_NO_GRES=1 the request is dropped with a warning.
  */
-export async function checkGpuRequest(gpus: number, env: Env): Promise<GpuDecision> {
+export async function checkGpuRequest(gpus: number, env: Env, partition: string | null = null): Promise<GpuDecision> {
   if (gpus <= 0) return { gpus };
-  const gres = await sinfoField('%G', env);
-  const lines = typeof gres === 'object' ? gres.flatMap(gresList) : [];
-  if (lines.length > 0) return { gpus };
-  const why = typeof gres === 'object' ? 'the cluster reports no generic resources (sinfo -o %G)' : `its generic resources cannot be read (${gres})`;
+  const gres = await sinfoField('%G', env, partition);
+  const all = typeof gres === 'object' ? gres.flatMap(gresList) : [];
+  if (all.some((g) => /^gpu(:|\(|$)/.test(g))) return { gpus };
+  const where = partition === null ? 'the cluster' : `partition ${partition}`;
+  const why = typeof gres !== 'object' ? `its generic resources cannot be read (${gres})` : `${where} reports no ${all.length === 0 ? 'generic resources' : 'GPU among its generic resources'} (sinfo -o %G)`;
   if (env[NO_GRES_OVERRIDE] !== '1') throw new UnavailableError(`${gpus} GPU(s) requested but ${why}`, `set ${NO_GRES_OVERRIDE}=1 to submit without the GPU request`);
   const warning = `${gpus} GPU(s) requested but ${why}; submitting without GPUs because ${NO_GRES_OVERRIDE}=1`;
   log.warn(warning);
   return { gpus: 0, warning };
 }
 
-/** The non-empty lines of `sinfo -h -o <field>`, or why they cannot be read. */
-async function sinfoField(field: string, env: Env): Promise<string[] | string> {
+/** The non-empty lines of `sinfo -h -o <field>` (of one partition when given), or why they cannot be read. */
+async function sinfoField(field: string, env: Env, partition: string | null = null): Promise<string[] | string> {
   const sinfo = findBinary('sinfo', env);
   if (sinfo === null) return 'sinfo is not installed';
-  const r = await runCommand([sinfo, '-h', '-o', field], env, PROBE_TIMEOUT_MS);
+  const r = await runCommand([sinfo, '-h', ...(partition === null ? [] : ['-p', partition]), '-o', field], env, PROBE_TIMEOUT_MS);
   if (r.timedOut) return 'sinfo gave no answer';
   if (r.code !== 0) return `sinfo failed: ${lastLine(r.stderr) ?? `exit ${r.code}`}`;
   return r.stdout.split('\n').map((l) => l.trim()).filter((l) => l !== '');

@@ -87,6 +87,7 @@ const Container = T.Object(
     mode: Enum(['auto', 'docker', 'podman', 'singularity', 'apptainer', 'none']),
     image: T.String({ description: 'empty means no container' }),
     pull: Enum(['always', 'on_start', 'never']),
+    network: T.Boolean({ description: 'let node commands in the container use the network (docker, podman; apptainer and singularity always share the host network)' }),
   },
   { additionalProperties: true },
 );

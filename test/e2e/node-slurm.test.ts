@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { comparisonsOf, DEMO_CASSETTE, DEMO_EXPERIMENT, DEMO_MODEL, DEMO_WORKFLOW, onlyCheckpoint, runDemo, treeNodes } from '../../scripts/record-demo.ts';
+import { comparisonsOf, DEMO_CASSETTE, DEMO_EXPERIMENT, DEMO_MODEL, DEMO_WORKFLOW, onlyCheckpoint, recordDemo, runDemo, treeNodes } from '../../scripts/record-demo.ts';
 import { startModelServer } from '../support/model-server.ts';
 import { type OpenAIChatRequest, researcherReply } from '../support/scripted-researcher.ts';
 import { offeredTool, offersTools, promptName } from '../support/scripted-request.ts';
@@ -12,6 +12,7 @@ import { listSkills } from '../../src/core/config/skills.ts';
 import { bundledWorkflow } from '../../src/core/config/workflow.ts';
 import { SkillPool } from '../../src/mcp/pool.ts';
 import { NodeAllocations } from '../../src/sandbox/allocations.ts';
+import { type CommandRunner, systemRunner } from '../../src/sandbox/slurm-runner.ts';
 import { lacks } from '../support/components.ts';
 import { removeDir, SVC, tempDir } from '../support/svc.ts';
 
@@ -100,9 +101,40 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
     expect(existsSync(record)).toBe(false);
   });
 
+  test("the node's memory is asked of Slurm with its CPUs; GPUs of a cluster without generic resources are refused at submit", async () => {
+    const asked: string[][] = [];
+    const runner: CommandRunner = (argv, stdin) => {
+      if (argv[0] === 'sbatch') asked.push(argv);
+      return systemRunner({ PATH })(argv, stdin);
+    };
+    const sized = new NodeAllocations({ partition: null, cpus: 1, memGb: 0.1, budgetS: 0, env: { PATH }, record: join(dir, 'sized.json'), runner });
+    const { jobId } = await sized.open('node_3', new AbortController().signal);
+    try {
+      expect(asked[0]).toContain('--mem=103M');
+      expect(asked[0]).not.toContainEqual(expect.stringMatching(/^--gres/));
+      expect(await squeue(['-o', '%m|%C', '-j', jobId])).toBe('103M|1');
+    } finally {
+      await sized.close('node_3');
+    }
+    const gpus = new NodeAllocations({ partition: null, cpus: 1, gpus: 1, budgetS: 0, env: { PATH }, record: join(dir, 'gpus.json'), runner });
+    const err = (await gpus.open('node_4', new AbortController().signal).catch((e: Error) => e)) as Error;
+    expect(asked[1]).toContain('--gres=gpu:1');
+    expect(err.message).toBe('sbatch refused the allocation of node node_4: sbatch: error: Invalid generic resource (gres) specification');
+  });
+
+  test('GPUs asked of a partition without generic resources: the run stops before anything starts, naming the override', async () => {
+    const run = await recordDemo({ env: { SVC_EXECUTOR: 'slurm', SVC_SLURM_CPUS: '1', SVC_SLURM_GPUS: '1' } });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toBe('svc: 1 GPU(s) requested but partition debug reports no generic resources (sinfo -o %G) (set SVC_SLURM_ALLOW_NO_GRES=1 to submit without the GPU request)\n');
+    expect(onlyCheckpoint(run.root)).toBeNull();
+    removeDir(run.root);
+  });
+
   test("the offline demo replayed on the cluster: the same nodes and best result as on this machine, each node on its allocation, nothing left queued", async () => {
-    const run = await runDemo({ env: { SVC_EXECUTOR: 'slurm', SVC_SLURM_CPUS: '1' }, replay: DEMO_CASSETTE });
+    // the GPUs asked for are dropped with a warning: an allocation asking for them could not be had here
+    const run = await runDemo({ env: { SVC_EXECUTOR: 'slurm', SVC_SLURM_CPUS: '1', SVC_SLURM_GPUS: '1', SVC_SLURM_ALLOW_NO_GRES: '1' }, replay: DEMO_CASSETTE });
     expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('1 GPU(s) requested but partition debug reports no generic resources (sinfo -o %G); submitting without GPUs because SVC_SLURM_ALLOW_NO_GRES=1');
     const checkpoint = onlyCheckpoint(run.root) ?? '';
     expect(treeNodes(checkpoint).length).toBe(5);
     expect(Math.min(...treeNodes(checkpoint).map((n) => comparisonsOf(n) ?? Number.POSITIVE_INFINITY))).toBe(30_850);

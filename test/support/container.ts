@@ -1,6 +1,7 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { nodeCommand } from '../../src/sandbox/node-command.ts';
 
 /** A tiny image built from this machine's busybox, enough for `bash -lc` and file writes. */
 export const TEST_IMAGE = 'svc-test-busybox:latest';
@@ -8,35 +9,60 @@ export const TEST_IMAGE = 'svc-test-busybox:latest';
 export const NODE_TEST_IMAGE = 'svc-test-node:latest';
 
 export type TestRuntime = { runtime: 'docker' | 'podman'; binary: string; image: string };
+type Found = TestRuntime | { reason: string };
 
-let cached: Promise<TestRuntime | { reason: string }> | undefined;
+let cached: Promise<Found> | undefined;
+const byRuntime = new Map<TestRuntime['runtime'], Promise<Found>>();
 
 /**
- * A container runtime that can run TEST_IMAGE here, or the reason there is none. Uses a reachable
- * docker daemon, else starts `dockerd` by hand when it is installed and we are root (the daemon
- * keeps running for later tests), else podman; then imports TEST_IMAGE from a busybox rootfs
- * once. Nothing is installed: CI installs docker.io and busybox first.
+ * A container runtime that can run TEST_IMAGE here, or the reason there is none: docker (its
+ * daemon started here when it is not running), else podman. Nothing is installed: CI installs
+ * docker.io, podman and busybox first (scripts/test-setup.sh).
  */
-export function ensureContainerRuntime(): Promise<TestRuntime | { reason: string }> {
-  cached ??= findRuntime();
+export function ensureContainerRuntime(): Promise<Found> {
+  cached ??= (async () => {
+    const docker = await ensureRuntime('docker');
+    if (!('reason' in docker)) return docker;
+    const podman = await ensureRuntime('podman');
+    return 'reason' in podman ? docker : podman;
+  })();
   return cached;
 }
 
-async function findRuntime(): Promise<TestRuntime | { reason: string }> {
-  const runtime = await runtimeUp();
+/**
+ * One runtime able to run TEST_IMAGE here, or why it cannot: docker uses a reachable daemon, else
+ * starts `dockerd` by hand when it is installed and we are root (the daemon keeps running for later
+ * tests); podman must run a container with the flags node commands use. TEST_IMAGE is imported
+ * from a busybox rootfs once.
+ */
+export function ensureRuntime(runtime: TestRuntime['runtime']): Promise<Found> {
+  let found = byRuntime.get(runtime);
+  if (found === undefined) {
+    found = withTestImage(runtime === 'docker' ? dockerUp() : podmanUp());
+    byRuntime.set(runtime, found);
+  }
+  return found;
+}
+
+async function withTestImage(up: Promise<Omit<TestRuntime, 'image'> | { reason: string }>): Promise<Found> {
+  const runtime = await up;
   if ('reason' in runtime) return runtime;
   if (Bun.which('busybox') === null) return { reason: 'busybox is not installed (apt-get install busybox) to build the test image' };
   if ((await run([runtime.binary, 'image', 'inspect', TEST_IMAGE])).code !== 0) {
     const made = await importBusyboxImage(runtime.binary, TEST_IMAGE, []);
     if (made !== null) return { reason: made };
   }
+  if (runtime.runtime === 'podman') {
+    const probe = await run(nodeCommand(['true'], tmpdir(), { container: { ...runtime, image: TEST_IMAGE, pull: 'never' } }));
+    if (probe.code !== 0) return { reason: `podman cannot run a container here: ${probe.stderr.trim().split('\n').at(-1) ?? `exit ${probe.code}`}` };
+  }
   return { ...runtime, image: TEST_IMAGE };
 }
 
-let withNode: Promise<TestRuntime | { reason: string }> | undefined;
+let withNode: Promise<Found> | undefined;
 
 /** Like ensureContainerRuntime, with NODE_TEST_IMAGE (imported once) as the image. */
-export function ensureNodeImage(): Promise<TestRuntime | { reason: string }> {
+export function ensureNodeImage(): Promise<Found> {
   withNode ??= (async () => {
     const runtime = await ensureContainerRuntime();
     if ('reason' in runtime) return runtime;
@@ -51,21 +77,23 @@ export function ensureNodeImage(): Promise<TestRuntime | { reason: string }> {
   return withNode;
 }
 
-async function runtimeUp(): Promise<Omit<TestRuntime, 'image'> | { reason: string }> {
+async function dockerUp(): Promise<Omit<TestRuntime, 'image'> | { reason: string }> {
   const docker = Bun.which('docker');
-  if (docker !== null && (await daemonUp(docker))) return { runtime: 'docker', binary: docker };
+  if (docker === null) return { reason: 'no docker here (apt-get install docker.io busybox)' };
+  if (await daemonUp(docker)) return { runtime: 'docker', binary: docker };
   const dockerd = Bun.which('dockerd');
-  if (docker !== null && dockerd !== null && process.getuid?.() === 0) {
-    Bun.spawn([dockerd], { stdin: 'ignore', stdout: 'ignore', stderr: Bun.file(join(tmpdir(), 'svc-test-dockerd.log')), detached: true }).unref();
-    for (let i = 0; i < 100; i++) {
-      if (await daemonUp(docker)) return { runtime: 'docker', binary: docker };
-      await Bun.sleep(100);
-    }
-    return { reason: 'dockerd was started but did not answer docker info within 10 s' };
+  if (dockerd === null || process.getuid?.() !== 0) return { reason: 'the docker daemon is not running and dockerd cannot be started here' };
+  Bun.spawn([dockerd], { stdin: 'ignore', stdout: 'ignore', stderr: Bun.file(join(tmpdir(), 'svc-test-dockerd.log')), detached: true }).unref();
+  for (let i = 0; i < 100; i++) {
+    if (await daemonUp(docker)) return { runtime: 'docker', binary: docker };
+    await Bun.sleep(100);
   }
+  return { reason: 'dockerd was started but did not answer docker info within 10 s' };
+}
+
+async function podmanUp(): Promise<Omit<TestRuntime, 'image'> | { reason: string }> {
   const podman = Bun.which('podman');
-  if (podman !== null) return { runtime: 'podman', binary: podman };
-  return { reason: docker === null ? 'no docker or podman here (apt-get install docker.io busybox)' : 'the docker daemon is not running and dockerd cannot be started here' };
+  return podman === null ? { reason: 'no podman here (apt-get install podman catatonit)' } : { runtime: 'podman', binary: podman };
 }
 
 async function daemonUp(docker: string): Promise<boolean> {

@@ -68,6 +68,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   v('SVC_EXECUTOR', 'local, slurm, pbs or lsf'),
   v('SVC_SLURM_PARTITION', 'scheduler partition'),
   v('SVC_SLURM_CPUS', 'CPUs per job'),
+  v('SVC_SLURM_GPUS', 'GPUs per node of a run on Slurm (--gres=gpu:N), passed through to its container; 0: none'),
   v('SVC_SLURM_WALLTIME', 'wall time per job (HH:MM:SS); derived from resources.timeout_minutes'),
   v('SLURM_LOG_DIR', 'where job logs go; the node work directory when unset', null),
   v('SLURM_DEFAULT_PARTITION', 'partition used when none is given', null),

@@ -87,6 +87,8 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'partition', type: 'string', env: ['SVC_SLURM_PARTITION'], page: ['slurm_partition'], profile: true, envFallback: ['SLURM_DEFAULT_PARTITION'], default: null },
   { key: 'cpus', type: 'int', min: 1, env: ['SVC_SLURM_CPUS'], page: ['slurm_cpus'], profile: true, workflow: at('resources.cpus', (w) => w.resources.cpus) },
   { key: 'mem_gb', type: 'number', page: ['slurm_memory_gb'], profile: true, default: null },
+  // GPUs each node asks of Slurm; 0 asks for none
+  { key: 'gpus', type: 'int', min: 0, env: ['SVC_SLURM_GPUS'], page: ['slurm_gpus'], profile: true, default: 0 },
   // the workflow gives a job's time limit in minutes
   { key: 'walltime', type: 'string', env: ['SVC_SLURM_WALLTIME'], page: ['slurm_walltime'], profile: true, workflow: at('resources.timeout_minutes', (w) => minutesToWalltime(w.resources.timeout_minutes)) },
   { key: 'checkpoint_dir', type: 'string', env: ['SVC_CHECKPOINT_DIR'], workflow: at('checkpoint.dir', (w) => w.checkpoint?.dir), default: (_w, p) => `${p.checkpointsRoot}/{run_id}` },

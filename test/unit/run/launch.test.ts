@@ -90,7 +90,7 @@ describe('launchRun', () => {
     const r = await launchRun({ ...h, body: { experiment_md: 'goal', profile: 'hpc' } });
     const cfg = JSON.parse(readFileSync(join(r.checkpoint_path, 'launch_config.json'), 'utf8'));
     // the hpc profile's values, and the workflow's for the rest
-    expect(cfg).toMatchObject({ profile: 'hpc', max_nodes: 20, parallel: 4, max_depth: 5, executor: 'slurm', hpc_cpus: 8 });
+    expect(cfg).toMatchObject({ profile: 'hpc', max_nodes: 20, parallel: 4, max_depth: 5, executor: 'slurm', hpc_cpus: 8, hpc_memory_gb: 32, hpc_gpus: 0 });
     const env = await environOf(r.pid);
     expect(env.SVC_MAX_NODES).toBeUndefined();
     expect(env.SVC_MODEL).toBeUndefined();

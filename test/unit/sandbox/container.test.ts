@@ -31,8 +31,22 @@ describe('containerCommand', () => {
 
   test('podman takes the ulimit flags; docker ignores them', () => {
     const ulimits = ['--ulimit', 'nofile=1024:1024'];
-    expect(containerCommand({ ...base, runtime: 'podman', ulimits })).toEqual(['podman', 'run', '--rm', '--network', 'none', '-v', '/w/run 1:/w/run 1', '-w', '/w/run 1', '--ulimit', 'nofile=1024:1024', 'bench-env:latest', 'bash', '-lc', 'python train.py > out.txt']);
+    expect(containerCommand({ ...base, runtime: 'podman', ulimits })).toEqual(['podman', 'run', '--rm', '--init', '--network', 'none', '-v', '/w/run 1:/w/run 1', '-w', '/w/run 1', '--ulimit', 'nofile=1024:1024', 'bench-env:latest', 'bash', '-lc', 'python train.py > out.txt']);
     expect(containerCommand({ ...base, runtime: 'docker', ulimits })).not.toContain('--ulimit');
+  });
+
+  test('docker and podman: the network only when the workflow allows it, GPUs only when asked', () => {
+    for (const runtime of ['docker', 'podman'] as const) {
+      const argv = containerCommand({ ...base, runtime, network: true, gpu: true });
+      expect(argv).not.toContain('--network');
+      expect(argv.slice(-6, -4)).toEqual(['--gpus', 'all']);
+      expect(containerCommand({ ...base, runtime, network: false }).slice(3, 6)).toEqual(['--init', '--network', 'none']);
+      expect(containerCommand({ ...base, runtime })).not.toContain('--gpus');
+    }
+  });
+
+  test('apptainer and singularity share the host network: the network switch changes nothing', () => {
+    expect(containerCommand({ ...base, runtime: 'apptainer', network: false })).toEqual(containerCommand({ ...base, runtime: 'apptainer', network: true }));
   });
 
   test('apptainer and singularity: exec with bind paths and --nv for GPUs', () => {
@@ -60,17 +74,24 @@ describe('podmanUlimits', () => {
     `Limit                     Soft Limit           Hard Limit           Units\nMax processes             ${nproc}                ${nproc}                processes\nMax open files            1024                 ${nofile}                files\n`;
 
   test('a host hard limit below podman default pins nofile and nproc to the host limits', () => {
-    expect(podmanUlimits(limits('20000', '63000'))).toEqual(['--ulimit', 'nofile=20000:20000', '--ulimit', 'nproc=63000:63000']);
+    expect(podmanUlimits(limits('20000', '63000'), 4_194_304)).toEqual(['--ulimit', 'nofile=20000:20000', '--ulimit', 'nproc=63000:63000']);
+  });
+
+  test("nproc no higher than the kernel's pid_max, to which podman lowers its own limit", () => {
+    expect(podmanUlimits(limits('20000', '96364'), 32_768)).toEqual(['--ulimit', 'nofile=20000:20000', '--ulimit', 'nproc=32768:32768']);
+    expect(podmanUlimits(limits('20000', 'unlimited'), 32_768)).toEqual(['--ulimit', 'nofile=20000:20000', '--ulimit', 'nproc=32768:32768']);
+    expect(podmanUlimits(limits('20000', 'unlimited'), null)).toEqual(['--ulimit', 'nofile=20000:20000']);
   });
 
   test('no flags when the host allows podman default', () => {
-    expect(podmanUlimits(limits('1048576', '63000'))).toEqual([]);
-    expect(podmanUlimits(limits('unlimited', 'unlimited'))).toEqual([]);
+    expect(podmanUlimits(limits('1048576', '63000'), 32_768)).toEqual([]);
+    expect(podmanUlimits(limits('unlimited', 'unlimited'), 32_768)).toEqual([]);
   });
 
-  test('reads this process limits by default', () => {
+  test("reads this process's limits and the kernel's pid_max by default", () => {
     const own = readFileSync('/proc/self/limits', 'utf8');
-    expect(podmanUlimits()).toEqual(podmanUlimits(own));
+    const pidMax = Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8'));
+    expect(podmanUlimits()).toEqual(podmanUlimits(own, pidMax));
   });
 });
 

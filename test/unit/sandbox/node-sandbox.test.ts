@@ -2,7 +2,7 @@
 // command and partition, the container runtime; each missing piece one line with its fix, or the
 // fallback SVC_PHASE1_ALLOW_FALLBACK=1 asks for.
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/core/config/config.ts';
@@ -23,6 +23,15 @@ const check = (env: Env) => {
   return checkNodeSandbox(loadConfig({ cwd: box, env: full }), full);
 };
 
+/** With settings.json of a project of its own holding `saved`. */
+const checkSaved = (env: Env, saved: Record<string, unknown>) => {
+  const dir = mkdtempSync(join(box, 'saved-'));
+  mkdirSync(join(dir, 'workspace'));
+  writeFileSync(join(dir, 'workspace', 'settings.json'), JSON.stringify(saved));
+  const full = { HOME: dir, ...env };
+  return checkNodeSandbox(loadConfig({ cwd: dir, env: full }), full);
+};
+
 async function refusal(p: Promise<unknown>): Promise<UnavailableError> {
   const err = await p.catch((e: unknown) => e);
   expect(err).toBeInstanceOf(UnavailableError);
@@ -31,7 +40,7 @@ async function refusal(p: Promise<unknown>): Promise<UnavailableError> {
 
 describe('the executor', () => {
   test('local needs nothing', async () => {
-    expect(await check({ PATH: pathWith([]) })).toEqual({ executor: 'local', partition: null, cpus: null, container: null, warnings: [] });
+    expect(await check({ PATH: pathWith([]) })).toEqual({ executor: 'local', partition: null, cpus: null, memGb: null, gpus: null, container: null, warnings: [] });
   });
 
   test('slurm without sbatch fails loud naming the override; with it, the nodes run locally and a warning says so', async () => {
@@ -59,7 +68,24 @@ describe.skipIf(lacks('slurm'))('slurm on the real cluster', () => {
   const PATH = process.env.PATH ?? '';
 
   test("the scheduler's partition when none is named, and the CPUs asked", async () => {
-    expect(await check({ PATH, SVC_EXECUTOR: 'slurm', SVC_SLURM_CPUS: '1' })).toEqual({ executor: 'slurm', partition: 'debug', cpus: 1, container: null, warnings: [] });
+    expect(await check({ PATH, SVC_EXECUTOR: 'slurm', SVC_SLURM_CPUS: '1' })).toEqual({ executor: 'slurm', partition: 'debug', cpus: 1, memGb: null, gpus: 0, container: null, warnings: [] });
+  });
+
+  test('GPUs of a partition without generic resources: refused naming the override; with it, none and a warning', async () => {
+    const env = { PATH, SVC_EXECUTOR: 'slurm', SVC_SLURM_CPUS: '1', SVC_SLURM_GPUS: '1' };
+    const err = await refusal(check(env));
+    expect(err.message).toBe('1 GPU(s) requested but partition debug reports no generic resources (sinfo -o %G)');
+    expect(err.hint).toBe('set SVC_SLURM_ALLOW_NO_GRES=1 to submit without the GPU request');
+    const dropped = await check({ ...env, SVC_SLURM_ALLOW_NO_GRES: '1' });
+    expect(dropped).toMatchObject({ executor: 'slurm', gpus: 0, warnings: [expect.stringContaining('submitting without GPUs because SVC_SLURM_ALLOW_NO_GRES=1')] });
+  });
+
+  test('more memory than a node of the partition has: refused, saying what fits; what fits is asked for', async () => {
+    const env = { PATH, SVC_EXECUTOR: 'slurm', SVC_SLURM_CPUS: '1' };
+    const err = await refusal(checkSaved(env, { slurm_memory_gb: 100_000 }));
+    expect(err.message).toMatch(/^each node asks for 100000 GB of memory, but the nodes of partition debug have at most \d+ MB$/);
+    expect(err.hint).toMatch(/^set slurm_memory_gb \(svc settings --mem\) to at most [\d.]+$/);
+    expect(await checkSaved(env, { slurm_memory_gb: 0.1 })).toMatchObject({ memGb: 0.1, warnings: [] });
   });
 
   test('more CPUs than a node of the partition has: refused before anything starts, saying what fits', async () => {
@@ -72,6 +98,38 @@ describe.skipIf(lacks('slurm'))('slurm on the real cluster', () => {
     const err = (await check({ PATH, SVC_EXECUTOR: 'slurm', SVC_SLURM_PARTITION: 'gpu-nope' }).catch((e: Error) => e)) as Error;
     expect(err.message).toContain('gpu-nope');
     expect(err.message).toContain('debug');
+  });
+});
+
+describe('what each node asks of a partition, against what its nodes give', () => {
+  // a stand-in sinfo answering for one partition of 30 minutes whose nodes have 4 CPUs, 8000 MB and 2 GPUs
+  const cluster = pathWith(
+    ['sinfo', 'sbatch'],
+    `case "$*" in
+  *-N*) echo '4|8000|30:00' ;;
+  *'%P|'*) echo 'short*|up|30:00|1|gpu:a100:2(S:0-1)' ;;
+  *%G*) echo 'gpu:a100:2(S:0-1)' ;;
+  *%P*) echo 'short*' ;;
+esac`,
+  );
+  const env = { PATH: cluster, SVC_EXECUTOR: 'slurm' };
+
+  test('a node budget longer than the time limit: refused, saying the limit and the fix', async () => {
+    const err = await refusal(check({ ...env, SVC_TIMEOUT_NODE: '7200' }));
+    expect(err.message).toBe('each node holds its allocation for 7260 s (SVC_TIMEOUT_NODE 7200 s and 60 s to end it), but partition short allows at most 30:00 (1800 s)');
+    expect(err.hint).toBe('lower SVC_TIMEOUT_NODE (or bfts.timeout_node) to at most 1740 s, or choose a partition with a longer time limit (SVC_SLURM_PARTITION)');
+    // sbatch asks for whole minutes: one second more is a minute more
+    await refusal(check({ ...env, SVC_TIMEOUT_NODE: '1741' }));
+  });
+
+  test('what fits is asked for: the GPUs of a partition that has them are kept', async () => {
+    expect(await check({ ...env, SVC_TIMEOUT_NODE: '1740', SVC_SLURM_CPUS: '4', SVC_SLURM_GPUS: '2' })).toEqual({ executor: 'slurm', partition: 'short', cpus: 4, memGb: null, gpus: 2, container: null, warnings: [] });
+  });
+
+  test('CPUs and memory are checked against the largest node', async () => {
+    expect((await refusal(check({ ...env, SVC_TIMEOUT_NODE: '60', SVC_SLURM_CPUS: '5' }))).message).toBe('each node asks for 5 CPUs, but the nodes of partition short have at most 4');
+    expect((await refusal(checkSaved({ ...env, SVC_TIMEOUT_NODE: '60' }, { slurm_memory_gb: 8 }))).message).toBe('each node asks for 8 GB of memory, but the nodes of partition short have at most 8000 MB');
+    expect(await checkSaved({ ...env, SVC_TIMEOUT_NODE: '60' }, { slurm_memory_gb: 7.8 })).toMatchObject({ memGb: 7.8 });
   });
 });
 
@@ -105,6 +163,17 @@ describe('the container', () => {
     const err = await refusal(withPolicy('svc-test-absent:never'));
     expect(err.message).toBe('container image svc-test-absent:never is not on this machine and container.pull is never');
     expect(err.hint).toBe(`pull it (${real!.runtime} pull svc-test-absent:never) or set container.pull to on_start`);
+  });
+
+  test.skipIf(real === null)("the workflow's container.network is the node's, off unless it says so", async () => {
+    const withNetwork = (yaml: string) => {
+      const wf = join(box, 'network.yaml');
+      writeFileSync(wf, `container:\n  pull: never\n${yaml}`);
+      const full = { HOME: box, PATH: process.env.PATH ?? '', SVC_CONTAINER_IMAGE: real!.image };
+      return checkNodeSandbox(loadConfig({ cwd: box, env: full, configPath: wf }), full);
+    };
+    expect((await withNetwork('')).container?.network).toBe(false);
+    expect((await withNetwork('  network: true\n')).container?.network).toBe(true);
   });
 
   test.skipIf(real === null)('an image neither here nor pullable fails loud before anything runs', async () => {

@@ -90,6 +90,14 @@ describe('GPU request without generic resources', () => {
     await refusal(checkGpuRequest(1, { PATH: path([]), SVC_PHASE1_ALLOW_FALLBACK: '1' }));
   });
 
+  test("a partition's generic resources other than GPUs do not take a GPU request", async () => {
+    const sinfo = (gres: string) => ({ PATH: pathWith(['sinfo'], `if [ "$2 $3" = '-p big' ]; then echo '${gres}'; fi`) });
+    expect((await refusal(checkGpuRequest(1, sinfo('mps:100,license:2'), 'big'))).message).toBe('1 GPU(s) requested but partition big reports no GPU among its generic resources (sinfo -o %G)');
+    expect(await checkGpuRequest(1, sinfo('mps:100,gpu:a100:4(S:0-1)'), 'big')).toEqual({ gpus: 1 });
+    expect(await checkGpuRequest(1, sinfo('gpu:2'), 'big')).toEqual({ gpus: 1 });
+    expect((await refusal(checkGpuRequest(1, sinfo('gpu:2'), 'small'))).message).toBe('1 GPU(s) requested but partition small reports no generic resources (sinfo -o %G)');
+  });
+
   test.skipIf(Bun.which('sinfo') === null)('on this cluster a GPU request is kept only when sinfo reports generic resources', async () => {
     const r = Bun.spawnSync(['sinfo', '-h', '-o', '%G']);
     const hasGres = r.stdout.toString().split('\n').some((l) => l.trim() !== '' && l.trim() !== '(null)');

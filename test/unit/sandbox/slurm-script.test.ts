@@ -95,6 +95,8 @@ describe('Slurm states', () => {
       ['1:57', 117],
       ['2:00:00', 7200],
       ['1-00:00:00', 86_400],
+      ['2-12:30:00', 217_800],
+      ['4:00:00', 14_400],
       ['2-03', 2 * 86_400 + 3 * 3600],
       ['1-02:03', 86_400 + 2 * 3600 + 3 * 60],
       ['30', 1800],
@@ -102,6 +104,7 @@ describe('Slurm states', () => {
       ['infinite', Number.POSITIVE_INFINITY],
       ['NOT_SET', null],
       ['INVALID', null],
+      ['n/a', null],
       ['', null],
     ];
     for (const [text, want] of cases) expect([text, slurmSeconds(text)]).toEqual([text, want]);

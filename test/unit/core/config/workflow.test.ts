@@ -64,7 +64,7 @@ describe('bundled workflow', () => {
     });
     expect(wf.bfts).toMatchObject({ frontier_score: 'scientific_plus_diversity', depth_penalty_lambda: 0.05, ucb_c: 0.5, max_nodes: 50, max_depth: 5, max_react: 80, timeout_node: 7200, max_expansions_per_node: 4 });
     expect(wf.evaluator).toMatchObject({ composite: 'harmonic_mean', axis_mode: 'dynamic' });
-    expect(wf.container).toEqual({ mode: 'auto', image: '', pull: 'on_start' });
+    expect(wf.container).toEqual({ mode: 'auto', image: '', pull: 'on_start', network: false });
     expect(wf.retrieval.backend).toBe('scholar_a');
     expect(wf.resources.executor).toBe('local');
   });
