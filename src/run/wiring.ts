@@ -1,4 +1,5 @@
 import { createNodeRunner } from '../agent/runner.ts';
+import { sweepContainersCommand } from '../sandbox/node-command.ts';
 import { oneLine } from '../core/errors.ts';
 import { evaluateNode } from '../evaluate/index.ts';
 import { cancelNodeJobs } from '../sandbox/node-jobs.ts';
@@ -46,10 +47,12 @@ function onItsAllocation(ctx: RunContext, runNode: NodeRunner): NodeRunner {
   return async (task) => {
     const { jobId, nodes, kept } = await allocations.open(task.node.id, task.signal);
     ctx.log(`${task.node.id}: allocation ${jobId}${kept ? ', kept from the run before' : ''}`);
+    const exec = { ...ctx.exec, slurm: { jobId, nodes } };
     try {
-      return await runNode({ ...task, exec: { ...ctx.exec, slurm: { jobId, nodes } } });
+      return await runNode({ ...task, exec });
     } finally {
-      await allocations.close(task.node.id);
+      // containers live in their daemon on the compute node: cancelling the allocation would leave them
+      await allocations.close(task.node.id, sweepContainersCommand(exec, task.workDir));
     }
   };
 }

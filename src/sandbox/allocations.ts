@@ -84,10 +84,11 @@ export class NodeAllocations {
     }
   }
 
-  /** Cancels the node's allocation, and every step in it. */
-  async close(nodeId: string): Promise<void> {
+  /** Cancels the node's allocation, and every step in it; `first`, a last step, runs before (the node's leftovers to remove). */
+  async close(nodeId: string, first: string[] | null = null): Promise<void> {
     const id = this.held.get(nodeId);
     if (id === undefined) return;
+    if (first) await this.run(first).catch(() => null);
     this.held.delete(nodeId);
     await this.run(['scancel', id]);
     this.save();

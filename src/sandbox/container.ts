@@ -29,6 +29,8 @@ export type ContainerRun = {
   ulimits?: string[];
   /** docker and podman: pull the image first (`always`), or never fetch it at run time (`never`); their own default otherwise */
   pull?: 'always' | 'never';
+  /** docker and podman: the container's name, by which it is removed should its client be killed */
+  name?: string;
 };
 
 /**
@@ -48,6 +50,7 @@ export function containerCommand(run: ContainerRun): string[] {
       // an init (docker's own, podman's catatonit): a stop of the command (a timeout) reaches it, and
       // the container goes with it; the command as the container's first process would ignore it
       '--init',
+      ...(run.name ? ['--name', run.name] : []),
       ...(run.network ? [] : ['--network', 'none']),
       ...(run.pull ? ['--pull', run.pull] : []),
       ...mounts.flatMap((p) => ['-v', `${p}:${p}`]),

@@ -45,13 +45,43 @@ export function nodeExecOf(sandbox: NodeSandbox): NodeExec {
  * asked for some (containerCommand). Inside, programs are the image's: `argv[0]` is a name looked
  * up there, not a path of this machine.
  */
-export function nodeCommand(argv: string[], workDir: string, exec: NodeExec | undefined): string[] {
+export function nodeCommand(argv: string[], workDir: string, exec: NodeExec | undefined, name?: string): string[] {
   const c = exec?.container;
   const command = argv.map(shellQuote).join(' ');
   const ulimits = c?.runtime === 'podman' ? podmanUlimits() : undefined;
-  const inner = c ? containerCommand({ runtime: c.runtime, binary: c.binary, image: c.image, workDir, command, pull: c.pull, gpu: c.gpu, network: c.network, ulimits }) : argv;
-  // a step of the node's allocation: the command runs on its compute node, stopped with srun
-  return exec?.slurm ? ['srun', `--jobid=${exec.slurm.jobId}`, '--overlap', '--quiet', `--chdir=${workDir}`, '--', ...inner] : inner;
+  const inner = c ? containerCommand({ runtime: c.runtime, binary: c.binary, image: c.image, workDir, command, pull: c.pull, gpu: c.gpu, network: c.network, ulimits, name }) : argv;
+  return onItsNode(inner, workDir, exec);
+}
+
+/** A step of the node's allocation on Slurm: the command runs on its compute node, stopped with srun. */
+function onItsNode(argv: string[], workDir: string, exec: NodeExec | undefined): string[] {
+  return exec?.slurm ? ['srun', `--jobid=${exec.slurm.jobId}`, '--overlap', '--quiet', `--chdir=${workDir}`, '--', ...argv] : argv;
+}
+
+/**
+ * A docker or podman container lives in its daemon, not in its client: a client killed outright (a
+ * Slurm step is ended with SIGKILL) leaves it running. So each command's container has a name, under
+ * the node's allocation where it has one, by which it is removed; null where there is no daemon.
+ */
+export function containerName(exec: NodeExec | undefined): string | null {
+  return withDaemon(exec) ? `${containerPrefix(exec)}${crypto.randomUUID().slice(0, 8)}` : null;
+}
+
+const withDaemon = (exec: NodeExec | undefined) => (exec?.container?.runtime === 'docker' || exec?.container?.runtime === 'podman' ? exec.container : null);
+const containerPrefix = (exec: NodeExec | undefined) => `svc-${exec?.slurm?.jobId ?? 'local'}-`;
+
+/** Removes the named container of a stopped command, where it runs. */
+export function removeContainerCommand(exec: NodeExec | undefined, workDir: string, name: string): string[] | null {
+  const c = withDaemon(exec);
+  return c ? onItsNode([c.binary, 'rm', '-f', name], workDir, exec) : null;
+}
+
+/** Removes every container of the node's allocation, before it is cancelled: a stopped command's own removal may not have run yet. */
+export function sweepContainersCommand(exec: NodeExec | undefined, workDir: string): string[] | null {
+  const c = withDaemon(exec);
+  if (!exec?.slurm || !c) return null;
+  const bin = shellQuote(c.binary);
+  return onItsNode(['sh', '-c', `${bin} ps -aq --filter name=^${containerPrefix(exec)} | xargs -r ${bin} rm -f`], workDir, exec);
 }
 
 /** The name of the jobs a node's commands run as on PBS or LSF: its report lists them by it. */

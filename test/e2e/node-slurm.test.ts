@@ -12,11 +12,14 @@ import { listSkills } from '../../src/core/config/skills.ts';
 import { bundledWorkflow } from '../../src/core/config/workflow.ts';
 import { SkillPool } from '../../src/mcp/pool.ts';
 import { NodeAllocations } from '../../src/sandbox/allocations.ts';
+import { containerName, nodeCommand, sweepContainersCommand } from '../../src/sandbox/node-command.ts';
 import { type CommandRunner, systemRunner } from '../../src/sandbox/slurm-runner.ts';
 import { lacks } from '../support/components.ts';
+import { ensureContainerRuntime } from '../support/container.ts';
 import { removeDir, SVC, tempDir } from '../support/svc.ts';
 
 const PATH = process.env.PATH ?? '/usr/bin:/bin';
+const containers = await ensureContainerRuntime();
 
 /** The state squeue gives a job now ('' once it is gone), and its steps still running. */
 async function squeue(args: string[]): Promise<string> {
@@ -64,6 +67,34 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
     for (let i = 0; i < 50 && (await live(jobId)); i++) await Bun.sleep(100);
     expect(await live(jobId)).toBe(false);
     expect(existsSync(join(dir, 'allocations.json'))).toBe(false);
+  });
+
+  test.skipIf('reason' in containers)('with a container: each command runs in it, inside a step of the allocation; its timeout ends the step and the container', async () => {
+    if ('reason' in containers) return;
+    const { jobId } = await allocations.open('node_c', new AbortController().signal);
+    const exec = { slurm: { jobId }, container: { runtime: containers.runtime, binary: containers.binary, image: containers.image, pull: 'never' as const } };
+    // this machine's files are not there, the work dir is, at its own path; the exit code comes through
+    const r = (await pool.call('run_bash', { command: 'test -e /etc/slurm/slurm.conf && echo host || echo container; pwd; exit 3', work_dir: work }, { nodeId: 'node_c', exec })) as { result: { stdout: string; exit_code: number } };
+    expect(r.result).toMatchObject({ exit_code: 3, stdout: `container\n${work}\n` });
+    const slow = pool.call('run_bash', { command: 'sleep 60', work_dir: work, timeout: 3 }, { nodeId: 'node_c', exec }) as Promise<{ result: { timed_out: boolean } }>;
+    // while it runs it is a step of the allocation
+    let steps = '';
+    for (let i = 0; i < 50 && !/\.\d+$/m.test(steps); i++) steps = await squeue(['-s', '-o', '%i', '-j', jobId]).then((t) => (Bun.sleep(100), t));
+    expect(steps).toMatch(new RegExp(`^${jobId}\\.\\d+$`, 'm'));
+    expect((await slow).result.timed_out).toBe(true);
+    for (let i = 0; i < 50 && /\.\d+$/m.test(await squeue(['-s', '-o', '%i', '-j', jobId])); i++) await Bun.sleep(100);
+    expect((await squeue(['-s', '-o', '%i', '-j', jobId])).split('\n').filter((l) => /\.\d+$/.test(l))).toEqual([]);
+    const running = () => Bun.spawnSync([containers.binary, 'ps', '-q', '--filter', `ancestor=${containers.image}`]).stdout.toString().trim();
+    expect(running()).toBe('');
+    // a command whose client was killed outright, its own removal never run: the node's end removes its container
+    const name = containerName(exec) ?? '';
+    const orphan = Bun.spawn(nodeCommand(['sleep', '60'], work, exec, name), { stdout: 'ignore', stderr: 'ignore' });
+    for (let i = 0; i < 100 && running() === ''; i++) await Bun.sleep(100);
+    orphan.kill('SIGKILL');
+    await orphan.exited;
+    expect(running()).not.toBe('');
+    await allocations.close('node_c', sweepContainersCommand(exec, work));
+    expect(running()).toBe('');
   });
 
   test('an allocation the partition can never give fails in one line, and is cancelled', async () => {

@@ -5,7 +5,7 @@ import { oneLine, SvcError } from '../../core/errors.ts';
 import type { BatchExecutor } from '../../sandbox/batch-executor.ts';
 import type { JobStatus } from '../../sandbox/executor.ts';
 import { lsfExecutor } from '../../sandbox/lsf.ts';
-import { type NodeExec, nodeCommand, nodeJobName } from '../../sandbox/node-command.ts';
+import { containerName, type NodeExec, nodeCommand, nodeJobName, removeContainerCommand } from '../../sandbox/node-command.ts';
 import { pbsExecutor } from '../../sandbox/pbs.ts';
 import { systemRunner } from '../../sandbox/slurm-runner.ts';
 import { CappedText } from './capped-text.ts';
@@ -18,11 +18,29 @@ type CommandOptions = { cwd: string; env: Env; timeoutS: number; signal?: AbortS
  * A node's command where its run decided (NodeExec): on a PBS or LSF cluster a job of its own,
  * else here, in the node's container or as a step of its Slurm allocation.
  */
-export function runNodeCommand(argv: string[], opts: CommandOptions): Promise<ProcessResult> {
-  const cmd = nodeCommand(argv, opts.cwd, opts.exec);
+export async function runNodeCommand(argv: string[], opts: CommandOptions): Promise<ProcessResult> {
   const batch = opts.exec?.batch;
-  if (!batch) return runProcess({ cmd, cwd: opts.cwd, env: opts.env, timeoutS: opts.timeoutS, ...(opts.signal ? { signal: opts.signal } : {}) });
-  return runJob(executorFor(batch.kind, opts.env), cmd, { ...opts, ...(batch.cpus ? { cpus: batch.cpus } : {}) });
+  if (batch) return runJob(executorFor(batch.kind, opts.env), nodeCommand(argv, opts.cwd, opts.exec), { ...opts, ...(batch.cpus ? { cpus: batch.cpus } : {}) });
+  const name = containerName(opts.exec);
+  const run = runProcess({ cmd: nodeCommand(argv, opts.cwd, opts.exec, name ?? undefined), cwd: opts.cwd, env: opts.env, timeoutS: opts.timeoutS, ...(opts.signal ? { signal: opts.signal } : {}) });
+  if (name === null) return run;
+  // a stopped command's container is removed by name: its killed client would leave it running
+  const remove = () => removeContainer(removeContainerCommand(opts.exec, opts.cwd, name), opts);
+  try {
+    const result = await run;
+    if (result.timed_out) await remove();
+    return result;
+  } catch (err) {
+    await remove();
+    throw err;
+  }
+}
+
+/** Longest wait for a container's removal. */
+const REMOVE_TIMEOUT_S = 30;
+
+async function removeContainer(cmd: string[] | null, opts: CommandOptions): Promise<void> {
+  if (cmd) await runProcess({ cmd, cwd: opts.cwd, env: opts.env, timeoutS: REMOVE_TIMEOUT_S }).catch(() => null);
 }
 
 /** Wall time a job gets beyond its command's timeout: the scheduler ends it should its deletion fail. */
