@@ -4,10 +4,11 @@ import { arch, cpus, hostname } from 'node:os';
 /** The machine a node ran on, for its report (never for a prompt: it differs between runs). */
 export type MachineInfo = {
   hostname: string;
-  cpu_info: { model: string | null; threads: number; mhz: number | null; arch: string; vendor: string | null };
+  /** null where the commands ran on another machine, which this process cannot look at */
+  cpu_info: { model: string | null; threads: number; mhz: number | null; arch: string; vendor: string | null } | null;
   mem_total_kb: number | null;
   /** compiler name → first line of its --version */
-  compilers: Record<string, string>;
+  compilers: Record<string, string> | null;
 };
 
 const COMPILERS = ['gcc', 'g++', 'clang', 'nvcc', 'mpicc', 'gfortran'];

@@ -52,7 +52,8 @@ export function createNodeRunner(deps: NodeRunnerDeps): NodeRunner {
     // on the cluster, the commands ran on the allocation's node, or where the node's last job ran
     const here = await machineInfo();
     const host = task.exec?.slurm?.nodes || lastJobHost(task);
-    const machine = host ? { ...here, hostname: host } : here;
+    // this machine's CPUs and compilers are not the compute node's: left unknown rather than false
+    const machine = host ? { hostname: host, cpu_info: null, mem_total_kb: null, compilers: null } : here;
     writeRunEnv(task, machine, startedAt);
     const { path, error: reportError } = writeReport(task.workDir, task.node.id, () =>
       buildReport({

@@ -23,6 +23,7 @@ import { SkillPool } from '../mcp/pool.ts';
 import { type PipelineResult, runPipeline } from '../pipeline/run.ts';
 import { IdeaFile } from '../schema/checkpoint.ts';
 import { bestNode, type RunContext, type SearchNode } from '../search/contract.ts';
+import { runsAgain } from '../search/search-tree.ts';
 import { loadTree } from '../search/tree-store.ts';
 import { createCheckpoint, namedCheckpoint } from './create-checkpoint.ts';
 import { CORE_ROLES, isFatal, stopOnFatal } from './fatal-errors.ts';
@@ -34,7 +35,7 @@ import { resolveRunSettings } from './settings.ts';
 import { evaluatorSettings } from '../evaluate/index.ts';
 import { searchRunner } from './wiring.ts';
 import { checkNodeSandbox, type NodeSandbox } from '../sandbox/node-sandbox.ts';
-import { nodeExecOf } from '../sandbox/node-command.ts';
+import { nodeExecOf, sweepContainersCommand } from '../sandbox/node-command.ts';
 import { NodeAllocations } from '../sandbox/allocations.ts';
 import { cancelNodeJobs } from '../sandbox/node-jobs.ts';
 
@@ -144,7 +145,7 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
   }
 }
 
-/** The Slurm allocations a run's nodes hold, by node: what a resume cancels when the run was killed. */
+/** The Slurm allocations a run's nodes hold, by node: what a resume of a run killed outright finds. */
 const ALLOCATIONS_FILE = 'slurm_allocations.json';
 
 
@@ -155,8 +156,10 @@ const ALLOCATIONS_FILE = 'slurm_allocations.json';
  */
 async function nodeAllocations(sandbox: NodeSandbox, budgetS: number, env: Env, dir: string, log: (msg: string) => void): Promise<NodeAllocations | null> {
   const { partition, cpus, memGb, gpus } = sandbox;
-  const allocations = new NodeAllocations({ partition, cpus, memGb, gpus: gpus ?? 0, budgetS, env, record: join(dir, ALLOCATIONS_FILE) });
-  const again = new Set(loadTree(dir)?.nodes.filter((n) => n.status === 'pending' || n.status === 'running' || n.status === 'failed').map((n) => n.id));
+  // containers live in their daemon on the compute node: cancelling the allocation would leave them
+  const sweep = (jobId: string) => sweepContainersCommand({ ...nodeExecOf(sandbox), slurm: { jobId } });
+  const allocations = new NodeAllocations({ partition, cpus, memGb, gpus: gpus ?? 0, budgetS, env, record: join(dir, ALLOCATIONS_FILE), sweep });
+  const again = new Set(loadTree(dir)?.nodes.filter((n) => runsAgain(n.status)).map((n) => n.id));
   const { kept, cancelled } = await allocations.takeOver((nodeId) => sandbox.executor === 'slurm' && again.has(nodeId));
   if (kept.length > 0) log(`kept the allocations of the nodes it runs again: ${kept.join(', ')}`);
   if (cancelled.length > 0) log(`cancelled the allocations the run had left: ${cancelled.join(', ')}`);

@@ -1,5 +1,4 @@
 import { createNodeRunner } from '../agent/runner.ts';
-import { sweepContainersCommand } from '../sandbox/node-command.ts';
 import { oneLine } from '../core/errors.ts';
 import { evaluateNode } from '../evaluate/index.ts';
 import { cancelNodeJobs } from '../sandbox/node-jobs.ts';
@@ -47,12 +46,10 @@ function onItsAllocation(ctx: RunContext, runNode: NodeRunner): NodeRunner {
   return async (task) => {
     const { jobId, nodes, kept } = await allocations.open(task.node.id, task.signal);
     ctx.log(`${task.node.id}: allocation ${jobId}${kept ? ', kept from the run before' : ''}`);
-    const exec = { ...ctx.exec, slurm: { jobId, nodes } };
     try {
-      return await runNode({ ...task, exec });
+      return await runNode({ ...task, exec: { ...ctx.exec, slurm: { jobId, nodes } } });
     } finally {
-      // containers live in their daemon on the compute node: cancelling the allocation would leave them
-      await allocations.close(task.node.id, sweepContainersCommand(exec, task.workDir));
+      await allocations.close(task.node.id);
     }
   };
 }

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { writeJsonAtomic } from '../core/atomic.ts';
 import { readJsonObject } from '../core/json-object.ts';
 import { SvcError } from '../core/errors.ts';
+import { isMapping } from '../core/values.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { ALLOCATION_SLACK_S } from './node-resources.ts';
 import { jobName, wallMinutes } from './slurm-script.ts';
@@ -24,6 +25,11 @@ export type AllocationOptions = {
   runner?: CommandRunner;
   /** first interval of the shared poll while allocations wait to start */
   pollMs?: number;
+  /**
+   * A last step that removes what the node's commands left in the allocation (their containers live
+   * in a daemon, outside the steps cancelling ends), run before it is cancelled; none without one.
+   */
+  sweep?: (jobId: string) => string[] | null;
 };
 
 type Waiter = { resolve: (nodes: string) => void; reject: (err: Error) => void };
@@ -33,25 +39,41 @@ export type Allocation = { jobId: string; nodes: string; kept?: true };
 
 /** Time beyond the node's budget a kept allocation must still have. */
 const KEEP_MARGIN_S = 10;
+/** Longest wait for a sweep step: one that cannot start (its node gone) must not hold the node's end. */
+const SWEEP_TIMEOUT_S = 30;
 
 /** Reasons a pending job gives that no wait ends: it asks more than its partition has, or of an account or QOS it may not use. */
-const NEVER_STARTS = /^(PartitionConfig|PartitionNodeLimit|PartitionTimeLimit|BadConstraints|InvalidAccount|InvalidQOS|AccountNotAllowed)$/;
+const NEVER_STARTS = /^(PartitionConfig|PartitionNodeLimit|PartitionTimeLimit|BadConstraints|InvalidAccount|InvalidQOS|AccountNotAllowed|QOSMax\w*PerJob\w*|AssocMax\w*PerJob\w*|MaxWallDurationPerJob\w*)$/;
 
 /**
  * The Slurm allocations a run's nodes hold: one holder job per node for the node's lifetime (its
- * cpus, partition and wall time), each command of the node a step in it (`srun --jobid --overlap`),
+ * cpus, memory, GPUs, partition and wall time), each command of the node a step in it (`srun --jobid --overlap`),
  * so a command starts at once and the resources are asked for once. Allocations waiting to start
  * are watched together, one `squeue` a poll. Every allocation is cancelled when its node ends, and
  * all that remain when the run ends: none outlives its node.
  */
 export class NodeAllocations {
   private readonly held = new Map<string, string>();
+  /** what each allocation asked for, as the record keeps it: a resume keeps only one that asked what this run asks */
+  private readonly ask: string;
   private readonly waiting = new Map<string, Waiter>();
   private polling = false;
   private readonly run: CommandRunner;
 
   constructor(private readonly opts: AllocationOptions) {
     this.run = opts.runner ?? systemRunner(opts.env);
+    this.ask = this.request().join(' ');
+  }
+
+  /** The holder job's request, less its name and wall time. */
+  private request(): string[] {
+    const o = this.opts;
+    return [
+      ...(o.partition ? [`--partition=${o.partition}`] : []),
+      ...(o.cpus ? [`--cpus-per-task=${o.cpus}`] : []),
+      ...(o.memGb ? [`--mem=${Math.ceil(o.memGb * 1024)}M`] : []),
+      ...(o.gpus ? [`--gres=gpu:${o.gpus}`] : []),
+    ];
   }
 
   /** The node's allocation, once it runs; a refused or failed one throws. */
@@ -59,18 +81,16 @@ export class NodeAllocations {
     const kept = this.held.get(nodeId);
     if (kept !== undefined) {
       try {
+        // it waited while other nodes ran: it must still hold the node's whole budget
+        if (!(await this.lasts([kept])).has(kept)) throw new SvcError(`the allocation ${kept} has too little time left for node ${nodeId}`);
         return { jobId: kept, nodes: await this.started(kept, signal), kept: true };
       } catch (err) {
-        // it ended while the run was away: the node gets a new one, unless the run is stopping
+        // it ended, or will too soon: the node gets a new one, unless the run is stopping
         await this.close(nodeId);
         if (signal.aborted) throw err;
       }
     }
-    const args = ['sbatch', '--parsable', `--job-name=${jobName(`svc-${nodeId}`)}`, `--time=${wallMinutes(this.opts.budgetS + ALLOCATION_SLACK_S)}`, '--output=/dev/null', '--wrap=sleep 2147483647'];
-    if (this.opts.partition) args.push(`--partition=${this.opts.partition}`);
-    if (this.opts.cpus) args.push(`--cpus-per-task=${this.opts.cpus}`);
-    if (this.opts.memGb) args.push(`--mem=${Math.ceil(this.opts.memGb * 1024)}M`);
-    if (this.opts.gpus) args.push(`--gres=gpu:${this.opts.gpus}`);
+    const args = ['sbatch', '--parsable', `--job-name=${jobName(`svc-${nodeId}`)}`, `--time=${wallMinutes(this.opts.budgetS + ALLOCATION_SLACK_S)}`, '--output=/dev/null', ...this.request(), '--wrap=sleep 2147483647'];
     const res = await this.run(args);
     const id = res.stdout.trim().split(';')[0] ?? '';
     if (res.code !== 0 || !/^\d+$/.test(id)) throw new SvcError(`sbatch refused the allocation of node ${nodeId}: ${(res.stderr || res.stdout).trim().split('\n')[0]}`);
@@ -84,47 +104,64 @@ export class NodeAllocations {
     }
   }
 
-  /** Cancels the node's allocation, and every step in it; `first`, a last step, runs before (the node's leftovers to remove). */
-  async close(nodeId: string, first: string[] | null = null): Promise<void> {
+  /** Cancels the node's allocation, and every step in it, after the sweep. */
+  async close(nodeId: string): Promise<void> {
     const id = this.held.get(nodeId);
     if (id === undefined) return;
-    if (first) await this.run(first).catch(() => null);
+    await this.sweep([id]);
     this.held.delete(nodeId);
     await this.run(['scancel', id]);
     this.save();
   }
 
-  /** Cancels every allocation still held: the run is ending. */
+  /** Cancels every allocation still held, after the sweep: the run is ending. */
   async closeAll(): Promise<void> {
     const ids = [...this.held.values()];
+    await this.sweep(ids);
     this.held.clear();
     if (ids.length > 0) await this.run(['scancel', ...ids]);
     this.save();
   }
 
+  /** The sweep step of each allocation, together, each bounded in time; a failed one leaves what it could not remove. */
+  private async sweep(ids: string[]): Promise<void> {
+    const steps = ids.map((id) => this.opts.sweep?.(id)).filter((s): s is string[] => Array.isArray(s));
+    await Promise.all(steps.map((step) => this.run(['timeout', String(SWEEP_TIMEOUT_S), ...step]).catch(() => null)));
+  }
+
+  /** Of the allocations given, those queued or running with the node's whole budget still left. */
+  private async lasts(ids: string[]): Promise<Set<string>> {
+    const q = await this.run(['squeue', '-h', '-t', 'all', '-o', '%i|%T|%l|%M', '-j', ids.join(',')]).catch(() => null);
+    const out = new Set<string>();
+    for (const line of (q?.stdout ?? '').split('\n')) {
+      const [id = '', raw = '', limit = '', used = ''] = line.trim().split('|');
+      const state = mapSlurmState(raw).state;
+      const timeLeft = (slurmSeconds(limit) ?? 0) - (slurmSeconds(used) ?? Number.POSITIVE_INFINITY);
+      if ((state === 'PENDING' || state === 'RUNNING') && timeLeft >= this.opts.budgetS + KEEP_MARGIN_S) out.add(id);
+    }
+    return out;
+  }
+
   /**
    * Takes over the allocations a run killed outright left in the record. A node this run continues
    * keeps its own while it is queued (keeping its place in the queue) or running with the node's
-   * whole time budget still left; the steps the killed run left in it are cancelled. Every other
-   * one is cancelled now. A scheduler that cannot be asked leaves them to their wall time.
+   * whole time budget still left, if it asked what this run asks; what the killed run's commands
+   * left in it (steps, containers) is removed. Every other one is swept and cancelled now. A
+   * scheduler that cannot be asked leaves them to their wall time.
    */
   async takeOver(continues: (nodeId: string) => boolean): Promise<{ kept: string[]; cancelled: string[] }> {
     const left = readRecord(this.opts.record);
     if (left.length === 0) return { kept: [], cancelled: [] };
-    const ids = left.map(([, id]) => id);
-    const q = await this.run(['squeue', '-h', '-t', 'all', '-o', '%i|%T|%l|%M', '-j', ids.join(',')]).catch(() => null);
-    const rows = new Map((q?.stdout ?? '').split('\n').map((l) => l.trim().split('|')).map(([id = '', ...rest]) => [id, rest] as const));
+    const lasting = await this.lasts(left.map((l) => l.job));
     const kept: string[] = [];
     const cancelled: string[] = [];
-    for (const [nodeId, id] of left) {
-      const [raw = '', limit = '', used = ''] = rows.get(id) ?? [];
-      const state = mapSlurmState(raw).state;
-      const timeLeft = (slurmSeconds(limit) ?? 0) - (slurmSeconds(used) ?? Number.POSITIVE_INFINITY);
-      if ((state === 'PENDING' || state === 'RUNNING') && continues(nodeId) && timeLeft >= this.opts.budgetS + KEEP_MARGIN_S) {
-        this.held.set(nodeId, id);
-        kept.push(id);
-      } else cancelled.push(id);
+    for (const { node, job, ask } of left) {
+      if (lasting.has(job) && ask === this.ask && continues(node)) {
+        this.held.set(node, job);
+        kept.push(job);
+      } else cancelled.push(job);
     }
+    await this.sweep(left.map((l) => l.job));
     const steps = kept.length > 0 ? await this.run(['squeue', '-s', '-h', '-o', '%i', '-j', kept.join(',')]).catch(() => null) : null;
     const orphanSteps = (steps?.stdout ?? '').split('\n').map((l) => l.trim()).filter((s) => /^\d+\.\d+$/.test(s));
     const gone = [...cancelled, ...orphanSteps];
@@ -135,7 +172,7 @@ export class NodeAllocations {
 
   private save(): void {
     if (this.held.size === 0) rmSync(this.opts.record, { force: true });
-    else writeJsonAtomic(this.opts.record, Object.fromEntries(this.held));
+    else writeJsonAtomic(this.opts.record, Object.fromEntries([...this.held].map(([node, job]) => [node, { job, ask: this.ask }])));
   }
 
   /** Resolves with its node list when the allocation runs; one squeue a poll serves every allocation waiting. */
@@ -174,7 +211,7 @@ export class NodeAllocations {
             w.reject(new SvcError(`the allocation ${id} ended before it ran (${raw})`));
           } else if (NEVER_STARTS.test(reason)) {
             this.waiting.delete(id);
-            w.reject(new SvcError(`the allocation ${id} can never start: Slurm holds it for ${reason}`, 'ask for what the partition has: SVC_SLURM_CPUS, SVC_SLURM_WALLTIME or SVC_SLURM_PARTITION'));
+            w.reject(new SvcError(`the allocation ${id} can never start: Slurm holds it for ${reason}`, 'ask for what the partition and your account allow: SVC_SLURM_CPUS, slurm_memory_gb, SVC_SLURM_GPUS, SVC_TIMEOUT_NODE or SVC_SLURM_PARTITION'));
           }
         }
         if (this.waiting.size > 0) await Bun.sleep(wait);
@@ -185,11 +222,20 @@ export class NodeAllocations {
   }
 }
 
-/** The node ids and job ids a record holds; a damaged record holds none (its jobs end at their wall time). */
-function readRecord(file: string): [string, string][] {
+/** An allocation as the record keeps it: its node, job id and what it asked for. */
+type Recorded = { node: string; job: string; ask: string };
+
+/** The allocations a record holds; a damaged record holds none (its jobs end at their wall time). */
+function readRecord(file: string): Recorded[] {
+  let record: Record<string, unknown> | null;
   try {
-    return Object.entries(readJsonObject(file) ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string' && /^\d+$/.test(e[1]));
+    record = readJsonObject(file);
   } catch {
     return [];
   }
+  return Object.entries(record ?? {}).flatMap(([node, v]): Recorded[] => {
+    const job = isMapping(v) ? v.job : v;
+    if (typeof job !== 'string' || !/^\d+$/.test(job)) return [];
+    return [{ node, job, ask: isMapping(v) && typeof v.ask === 'string' ? v.ask : '' }];
+  });
 }

@@ -5,11 +5,12 @@
  * it ran on, written when it starts), `<id>.out` and `<id>.err`.
  * An index of id → work dir under the executor's state dir finds the record from the id alone.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../core/atomic.ts';
 import { InputError, NotFoundError } from '../core/errors.ts';
 import { isSafeId } from '../core/paths.ts';
+import { isMapping } from '../core/values.ts';
 import type { ExecutorKind, JobRef, JobSpec, JobStatus, WaitOptions } from './executor.ts';
 import { isFinished } from './executor.ts';
 import { abortableSleep } from '../core/outbound.ts';
@@ -38,9 +39,11 @@ export function jobsNamed(workDir: string, kind: ExecutorKind, name: string): st
   }
   const records = files.flatMap((f): JobRecord[] => {
     try {
-      return [JSON.parse(readFileSync(join(jobsDir(workDir), f), 'utf8')) as JobRecord];
+      const r: unknown = JSON.parse(readFileSync(join(jobsDir(workDir), f), 'utf8'));
+      // the work directory is the agent's: only a record as svc writes it counts
+      return isMapping(r) && typeof r.id === 'string' && typeof r.submittedAt === 'string' ? [r as unknown as JobRecord] : [];
     } catch {
-      return []; // written atomically, so only a stranger's file fails to parse
+      return [];
     }
   });
   return records
@@ -66,8 +69,12 @@ export function readExitCode(workDir: string, id: string): number | null {
 
 /** The machine the job ran on, as it wrote when it started; null before then, or when it could not. */
 export function readJobHost(workDir: string, id: string): string | null {
+  const file = `${exitFile(workDir, id)}.host`;
   try {
-    return readFileSync(`${exitFile(workDir, id)}.host`, 'utf8').trim() || null;
+    // the work directory is the agent's: a regular file holding a host name, or nothing
+    if (!statSync(file).isFile()) return null;
+    const host = readFileSync(file, 'utf8').trim();
+    return /^[A-Za-z0-9._-]{1,253}$/.test(host) ? host : null;
   } catch {
     return null;
   }

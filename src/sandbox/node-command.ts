@@ -54,8 +54,8 @@ export function nodeCommand(argv: string[], workDir: string, exec: NodeExec | un
 }
 
 /** A step of the node's allocation on Slurm: the command runs on its compute node, stopped with srun. */
-function onItsNode(argv: string[], workDir: string, exec: NodeExec | undefined): string[] {
-  return exec?.slurm ? ['srun', `--jobid=${exec.slurm.jobId}`, '--overlap', '--quiet', `--chdir=${workDir}`, '--', ...argv] : argv;
+function onItsNode(argv: string[], workDir: string | null, exec: NodeExec | undefined): string[] {
+  return exec?.slurm ? ['srun', `--jobid=${exec.slurm.jobId}`, '--overlap', '--quiet', ...(workDir ? [`--chdir=${workDir}`] : []), '--', ...argv] : argv;
 }
 
 /**
@@ -77,11 +77,11 @@ export function removeContainerCommand(exec: NodeExec | undefined, workDir: stri
 }
 
 /** Removes every container of the node's allocation, before it is cancelled: a stopped command's own removal may not have run yet. */
-export function sweepContainersCommand(exec: NodeExec | undefined, workDir: string): string[] | null {
+export function sweepContainersCommand(exec: NodeExec | undefined): string[] | null {
   const c = withDaemon(exec);
   if (!exec?.slurm || !c) return null;
   const bin = shellQuote(c.binary);
-  return onItsNode(['sh', '-c', `${bin} ps -aq --filter name=^${containerPrefix(exec)} | xargs -r ${bin} rm -f`], workDir, exec);
+  return onItsNode(['sh', '-c', `${bin} ps -aq --filter name=^${containerPrefix(exec)} | xargs -r ${bin} rm -f`], null, exec);
 }
 
 /** The name of the jobs a node's commands run as on PBS or LSF: its report lists them by it. */

@@ -5,6 +5,9 @@ import { newChild, newRoot, resetToPending } from './node.ts';
 import type { Expansion } from './parse-expansion.ts';
 import { loadTree, newHeader, type SearchState, TreeStore } from './tree-store.ts';
 
+/** A resumed run runs again the nodes that had not finished well: pending, interrupted and failed ones. */
+export const runsAgain = (status: string | undefined) => status === 'pending' || status === 'running' || status === 'failed';
+
 /**
  * The search's nodes and pools, and every transition of a node. Each transition marks the tree
  * changed; `flush` writes it. The scheduler flushes before a node starts (a node never runs
@@ -36,7 +39,7 @@ export class SearchTree {
     this.store = store;
     for (const n of nodes) this.byId.set(n.id, n);
     // a resumed run runs again what had not finished well: pending, interrupted and failed nodes keep their ids and places
-    const again = nodes.filter((n) => n.status === 'pending' || n.status === 'running' || n.status === 'failed');
+    const again = nodes.filter((n) => runsAgain(n.status));
     for (const n of again) resetToPending(n);
     const rerun = new Set(again.map((n) => n.id));
     state.frontier = state.frontier.filter((id) => !rerun.has(id));

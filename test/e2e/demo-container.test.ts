@@ -24,8 +24,8 @@ describe.skipIf('reason' in runtime)(`the demo in a container${'reason' in runti
     const reports = nodes.map((n) => JSON.parse(readFileSync(join(run.root, 'workspace', 'experiments', checkpoint.split('/').pop() ?? '', n.id, 'node_report.json'), 'utf8')));
     const id = (await new Response(Bun.spawn([runtime.binary, 'image', 'inspect', '--format', '{{.Id}}', runtime.image], { stdout: 'pipe' }).stdout).text()).trim();
     for (const r of reports) expect(r.container).toMatchObject({ runtime: runtime.runtime, image: runtime.image, digest: id });
-    // every container was removed when its command ended
-    const left = await new Response(Bun.spawn([runtime.binary, 'ps', '-aq', '--filter', `ancestor=${runtime.image}`], { stdout: 'pipe' }).stdout).text();
+    // every container was removed when its command ended (each is named svc-local-<id>)
+    const left = await new Response(Bun.spawn([runtime.binary, 'ps', '-aq', '--filter', 'name=^svc-local-'], { stdout: 'pipe' }).stdout).text();
     expect(left.trim()).toBe('');
   }, 300_000);
 });

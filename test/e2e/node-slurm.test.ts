@@ -52,7 +52,7 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
     expect(await jobState(jobId)).toBe('RUNNING');
     expect(nodes).toBe(await squeue(['-o', '%N', '-j', jobId]));
     // held allocations are on disk, for a resume after a kill
-    expect(JSON.parse(readFileSync(join(dir, 'allocations.json'), 'utf8'))).toEqual({ node_1: jobId });
+    expect(JSON.parse(readFileSync(join(dir, 'allocations.json'), 'utf8'))).toEqual({ node_1: { job: jobId, ask: '--cpus-per-task=1' } });
     const exec = { slurm: { jobId } };
     const r = (await pool.call('run_bash', { command: 'echo "$SLURM_JOB_ID.$SLURM_STEP_ID $(pwd)"; exit 5', work_dir: work }, { nodeId: 'node_1', exec })) as { result: { stdout: string; exit_code: number } };
     expect(r.result).toMatchObject({ exit_code: 5 });
@@ -71,8 +71,10 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
 
   test.skipIf('reason' in containers)('with a container: each command runs in it, inside a step of the allocation; its timeout ends the step and the container', async () => {
     if ('reason' in containers) return;
-    const { jobId } = await allocations.open('node_c', new AbortController().signal);
-    const exec = { slurm: { jobId }, container: { runtime: containers.runtime, binary: containers.binary, image: containers.image, pull: 'never' as const } };
+    const container = { runtime: containers.runtime, binary: containers.binary, image: containers.image, pull: 'never' as const };
+    const swept = new NodeAllocations({ partition: null, cpus: 1, budgetS: 540, env: { PATH }, record: join(dir, 'swept.json'), sweep: (id) => sweepContainersCommand({ container, slurm: { jobId: id } }) });
+    const { jobId } = await swept.open('node_c', new AbortController().signal);
+    const exec = { slurm: { jobId }, container };
     // this machine's files are not there, the work dir is, at its own path; the exit code comes through
     const r = (await pool.call('run_bash', { command: 'test -e /etc/slurm/slurm.conf && echo host || echo container; pwd; exit 3', work_dir: work }, { nodeId: 'node_c', exec })) as { result: { stdout: string; exit_code: number } };
     expect(r.result).toMatchObject({ exit_code: 3, stdout: `container\n${work}\n` });
@@ -84,7 +86,7 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
     expect((await slow).result.timed_out).toBe(true);
     for (let i = 0; i < 50 && /\.\d+$/m.test(await squeue(['-s', '-o', '%i', '-j', jobId])); i++) await Bun.sleep(100);
     expect((await squeue(['-s', '-o', '%i', '-j', jobId])).split('\n').filter((l) => /\.\d+$/.test(l))).toEqual([]);
-    const running = () => Bun.spawnSync([containers.binary, 'ps', '-q', '--filter', `ancestor=${containers.image}`]).stdout.toString().trim();
+    const running = () => Bun.spawnSync([containers.binary, 'ps', '-aq', '--filter', `name=^svc-${jobId}-`]).stdout.toString().trim();
     expect(running()).toBe('');
     // a command whose client was killed outright, its own removal never run: the node's end removes its container
     const name = containerName(exec) ?? '';
@@ -93,7 +95,7 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
     orphan.kill('SIGKILL');
     await orphan.exited;
     expect(running()).not.toBe('');
-    await allocations.close('node_c', sweepContainersCommand(exec, work));
+    await swept.close('node_c');
     expect(running()).toBe('');
   });
 
@@ -118,7 +120,7 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
     // the run before is gone without closing them: a new run reads the record
     const after = new NodeAllocations({ partition: null, cpus: 1, budgetS: 540, env: { PATH }, record });
     expect(await after.takeOver((nodeId) => nodeId === 'node_a')).toEqual({ kept: [a.jobId], cancelled: [b.jobId] });
-    expect(JSON.parse(readFileSync(record, 'utf8'))).toEqual({ node_a: a.jobId });
+    expect(JSON.parse(readFileSync(record, 'utf8'))).toEqual({ node_a: { job: a.jobId, ask: '--cpus-per-task=1' } });
     await orphan.exited;
     expect((await squeue(['-s', '-o', '%i', '-j', a.jobId])).split('\n').filter((s) => /\.\d+$/.test(s))).toEqual([]);
     for (let i = 0; i < 50 && (await live(b.jobId)); i++) await Bun.sleep(100);
@@ -130,6 +132,10 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
     for (let i = 0; i < 50 && (await live(a.jobId)); i++) await Bun.sleep(100);
     expect(await live(a.jobId)).toBe(false);
     expect(existsSync(record)).toBe(false);
+    // a run asking for other resources (here more CPUs) does not keep one
+    const c = await new NodeAllocations({ partition: null, cpus: 1, budgetS: 540, env: { PATH }, record }).open('node_c2', new AbortController().signal);
+    const otherAsk = new NodeAllocations({ partition: null, cpus: 2, budgetS: 540, env: { PATH }, record });
+    expect(await otherAsk.takeOver(() => true)).toEqual({ kept: [], cancelled: [c.jobId] });
   });
 
   test("the node's memory is asked of Slurm with its CPUs; GPUs of a cluster without generic resources are refused at submit", async () => {
@@ -229,7 +235,7 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
       const run = Bun.spawn([SVC, 'run', DEMO_EXPERIMENT, '--config', DEMO_WORKFLOW], { cwd: root, env, stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' });
       const held = () => {
         const ck = onlyCheckpoint(root);
-        return ck && existsSync(join(ck, 'slurm_allocations.json')) ? Object.values(JSON.parse(readFileSync(join(ck, 'slurm_allocations.json'), 'utf8')) as Record<string, string>) : [];
+        return ck && existsSync(join(ck, 'slurm_allocations.json')) ? Object.values(JSON.parse(readFileSync(join(ck, 'slurm_allocations.json'), 'utf8')) as Record<string, { job: string }>).map((a) => a.job) : [];
       };
       for (let i = 0; i < 3000 && held().length < 2; i++) await Bun.sleep(20);
       const ids = held();
@@ -256,7 +262,8 @@ describe.skipIf(lacks('slurm'))("a node's allocation on the real cluster", () =>
       const first = Bun.spawn([SVC, 'run', DEMO_EXPERIMENT, '--config', DEMO_WORKFLOW], { cwd: root, env, stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' });
       const record = () => {
         const ck = onlyCheckpoint(root);
-        return ck && existsSync(join(ck, 'slurm_allocations.json')) ? (JSON.parse(readFileSync(join(ck, 'slurm_allocations.json'), 'utf8')) as Record<string, string>) : {};
+        const held = ck && existsSync(join(ck, 'slurm_allocations.json')) ? (JSON.parse(readFileSync(join(ck, 'slurm_allocations.json'), 'utf8')) as Record<string, { job: string }>) : {};
+        return Object.fromEntries(Object.entries(held).map(([node, a]) => [node, a.job]));
       };
       // the root's four children at once: two run on the two CPUs, two wait for them
       for (let i = 0; i < 3000 && Object.keys(record()).length < 4; i++) await Bun.sleep(20);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { NodeRecord } from '../../schema/checkpoint.ts';
 import { readJsonObject } from '../json-object.ts';
 import { isSafeId } from '../paths.ts';
+import { printable } from '../text.ts';
 import { isMapping } from '../values.ts';
 import { experimentsDirOf } from '../workspace.ts';
 import { MAX_NODE_REPORT_BYTES, NODE_REPORT_FILE } from './node-report.ts';
@@ -25,19 +26,21 @@ export type Placement = {
  */
 export function nodePlacements(dir: string, nodes: NodeRecord[]): Record<string, Placement> {
   const experiments = experimentsDirOf(dir);
-  const out: Record<string, Placement> = {};
-  for (const node of nodes) {
-    if (typeof node.id !== 'string' || !isSafeId(node.id)) continue;
-    const p = readPlacement(join(experiments, node.id, NODE_REPORT_FILE));
-    if (p) out[node.id] = p;
-  }
-  return out;
+  // fromEntries: a node id such as __proto__ stays a key
+  return Object.fromEntries(
+    nodes.flatMap((node) => {
+      const p = typeof node.id === 'string' && isSafeId(node.id) ? readPlacement(join(experiments, node.id, NODE_REPORT_FILE)) : null;
+      return p ? [[node.id, p]] : [];
+    }),
+  );
 }
 
 function readPlacement(path: string): Placement | null {
   let r: Record<string, unknown> | null;
   try {
-    if ((statSync(path, { throwIfNoEntry: false })?.size ?? 0) > MAX_NODE_REPORT_BYTES) return null;
+    // not a regular file (a FIFO would hang the read), or far too large to be a report
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (!st?.isFile() || st.size > MAX_NODE_REPORT_BYTES) return null;
     r = readJsonObject(path);
   } catch {
     return null;
@@ -49,7 +52,7 @@ function readPlacement(path: string): Placement | null {
 
 /** `on vm (slurm job 67) in image`: the placement as the tree's text shows it. */
 export function placementText(p: Placement): string {
-  const where = p.host ? `on ${p.host}` : '';
-  const job = p.executor && p.executor !== 'local' ? `(${p.executor}${p.job_id ? ` job ${p.job_id}` : ''})` : '';
-  return [where, job, p.image ? `in ${p.image}` : ''].filter(Boolean).join(' ');
+  const where = p.host ? `on ${printable(p.host)}` : '';
+  const job = p.executor && p.executor !== 'local' ? `(${printable(p.executor)}${p.job_id ? ` job ${printable(p.job_id)}` : ''})` : '';
+  return [where, job, p.image ? `in ${printable(p.image)}` : ''].filter(Boolean).join(' ');
 }

@@ -88,6 +88,8 @@ async function ended(exec: BatchExecutor, id: string, program: string, signal: A
   const timer = setTimeout(() => stop.abort(), Math.max(0, timeoutMs));
   const onAbort = () => stop.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
+  // given up while it was being submitted: the listener above will not hear it
+  if (signal?.aborted) stop.abort();
   try {
     return { status: await exec.wait(id, { signal: stop.signal }), timedOut: false };
   } catch (err) {
