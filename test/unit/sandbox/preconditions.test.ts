@@ -100,7 +100,7 @@ describe('GPU request without generic resources', () => {
 
   test.skipIf(Bun.which('sinfo') === null)('on this cluster a GPU request is kept only when sinfo reports generic resources', async () => {
     const r = Bun.spawnSync(['sinfo', '-h', '-o', '%G']);
-    const hasGres = r.stdout.toString().split('\n').some((l) => l.trim() !== '' && l.trim() !== '(null)');
+    const hasGres = r.stdout.toString().split('\n').some((l) => l.split(',').some((g) => g.trim().startsWith('gpu')));
     if (hasGres) expect(await checkGpuRequest(1, process.env)).toEqual({ gpus: 1 });
     else expect((await refusal(checkGpuRequest(1, process.env))).message).toBe('1 GPU(s) requested but the cluster reports no generic resources (sinfo -o %G)');
   });
