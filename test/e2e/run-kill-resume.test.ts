@@ -99,8 +99,8 @@ test('a replay killed with SIGKILL at any moment, even before its first record, 
   const cassette = join(import.meta.dir, '../../examples/demo/cassette.jsonl');
   const replayEnv = { PATH: env.PATH, HOME: root, NO_COLOR: '1', SVC_BACKEND: 'replay', SVC_REPLAY_CASSETTE: cassette };
   const outcomes: string[] = [];
-  // from just after the start (the checkpoint being made) to well into the search
-  for (const at of [5, 30, 60, 120, 250, 400]) {
+  // from just after the start (the checkpoint being made) to well into the search, on a busy machine too
+  for (const at of [5, 30, 60, 120, 250, 400, 700, 1200]) {
     const project = join(root, `replay-${at}`);
     const run = Bun.spawn([SVC, 'run', DEMO_EXPERIMENT, '--replay', cassette], { cwd: root, env: { ...replayEnv, SVC_ROOT: project }, stdin: 'ignore', stdout: 'ignore', stderr: 'ignore' });
     await Bun.sleep(at);

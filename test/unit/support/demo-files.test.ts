@@ -19,14 +19,15 @@ describe('examples/demo', () => {
     expect(mentionedFileNames(text)).toEqual([]);
   });
 
-  test('the workflow: five nodes, four at a time, locally, no container, no lineage, no root choice, no paper search', () => {
+  test('the workflow: five nodes, four at a time, locally, no container unless one is named, no lineage, no root choice, no paper search', () => {
     const home = tempDir('svc-demo-cfg-');
     try {
       const replay = loadConfig({ cwd: home, env: { HOME: home, SVC_BACKEND: 'replay' }, configPath: DEMO_WORKFLOW });
       const wf = replay.workflow.workflow;
       expect(wf.bfts).toMatchObject({ max_nodes: 5, parallel: 4, max_depth: 3 });
       expect(wf.resources.executor).toBe('local');
-      expect(wf.container.mode).toBe('none');
+      // auto with no image: no container, until SVC_CONTAINER_IMAGE names one
+      expect(wf.container).toMatchObject({ mode: 'auto', image: '' });
       expect(wf.lineage_decision.mode).toBe('off');
       expect(wf.root_idea_selection.enabled).toBe(false);
       expect(wf.retrieval).toEqual({ backend: 'scholar_b', endpoint: 'http://127.0.0.1:9' });

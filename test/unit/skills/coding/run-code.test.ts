@@ -66,7 +66,8 @@ describe('run_code', () => {
 
   test.skipIf(lacks('python3'))('the timeout argument stops a program and what it started', async () => {
     writeFileSync(join(work, 'spin.py'), 'import subprocess, time\np = subprocess.Popen(["sleep", "300"])\nopen("child.pid", "w").write(str(p.pid))\ntime.sleep(300)\n');
-    const r = await callTool(runCode, { filename: 'spin.py', timeout: 1 }, env());
+    // long enough for python to start its child on a busy machine
+    const r = await callTool(runCode, { filename: 'spin.py', timeout: 4 }, env());
     const child = Number(await waitForFile(join(work, 'child.pid')));
     expect(r.timed_out).toBe(true);
     expect(isRunning(child)).toBe(false);
