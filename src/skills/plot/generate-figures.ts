@@ -36,7 +36,8 @@ export const generateFigures = defineTool({
     },
     { additionalProperties: false },
   ),
-  timeoutS: 1800,
+  // up to five figures, each caption a vision-model call that may be asked twice
+  timeoutS: 3600,
   async run(args, ctx) {
     const outputDir = resolve(args.output_dir);
     const st = statOrNull(outputDir);
