@@ -24,6 +24,8 @@ need() {
 need script bsdutils "the delete prompt on a pseudo-terminal"
 need latexmk latexmk "LaTeX compiles"
 need pdflatex texlive-latex-base "LaTeX compiles"
+need rsvg-convert librsvg2-bin "figures as vector PDF"
+need pdftotext poppler-utils "reading compiled PDFs"
 need ssh openssh-client "the SSH login probe"
 need /usr/sbin/sshd openssh-server "the SSH login probe"
 need python3 python3-minimal "running .py files"

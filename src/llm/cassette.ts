@@ -50,8 +50,9 @@ function withoutVolatile(text: string, volatile: VolatileParts): string {
   return out;
 }
 
-/** JSON with object keys sorted at every depth and undefined members left out. */
+/** JSON with object keys sorted at every depth and undefined members left out; bytes (a picture) as their digest. */
 export function canonicalJson(value: unknown): string {
+  if (value instanceof Uint8Array) return JSON.stringify({ sha256: new Bun.CryptoHasher('sha256').update(value).digest('hex') });
   if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
   if (isMapping(value)) {
     const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();

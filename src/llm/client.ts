@@ -35,6 +35,8 @@ export type ModelClientOptions = {
 export type ModelClient = {
   /** which model serves a role, and why */
   choice(role: ModelRole): ModelChoice;
+  /** why the role's model cannot be called, as far as is known without calling it (no model set, no key for its backend); null when it can be */
+  unavailable(role: ModelRole): string | null;
   complete(req: CompletionRequest): Promise<Completion>;
   /** a JSON answer, parsed and checked, asked again with a corrective message `retries` times (default 1) */
   completeJson<T>(req: CompletionRequest, check?: JsonCheck, opts?: { retries?: number }): Promise<T>;
@@ -108,8 +110,20 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
     return { ...answer, costUsd: price.costUsd };
   }
 
+  function unavailable(role: ModelRole): string | null {
+    try {
+      const c = choice(role);
+      if (c.backend !== 'replay') apiKey(c, env);
+      return null;
+    } catch (err) {
+      if (err instanceof InputError) return err.message;
+      throw err;
+    }
+  }
+
   return {
     choice,
+    unavailable,
     complete,
     completeJson: <T>(req: CompletionRequest, check?: JsonCheck, o: { retries?: number } = {}) => completeJsonWith<T>(complete, req, check, o.retries ?? 1),
     spentUsd: () => ledger.summary().total_cost_usd,

@@ -37,8 +37,11 @@ export async function sdkComplete(model: LanguageModel, choice: ModelChoice, req
 function toModelMessage(m: ChatMessage): ModelMessage {
   switch (m.role) {
     case 'system':
+      return { role: 'system', content: m.content };
     case 'user':
-      return { role: m.role, content: m.content };
+      if (typeof m.content === 'string') return { role: 'user', content: m.content };
+      // every provider adapter turns an image file part into its own form (image_url, an image block)
+      return { role: 'user', content: m.content.map((p) => (p.type === 'text' ? p : { type: 'file' as const, data: p.data, mediaType: p.mediaType })) };
     case 'assistant':
       if (!m.toolCalls?.length) return { role: 'assistant', content: m.content };
       return {

@@ -3,10 +3,16 @@ import type { Backend, ModelRole } from './route.ts';
 /** A tool call as the model made it; `args` is the parsed arguments (the raw text when they were not JSON). */
 export type ToolCall = { id: string; name: string; args: unknown };
 
+/** A picture shown to a vision model: the bytes of a PNG or JPEG file. */
+export type ImagePart = { type: 'image'; mediaType: 'image/png' | 'image/jpeg'; data: Uint8Array };
+
+/** What a user says: text, or text and pictures in the order the model is to read them. */
+export type UserContent = string | ({ type: 'text'; text: string } | ImagePart)[];
+
 /** One message of a conversation, independent of any provider's wire format. */
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: UserContent }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
   | { role: 'tool'; toolCallId: string; name: string; content: string };
 

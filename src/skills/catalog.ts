@@ -14,7 +14,9 @@ const LOADERS: Record<string, () => Promise<SkillDef>> = {
   'idea-skill': () => import('./idea/index.ts').then((m) => m.default),
   'memory-skill': () => import('./memory/index.ts').then((m) => m.default),
   'orchestrator-skill': () => import('./orchestrator/index.ts').then((m) => m.default),
+  'plot-skill': () => import('./plot/index.ts').then((m) => m.default),
   'transform-skill': () => import('./transform/index.ts').then((m) => m.default),
+  'vlm-skill': () => import('./vlm/index.ts').then((m) => m.default),
 };
 
 export const BUILTIN_SKILLS: ReadonlySet<string> = new Set(Object.keys(LOADERS));

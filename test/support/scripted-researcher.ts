@@ -1,5 +1,6 @@
 import type { ReplyStep } from './model-server.ts';
 import { agentStep } from './scripted-agent.ts';
+import { figureCaptionReply, figureReviewReply } from './scripted-figures.ts';
 import { ideaAgentReply, ideaDiscussionReply, ideaSynthesisReply } from './scripted-ideas.ts';
 import { judgeReply, metricSpecReply } from './scripted-judge.ts';
 import { expandReply, lineageReply, rootIdeaReply, selectReply } from './scripted-orchestrator.ts';
@@ -38,6 +39,10 @@ export function researcherReply(body: OpenAIChatRequest): ReplyStep {
       return { text: ideaDiscussionReply() };
     case 'idea/synthesis':
       return { text: ideaSynthesisReply() };
+    case 'plot/figure_caption':
+      return { text: figureCaptionReply(body) };
+    case 'vlm/figure_review':
+      return { text: figureReviewReply(body) };
     default:
       if (/one zero-based index/i.test(textOfRoles(body, ['system', 'user']))) return { text: selectReply(body) };
       return { text: `scripted researcher: unknown prompt ${name === null ? '(the first system message has no <!-- prompt: group/name --> line)' : `'${name}'`}` };

@@ -59,6 +59,8 @@ export function templateVars(ctx: TemplateContext): TemplateVars {
     author_name: wf.author_name,
     claim_gate_policy: wf.claim_gate_policy,
     stages: ctx.stages ?? {},
+    // no review of the figures yet: the first generate_figures gets none
+    vlm_feedback: '',
     ...ctx.extra,
   };
 }

@@ -25,7 +25,7 @@ export function barSvg(chart: BarChart, labels: Labels): string {
     s.values.map((v, i) => {
       const x = frame.x.pos(i) - group / 2 + si * barWidth;
       const y = frame.y.pos(v);
-      return el('rect', { x, y: Math.min(y, zero), width: barWidth, height: Math.abs(zero - y), fill: seriesColour(si) });
+      return el('rect', { x, y: Math.min(y, zero), width: barWidth, height: Math.abs(zero - y), fill: chart.colours?.[i] ?? seriesColour(si) });
     }),
   );
   const baseline = el('line', { x1: frame.area.left, x2: frame.area.left + frame.area.width, y1: zero, y2: zero, stroke: '#333333' });

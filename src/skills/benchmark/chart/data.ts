@@ -25,7 +25,8 @@ export type PlotData = Static<typeof PlotData>;
 
 type Series = { name: string; values: number[] };
 type XYSeries = { name: string; x: number[]; y: number[] };
-export type BarChart = { labels: string[]; series: Series[]; named: boolean };
+/** `colours`: one per label, for a single series whose bars are picked out (the best, the baseline). */
+export type BarChart = { labels: string[]; series: Series[]; named: boolean; colours?: string[] };
 export type XYChart = { series: XYSeries[]; named: boolean };
 export type HeatmapChart = { matrix: number[][]; xLabels: string[]; yLabels: string[] };
 
