@@ -24,6 +24,7 @@ need() {
 need script bsdutils "the delete prompt on a pseudo-terminal"
 need latexmk latexmk "LaTeX compiles"
 need pdflatex texlive-latex-base "LaTeX compiles"
+need pdftotext poppler-utils "reading PDFs (uploaded files, fetched pages)"
 need ssh openssh-client "the SSH login probe"
 need /usr/sbin/sshd openssh-server "the SSH login probe"
 need python3 python3-minimal "running .py files"

@@ -15,6 +15,7 @@ const LOADERS: Record<string, () => Promise<SkillDef>> = {
   'memory-skill': () => import('./memory/index.ts').then((m) => m.default),
   'orchestrator-skill': () => import('./orchestrator/index.ts').then((m) => m.default),
   'transform-skill': () => import('./transform/index.ts').then((m) => m.default),
+  'web-skill': () => import('./web/index.ts').then((m) => m.default),
 };
 
 export const BUILTIN_SKILLS: ReadonlySet<string> = new Set(Object.keys(LOADERS));

@@ -30,6 +30,7 @@ const COMPONENTS = {
   sshd: { what: 'an OpenSSH server and client', present: () => existsSync('/usr/sbin/sshd') && Bun.which('ssh') !== null && Bun.which('ssh-keygen') !== null, how: 'apt-get install openssh-server openssh-client' },
   slurm: { what: 'a Slurm cluster', present: slurmReady, how: 'run npm test as root on Debian or Ubuntu: it starts a single-node cluster (test/support/slurm/start.sh)' },
   python3: { what: 'python3', present: onPath('python3'), how: 'apt-get install python3-minimal' },
+  pdftotext: { what: 'pdftotext', present: onPath('pdftotext'), how: 'apt-get install poppler-utils' },
   script: { what: 'script (a pseudo-terminal)', present: onPath('script'), how: 'apt-get install bsdutils' },
   tmpfs: { what: 'mounting a small tmpfs (a disk that fills up)', present: () => process.getuid?.() === 0 && Bun.which('mount') !== null && Bun.which('umount') !== null, how: 'run the tests as root' },
 } satisfies Record<string, Component>;
