@@ -35,23 +35,27 @@ export class UnreachableError extends Error {}
  * name with one private address among public ones is refused too, as the connection could take
  * either. A host the policy lists is let through whatever it resolves to.
  */
-export async function checkedAddress(url: URL, policy: AccessPolicy): Promise<{ address: string; family: 4 | 6 }> {
+export async function checkedAddress(url: URL, policy: AccessPolicy): Promise<Address> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const literal = isIP(host);
-  const addresses = literal ? [{ address: host, family: literal as 4 | 6 }] : await resolve(host);
-  if (policy.allowPrivate || allowed(url, policy.allowHosts)) return addresses[0] as { address: string; family: 4 | 6 };
-  for (const a of addresses) {
+  const [first, ...rest] = literal ? [{ address: host, family: literal === 6 ? 6 : 4 } as const] : await resolve(host);
+  if (policy.allowPrivate || allowed(url, policy.allowHosts)) return first;
+  for (const a of [first, ...rest]) {
     const range = nonPublicRange(a.address);
     if (range) throw new PrivateAddressError(`fetch_url refuses ${url.host}: ${literal ? 'it is' : `it resolves to ${a.address},`} a ${range} address`);
   }
-  return addresses[0] as { address: string; family: 4 | 6 };
+  return first;
 }
 
-async function resolve(host: string): Promise<{ address: string; family: 4 | 6 }[]> {
+export type Address = { address: string; family: 4 | 6 };
+
+/** Every address of a name, at least one. */
+async function resolve(host: string): Promise<[Address, ...Address[]]> {
   try {
     const found = await lookup(host, { all: true, verbatim: true });
-    if (found.length === 0) throw new UnreachableError(`${host} has no address`);
-    return found.map((f) => ({ address: f.address, family: f.family === 6 ? 6 : 4 }));
+    const [first, ...rest] = found.map((f): Address => ({ address: f.address, family: f.family === 6 ? 6 : 4 }));
+    if (!first) throw new UnreachableError(`${host} has no address`);
+    return [first, ...rest];
   } catch (err) {
     if (err instanceof UnreachableError) throw err;
     throw new UnreachableError(`${host} does not resolve (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);

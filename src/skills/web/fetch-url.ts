@@ -2,7 +2,7 @@ import { Type as T } from '@sinclair/typebox';
 import { InputError } from '../../core/errors.ts';
 import { defineTool } from '../../mcp/tool.ts';
 import { accessPolicy, UnreachableError, webUrl } from '../../web/access-policy.ts';
-import { fetchPage } from '../../web/fetch-page.ts';
+import { type FetchedPage, fetchPage } from '../../web/fetch-page.ts';
 import { pageText } from '../../web/page-text.ts';
 import { skillConfig } from '../skill-config.ts';
 
@@ -30,7 +30,7 @@ export const fetchUrlTool = defineTool({
     if (!Number.isInteger(args.max_chars) || args.max_chars < 1 || args.max_chars > MAX_CHARS) throw new InputError(`fetch_url: max_chars must be an integer from 1 to ${MAX_CHARS}, got ${args.max_chars}`);
     const url = webUrl(args.url);
     const policy = accessPolicy(skillConfig(ctx.env));
-    let page: Awaited<ReturnType<typeof fetchPage>>;
+    let page: FetchedPage;
     try {
       page = await fetchPage(url, { policy, maxBytes: MAX_PAGE_BYTES, timeoutMs: FETCH_TIMEOUT_MS, signal: ctx.signal });
     } catch (err) {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { collectReferencesTool } from '../../../../src/skills/web/collect-references.ts';
 import { type ModelServer, startModelServer } from '../../../support/model-server.ts';
@@ -88,11 +88,13 @@ describe('collect_references_iterative', () => {
     expect(r.note).toMatch(/^found 2 of the 3 papers asked for in 6 rounds: max_rounds \(6\) was reached; the model proposed no queries \(.+\); derived queries from the summary and keywords instead$/);
   });
 
-  test('every query tried: the rounds stop and say what would help', async () => {
-    const r = await collect({ experiment_summary: '', keywords: 'tiling', min_papers: 5 }, { SVC_BACKEND: 'replay', SVC_REPLAY_CASSETTE: join(box().dir, 'none.jsonl') });
+  test('a replay that did not record the request, then every query tried: the rounds stop and say what would help', async () => {
+    const cassette = join(box().dir, 'cassette.jsonl');
+    writeFileSync(cassette, '');
+    const r = await collect({ experiment_summary: '', keywords: 'tiling', min_papers: 5 }, { SVC_BACKEND: 'replay', SVC_REPLAY_CASSETTE: cassette });
     expect(r.rounds.map((x: { query: string }) => x.query)).toEqual(['tiling']);
     expect(r.stopped).toBe('out_of_queries');
-    expect(r.note).toMatch(/^found 2 of the 5 papers asked for in 1 round: every query there was \(from the keywords, the summary and the model\) was tried; give more or other keywords; the model proposed no queries \(no cassette to replay at /);
+    expect(r.note).toMatch(/^found 2 of the 5 papers asked for in 1 round: every query there was \(from the keywords, the summary and the model\) was tried; give more or other keywords; the model proposed no queries \(replay diverged from the recording: the paper request to scripted-researcher that the cassette .* does not hold/);
   });
 
   test('offline: zero papers at once, a note, valid files, and the model is not asked', async () => {
