@@ -1,19 +1,28 @@
 /**
  * The entries of an Atom feed as flat records of their simple child elements. The arXiv API's
  * feed is machine-written and flat, so a tag scanner is enough; nested elements (author) are
- * read as their text.
+ * read as their text, the first of a repeated element kept.
  */
 export function atomEntries(xml: string): Record<string, string>[] {
-  const entries: Record<string, string>[] = [];
-  for (const m of xml.matchAll(/<entry\b[^>]*>([\s\S]*?)<\/entry>/g)) {
+  return entryBodies(xml).map((body) => {
     const fields: Record<string, string> = {};
-    for (const f of (m[1] ?? '').matchAll(/<([A-Za-z][\w:.-]*)\b[^>]*?(?:\/>|>([\s\S]*?)<\/\1>)/g)) {
+    for (const f of body.matchAll(/<([A-Za-z][\w:.-]*)\b[^>]*?(?:\/>|>([\s\S]*?)<\/\1>)/g)) {
       const name = f[1] ?? '';
       if (!(name in fields)) fields[name] = xmlText(f[2] ?? '');
     }
-    entries.push(fields);
-  }
-  return entries;
+    return fields;
+  });
+}
+
+/** Every author name of each entry, in the order of atomEntries: a citation needs them all, not the first. */
+export function atomAuthors(xml: string): string[][] {
+  return entryBodies(xml).map((body) =>
+    [...body.matchAll(/<author\b[^>]*>([\s\S]*?)<\/author>/g)].map((a) => xmlText(/<name\b[^>]*>([\s\S]*?)<\/name>/.exec(a[1] ?? '')?.[1] ?? '')).filter((n) => n !== ''),
+  );
+}
+
+function entryBodies(xml: string): string[] {
+  return [...xml.matchAll(/<entry\b[^>]*>([\s\S]*?)<\/entry>/g)].map((m) => m[1] ?? '');
 }
 
 const NAMED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };

@@ -1,5 +1,5 @@
-import { atomEntries } from './atom.ts';
-import type { Paper } from './papers.ts';
+import { atomAuthors, atomEntries } from './atom.ts';
+import type { Paper, PaperRecord } from './papers.ts';
 import { type FetchOptions, fetchText, ProviderFailure } from './provider-fetch.ts';
 import { withSlash } from './scholar-a.ts';
 
@@ -11,13 +11,21 @@ export const SCHOLAR_B_DEFAULT_URL = 'https://export.arxiv.org';
  * word of it would find nothing.
  */
 export async function searchScholarB(base: string, query: string, limit: number, opts: FetchOptions): Promise<Paper[]> {
+  return parseScholarB(await askScholarB(base, query, limit, opts)).slice(0, limit);
+}
+
+/** searchScholarB with what a citation needs: every author, the year, the journal reference, DOI and arXiv id. */
+export async function searchScholarBRecords(base: string, query: string, limit: number, opts: FetchOptions): Promise<PaperRecord[]> {
+  return parseScholarBRecords(await askScholarB(base, query, limit, opts)).slice(0, limit);
+}
+
+async function askScholarB(base: string, query: string, limit: number, opts: FetchOptions): Promise<string> {
   const url = new URL('api/query', withSlash(base));
   url.searchParams.set('search_query', arxivQuery(query));
   url.searchParams.set('start', '0');
   url.searchParams.set('max_results', String(limit));
   url.searchParams.set('sortBy', 'relevance');
-  const body = await fetchText(url.href, { ...opts, headers: { accept: 'application/atom+xml' } });
-  return parseScholarB(body).slice(0, limit);
+  return await fetchText(url.href, { ...opts, headers: { accept: 'application/atom+xml' } });
 }
 
 /** `all:w1 OR all:w2 ...` over the topic's words (at most 12), quotes and operators dropped. */
@@ -29,12 +37,33 @@ export function arxivQuery(topic: string): string {
 
 /** Papers of an arXiv Atom feed; the API reports a bad query as a single entry whose id is an error URL. */
 export function parseScholarB(xml: string): Paper[] {
+  return feedEntries(xml).flatMap(({ e }) => {
+    const title = e.title ?? '';
+    return title ? [{ title, abstract: e.summary ?? '', url: e.id ?? '' }] : [];
+  });
+}
+
+/** parseScholarB's papers with their authors, year (of first publication), journal reference, DOI and arXiv id. */
+export function parseScholarBRecords(xml: string): PaperRecord[] {
+  return feedEntries(xml).flatMap(({ e, authors }) => {
+    const title = e.title ?? '';
+    if (!title) return [];
+    const year = /^(\d{4})-/.exec(e.published ?? '')?.[1];
+    return [{ title, abstract: e.summary ?? '', url: e.id ?? '', authors, year: year ? Number(year) : null, venue: e['arxiv:journal_ref'] ?? '', doi: e['arxiv:doi'] ?? '', arxiv_id: arxivId(e.id ?? '') }];
+  });
+}
+
+function feedEntries(xml: string): { e: Record<string, string>; authors: string[] }[] {
   if (!/<feed\b/.test(xml)) throw new ProviderFailure('bad_answer', 'arXiv answered something that is not an Atom feed');
   const entries = atomEntries(xml);
   const error = entries.find((e) => (e.id ?? '').includes('/api/errors'));
   if (error) throw new ProviderFailure('http', `arXiv refused the query: ${error.summary ?? error.title ?? 'no reason given'}`);
-  return entries.flatMap((e) => {
-    const title = e.title ?? '';
-    return title ? [{ title, abstract: e.summary ?? '', url: e.id ?? '' }] : [];
-  });
+  const authors = atomAuthors(xml);
+  return entries.map((e, i) => ({ e, authors: authors[i] ?? [] }));
+}
+
+/** `http://arxiv.org/abs/2401.00001v2` → `2401.00001`; old-style ids (`hep-th/9901001`) too. */
+export function arxivId(idUrl: string): string {
+  const m = /arxiv\.org\/abs\/(.+?)(?:v\d+)?$/.exec(idUrl.trim());
+  return m?.[1] ?? '';
 }

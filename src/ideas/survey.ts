@@ -1,8 +1,8 @@
 import { InputError } from '../core/errors.ts';
-import { mergePapers, type Paper } from './papers.ts';
-import { type FailureKind, ProviderFailure } from './provider-fetch.ts';
-import { searchScholarA } from './scholar-a.ts';
-import { searchScholarB } from './scholar-b.ts';
+import { mergePapers, type Paper, type PaperRecord } from './papers.ts';
+import { type FailureKind, type FetchOptions, ProviderFailure } from './provider-fetch.ts';
+import { searchScholarA, searchScholarARecords } from './scholar-a.ts';
+import { searchScholarB, searchScholarBRecords } from './scholar-b.ts';
 import type { RetrievalSettings } from './retrieval-settings.ts';
 
 export type BackendName = 'scholar_a' | 'scholar_b';
@@ -10,8 +10,8 @@ export type BackendName = 'scholar_a' | 'scholar_b';
 /** What one provider gave: its papers, or why it gave none. */
 export type SourceReport = { backend: BackendName; provider: string; url: string; papers: number; error?: string; error_kind?: FailureKind };
 
-export type SurveyResult = {
-  papers: Paper[];
+export type SurveyResult<P extends Paper = Paper> = {
+  papers: P[];
   sources: SourceReport[];
   /** true when no provider answered: the run continues with zero papers */
   offline?: true;
@@ -23,20 +23,54 @@ export const MAX_PAPERS_LIMIT = 100;
 
 const PROVIDER: Readonly<Record<BackendName, string>> = { scholar_a: 'Semantic Scholar', scholar_b: 'arXiv' };
 
+/** How one backend is asked: the provider's base URL, the query, how many, and the fetch limits. */
+type Search<P extends Paper> = (backend: BackendName, url: string, query: string, max: number, opts: FetchOptions & { apiKey?: string | null }) => Promise<P[]>;
+
+const basic: Search<Paper> = (b, url, q, max, o) => (b === 'scholar_a' ? searchScholarA(url, q, max, o) : searchScholarB(url, q, max, o));
+const records: Search<PaperRecord> = (b, url, q, max, o) => (b === 'scholar_a' ? searchScholarARecords(url, q, max, o) : searchScholarBRecords(url, q, max, o));
+
 /**
  * Papers on `topic` from the configured backends (both: merged, each title once). A provider that
  * cannot be reached, times out, rate-limits past the timeout or answers nonsense is reported in
  * `sources` and the note, never thrown: idea generation goes on with what there is.
  */
 export async function survey(topic: string, maxPapers: number, settings: RetrievalSettings, signal?: AbortSignal): Promise<SurveyResult> {
-  if (topic.trim() === '') throw new InputError('survey: topic is empty', 'give the research topic to search for');
-  if (!Number.isInteger(maxPapers) || maxPapers < 1 || maxPapers > MAX_PAPERS_LIMIT) {
-    throw new InputError(`survey: max_papers must be an integer from 1 to ${MAX_PAPERS_LIMIT}, got ${maxPapers}`, 'ask for fewer papers');
+  checkQuery('survey', 'topic', topic, maxPapers, 'max_papers');
+  return await searchBackends(basic, topic.trim(), maxPapers, settings, { signal });
+}
+
+export type RecordSearchOptions = {
+  signal?: AbortSignal;
+  /** these backends instead of the configured one(s) */
+  backends?: BackendName[];
+  /** epoch ms by which every provider must have answered, when sooner than the settings' timeout */
+  deadline?: number;
+};
+
+/**
+ * survey for citing: the same providers, failures and notes, each paper with its authors, year,
+ * venue, DOI and arXiv id. `what` names the caller in the errors of a bad query.
+ */
+export async function searchPaperRecords(what: string, query: string, max: number, settings: RetrievalSettings, opts: RecordSearchOptions = {}): Promise<SurveyResult<PaperRecord>> {
+  checkQuery(what, 'query', query, max, 'max_results');
+  return await searchBackends(records, query.trim(), max, settings, opts);
+}
+
+function checkQuery(what: string, name: string, query: string, max: number, maxName: string): void {
+  if (query.trim() === '') throw new InputError(`${what}: ${name} is empty`, `give the ${name === 'topic' ? 'research topic' : 'words'} to search for`);
+  if (!Number.isInteger(max) || max < 1 || max > MAX_PAPERS_LIMIT) {
+    throw new InputError(`${what}: ${maxName} must be an integer from 1 to ${MAX_PAPERS_LIMIT}, got ${max}`, 'ask for fewer papers');
   }
-  const backends: BackendName[] = settings.backend === 'both' ? ['scholar_a', 'scholar_b'] : [settings.backend];
-  const deadline = Date.now() + settings.timeoutS * 1000;
-  const outcomes = await Promise.all(backends.map((b) => ask(b, topic.trim(), maxPapers, settings, deadline, signal)));
-  const papers = mergePapers(outcomes.map((o) => o.papers), maxPapers);
+}
+
+async function searchBackends<P extends Paper>(search: Search<P>, query: string, max: number, settings: RetrievalSettings, opts: RecordSearchOptions): Promise<SurveyResult<P>> {
+  const backends: BackendName[] = opts.backends ?? (settings.backend === 'both' ? ['scholar_a', 'scholar_b'] : [settings.backend]);
+  const deadline = Math.min(Date.now() + settings.timeoutS * 1000, opts.deadline ?? Number.POSITIVE_INFINITY);
+  const outcomes = await Promise.all(backends.map((b) => ask(search, b, query, max, settings, deadline, opts.signal)));
+  const papers = mergePapers(
+    outcomes.map((o) => o.papers),
+    max,
+  );
   const sources = outcomes.map((o) => o.report);
   const failed = sources.filter((s) => s.error !== undefined);
   if (failed.length === 0) return { papers, sources };
@@ -46,14 +80,11 @@ export async function survey(topic: string, maxPapers: number, settings: Retriev
   return offline ? { papers, sources, offline: true, note } : { papers, sources, note };
 }
 
-async function ask(backend: BackendName, topic: string, max: number, s: RetrievalSettings, deadline: number, signal?: AbortSignal): Promise<{ papers: Paper[]; report: SourceReport }> {
+async function ask<P extends Paper>(search: Search<P>, backend: BackendName, query: string, max: number, s: RetrievalSettings, deadline: number, signal?: AbortSignal): Promise<{ papers: P[]; report: SourceReport }> {
   const url = backend === 'scholar_a' ? s.scholarAUrl : s.scholarBUrl;
   const report: SourceReport = { backend, provider: PROVIDER[backend], url, papers: 0 };
   try {
-    const papers =
-      backend === 'scholar_a'
-        ? await searchScholarA(url, topic, max, { deadline, signal, apiKey: s.scholarAKey })
-        : await searchScholarB(url, topic, max, { deadline, signal });
+    const papers = await search(backend, url, query, max, { deadline, signal, ...(backend === 'scholar_a' ? { apiKey: s.scholarAKey } : {}) });
     report.papers = papers.length;
     return { papers, report };
   } catch (err) {

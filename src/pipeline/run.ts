@@ -7,6 +7,7 @@ import { renderDeep, renderTemplate, templateVars, unresolvedPlaceholders } from
 import { autoPromote, type AutoPromotion, publishRequired } from '../ear/pipeline-gates.ts';
 import type { SkillPool, ToolInfo } from '../mcp/pool.ts';
 import type { Workflow } from '../schema/workflow.ts';
+import { paperContextVars } from './paper-context.ts';
 import { type PlannedStage, pipelineStages, usableOutput } from './stages.ts';
 
 /** Marker touched when the post-search pipeline starts. */
@@ -56,7 +57,8 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   const tools = await opts.pool.tools();
   const outcomes = new Map<string, StageOutcome>();
   const outputs: Record<string, { outputs: { file?: string } }> = {};
-  const vars = () => templateVars({ checkpointDir: opts.checkpointDir, projectRoot: opts.projectRoot, workflow: opts.workflow, stages: outputs });
+  const context = paperContextVars(opts.checkpointDir);
+  const vars = () => templateVars({ checkpointDir: opts.checkpointDir, projectRoot: opts.projectRoot, workflow: opts.workflow, stages: outputs, extra: context });
   const outputFile = (s: PlannedStage, v = vars()) => (s.outputs?.file ? renderTemplate(s.outputs.file, v) : undefined);
   if (opts.only !== undefined) {
     // one stage alone: what the others made before is there to use

@@ -65,6 +65,14 @@ const Retrieval = T.Object(
   { additionalProperties: true },
 );
 
+const Web = T.Object(
+  {
+    allow_private: T.Boolean({ description: 'let fetch_url reach loopback, link-local and private addresses (the dashboard, the memory server, the local network)' }),
+    allow_hosts: T.Array(T.String(), { description: 'hosts (name or address, with :port for one port only) fetch_url may reach although they are private' }),
+  },
+  { additionalProperties: true },
+);
+
 const MemoryServer = T.Object(
   {
     base_url: T.String(),
@@ -161,6 +169,7 @@ export const Workflow = T.Object(
     bfts_pipeline: T.Array(Stage),
     pipeline: T.Array(Stage),
     retrieval: Retrieval,
+    web: T.Optional(Web),
     memory: Memory,
     container: Container,
     skills: T.Array(Skill),

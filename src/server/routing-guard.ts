@@ -8,10 +8,11 @@ import { HttpError } from '../http/response.ts';
  * Names of settings that say where svc sends requests (and so where keys and bundles travel): the
  * variables the table marks so (`SVC_HOSTING_DOI_API`, `SVC_REGISTRIES_FILE`, ...), and by name
  * any `*_host`, `*_url`, `*_endpoint`, `*_api`, `*_api_base` (`localllm_host`, `llm.base_url`,
- * a publish backend's `api_url`, variables of other tools such as `OLLAMA_HOST`).
+ * a publish backend's `api_url`, variables of other tools such as `OLLAMA_HOST`), and the
+ * workflow's `web.allow_private` and `web.allow_hosts`, which open the local network to fetch_url.
  */
 export function isRoutingKey(name: string): boolean {
-  return envVar(name)?.routing === true || /(^|_)(host|url|endpoint|api|api_base)$/i.test(name);
+  return envVar(name)?.routing === true || /(^|_)(host|url|endpoint|api|api_base)$/i.test(name) || /^allow_(private|hosts)$/i.test(name);
 }
 
 /**

@@ -17,6 +17,7 @@ const LOADERS: Record<string, () => Promise<SkillDef>> = {
   'plot-skill': () => import('./plot/index.ts').then((m) => m.default),
   'transform-skill': () => import('./transform/index.ts').then((m) => m.default),
   'vlm-skill': () => import('./vlm/index.ts').then((m) => m.default),
+  'web-skill': () => import('./web/index.ts').then((m) => m.default),
 };
 
 export const BUILTIN_SKILLS: ReadonlySet<string> = new Set(Object.keys(LOADERS));

@@ -21,6 +21,7 @@ const KNOWN_PROMPTS = [
   'idea/agent',
   'idea/discussion',
   'idea/synthesis',
+  'web/next_queries',
 ];
 
 const dirs: string[] = [];
@@ -74,6 +75,9 @@ describe('svc run of the demo', () => {
     const results = filesNamed(join(run.root, 'workspace', 'experiments'), 'results.json');
     expect(results.length).toBeGreaterThanOrEqual(4);
     expect(readFileSync(join(recordedCheckpoint, 'llm_cassette.jsonl'), 'utf8').trim().split('\n').length).toBeGreaterThan(10);
+    // the post-search related-work search ran, offline as the demo's retrieval is
+    expect(run.stderr).toContain('search_related_work: done');
+    expect(JSON.parse(readFileSync(join(recordedCheckpoint, 'related_refs.json'), 'utf8'))).toMatchObject({ papers: [], offline: true });
   }, 300_000);
 
   test('replays the recorded cassette with no model server: the same nodes and metrics', async () => {

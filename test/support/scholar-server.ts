@@ -4,7 +4,17 @@
  * the arXiv export API (`GET /api/query`, an Atom feed). It answers from its papers, unless a
  * scripted step comes first: an error status, a delay, or a raw body.
  */
-export type ScholarPaper = { title: string; abstract: string | null; id: string };
+export type ScholarPaper = {
+  title: string;
+  abstract: string | null;
+  /** the arXiv id, and the paper id on the Semantic Scholar side */
+  id: string;
+  /** what a citation needs; a paper without them is answered as the real APIs answer a sparse record */
+  authors?: string[];
+  year?: number;
+  venue?: string;
+  doi?: string;
+};
 
 export type ScholarStep =
   | { status: number; retryAfter?: number | string; body?: string }
@@ -80,6 +90,10 @@ function scholarSearch(q: URLSearchParams, headers: Headers, papers: ScholarPape
     if (fields.includes('title')) d.title = p.title;
     if (fields.includes('abstract')) d.abstract = p.abstract;
     if (fields.includes('url')) d.url = `https://www.semanticscholar.org/paper/${p.id}`;
+    if (fields.includes('year')) d.year = p.year ?? null;
+    if (fields.includes('venue')) d.venue = p.venue ?? '';
+    if (fields.includes('authors')) d.authors = (p.authors ?? []).map((name, i) => ({ authorId: String(1000 + i), name }));
+    if (fields.includes('externalIds')) d.externalIds = { ArXiv: p.id, CorpusId: 1, ...(p.doi ? { DOI: p.doi } : {}) };
     return d;
   });
   return Response.json({ total: found.length, offset: 0, ...(found.length > limit ? { next: limit } : {}), data });
@@ -100,10 +114,11 @@ function arxivQuery(q: URLSearchParams, papers: ScholarPaper[]): Response {
   const words = [...query.matchAll(/all:([^\s]+)/g)].map((m) => (m[1] ?? '').toLowerCase());
   const found = matching(papers, words).slice(0, max);
   const entries = found
-    .map(
-      (p) =>
-        `  <entry>\n    <id>http://arxiv.org/abs/${p.id}v1</id>\n    <updated>2026-01-01T00:00:00Z</updated>\n    <published>2026-01-01T00:00:00Z</published>\n    <title>${xml(p.title)}</title>\n    <summary>  ${xml(p.abstract ?? '')}\n    </summary>\n    <author>\n      <name>A. Author</name>\n    </author>\n    <link href="http://arxiv.org/abs/${p.id}v1" rel="alternate" type="text/html"/>\n    <arxiv:primary_category term="cs.LG"/>\n  </entry>\n`,
-    )
+    .map((p) => {
+      const authors = (p.authors ?? ['A. Author']).map((a) => `    <author>\n      <name>${xml(a)}</name>\n    </author>\n`).join('');
+      const extra = `${p.doi ? `    <arxiv:doi>${xml(p.doi)}</arxiv:doi>\n` : ''}${p.venue ? `    <arxiv:journal_ref>${xml(p.venue)}</arxiv:journal_ref>\n` : ''}`;
+      return `  <entry>\n    <id>http://arxiv.org/abs/${p.id}v1</id>\n    <updated>2026-01-01T00:00:00Z</updated>\n    <published>${p.year ?? 2026}-01-01T00:00:00Z</published>\n    <title>${xml(p.title)}</title>\n    <summary>  ${xml(p.abstract ?? '')}\n    </summary>\n${authors}${extra}    <link href="http://arxiv.org/abs/${p.id}v1" rel="alternate" type="text/html"/>\n    <arxiv:primary_category term="cs.LG"/>\n  </entry>\n`;
+    })
     .join('');
   const body = `${head}  <opensearch:totalResults>${found.length}</opensearch:totalResults>\n  <opensearch:startIndex>0</opensearch:startIndex>\n  <opensearch:itemsPerPage>${max}</opensearch:itemsPerPage>\n${entries}</feed>\n`;
   return new Response(body, { headers: { 'content-type': 'application/atom+xml; charset=utf-8' } });

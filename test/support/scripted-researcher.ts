@@ -5,6 +5,7 @@ import { ideaAgentReply, ideaDiscussionReply, ideaSynthesisReply } from './scrip
 import { judgeReply, metricSpecReply } from './scripted-judge.ts';
 import { expandReply, lineageReply, rootIdeaReply, selectReply } from './scripted-orchestrator.ts';
 import { type OpenAIChatRequest, promptName, textOfRoles } from './scripted-request.ts';
+import { nextQueriesReply } from './scripted-web.ts';
 
 export type { OpenAIChatRequest } from './scripted-request.ts';
 
@@ -43,6 +44,8 @@ export function researcherReply(body: OpenAIChatRequest): ReplyStep {
       return { text: figureCaptionReply(body) };
     case 'vlm/figure_review':
       return { text: figureReviewReply(body) };
+    case 'web/next_queries':
+      return { text: nextQueriesReply(body) };
     default:
       if (/one zero-based index/i.test(textOfRoles(body, ['system', 'user']))) return { text: selectReply(body) };
       return { text: `scripted researcher: unknown prompt ${name === null ? '(the first system message has no <!-- prompt: group/name --> line)' : `'${name}'`}` };

@@ -96,6 +96,9 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'gui_port', type: 'int', min: 0, env: ['SVC_GUI_PORT'], envBeatsExplicit: true, default: 8765 },
   { key: 'gui_access_log_max_mb', type: 'number', min: 0.001, env: ['SVC_GUI_ACCESS_LOG_MAX_MB'], default: 100 },
   { key: 'retrieval_backend', type: 'string', choices: ['scholar_a', 'scholar_b', 'both'], env: ['SVC_RETRIEVAL_BACKEND'], page: ['retrieval_backend'], workflow: at('retrieval.backend', (w) => w.retrieval.backend), default: 'scholar_a' },
+  // the web skill's fetch_url: private addresses are refused unless one of these lets it through
+  { key: 'web_allow_private', type: 'boolean', env: ['SVC_WEB_ALLOW_PRIVATE'], workflow: at('web.allow_private', (w) => w.web?.allow_private), default: false },
+  { key: 'web_allow_hosts', type: 'string', env: ['SVC_WEB_ALLOW_HOSTS'], workflow: at('web.allow_hosts', (w) => w.web?.allow_hosts?.join(',')), default: null },
   { key: 'memory_base_url', type: 'string', env: ['MEMBACKEND_BASE_URL'], saved: 'memory_base_url', page: ['membackend_base_url'], workflow: at('memory.membackend.base_url', (w) => w.memory.membackend.base_url), default: 'http://localhost:8283' },
   { key: 'container_image', type: 'string', env: ['SVC_CONTAINER_IMAGE'], page: ['container_image'], workflow: at('container.image', (w) => w.container.image), default: null },
   { key: 'rubric', type: 'string', env: ['SVC_RUBRIC'], saved: 'rubric_id', default: 'neurips' },

@@ -4,7 +4,7 @@ import { createModelClient } from '../../llm/client.ts';
 import { generateIdeas, LIMITS } from '../../ideas/discussion.ts';
 import { ideaEngine } from '../../ideas/ma-engine.ts';
 import { defineTool } from '../../mcp/tool.ts';
-import { skillConfig } from './skill-config.ts';
+import { skillConfig } from '../skill-config.ts';
 
 const PaperParam = T.Object(
   {

@@ -4,7 +4,7 @@ import { ideaEngine } from '../../ideas/ma-engine.ts';
 import { retrievalSettings } from '../../ideas/retrieval-settings.ts';
 import { MAX_PAPERS_LIMIT, survey } from '../../ideas/survey.ts';
 import { defineTool } from '../../mcp/tool.ts';
-import { skillConfig } from './skill-config.ts';
+import { skillConfig } from '../skill-config.ts';
 
 export const surveyTool = defineTool({
   name: 'survey',

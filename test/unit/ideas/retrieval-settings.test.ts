@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../../src/core/errors.ts';
 import { retrievalSettings } from '../../../src/ideas/retrieval-settings.ts';
-import { skillConfig } from '../../../src/skills/idea/skill-config.ts';
+import { skillConfig } from '../../../src/skills/skill-config.ts';
 import { type Sandbox, sandbox } from '../llm/helpers.ts';
 
 let box: Sandbox;

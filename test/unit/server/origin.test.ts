@@ -41,6 +41,11 @@ describe('routing keys', () => {
     expect(unmarked).toEqual([]);
   });
 
+  test("the switches that open this machine and the local network to the web skill's fetch_url", () => {
+    for (const k of ['SVC_WEB_ALLOW_PRIVATE', 'SVC_WEB_ALLOW_HOSTS', 'SVC_WEB_SEARCH_URL', 'allow_private', 'allow_hosts']) expect([k, isRoutingKey(k)]).toEqual([k, true]);
+    expect(routingChanges({ web: { allow_private: true, allow_hosts: [] } }, { web: { allow_private: false, allow_hosts: [] } })).toEqual(['web.allow_private']);
+  });
+
   test('only keys whose value changes count, at any depth; blank and absent are the same', () => {
     const current = { llm: { base_url: '', model: 'a' }, memory: { membackend: { base_url: 'http://localhost:8283' } } };
     expect(routingChanges({ llm: { base_url: null, model: 'b' } }, current)).toEqual([]);

@@ -1,6 +1,6 @@
-import { type Config, loadConfig } from '../../core/config/config.ts';
-import { envValue } from '../../core/config/env-vars.ts';
-import type { ToolContext } from '../../mcp/tool.ts';
+import { type Config, loadConfig } from '../core/config/config.ts';
+import { envValue } from '../core/config/env-vars.ts';
+import type { ToolContext } from '../mcp/tool.ts';
 
 /**
  * The configuration a skill process runs under: its environment, and the run's checkpoint copy of
