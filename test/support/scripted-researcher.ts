@@ -3,6 +3,7 @@ import { agentStep } from './scripted-agent.ts';
 import { ideaAgentReply, ideaDiscussionReply, ideaSynthesisReply } from './scripted-ideas.ts';
 import { judgeReply, metricSpecReply } from './scripted-judge.ts';
 import { expandReply, lineageReply, rootIdeaReply, selectReply } from './scripted-orchestrator.ts';
+import { configurationsReply, earReadmeReply, keywordsReply } from './scripted-transform.ts';
 import { type OpenAIChatRequest, promptName, textOfRoles } from './scripted-request.ts';
 
 export type { OpenAIChatRequest } from './scripted-request.ts';
@@ -38,6 +39,12 @@ export function researcherReply(body: OpenAIChatRequest): ReplyStep {
       return { text: ideaDiscussionReply() };
     case 'idea/synthesis':
       return { text: ideaSynthesisReply() };
+    case 'pipeline/keywords':
+      return { text: keywordsReply(body) };
+    case 'transform/configurations':
+      return { text: configurationsReply(body) };
+    case 'transform/ear_readme':
+      return { text: earReadmeReply(body) };
     default:
       if (/one zero-based index/i.test(textOfRoles(body, ['system', 'user']))) return { text: selectReply(body) };
       return { text: `scripted researcher: unknown prompt ${name === null ? '(the first system message has no <!-- prompt: group/name --> line)' : `'${name}'`}` };
