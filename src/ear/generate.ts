@@ -26,8 +26,8 @@ export type EarManifest = {
   ear_dir: string;
   generated_at: string;
   science_data: string;
-  /** the configurations whose code is bundled */
-  code: { node_id: string; name: string; role: string; files: string[] }[];
+  /** the configurations whose code is bundled, each in code/<dir>/ */
+  code: { node_id: string; name: string; role: string; dir: string; files: string[] }[];
   /** the generated files, relative to ear/ */
   files: ManifestFile[];
   readme: 'model' | 'deterministic';
@@ -39,7 +39,7 @@ export type EarManifest = {
 
 /**
  * Fills `<checkpoint>/ear/` from science_data.json: the code of the best and the baseline
- * configuration (their work-dir files, not their outputs) under code/<node>/, the data (each
+ * configuration (their work-dir files, not their outputs) under code/best/ and code/baseline/, the data (each
  * configuration's results.json and science_data.json) under data/, RESULTS.md (tables from the
  * science data), README.md (the model's or the deterministic one) and, when the author has none,
  * the default publish.yaml, so curation has a policy. The new ear/ is made whole beside the old and
@@ -88,7 +88,7 @@ export async function generateEar(checkpointDir: string, model: ModelClient | st
   }
 }
 
-/** The best configuration and the baseline, each once, with what it is. */
+/** The best configuration and the baseline, each once, with what it is; the first is the best. */
 function bundledRoles(data: ScienceData): Map<string, string> {
   const roles = new Map<string, string>();
   if (data.best) roles.set(data.best.node_id, 'best');
@@ -99,9 +99,11 @@ function bundledRoles(data: ScienceData): Map<string, string> {
 function bundleCode(checkpointDir: string, into: string, data: ScienceData, nodeId: string, role: string): BundledCode {
   const workDir = nodeWorkDir(checkpointDir, nodeId);
   const files = codeFiles(workDir, checkpointDir);
-  for (const rel of files) copyInto(join(workDir, rel), join(into, 'code', nodeId, rel));
+  // named by role, not node id: what a reader looks for, and the same in every run of the search
+  const dir = role === 'baseline' ? 'baseline' : 'best';
+  for (const rel of files) copyInto(join(workDir, rel), join(into, 'code', dir, rel));
   const name = data.configurations.find((c) => c.node_id === nodeId)?.name ?? nodeId;
-  return { node_id: nodeId, name, role, files, run_command: runCommand(workDir) };
+  return { node_id: nodeId, name, role, dir, files, run_command: runCommand(workDir) };
 }
 
 /**

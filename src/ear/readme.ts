@@ -6,8 +6,8 @@ import { fillOwnPrompt } from '../prompts/templates.ts';
 import type { ScienceData } from '../schema/science-data.ts';
 import { allowedNumbers, foreignNumbers } from '../science/numbers.ts';
 
-/** A bundled configuration: its node, its name, its role, the code files and the command the run last ran there. */
-export type BundledCode = { node_id: string; name: string; role: string; files: string[]; run_command: string | null };
+/** A bundled configuration: its node, its name, its role, its directory under code/, the code files and the command the run last ran there. */
+export type BundledCode = { node_id: string; name: string; role: string; dir: string; files: string[]; run_command: string | null };
 
 const MAX_README_CHARS = 20000;
 
@@ -32,8 +32,8 @@ export async function bundleReadme(model: ModelClient | string, data: ScienceDat
           content: fillOwnPrompt(readmeTemplate, {
             goal: data.experiment_context.goal || '(not given)',
             method: data.experiment_context.method_summary,
-            configurations: code.map((c) => `- ${c.node_id}: ${c.name} (${c.role}); code/${c.node_id}/: ${c.files.join(', ') || '(no files)'}`).join('\n'),
-            files: files.map((f) => `- ${f}`).join('\n'),
+            configurations: code.map((c) => `- code/${c.dir}/: ${c.name} (the ${c.role} configuration); files: ${c.files.join(', ') || '(none)'}`).join('\n'),
+            files: promptFiles(files),
           }),
         },
         { role: 'user', content: 'Write the README.md.' },
@@ -61,6 +61,17 @@ export async function bundleReadme(model: ModelClient | string, data: ScienceDat
     return fallback();
   }
   return { text: `${text}\n`, by: 'model' };
+}
+
+/**
+ * The bundle's files for the prompt, each configuration's results.json as one line: node ids
+ * differ from run to run, and a prompt without them is asked alike (and replays) whatever they are.
+ */
+function promptFiles(files: readonly string[]): string {
+  const results = files.filter((f) => /^data\/[^/]+\/results\.json$/.test(f));
+  const lines = files.filter((f) => !results.includes(f)).map((f) => `- ${f}`);
+  if (results.length > 0) lines.push(`- data/<node>/results.json: the settings and measurements of each configuration (${results.length} in all)`);
+  return lines.join('\n');
 }
 
 /** The model's Markdown, without a code fence around all of it or reasoning before it. */
@@ -91,11 +102,11 @@ export function deterministicReadme(data: ScienceData, code: readonly BundledCod
     '- `RESULTS.md`: the measured results, as tables generated from `data/science_data.json`.',
     '- `data/science_data.json`: every configuration with its settings and measurements, and the values a paper quotes, under their anchor keys.',
     '- `data/<node>/results.json`: the settings and measurements of each configuration, as its run recorded them.',
-    ...code.map((c) => `- \`code/${c.node_id}/\`: the code of the ${c.role} configuration, ${c.name}: ${c.files.map((f) => `\`${f}\``).join(', ') || 'no files'}.`),
+    ...code.map((c) => `- \`code/${c.dir}/\`: the code of the ${c.role} configuration, ${c.name} (node ${c.node_id}): ${c.files.map((f) => `\`${f}\``).join(', ') || 'no files'}.`),
     '',
     '## Running the code',
     '',
-    'Each `code/<node>/` directory holds the files of that configuration\'s work directory, less the run\'s records and outputs.',
+    'Each directory under `code/` holds the files of that configuration\'s work directory, less the run\'s records and outputs.',
     ...code.map((c) => (c.run_command ? `For ${c.name}, the run's last command there was \`${c.run_command}\`.` : `For ${c.name}, the run recorded no command.`)),
   ];
   // the experiment's own headings go below this README's

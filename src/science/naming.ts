@@ -23,19 +23,20 @@ export async function nameConfigurations(model: ModelClient | string, input: Nam
     notes.push(`names and method summary are deterministic: no model (${model})`);
     return fallback;
   }
-  let answer: { names: Record<string, string>; method_summary: string };
+  const listed = promptOrder(input.configs);
+  let answer: { names: string[]; method_summary: string };
   try {
     answer = await model.completeJson(
       {
         role: 'paper',
         messages: [
-          { role: 'system', content: fillOwnPrompt(configurationsTemplate, { goal: input.goal || '(not given)', idea: input.idea ?? '(none recorded)', metric: metricLine(input), configurations: configurationLines(input.configs) }) },
+          { role: 'system', content: fillOwnPrompt(configurationsTemplate, { goal: input.goal || '(not given)', idea: input.idea ?? '(none recorded)', metric: metricLine(input), configurations: configurationLines(listed) }) },
           { role: 'user', content: 'Name the configurations and summarise the method. Answer with the JSON object only.' },
         ],
         meta: { phase: 'paper', skill: 'transform-skill', component: 'transform', op: 'name_configurations' },
         signal,
       },
-      (v) => checkAnswer(v, input.configs),
+      (v) => checkAnswer(v, listed.length),
     );
   } catch (err) {
     if (signal?.aborted) throw err;
@@ -43,8 +44,8 @@ export async function nameConfigurations(model: ModelClient | string, input: Nam
     return fallback;
   }
   const names = new Map<string, string>();
-  for (const c of input.configs) {
-    const name = (answer.names[c.node_id] as string).trim();
+  for (const [i, c] of listed.entries()) {
+    const name = (answer.names[i] as string).trim();
     const foreign = foreignNumbers(name, allowedNumbers([c.params]));
     if (foreign.length > 0) notes.push(`${c.node_id}: the model's name "${name}" quotes ${foreign.join(', ')}, which its settings do not hold; named deterministically`);
     names.set(c.node_id, foreign.length > 0 ? (fallback.names.get(c.node_id) as string) : name);
@@ -90,17 +91,26 @@ function metricLine(input: NamingInput): string {
   return `${input.metric} (${input.higherIsBetter ? 'higher' : 'lower'} is better)`;
 }
 
-function configurationLines(configs: readonly MeasuredNode[]): string {
-  return configs.map((c) => `- ${c.node_id}; label: ${c.label}; search name: ${c.tree_name || '(none)'}; settings: ${JSON.stringify(c.params)}`).join('\n');
+/**
+ * The configurations in the order the prompt lists them: by depth, label, settings and the
+ * search's name, never by node id or tree order, which differ between runs of the same search;
+ * the same configurations are then asked about alike (and a recording replays).
+ */
+function promptOrder(configs: readonly MeasuredNode[]): MeasuredNode[] {
+  const key = (c: MeasuredNode) => `${String(c.depth).padStart(4, '0')}\u0000${c.label}\u0000${JSON.stringify(c.params)}\u0000${c.tree_name}`;
+  return [...configs].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
-function checkAnswer(v: unknown, configs: readonly MeasuredNode[]): string | null {
-  if (!isMapping(v) || !isMapping(v.names)) return 'the answer must be an object with names and method_summary';
-  const names = v.names;
-  for (const c of configs) {
-    const n = names[c.node_id];
-    if (typeof n !== 'string' || n.trim() === '') return `names has no name for ${c.node_id}`;
-    if (n.length > MAX_NAME) return `the name of ${c.node_id} is over ${MAX_NAME} characters`;
+function configurationLines(configs: readonly MeasuredNode[]): string {
+  return configs.map((c, i) => `${i + 1}. label: ${c.label}; search name: ${c.tree_name || '(none)'}; settings: ${JSON.stringify(c.params)}`).join('\n');
+}
+
+function checkAnswer(v: unknown, count: number): string | null {
+  if (!isMapping(v) || !Array.isArray(v.names)) return 'the answer must be an object with a names list and method_summary';
+  if (v.names.length !== count) return `names must hold ${count} names, one per configuration in their order; it holds ${v.names.length}`;
+  for (const [i, n] of v.names.entries()) {
+    if (typeof n !== 'string' || n.trim() === '') return `name ${i + 1} must be a non-empty string`;
+    if (n.length > MAX_NAME) return `name ${i + 1} is over ${MAX_NAME} characters`;
   }
   if (typeof v.method_summary !== 'string' || v.method_summary.trim() === '') return 'method_summary must be a non-empty string';
   if (v.method_summary.length > MAX_SUMMARY) return `method_summary is over ${MAX_SUMMARY} characters`;

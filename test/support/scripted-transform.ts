@@ -14,15 +14,10 @@ export function keywordsReply(body: OpenAIChatRequest): string {
   return JSON.stringify({ keywords });
 }
 
-type Listed = { id: string; settings: Record<string, unknown> };
-
 /** "Shell sort, gap ratio 2.4" from a configuration's settings; the seed only when it is not the usual one. */
 export function configurationsReply(body: OpenAIChatRequest): string {
-  const listed: Listed[] = [];
-  for (const m of textOfRoles(body, ['system']).matchAll(/^- (\S+); label: \S+; search name: .*; settings: (\{.*\})$/gm)) {
-    listed.push({ id: m[1] ?? '', settings: JSON.parse(m[2] ?? '{}') as Record<string, unknown> });
-  }
-  const names = Object.fromEntries(listed.map((c) => [c.id, nameOf(c.settings)]));
+  const settings = [...textOfRoles(body, ['system']).matchAll(/^\d+\. label: \S+; search name: .*; settings: (\{.*\})$/gm)].map((m) => JSON.parse(m[1] ?? '{}') as Record<string, unknown>);
+  const names = settings.map(nameOf);
   const method_summary =
     'Plain insertion sort on the fixed pseudo-random array is the baseline. Shell sort variants whose gaps grow by a constant ratio are compared with it by the exact number of element comparisons, counted by a deterministic program that also checks that its output is sorted.';
   return JSON.stringify({ names, method_summary });
@@ -39,7 +34,7 @@ function nameOf(s: Record<string, unknown>): string {
 /** A README naming each bundled configuration's directory and how to run its program. */
 export function earReadmeReply(body: OpenAIChatRequest): string {
   const text = textOfRoles(body, ['system']);
-  const configs = [...text.matchAll(/^- (\S+): (.+) \(([^)]+)\); code\/\S+\/: (.*)$/gm)].map((m) => ({ id: m[1], name: m[2], role: m[3], files: m[4] ?? '' }));
+  const configs = [...text.matchAll(/^- (code\/\S+\/): (.+) \(the ([^)]+)\); files: (.*)$/gm)].map((m) => ({ dir: m[1], name: m[2], role: m[3], files: m[4] ?? '' }));
   const program = /\b([\w-]+\.js)\b/.exec(configs.map((c) => c.files).join(' '))?.[1];
   return [
     '# Fewer comparisons when sorting: the artifact bundle',
@@ -50,7 +45,7 @@ export function earReadmeReply(body: OpenAIChatRequest): string {
     '',
     '- `RESULTS.md`: the measured results, generated from `data/science_data.json`.',
     '- `data/`: the science data and each configuration\'s `results.json`.',
-    ...configs.map((c) => `- \`code/${c.id}/\`: ${c.name}, the ${c.role} configuration.`),
+    ...configs.map((c) => `- \`${c.dir}\`: ${c.name}, the ${c.role}.`),
     '',
     '## Reproducing',
     '',

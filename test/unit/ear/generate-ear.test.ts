@@ -55,9 +55,9 @@ describe('generate_ear', () => {
     expect(files(join(ckpt, 'ear'))).toEqual([
       'README.md',
       'RESULTS.md',
-      `code/${ROOT_ID}/sort.js`,
-      'code/node_aaaa0002/lib/gaps.js',
-      'code/node_aaaa0002/sort.js',
+      'code/baseline/sort.js',
+      'code/best/lib/gaps.js',
+      'code/best/sort.js',
       `data/${ROOT_ID}/results.json`,
       'data/node_aaaa0001/results.json',
       'data/node_aaaa0002/results.json',
@@ -70,7 +70,7 @@ describe('generate_ear', () => {
     expect(JSON.stringify(bundled)).not.toContain(root);
     expect(ear('data/node_aaaa0002/results.json')).toBe(readFileSync(join(root, 'workspace', 'experiments', '20260301120000_sorting', 'node_aaaa0002', 'results.json'), 'utf8'));
     expect(ear('publish.yaml')).toBe(DEFAULT_PUBLISH_YAML);
-    expect(ear('README.md')).toContain('`code/node_aaaa0002/`: Shell sort, gap ratio 2.4, the best configuration.');
+    expect(ear('README.md')).toContain('- `code/best/`: Shell sort, gap ratio 2.4, the best configuration.');
 
     const results = ear('RESULTS.md');
     expect(results).toContain('| best | Shell sort, gap ratio 2.4 | `node_aaaa0002` | 50 |');
@@ -84,8 +84,8 @@ describe('generate_ear', () => {
 
     expect(manifest).toMatchObject({ ear_dir: join(ckpt, 'ear'), readme: 'model', publish_yaml: 'default written', kept: [] });
     expect(manifest.code).toEqual([
-      { node_id: 'node_aaaa0002', name: 'Shell sort, gap ratio 2.4', role: 'best', files: ['lib/gaps.js', 'sort.js'] },
-      { node_id: ROOT_ID, name: 'Insertion sort', role: 'baseline', files: ['sort.js'] },
+      { node_id: 'node_aaaa0002', name: 'Shell sort, gap ratio 2.4', role: 'best', dir: 'best', files: ['lib/gaps.js', 'sort.js'] },
+      { node_id: ROOT_ID, name: 'Insertion sort', role: 'baseline', dir: 'baseline', files: ['sort.js'] },
     ]);
     expect(manifest.files.map((f: { path: string }) => f.path)).toContain('publish.yaml');
     expect(JSON.parse(readFileSync(join(ckpt, 'ear_manifest.json'), 'utf8'))).toEqual(manifest);
@@ -97,15 +97,15 @@ describe('generate_ear', () => {
 
   test("a second run keeps the author's files and publish.yaml, and replaces what it made", async () => {
     await scienceData();
-    mkdirSync(join(ckpt, 'ear', 'code', 'node_gone'), { recursive: true });
-    writeFileSync(join(ckpt, 'ear', 'code', 'node_gone', 'old.js'), '// old\n');
+    mkdirSync(join(ckpt, 'ear', 'code', 'older'), { recursive: true });
+    writeFileSync(join(ckpt, 'ear', 'code', 'older', 'old.js'), '// old\n');
     writeFileSync(join(ckpt, 'ear', 'publish.yaml'), 'include: ["**/*"]\nlicense: MIT\n');
     writeFileSync(join(ckpt, 'ear', 'NOTES.md'), 'mine\n');
     const manifest = await generate();
     expect(manifest).toMatchObject({ publish_yaml: 'kept', kept: ['NOTES.md', 'publish.yaml'] });
     expect(ear('publish.yaml')).toBe('include: ["**/*"]\nlicense: MIT\n');
     expect(ear('NOTES.md')).toBe('mine\n');
-    expect(existsSync(join(ckpt, 'ear', 'code', 'node_gone'))).toBe(false);
+    expect(existsSync(join(ckpt, 'ear', 'code', 'older'))).toBe(false);
     expect(manifest.files.map((f: { path: string }) => f.path)).not.toContain('NOTES.md');
     // nothing of the work left beside the checkpoint
     expect(readdirSync(ckpt).filter((n) => n.startsWith('.ear'))).toEqual([]);
@@ -119,7 +119,7 @@ describe('generate_ear', () => {
     expect(manifest.notes.some((n: string) => n.startsWith('README.md is deterministic: the model gave none ('))).toBe(true);
     const readme = ear('README.md');
     expect(readme).toStartWith('# Geometric gaps\n');
-    expect(readme).toContain('- `code/node_aaaa0002/`: the code of the best configuration, Shell sort, gap ratio 2.4: `lib/gaps.js`, `sort.js`.');
+    expect(readme).toContain('- `code/best/`: the code of the best configuration, Shell sort, gap ratio 2.4 (node node_aaaa0002): `lib/gaps.js`, `sort.js`.');
   });
 
   test('a README quoting a number from nowhere is replaced by the deterministic one', async () => {

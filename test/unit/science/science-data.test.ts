@@ -72,6 +72,8 @@ describe('nodes_to_science_data', () => {
     const asked = JSON.stringify(server.requests.map((r) => r.body));
     expect(asked).toContain('transform/configurations');
     expect(asked).not.toContain('1000');
+    // nor a node id, which differs between runs of the same search
+    expect(asked).not.toContain('node_aaaa');
   });
 
   test('no model answer: deterministic names from the settings that differ, and a note', async () => {
@@ -85,7 +87,8 @@ describe('nodes_to_science_data', () => {
   });
 
   test("a model's name or summary that quotes a number no setting gives is replaced by the deterministic one", async () => {
-    const names = { [ROOT_ID]: 'Insertion sort', node_aaaa0001: 'Shell sort, 100 comparisons', node_aaaa0002: 'Shell sort, gap ratio 2.4' };
+    // in the prompt's order: by depth, label and settings
+    const names = ['Insertion sort', 'Shell sort, 100 comparisons', 'Shell sort, gap ratio 2.4'];
     server.push({ text: JSON.stringify({ names, method_summary: 'Shell sort needs 20 times fewer comparisons.' }) });
     await build();
     const data = written();
