@@ -23,9 +23,14 @@ test("the README's quick-start run works offline and finds a best node with a me
   expect(out).toMatch(/^nodes: [5-9]\d* \(5 success, 0 failed\)$/m);
   expect(out).toMatch(/^best: node_[0-9a-f]{8} \(score 0\.\d+; comparisons = \d+/m);
   // after the search, the post-search pipeline: each stage says how it ended, the last line sums them
-  expect(out).toMatch(/^post-search pipeline: \d+ skipped, \d+ unavailable$/m);
+  expect(out).toMatch(/^post-search pipeline: \d+ done, \d+ skipped, \d+ unavailable$/m);
   expect(err).toContain('search_related_work: unavailable (web-skill is not in this version of svc)');
+  for (const stage of ['transform_data', 'generate_ear', 'ear_curate', 'ear_publish']) expect(err).toContain(`${stage}: done`);
   const [run] = readdirSync(join(home, 'workspace', 'checkpoints'));
+  // the recording holds no answer to the post-search prompts: their text is the deterministic one, the numbers the same
+  const science = JSON.parse(readFileSync(join(home, 'workspace', 'checkpoints', run ?? '', 'science_data.json'), 'utf8'));
+  expect(science.values['best.comparisons'].value).toBe(30850);
+  expect(science.notes.some((n: string) => n.startsWith('names and method summary are deterministic: the model gave none (replay diverged from the recording'))).toBe(true);
   const tree = JSON.parse(readFileSync(join(home, 'workspace', 'checkpoints', run ?? '', 'tree.json'), 'utf8'));
   expect(tree.nodes.length).toBeGreaterThanOrEqual(5);
   // the programs the agent wrote were run here: their measurements are in each node's results.json

@@ -42,7 +42,7 @@ describe('skills and tools', () => {
 
   test('GET /api/tools: the combined catalogue follows the workflow switches', async () => {
     const before = (await viz.get('/api/tools')).body.tools;
-    expect(before).toHaveLength(37);
+    expect(before).toHaveLength(39);
     expect(before.find((t: { name: string }) => t.name === 'curate_ear')).toMatchObject({ skill: 'transform-skill', phases: ['paper'], enabled: true });
     expect(before.find((t: { name: string }) => t.name === 'plot')).toMatchObject({ skill: 'benchmark-skill', phases: ['bfts'], enabled: true, disabled: false });
     expect((await viz.post('/api/workflow/disabled-tools', { skill: 'benchmark-skill', tools: ['plot'] })).status).toBe(200);
