@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../core/atomic.ts';
+import { statOrNull } from '../core/paths.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { listSkills } from '../core/config/skills.ts';
 import { renderDeep, renderTemplate, templateVars, unresolvedPlaceholders } from '../core/config/template.ts';
@@ -113,7 +114,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     if (!back) continue;
     const target = chosen.findIndex((s) => s.stage === back.target);
     if (back.exhausted || target < 0 || target > i) {
-      opts.log(`${stage.stage}: ${back.why}, ${back.exhausted ? `but its ${done} loop-back${done === 1 ? '' : 's'} are spent` : `but ${back.target} is not a stage above it that runs`}; going on`);
+      opts.log(`${stage.stage}: ${back.why}, ${back.exhausted ? `but its ${done} loop-back${done === 1 ? ' is' : 's are'} spent` : `but ${back.target} is not a stage above it that runs`}; going on`);
       continue;
     }
     loops.set(stage.stage, done + 1);
@@ -122,7 +123,8 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     for (const s of chosen.slice(target, i + 1)) {
       delete outputs[s.stage];
       outcomes.delete(s.stage);
-      if (s.skip_if_exists) rmSync(renderTemplate(s.skip_if_exists, v), { force: true });
+      const skipFile = s.skip_if_exists ? renderTemplate(s.skip_if_exists, v) : null;
+      if (skipFile && statOrNull(skipFile)?.isFile()) rmSync(skipFile);
     }
     opts.log(`${stage.stage}: ${back.why}; back to ${back.target} with its feedback (loop-back ${done + 1} of ${back.max})`);
     i = target - 1;
