@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../core/atomic.ts';
 import { loadEnv } from '../core/config/environment.ts';
@@ -9,6 +9,7 @@ import { ensureLicense, LICENSE_FILE } from './license.ts';
 import { bundleDigest, MANIFEST_FILE, type ManifestFile, type ManifestLock } from './manifest.ts';
 import { loadPublishConfig, manifestPublish, publishYamlPath } from './publish-config.ts';
 import { selectFiles } from './select.ts';
+import { swapIn, tempDirFor } from './swap-dir.ts';
 import { canonicalJson } from '../llm/cassette.ts';
 
 export const EAR_DIR = 'ear';
@@ -60,8 +61,7 @@ export async function curateBundle(checkpointDir: string, opts: CurateOptions = 
   }
 
   const target = join(checkpointDir, PUBLISHED_DIR);
-  removeStaleTemps(checkpointDir);
-  const tmp = join(checkpointDir, `.${PUBLISHED_DIR}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
+  const tmp = tempDirFor(checkpointDir, PUBLISHED_DIR);
   let files: ManifestFile[];
   let manifest: ManifestLock;
   try {
@@ -150,41 +150,5 @@ function authorName(checkpointDir: string): string {
     return loadWorkflow({ checkpointDir, env: loadEnv({ checkpointDir }) }).workflow.author_name ?? '';
   } catch {
     return '';
-  }
-}
-
-/** Replace `target` by `fresh`: the old one is moved aside first and put back if the second rename fails. */
-function swapIn(fresh: string, target: string): void {
-  if (!existsSync(target)) {
-    renameSync(fresh, target);
-    return;
-  }
-  const old = `${fresh}.old`;
-  renameSync(target, old);
-  try {
-    renameSync(fresh, target);
-  } catch (err) {
-    renameSync(old, target);
-    throw err;
-  }
-  rmSync(old, { recursive: true, force: true });
-}
-
-/** Temp directories left by a curation that was killed: those whose process is gone. */
-function removeStaleTemps(checkpointDir: string): void {
-  for (const name of readdirSync(checkpointDir)) {
-    const m = new RegExp(`^\\.${PUBLISHED_DIR}\\.(\\d+)\\.[a-z0-9]+\\.tmp(\\.old)?$`).exec(name);
-    if (!m || alive(Number(m[1]))) continue;
-    rmSync(join(checkpointDir, name), { recursive: true, force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,36 +1,40 @@
-import { join } from 'node:path';
-import { readCheckpointText, readRecord } from '../core/checkpoint/records.ts';
-import { bestNode, EvaluationCriteria } from '../core/checkpoint/summary.ts';
-import { readTree } from '../core/checkpoint/tree.ts';
-import { IdeaFile } from '../schema/checkpoint.ts';
+import { oneLine } from '../core/errors.ts';
+import { readScienceData } from '../science/build.ts';
+import { type SearchNode, scoreOf } from '../search/contract.ts';
 
-/** How much of the experiment text the context carries: the goal and plan, not pages of notes. */
-const MAX_EXPERIMENT_CHARS = 6000;
+/** How many of the best nodes the context describes. */
+const BEST_NODES = 3;
+
+export type PaperContextParts = {
+  /** the workflow's own `paper_context`, when it sets one */
+  workflowContext: string | null;
+  goal: string;
+  idea: string | null;
+  nodes: readonly SearchNode[];
+};
 
 /**
- * The template variables the post-search stages share, made from the checkpoint: `paper_context`,
- * what the paper is about (the experiment, the idea the search followed, its best result), and
- * `keywords`, search phrases for its related work (the idea's title, the experiment's title). A
- * file the checkpoint lacks leaves its part out.
+ * `{{paper_context}}`: what the paper stages are told the run is about. The workflow's
+ * paper_context, the idea, the experiment as science_data.json states it once transform_data has
+ * built it (its goal and method summary; the goal of experiment.md before), and the best nodes'
+ * summaries as the evaluator wrote them.
  */
-export function paperContextVars(checkpointDir: string): { paper_context: string; keywords: string } {
-  const problems: string[] = [];
-  const experiment = (readCheckpointText(join(checkpointDir, 'experiment.md'), problems) ?? '').trim();
-  const idea = readRecord(checkpointDir, 'idea.json', IdeaFile, problems);
-  const chosen = idea?.ideas[0];
-  const metric = readRecord(checkpointDir, 'evaluation_criteria.json', EvaluationCriteria, problems)?.primary_metric || idea?.primary_metric || null;
-  const nodes = readTree(checkpointDir).tree?.nodes ?? [];
-  const best = bestNode(nodes, metric);
-  const parts: string[] = [];
-  if (experiment) parts.push(`# Experiment\n${experiment.length > MAX_EXPERIMENT_CHARS ? `${experiment.slice(0, MAX_EXPERIMENT_CHARS)}…` : experiment}`);
-  if (chosen) parts.push(`# Idea\n${chosen.title}${chosen.description ? `\n${chosen.description}` : ''}`);
-  if (best) {
-    const node = nodes.find((n) => n.id === best.id);
-    const measured = node?.metrics?._measurements_dict;
-    const numbers = measured && typeof measured === 'object' ? Object.entries(measured as Record<string, unknown>).filter(([, v]) => typeof v === 'number') : [];
-    parts.push(`# Best result\nnode ${best.id} (score ${best.score})${numbers.length ? `: ${numbers.map(([k, v]) => `${k} = ${v}`).join(', ')}` : ''}`);
+export function paperContext(checkpointDir: string, parts: PaperContextParts): string {
+  const out: string[] = [];
+  if (parts.workflowContext?.trim()) out.push(parts.workflowContext.trim());
+  if (parts.idea) out.push(`## Idea\n${parts.idea}`);
+  let science = null;
+  try {
+    science = readScienceData(checkpointDir);
+  } catch (err) {
+    out.push(`(science_data.json is not usable: ${oneLine(err)})`);
   }
-  const title = /^#\s+(.+)$/m.exec(experiment)?.[1]?.trim();
-  const keywords = [...new Set([chosen?.title?.trim(), title].filter((k): k is string => !!k))].map((k) => k.replace(/\s*[,;\n]+\s*/g, ' '));
-  return { paper_context: parts.join('\n\n'), keywords: keywords.join(', ') };
+  if (science) out.push(`## Experiment\n${science.experiment_context.goal}\n\n## Method\n${science.experiment_context.method_summary}`);
+  else if (parts.goal) out.push(`## Experiment\n${parts.goal}`);
+  const best = parts.nodes
+    .filter((n) => n.status === 'success' && n.has_real_data)
+    .sort((a, b) => scoreOf(b) - scoreOf(a))
+    .slice(0, BEST_NODES);
+  if (best.length > 0) out.push(`## Best nodes\n${best.map((n) => `- ${n.name || n.label} (${n.id}, score ${scoreOf(n).toFixed(3)}): ${n.eval_summary ?? 'no summary'}`).join('\n')}`);
+  return out.join('\n\n');
 }

@@ -1,13 +1,16 @@
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../core/atomic.ts';
+import { statOrNull } from '../core/paths.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { listSkills } from '../core/config/skills.ts';
 import { renderDeep, renderTemplate, templateVars, unresolvedPlaceholders } from '../core/config/template.ts';
 import { autoPromote, type AutoPromotion, publishRequired } from '../ear/pipeline-gates.ts';
+import type { ModelClient } from '../llm/client.ts';
 import type { SkillPool, ToolInfo } from '../mcp/pool.ts';
 import type { Workflow } from '../schema/workflow.ts';
-import { paperContextVars } from './paper-context.ts';
+import { loopBack } from './loop-back.ts';
+import { preflight } from './preflight.ts';
 import { type PlannedStage, pipelineStages, usableOutput } from './stages.ts';
 
 /** Marker touched when the post-search pipeline starts. */
@@ -32,6 +35,8 @@ export type PipelineOptions = {
   workflow: Workflow;
   pool: SkillPool;
   env: Env;
+  /** the run's model client, for the pre-flight's keywords; a string says why there is none */
+  model: ModelClient | string;
   /** run this stage only (its dependencies are taken from their output files) */
   only?: string;
   /** extra tool arguments by stage name, laid over the workflow's inputs */
@@ -42,23 +47,35 @@ export type PipelineOptions = {
 
 /**
  * Runs the workflow's post-search stages in file order (each below those it depends on), each a call to its skill's tool with
- * the stage's inputs ({{template}} variables filled). A stage whose skill or tool this version does
+ * the stage's inputs ({{template}} variables filled), after the pre-flight (preflight.ts), whose
+ * sanity gate may stop the pipeline before any stage. A stage whose skill or tool this version does
  * not have is unavailable; one whose output is already usable is skipped (skip_if_exists); a stage
  * after a failed, unavailable or skipped-without-output one is skipped. A failure ends only that
  * stage, unless it is the publish and publish.yaml sets `required: true`: then the pipeline fails
- * and stops. After the reproducibility check, auto_promote may promote the staged bundle.
+ * and stops. A stage with loop_back_to whose result scores low sends the pipeline back to an
+ * earlier stage (loop-back.ts). After the reproducibility check, auto_promote may promote the staged bundle.
  */
 export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult> {
   const planned = pipelineStages(opts.workflow);
   const chosen = opts.only === undefined ? planned : planned.filter((s) => s.stage === opts.only);
   writeFileAtomic(join(opts.checkpointDir, PIPELINE_STARTED), `${new Date().toISOString()}\n`);
+  const pre = await preflight({ checkpointDir: opts.checkpointDir, workflow: opts.workflow, env: opts.env, model: opts.model, stages: chosen, signal: opts.signal });
+  for (const line of pre.lines) opts.log(line);
+  if (pre.stop) return { stages: [], failure: pre.stop };
 
   const skills = new Map(listSkills(opts.workflow, opts.projectRoot).map((s) => [s.name, s]));
   const tools = await opts.pool.tools();
   const outcomes = new Map<string, StageOutcome>();
   const outputs: Record<string, { outputs: { file?: string } }> = {};
-  const context = paperContextVars(opts.checkpointDir);
-  const vars = () => templateVars({ checkpointDir: opts.checkpointDir, projectRoot: opts.projectRoot, workflow: opts.workflow, stages: outputs, extra: context });
+  let vlmFeedback = '';
+  const vars = () =>
+    templateVars({
+      checkpointDir: opts.checkpointDir,
+      projectRoot: opts.projectRoot,
+      workflow: opts.workflow,
+      stages: outputs,
+      extra: { ...pre.vars, paper_context: pre.paperContext(), vlm_feedback: vlmFeedback },
+    });
   const outputFile = (s: PlannedStage, v = vars()) => (s.outputs?.file ? renderTemplate(s.outputs.file, v) : undefined);
   if (opts.only !== undefined) {
     // one stage alone: what the others made before is there to use
@@ -68,14 +85,18 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     }
   }
 
+  // each stage's latest outcome, in the order stages first ran: a stage run again by a loop-back reports its last run
+  const reported = new Map<string, StageOutcome>();
   const result: PipelineResult = { stages: [], failure: null };
-  // the tool result of the stage that ran last, for the reproducibility gate
+  const loops = new Map<string, number>();
+  // the tool result of the stage that ran last, for the reproducibility gate and loop-backs
   let lastResult: unknown;
-  for (const stage of chosen) {
+  for (let i = 0; i < chosen.length; i++) {
+    const stage = chosen[i] as PlannedStage;
     if (opts.signal?.aborted) break;
     const outcome = await runStage(stage);
     outcomes.set(stage.stage, outcome);
-    result.stages.push(outcome);
+    reported.set(stage.stage, outcome);
     opts.log(`${stage.stage}: ${outcome.status}${outcome.detail ? ` (${outcome.detail})` : ''}`);
     if ((outcome.status === 'failed' || outcome.blocked) && stage.tool === PUBLISH_TOOL && publishRequired(opts.checkpointDir)) {
       result.failure = `${stage.stage} ${outcome.status === 'failed' ? 'failed' : 'could not run'} and publish.yaml sets required: true: ${outcome.detail}`;
@@ -87,7 +108,28 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
       result.promotion = await autoPromote(opts.checkpointDir, grade, opts.env);
       opts.log(`auto_promote: ${describePromotion(result.promotion)}`);
     }
+    if (outcome.status !== 'done' || !stage.loop_back_to || opts.only !== undefined) continue;
+    const done = loops.get(stage.stage) ?? 0;
+    const back = loopBack(stage, lastResult, done);
+    if (!back) continue;
+    const target = chosen.findIndex((s) => s.stage === back.target);
+    if (back.exhausted || target < 0 || target > i) {
+      opts.log(`${stage.stage}: ${back.why}, ${back.exhausted ? `but its ${done} loop-back${done === 1 ? ' is' : 's are'} spent` : `but ${back.target} is not a stage above it that runs`}; going on`);
+      continue;
+    }
+    loops.set(stage.stage, done + 1);
+    vlmFeedback = back.feedback;
+    const v = vars();
+    for (const s of chosen.slice(target, i + 1)) {
+      delete outputs[s.stage];
+      outcomes.delete(s.stage);
+      const skipFile = s.skip_if_exists ? renderTemplate(s.skip_if_exists, v) : null;
+      if (skipFile && statOrNull(skipFile)?.isFile()) rmSync(skipFile);
+    }
+    opts.log(`${stage.stage}: ${back.why}; back to ${back.target} with its feedback (loop-back ${done + 1} of ${back.max})`);
+    i = target - 1;
   }
+  result.stages = [...reported.values()];
   return result;
 
   async function runStage(s: PlannedStage): Promise<StageOutcome> {
@@ -170,6 +212,7 @@ export function describePromotion(p: AutoPromotion): string {
 export function pipelineSummary(r: PipelineResult): string {
   const count = (st: StageStatus) => r.stages.filter((s) => s.status === st).length;
   const parts = (['done', 'skipped', 'failed', 'unavailable'] as const).filter((st) => count(st) > 0).map((st) => `${count(st)} ${st}`);
+  if (r.failure && r.stages.length === 0) return `post-search pipeline: stopped before any stage: ${r.failure}`;
   const head = `post-search pipeline: ${parts.length ? parts.join(', ') : 'no stages'}`;
   return r.failure ? `${head}; it failed: ${r.failure}` : head;
 }

@@ -83,7 +83,8 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
     memory = await openRunMemory(baseEnv, dir, { resume: req.kind === 'resume', log });
     log(memory.note);
     const runEnv = { ...baseEnv, ...memory.env };
-    model = stopOnFatal(createModelClient({ cfg, checkpointDir: dir, env: runEnv }), stop);
+    const client = createModelClient({ cfg, checkpointDir: dir, env: runEnv });
+    model = stopOnFatal(client, stop);
     const wf = cfg.workflow.workflow;
     pool = new SkillPool({ skills: listSkills(wf, cfg.projectRoot), disabledTools: disabledTools(wf), env: runEnv });
     const problems: string[] = [];
@@ -118,7 +119,8 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
     }
     if (result.ended === 'stopped' || stop.signal.aborted) return { checkpointDir: dir, nodes: result.nodes, best: result.best, ended: 'stopped' };
     log('post-search pipeline');
-    const pipeline = await runPipeline({ checkpointDir: dir, projectRoot: cfg.projectRoot, workflow: wf, pool, env: runEnv, log, signal: stop.signal });
+    // the pipeline's own model calls degrade to deterministic text: one that fails must not stop the run
+    const pipeline = await runPipeline({ checkpointDir: dir, projectRoot: cfg.projectRoot, workflow: wf, pool, env: runEnv, model: client, log, signal: stop.signal });
     return { checkpointDir: dir, nodes: result.nodes, best: result.best, ended: stop.signal.aborted ? 'stopped' : result.ended, pipeline };
   } catch (err) {
     // a new run that failed before it recorded anything of its own leaves no directory behind

@@ -7,9 +7,11 @@ import type { Env } from '../core/config/env-vars.ts';
 import { disabledTools, listSkills } from '../core/config/skills.ts';
 import { InputError } from '../core/errors.ts';
 import { isFileAt } from '../core/paths.ts';
+import { createModelClient } from '../llm/client.ts';
 import { SkillPool } from '../mcp/pool.ts';
 import { type PipelineResult, runPipeline } from '../pipeline/run.ts';
 import { pipelineStages } from '../pipeline/stages.ts';
+import { openRunMemory, type RunMemory } from './memory-session.ts';
 import { planStage } from './run-stage.ts';
 
 export type PostSearchRequest = { checkpoint: string; configPath?: string; stage?: string };
@@ -27,13 +29,20 @@ export async function runPostSearch(req: PostSearchRequest, env: Env, cwd: strin
   const wf = cfg.workflow.workflow;
   const only = req.stage === undefined ? undefined : postSearchStage(req.stage, wf);
   claimPid(dir);
-  const runEnv = { ...mergedEnv(cfg.env, cfg.dotenv), SVC_CHECKPOINT_DIR: dir };
-  const pool = new SkillPool({ skills: listSkills(wf, cfg.projectRoot), disabledTools: disabledTools(wf), env: runEnv });
+  const baseEnv = { ...mergedEnv(cfg.env, cfg.dotenv), SVC_CHECKPOINT_DIR: dir };
+  let memory: RunMemory | null = null;
+  let pool: SkillPool | null = null;
   try {
-    const result = await runPipeline({ checkpointDir: dir, projectRoot: cfg.projectRoot, workflow: wf, pool, env: runEnv, only, log });
+    // the memory the run used, served here as a run serves it, for the pre-flight's verified context
+    memory = await openRunMemory(baseEnv, dir, { resume: false, log });
+    const runEnv = { ...baseEnv, ...memory.env };
+    pool = new SkillPool({ skills: listSkills(wf, cfg.projectRoot), disabledTools: disabledTools(wf), env: runEnv });
+    const model = createModelClient({ cfg, checkpointDir: dir, env: runEnv });
+    const result = await runPipeline({ checkpointDir: dir, projectRoot: cfg.projectRoot, workflow: wf, pool, env: runEnv, model, only, log });
     return { ...result, checkpointDir: dir };
   } finally {
-    await pool.close().catch(() => {});
+    await pool?.close().catch(() => {});
+    await memory?.close();
     releasePid(dir);
   }
 }

@@ -54,5 +54,11 @@ export const ScienceData = T.Object({
   /** the configuration others are compared with: the root draft's, or the one labelled baseline */
   baseline: Nullable(T.Object({ node_id: T.String(), value: T.Number() })),
   values: T.Record(T.String(), ScienceValue),
+  /**
+   * What was left out and why (a node whose results.json is missing or damaged), and whether the
+   * names and the method summary are the model's or the deterministic ones: a writer that quotes
+   * this file, and a reader checking it, must know which nodes it does not cover.
+   */
+  notes: T.Optional(T.Array(T.String())),
 });
 export type ScienceData = Static<typeof ScienceData>;

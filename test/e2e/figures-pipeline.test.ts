@@ -45,10 +45,10 @@ afterAll(() => {
 function checkpoint(name: string): string {
   const run = join(dir, 'checkpoints', name);
   mkdirSync(run, { recursive: true });
-  writeFileSync(join(run, 'tree.json'), JSON.stringify({ run_id: name, nodes: [] }));
+  // the search's tree: the pre-flight makes nodes_tree.json from it
+  writeFileSync(join(run, 'tree.json'), JSON.stringify({ ...json(join(FIXTURES, 'sorting-nodes-tree.json')), run_id: name }));
   writeFileSync(join(run, 'workflow.yaml'), WORKFLOW);
   copyFileSync(join(FIXTURES, 'sorting.json'), join(run, 'science_data.json'));
-  copyFileSync(join(FIXTURES, 'sorting-nodes-tree.json'), join(run, 'nodes_tree.json'));
   return run;
 }
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'));

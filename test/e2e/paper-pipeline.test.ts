@@ -79,6 +79,8 @@ describe('svc paper: the post-search pipeline', () => {
     const r = await svc(['paper', run], { cwd: dir, env: { SVC_REGISTRY_URL: reg.url, SVC_REGISTRY_TOKEN: owner, REPRO_GRADE: grade(0.8), REPRO_CALLS: calls } });
     expect(r.code).toBe(0);
     const lines = r.stderr.trim().split('\n');
+    // the pre-flight first: a tree without nodes passes the sanity gate
+    expect(lines.shift()).toBe('pre-flight: 0 nodes, 0 with real data; verified_context.json: 0 verified results (memory holds no experiment results of these nodes)');
     expect(lines[0]).toBe('write_paper: unavailable (paper-skill is not in this version of svc)');
     expect(lines[1]).toBe('review_paper: skipped (depends on write_paper, which is unavailable)');
     expect(lines[2]).toStartWith('ear_curate: done');
@@ -165,6 +167,25 @@ describe('svc paper: the post-search pipeline', () => {
     expect((await svc(['paper', run], { cwd: dir, env })).stderr).toContain('ors_grade: done');
     expect(count()).toBe(2);
     expect(JSON.parse(readFileSync(join(run, 'ors_grade.json'), 'utf8')).ors_score).toBe(0.7);
+  });
+
+  test('the sanity gate: a search whose nodes worked but measured nothing stops the pipeline (exit 1) unless SVC_FORCE_PAPER=1', async () => {
+    const run = checkpoint('20260101000000_nodata', 'include: ["**/*"]\n');
+    const node = { id: 'node_20260101000000_nodata_root', parent_id: null, status: 'failed', artifacts: [{ type: 'code', tool: 'write_code', content: 'x', step: 1 }], metrics: {}, has_real_data: false, label: 'draft' };
+    writeFileSync(join(run, 'tree.json'), JSON.stringify({ nodes: [node] }));
+    const env = { REPRO_GRADE: grade(1) };
+    const r = await svc(['paper', run], { cwd: dir, env });
+    expect(r.code).toBe(1);
+    const why = 'no node of the search has real data with measured metrics (1 of 1 left artifacts or metrics); nothing for a paper to report; see bfts_no_real_data.json (SVC_FORCE_PAPER=1 runs the pipeline anyway)';
+    expect(r.stdout).toContain(`post-search pipeline: stopped before any stage: ${why}`);
+    expect(r.stderr).not.toContain('ear_curate');
+    expect(JSON.parse(readFileSync(join(run, 'bfts_no_real_data.json'), 'utf8')).nodes[0]).toMatchObject({ id: node.id, artifacts: 1, has_real_data: false });
+    expect(existsSync(join(run, 'ear_published'))).toBe(false);
+
+    const forced = await svc(['paper', run], { cwd: dir, env: { ...env, SVC_FORCE_PAPER: '1' } });
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).toContain('SVC_FORCE_PAPER=1: the pipeline runs anyway');
+    expect(forced.stderr).toContain('ear_curate: done');
   });
 
   test('bad input: a checkpoint without a search, a search stage, an unknown stage', async () => {

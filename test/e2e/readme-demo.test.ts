@@ -23,12 +23,15 @@ test("the README's quick-start run works offline and finds a best node with a me
   expect(out).toMatch(/^nodes: [5-9]\d* \(5 success, 0 failed\)$/m);
   expect(out).toMatch(/^best: node_[0-9a-f]{8} \(score 0\.\d+; comparisons = \d+/m);
   // after the search, the post-search pipeline: each stage says how it ended, the last line sums them
-  expect(out).toMatch(/^post-search pipeline: 1 done, \d+ skipped, \d+ unavailable$/m);
+  expect(out).toMatch(/^post-search pipeline: \d+ done, \d+ skipped, \d+ unavailable$/m);
   // the related-work search runs, offline (the demo's retrieval endpoint is a closed port): zero papers, and a note saying so
   expect(err).toContain('search_related_work: done');
+  for (const stage of ['transform_data', 'generate_ear', 'ear_curate', 'ear_publish']) expect(err).toContain(`${stage}: done`);
   const [run] = readdirSync(join(home, 'workspace', 'checkpoints'));
   const refs = JSON.parse(readFileSync(join(home, 'workspace', 'checkpoints', run ?? '', 'related_refs.json'), 'utf8'));
   expect(refs).toMatchObject({ papers: [], offline: true, note: expect.stringContaining('the literature search could not be reached') });
+  const science = JSON.parse(readFileSync(join(home, 'workspace', 'checkpoints', run ?? '', 'science_data.json'), 'utf8'));
+  expect(science.values['best.comparisons'].value).toBe(30850);
   const tree = JSON.parse(readFileSync(join(home, 'workspace', 'checkpoints', run ?? '', 'tree.json'), 'utf8'));
   expect(tree.nodes.length).toBeGreaterThanOrEqual(5);
   // the programs the agent wrote were run here: their measurements are in each node's results.json

@@ -20,7 +20,7 @@ beforeEach(() => {
   mkdirSync(run, { recursive: true });
   writeFileSync(join(run, 'experiment.md'), '# Fewer comparisons\n\nSort a seeded array of 1000 numbers with as few comparisons as possible.\n');
   writeFileSync(join(run, 'idea.json'), JSON.stringify({ ideas: [{ title: 'Binary insertion sort', description: 'Find each slot by binary search.' }], primary_metric: 'comparisons' }));
-  writeFileSync(join(run, 'tree.json'), JSON.stringify({ run_id: '20260101000000_sort', nodes: [{ id: 'n1', status: 'success', metrics: { _scientific_score: 0.7, comparisons: 8700 } }] }));
+  writeFileSync(join(run, 'tree.json'), JSON.stringify({ run_id: '20260101000000_sort', nodes: [{ id: 'n1', status: 'success', has_real_data: true, metrics: { _scientific_score: 0.7, comparisons: 8700 } }] }));
   scholar = startScholarServer({
     papers: [
       { id: '1', title: 'Binary Insertion Sort Revisited', abstract: 'Insertion with binary search.', authors: ['Ada Lovelace'], year: 2001 },
@@ -44,17 +44,17 @@ describe('the search_related_work stage of the bundled workflow', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`search_related_work: done (${join(run, 'related_refs.json')})`);
     const refs = JSON.parse(readFileSync(join(run, 'related_refs.json'), 'utf8'));
-    // the keywords: the idea's title, then the experiment's
+    // the keywords the pre-flight asked of the paper model come first
     expect(refs.rounds.slice(0, 2).map((x: { query: string; origin: string }) => [x.query, x.origin])).toEqual([
-      ['Binary insertion sort', 'keywords'],
-      ['Fewer comparisons', 'keywords'],
+      ['Shell sort gap sequence', 'keywords'],
+      ['geometric gap ratio', 'keywords'],
     ]);
     expect(refs.rounds.some((x: { origin: string }) => x.origin === 'model')).toBe(true);
     // the model ran out of queries to propose (an empty list): that is an answer, not a failure
     expect(refs.note).not.toContain('the model proposed no queries');
     const asked = model.requests.filter((q) => q.path === '/v1/chat/completions').map((q) => promptName(q.body as OpenAIChatRequest));
     expect(asked.length).toBeGreaterThan(0);
-    expect(new Set(asked)).toEqual(new Set(['web/next_queries']));
+    expect(new Set(asked)).toEqual(new Set(['pipeline/keywords', 'web/next_queries']));
     expect(refs.papers.map((p: { title: string }) => p.title).sort()).toEqual(['Adaptive Sorting of Presorted Inputs', 'Binary Insertion Sort Revisited', 'Comparison Sorting Lower Bounds']);
     const bib = readFileSync(join(run, 'refs.bib'), 'utf8');
     for (const p of refs.papers) expect(bib).toContain(`@misc{${p.cite_key},`);
@@ -70,7 +70,8 @@ describe('the search_related_work stage of the bundled workflow', () => {
     const refs = JSON.parse(readFileSync(join(run, 'related_refs.json'), 'utf8'));
     expect(refs).toMatchObject({ papers: [], count: 0, offline: true, stopped: 'offline' });
     expect(refs.note).toMatch(/^found 0 of the 10 papers asked for in 1 round: the literature search could not be reached/);
-    expect(model.requests).toEqual([]);
+    // offline, only the keywords were asked of the model: no literature came back to ask more about
+    expect(model.requests.map((r) => promptName(r.body as OpenAIChatRequest))).toEqual(['pipeline/keywords']);
     const again = await svc(['paper', run, '--stage', 'search_related_work'], { cwd: dir, env: env({ SVC_SCHOLAR_A_URL: 'http://127.0.0.1:9' }) });
     expect(again.stderr).toContain(`search_related_work: skipped (${join(run, 'related_refs.json')} is already there; delete it to run the stage again)`);
   });

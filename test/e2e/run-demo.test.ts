@@ -22,6 +22,11 @@ const KNOWN_PROMPTS = [
   'idea/discussion',
   'idea/synthesis',
   'web/next_queries',
+  'plot/figure_caption',
+  'vlm/figure_review',
+  'pipeline/keywords',
+  'transform/configurations',
+  'transform/ear_readme',
 ];
 
 const dirs: string[] = [];
@@ -78,6 +83,23 @@ describe('svc run of the demo', () => {
     // the post-search related-work search ran, offline as the demo's retrieval is
     expect(run.stderr).toContain('search_related_work: done');
     expect(JSON.parse(readFileSync(join(recordedCheckpoint, 'related_refs.json'), 'utf8'))).toMatchObject({ papers: [], offline: true });
+
+    // after the search, the science data and the artifact bundle, curated and published
+    for (const stage of ['transform_data', 'generate_ear', 'ear_curate', 'ear_publish']) expect(run.stderr).toContain(`${stage}: done`);
+    expect(names).toEqual(expect.arrayContaining(['pipeline/keywords', 'transform/configurations', 'transform/ear_readme']));
+    const science = JSON.parse(readFileSync(join(recordedCheckpoint, 'science_data.json'), 'utf8'));
+    expect(science.values['best.comparisons'].value).toBe(30850);
+    expect(science.best.value).toBe(30850);
+    expect(science.baseline.value).toBe(1013583);
+    expect(science.configurations.length).toBe(measured.length);
+    expect(science.notes).toContain("configuration names and method summary are the model's");
+    expect(science.configurations.find((c: { node_id: string }) => c.node_id === science.best.node_id).name).toMatch(/^Shell sort, gap ratio /);
+    const manifest = JSON.parse(readFileSync(join(recordedCheckpoint, 'ear_manifest.json'), 'utf8'));
+    expect(manifest.readme).toBe('model');
+    expect(manifest.code.map((c: { role: string }) => c.role)).toEqual(['best', 'baseline']);
+    const lock = JSON.parse(readFileSync(join(recordedCheckpoint, 'ear_published', 'manifest.lock'), 'utf8'));
+    expect(lock.files.map((f: { path: string }) => f.path)).toEqual(expect.arrayContaining(['README.md', 'RESULTS.md', 'data/science_data.json', `code/best/${PROGRAM_FILE}`, `code/baseline/${PROGRAM_FILE}`]));
+    expect(readFileSync(join(recordedCheckpoint, 'ear', 'RESULTS.md'), 'utf8')).toContain(`| best | ${science.configurations.find((c: { node_id: string }) => c.node_id === science.best.node_id).name} | \`${science.best.node_id}\` | 30850 |`);
   }, 300_000);
 
   test('replays the recorded cassette with no model server: the same nodes and metrics', async () => {
@@ -92,6 +114,11 @@ describe('svc run of the demo', () => {
     expect(outcomeOf(checkpoint ?? '')).toEqual(outcomeOf(recordedCheckpoint));
     // the replay ran the programs itself
     expect(filesNamed(join(run.root, 'workspace', 'experiments'), PROGRAM_FILE).length).toBeGreaterThanOrEqual(5);
+    // and the post-search prompts were answered from the recording: the same names, the same numbers
+    const science = (dir: string) => JSON.parse(readFileSync(join(dir, 'science_data.json'), 'utf8'));
+    const named = (dir: string) => science(dir).configurations.map((c: { name: string; metrics: unknown }) => [c.name, c.metrics]).sort();
+    expect(named(checkpoint ?? '')).toEqual(named(recordedCheckpoint));
+    expect(science(checkpoint ?? '').notes).toContain("configuration names and method summary are the model's");
   }, 300_000);
 
   test('a request missing from the cassette fails the replay with a clear error', async () => {

@@ -4,6 +4,7 @@ import { figureCaptionReply, figureReviewReply } from './scripted-figures.ts';
 import { ideaAgentReply, ideaDiscussionReply, ideaSynthesisReply } from './scripted-ideas.ts';
 import { judgeReply, metricSpecReply } from './scripted-judge.ts';
 import { expandReply, lineageReply, rootIdeaReply, selectReply } from './scripted-orchestrator.ts';
+import { configurationsReply, earReadmeReply, keywordsReply } from './scripted-transform.ts';
 import { type OpenAIChatRequest, promptName, textOfRoles } from './scripted-request.ts';
 import { nextQueriesReply } from './scripted-web.ts';
 
@@ -46,6 +47,12 @@ export function researcherReply(body: OpenAIChatRequest): ReplyStep {
       return { text: figureReviewReply(body) };
     case 'web/next_queries':
       return { text: nextQueriesReply(body) };
+    case 'pipeline/keywords':
+      return { text: keywordsReply(body) };
+    case 'transform/configurations':
+      return { text: configurationsReply(body) };
+    case 'transform/ear_readme':
+      return { text: earReadmeReply(body) };
     default:
       if (/one zero-based index/i.test(textOfRoles(body, ['system', 'user']))) return { text: selectReply(body) };
       return { text: `scripted researcher: unknown prompt ${name === null ? '(the first system message has no <!-- prompt: group/name --> line)' : `'${name}'`}` };

@@ -110,6 +110,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   v('SVC_PHASE1_ALLOW_FALLBACK', '1: a sandbox kind whose runtime is missing (docker daemon, apptainer/singularity, slurm) falls back to local with a warning instead of failing', null),
   v('SVC_SLURM_ALLOW_NO_GRES', '1: a GPU request on a cluster without generic resources is dropped with a warning instead of failing', null),
   v('SOURCE_DATE_EPOCH', 'seconds since 1970 used as created_at of manifest.lock and the license year, for bundles curated alike anywhere', null),
+  v('SVC_FORCE_PAPER', 'run the post-search pipeline even when no node has real data (its sanity gate otherwise writes bfts_no_real_data.json and stops it)', 'off'),
   v('SVC_PUBLISH_DRYRUN', 'force publish dry-run', null),
   v('SVC_REGISTRY_DATA', 'registry storage root (must exist; never created); svc registry serve needs it unless --data-dir', null),
   v('SVC_REGISTRY_TOKEN', 'bearer token for registry clients', null, true),

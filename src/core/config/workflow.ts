@@ -98,7 +98,7 @@ function literalChoices(schema: TSchema): { values: string[]; list: boolean } | 
 /**
  * Stage names unique per list among enabled stages (a disabled entry may keep another variant of a
  * stage at hand); depends_on names a stage above it, which also rules out cycles; loop_back_to
- * names a stage of the same list.
+ * names this stage or one above it in the same list.
  */
 function checkStages(wf: Workflow, file: string): void {
   for (const list of ['bfts_pipeline', 'pipeline'] as const) {
@@ -118,6 +118,10 @@ function checkStages(wf: Workflow, file: string): void {
       }
       if (s.loop_back_to && !all.has(s.loop_back_to)) {
         invalid(file, `${list}[${i}].loop_back_to`, `unknown stage '${s.loop_back_to}' (stages: ${known})`);
+      }
+      // a loop runs stages again: its target is this stage or one above it
+      if (s.loop_back_to && s.loop_back_to !== s.stage && !above.has(s.loop_back_to)) {
+        invalid(file, `${list}[${i}].loop_back_to`, `'${s.loop_back_to}' is not above '${s.stage}'; a loop goes back to an earlier stage`);
       }
       above.add(s.stage);
     });

@@ -5,7 +5,7 @@ import { diskError, InputError } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
 import { defineTool } from '../../mcp/tool.ts';
-import { readScienceData } from '../../paper/science-data.ts';
+import { readScienceDataFile } from '../../science/read.ts';
 import { FigureKind } from '../../schema/figures-manifest.ts';
 import { svgToPng } from '../benchmark/chart/png.ts';
 import { visionModel } from '../vision.ts';
@@ -43,7 +43,7 @@ export const generateFigures = defineTool({
     const st = statOrNull(outputDir);
     if (st && !st.isDirectory()) throw new InputError(`output_dir '${printable(args.output_dir)}' is not a directory`);
     const sciencePath = resolve(args.science_data_path);
-    const data = readScienceData(sciencePath);
+    const data = readScienceDataFile(sciencePath);
     if (args.nodes_json_path) checkSameRun(data, sciencePath, resolve(args.nodes_json_path));
     const drawn = drawFigures(data, sciencePath, args.figures);
 

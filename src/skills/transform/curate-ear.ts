@@ -5,7 +5,7 @@ import { isCheckpointDir } from '../../core/checkpoint/locate.ts';
 import { InputError, NotFoundError } from '../../core/errors.ts';
 import { printable } from '../../core/text.ts';
 import { curateBundle } from '../../ear/curate.ts';
-import { defineTool } from '../../mcp/tool.ts';
+import { defineTool, type ToolContext } from '../../mcp/tool.ts';
 
 export const curateEar = defineTool({
   name: 'curate_ear',
@@ -19,11 +19,16 @@ export const curateEar = defineTool({
   ),
   timeoutS: 1800,
   async run(args, ctx) {
-    const given = args.checkpoint_dir || ctx.env.SVC_CHECKPOINT_DIR;
-    if (!given) throw new InputError('no checkpoint_dir given and SVC_CHECKPOINT_DIR is not set');
-    const dir = resolve(given);
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new NotFoundError(`checkpoint_dir '${printable(given)}' is not a directory`);
-    if (!isCheckpointDir(dir)) throw new InputError(`checkpoint_dir '${printable(given)}' is not a checkpoint`, 'a checkpoint holds tree.json, idea.json or launch_config.json');
-    return curateBundle(dir);
+    return curateBundle(checkpointArg(args.checkpoint_dir, ctx.env));
   },
 });
+
+/** The checkpoint a bundle tool works on: `given`, else SVC_CHECKPOINT_DIR; it must be a checkpoint directory. */
+export function checkpointArg(given: string | undefined, env: ToolContext['env']): string {
+  const name = given || env.SVC_CHECKPOINT_DIR;
+  if (!name) throw new InputError('no checkpoint_dir given and SVC_CHECKPOINT_DIR is not set');
+  const dir = resolve(name);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new NotFoundError(`checkpoint_dir '${printable(name)}' is not a directory`);
+  if (!isCheckpointDir(dir)) throw new InputError(`checkpoint_dir '${printable(name)}' is not a checkpoint`, 'a checkpoint holds tree.json, idea.json or launch_config.json');
+  return dir;
+}

@@ -23,7 +23,7 @@ describe('transform-skill curate_ear', () => {
   test('is a built-in skill serving curate_ear', async () => {
     expect(BUILTIN_SKILLS.has('transform-skill')).toBe(true);
     const skill = await loadSkill('transform-skill');
-    expect(skill?.tools.map((t) => t.name)).toEqual(['curate_ear', 'publish_ear', 'promote_ear']);
+    expect(skill?.tools.map((t) => t.name)).toEqual(['nodes_to_science_data', 'generate_ear', 'curate_ear', 'publish_ear', 'promote_ear']);
   });
 
   test('curates, from the argument or SVC_CHECKPOINT_DIR; skipped without publish.yaml', async () => {

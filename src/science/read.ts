@@ -13,7 +13,7 @@ const REWRITE = 'write it again with the transform_data stage (nodes_to_science_
  * node equal to what that configuration reports. A paper drawn from it may cite any of its numbers,
  * so a file that contradicts itself is refused, with one line naming the file and the first problem.
  */
-export function readScienceData(path: string): ScienceData {
+export function readScienceDataFile(path: string): ScienceData {
   const st = statOrNull(path);
   if (!st) throw new NotFoundError(`no science data at ${path}`, REWRITE);
   if (!st.isFile()) throw new InputError(`${path} is not a file`, 'give the path of science_data.json');
