@@ -12,7 +12,7 @@ let owner: string;
 let reproSkill: string;
 
 // the ear stages of the bundled workflow, a reproducibility check served by an external skill, and
-// a paper stage whose skill this version does not have
+// a paper stage whose tool this version of the paper skill does not have
 const WORKFLOW = (skill: string) => `
 skills:
   - { name: transform-skill, path: builtin, phase: paper }
@@ -79,7 +79,7 @@ describe('svc paper: the post-search pipeline', () => {
     const r = await svc(['paper', run], { cwd: dir, env: { SVC_REGISTRY_URL: reg.url, SVC_REGISTRY_TOKEN: owner, REPRO_GRADE: grade(0.8), REPRO_CALLS: calls } });
     expect(r.code).toBe(0);
     const lines = r.stderr.trim().split('\n');
-    expect(lines[0]).toBe('write_paper: unavailable (paper-skill is not in this version of svc)');
+    expect(lines[0]).toBe('write_paper: unavailable (paper-skill has no write_paper_iterative in this version of svc)');
     expect(lines[1]).toBe('review_paper: skipped (depends on write_paper, which is unavailable)');
     expect(lines[2]).toStartWith('ear_curate: done');
     expect(lines[3]).toStartWith('ear_publish: done');
