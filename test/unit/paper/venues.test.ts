@@ -61,7 +61,7 @@ describe('venues', () => {
 });
 
 describe.skipIf(lacks('venues') || lacks('pdftools'))("each venue's template compiles", () => {
-  test.each(listVenues().map((v) => v.id))('%s: a PDF with the title, the citation resolved', async (id) => {
+  test.each(listVenues().map((v) => v.id))('%s: a PDF with the title, the citation resolved, scalable fonts', async (id) => {
     const dir = join(root, id);
     writePaper(dir, id, { title: `Sorting with Fewer Comparisons for ${id.toUpperCase()}` });
     const built = await compilePaper(dir, 'main.tex', env);
@@ -71,5 +71,9 @@ describe.skipIf(lacks('venues') || lacks('pdftools'))("each venue's template com
     expect(pdfText(built.pdf_path)).toContain('30,850');
     expect(built.warnings.filter((w) => w.kind !== 'other')).toEqual([]);
     expect(referencesPage(readFileSync(join(dir, 'main.aux'), 'utf8'))).toBe(1);
+    // every font scalable: no bitmap (Type 3) font, which publishers' PDF checks refuse
+    const fonts = Bun.spawnSync(['pdffonts', built.pdf_path], { stdout: 'pipe' }).stdout.toString();
+    expect(fonts).toContain('Type 1');
+    expect(fonts).not.toContain('Type 3');
   });
 });
