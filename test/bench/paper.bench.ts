@@ -1,7 +1,8 @@
 // compile_paper through the paper skill's server against a bare `latexmk -pdf` of the same
 // sources (a NeurIPS paper with a bibliography: pdfLaTeX, BibTeX and the reruns), each build from
 // a fresh copy so neither finds work done; the two alternate within a round, measured in the same
-// run so a noisy machine shifts the baseline too. Target: at most 1.1x the bare build.
+// run so a noisy machine shifts the baseline too. Target: at most 1.1x the bare build. What
+// compile_paper adds is pdfinfo for the page count and reading the log (tens of milliseconds).
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { listSkills } from '../../src/core/config/skills.ts';
@@ -61,5 +62,8 @@ await pool.close();
 console.log(`${ROUNDS} full builds each, median`);
 report('latexmk -pdf, bare (baseline)', median(bares), median(bares));
 report('compile_paper via the skill server', median(tools), median(bares), Math.round(1.1 * median(bares)));
-console.log(`compile_paper / bare latexmk: ${(median(tools) / median(bares)).toFixed(3)}x (target at most 1.1x)`);
+// a build is the same work every time: the fastest of each is what a loaded machine disturbs least
+report('latexmk -pdf, bare, fastest build', Math.min(...bares), Math.min(...bares));
+report('compile_paper, fastest build', Math.min(...tools), Math.min(...bares), Math.round(1.1 * Math.min(...bares)));
+console.log(`compile_paper / bare latexmk: ${(median(tools) / median(bares)).toFixed(3)}x median, ${(Math.min(...tools) / Math.min(...bares)).toFixed(3)}x fastest (target at most 1.1x)`);
 removeDir(dir);
