@@ -10,13 +10,21 @@ can_install=0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then can_install=1; fi
 apt_updated=0
 
+# a command on the PATH, or a file at an absolute path
+present() {
+  case "$1" in
+    /*) [ -e "$1" ] ;;
+    *) command -v "$1" >/dev/null 2>&1 ;;
+  esac
+}
+
 # need <command or absolute path> <Debian package> <what the tests use it for>
 need() {
-  command -v "$1" >/dev/null 2>&1 && return 0
+  present "$1" && return 0
   if [ "$can_install" = 1 ]; then
     if [ "$apt_updated" = 0 ]; then apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null 2>&1; apt_updated=1; fi
     DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "$2" >/dev/null 2>&1
-    command -v "$1" >/dev/null 2>&1 && return 0
+    present "$1" && return 0
   fi
   echo "test setup: no $(basename "$1") here, so the tests of $3 are skipped; get it with: apt-get install $2 (as root)"
 }
@@ -26,6 +34,11 @@ need latexmk latexmk "LaTeX compiles"
 need pdflatex texlive-latex-base "LaTeX compiles"
 need rsvg-convert librsvg2-bin "figures as vector PDF"
 need pdftotext poppler-utils "reading PDFs (compiled papers, uploaded files, fetched pages)"
+tex=/usr/share/texlive/texmf-dist
+need $tex/tex/latex/acmart/acmart.cls texlive-publishers "the venue templates (acmart, IEEEtran, llncs)"
+need $tex/tex/generic/xstring/xstring.sty texlive-latex-extra "the ACM templates (packages acmart loads)"
+need $tex/fonts/tfm/adobe/times/ptmr8t.tfm texlive-fonts-recommended "the NeurIPS and IEEE templates (Times)"
+need /usr/share/texmf/tex/latex/lm/lmodern.sty lmodern "the arXiv, ACM and LNCS templates (Latin Modern)"
 need ssh openssh-client "the SSH login probe"
 need /usr/sbin/sshd openssh-server "the SSH login probe"
 need python3 python3-minimal "running .py files"

@@ -2,7 +2,12 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { checkpointFilePath, regularFileStat } from '../core/checkpoint/files-path.ts';
 import type { Env } from '../core/config/env-vars.ts';
-import { ConflictError, InputError, NotFoundError, UnavailableError } from '../core/errors.ts';
+import { ConflictError, InputError, NotFoundError, SvcError, UnavailableError } from '../core/errors.ts';
+import { isFileAt, resolveInside, statOrNull } from '../core/paths.ts';
+import { printable } from '../core/text.ts';
+import { pdfPages } from './pdf.ts';
+import { bibliographyProblem, missingFileHint } from './tex-problems.ts';
+import { describeTexError, firstTexError, type TexWarning, texWarnings } from './tex-log.ts';
 
 /** Where a run's paper draft lives, in the order it is looked for. */
 export const PAPER_CANDIDATES = ['paper/full_paper.tex', 'full_paper.tex', 'paper/main.tex'];
@@ -31,8 +36,9 @@ export function findPaperTex(root: string, rel?: string): string {
 }
 
 /**
- * Runs `latexmk -pdf` on a .tex in its own directory. A LaTeX error is a result (with the first
- * `!` line and the log's tail), not an exception; a missing TeX installation is UnavailableError.
+ * Runs `latexmk -pdf` on a .tex in its own directory. A LaTeX error is a result (TeX's first `!`
+ * line with the source file and line, a hint for a missing class or package, and the log's tail),
+ * not an exception; a missing TeX installation is UnavailableError.
  * On timeout the whole process group is killed, so no pdflatex is left behind.
  */
 export async function compileLatex(texAbs: string, opts: { env: Env; timeoutMs?: number }): Promise<CompileResult> {
@@ -48,15 +54,34 @@ export async function compileLatex(texAbs: string, opts: { env: Env; timeoutMs?:
   }
 }
 
+export type PaperBuild = { pdf_path: string; pages: number; warnings: TexWarning[] };
+
+/**
+ * compile_paper: builds `mainFile` of `texDir` with latexmk (pdfLaTeX, BibTeX as needed). A LaTeX
+ * error throws, naming TeX's first `!` line and the source file and line; otherwise the PDF, its
+ * page count and the warnings of the last pass.
+ */
+export async function compilePaper(texDir: string, mainFile: string, env: Env): Promise<PaperBuild> {
+  if (!statOrNull(texDir)?.isDirectory()) throw new NotFoundError(`tex_dir '${printable(texDir)}' is not a directory`, "give the directory that holds the paper's .tex files");
+  const main = resolveInside(texDir, mainFile, 'main_file');
+  if (extname(main).toLowerCase() !== '.tex') throw new InputError(`main_file '${printable(mainFile)}' is not a .tex file`, 'give the .tex that holds \\documentclass');
+  if (!isFileAt(main)) throw new NotFoundError(`main_file '${printable(mainFile)}' is not in ${texDir}`, 'give the .tex that holds \\documentclass');
+  const built = await compileLatex(main, { env });
+  if (!built.ok) throw new SvcError(built.error);
+  const log = readLog(join(dirname(main), `${basename(main, extname(main))}.log`)) ?? '';
+  return { pdf_path: built.pdf, pages: await pdfPages(built.pdf, env), warnings: texWarnings(log) };
+}
+
 async function runLatexmk(latexmk: string, texAbs: string, env: Env, timeoutMs: number): Promise<CompileResult> {
   const dir = dirname(texAbs);
   const stem = basename(texAbs, extname(texAbs));
   // -norc: a latexmkrc is Perl, and anyone who can save a file beside the draft could plant one;
   // shell escape stays off for the same reason
-  const args = ['-norc', '-pdf', '-pdflatex=pdflatex -no-shell-escape %O %S', '-interaction=nonstopmode', '-halt-on-error', basename(texAbs)];
+  const args = ['-norc', '-pdf', '-pdflatex=pdflatex -file-line-error -no-shell-escape %O %S', '-interaction=nonstopmode', '-halt-on-error', basename(texAbs)];
   const proc = Bun.spawn([latexmk, ...args], {
     cwd: dir,
-    env: toolEnv(env),
+    // log lines unwrapped, and error contexts long enough to show the text TeX stopped at
+    env: { ...toolEnv(env), max_print_line: '10000', error_line: '254', half_error_line: '238' },
     stdin: 'ignore',
     stdout: 'pipe',
     stderr: 'pipe',
@@ -77,18 +102,9 @@ async function runLatexmk(latexmk: string, texAbs: string, env: Env, timeoutMs: 
   const pdf = join(dir, `${stem}.pdf`);
   if (timedOut) return { ok: false, error: `LaTeX failed: latexmk did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped`, logTail };
   if (code === 0 && existsSync(pdf)) return { ok: true, pdf, logTail };
-  return { ok: false, error: `LaTeX failed: ${firstError(log) ?? firstError(output) ?? `latexmk exited with code ${code}`}`, logTail };
-}
-
-/** The first `! ...` line of a TeX log, with the source line number TeX reports after it. */
-export function firstError(log: string): string | null {
-  const lines = log.split(/\r?\n/);
-  const i = lines.findIndex((l) => l.startsWith('!'));
-  if (i < 0) return null;
-  const message = (lines[i] ?? '').replace(/^!\s*/, '').trim();
-  const at = lines.slice(i + 1, i + 20).find((l) => /^l\.\d+/.test(l));
-  const line = at ? /^l\.(\d+)/.exec(at)?.[1] : undefined;
-  return line ? `${message} (line ${line})` : message;
+  const error = firstTexError(log) ?? firstTexError(output);
+  if (error) return { ok: false, error: `LaTeX failed at ${describeTexError(error)}${missingFileHint(error.message)}`, logTail };
+  return { ok: false, error: `LaTeX failed: ${bibliographyProblem(output, readLog(join(dir, `${stem}.blg`))) ?? `latexmk exited with code ${code}; see ${stem}.log`}`, logTail };
 }
 
 export function tailLines(text: string, n: number): string[] {

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writeFileAtomic, writeJsonAtomic } from '../core/atomic.ts';
+import { writeFileAtomic } from '../core/atomic.ts';
 import { statOrNull } from '../core/paths.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { listSkills } from '../core/config/skills.ts';
@@ -11,6 +11,7 @@ import type { SkillPool, ToolInfo } from '../mcp/pool.ts';
 import type { Workflow } from '../schema/workflow.ts';
 import { loopBack } from './loop-back.ts';
 import { preflight } from './preflight.ts';
+import { keepStageOutput } from './stage-output.ts';
 import { type PlannedStage, pipelineStages, usableOutput } from './stages.ts';
 
 /** Marker touched when the post-search pipeline starts. */
@@ -177,8 +178,8 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
       const after = mtime(output);
       if (after === null || after === before) {
         mkdirSync(dirname(output), { recursive: true });
-        if (typeof value === 'string' && !output.endsWith('.json')) writeFileAtomic(output, value);
-        else writeJsonAtomic(output, value);
+        const problem = keepStageOutput(output, value, s.stage, opts.checkpointDir);
+        if (problem) return { ...base, status: 'failed', detail: problem };
       }
       outputs[s.stage] = { outputs: { file: output } };
     } else outputs[s.stage] = { outputs: {} };

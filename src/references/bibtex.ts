@@ -1,5 +1,5 @@
 import type { PaperRecord } from '../ideas/papers.ts';
-import { latexText } from './latex-text.ts';
+import { latexText } from '../paper/latex-text.ts';
 
 /** Authors listed by name; past this many, `and others` (BibTeX's et al.). */
 const MAX_AUTHORS = 10;

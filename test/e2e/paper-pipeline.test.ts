@@ -4,6 +4,8 @@ import { join, resolve } from 'node:path';
 import { removeDir, svc, tempDir } from '../support/svc.ts';
 import { writeEarCheckpoint } from '../support/checkpoint.ts';
 import { startTestRegistry, type TestRegistry } from '../support/registry-server.ts';
+import { lacks } from '../support/components.ts';
+import { pdfText, writePaper } from '../support/paper.ts';
 
 let dir: string;
 let ckpts: string;
@@ -12,7 +14,7 @@ let owner: string;
 let reproSkill: string;
 
 // the ear stages of the bundled workflow, a reproducibility check served by an external skill, and
-// a paper stage whose skill this version does not have
+// a paper stage whose tool this version of the paper skill does not have
 const WORKFLOW = (skill: string) => `
 skills:
   - { name: transform-skill, path: builtin, phase: paper }
@@ -81,7 +83,7 @@ describe('svc paper: the post-search pipeline', () => {
     const lines = r.stderr.trim().split('\n');
     // the pre-flight first: a tree without nodes passes the sanity gate
     expect(lines.shift()).toBe('pre-flight: 0 nodes, 0 with real data; verified_context.json: 0 verified results (memory holds no experiment results of these nodes)');
-    expect(lines[0]).toBe('write_paper: unavailable (paper-skill is not in this version of svc)');
+    expect(lines[0]).toBe('write_paper: unavailable (paper-skill has no write_paper_iterative in this version of svc)');
     expect(lines[1]).toBe('review_paper: skipped (depends on write_paper, which is unavailable)');
     expect(lines[2]).toStartWith('ear_curate: done');
     expect(lines[3]).toStartWith('ear_publish: done');
@@ -207,5 +209,54 @@ describe('svc paper: the post-search pipeline', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown stage 'nope'");
     expect(existsSync(join(run, 'ear_published'))).toBe(false);
+  });
+});
+
+// the paper skill's deterministic tools as stages: the statement goes in after curation, the
+// compiled PDF becomes the stage's output, the format check its report
+const PAPER_WORKFLOW = `
+skills:
+  - { name: transform-skill, path: builtin, phase: paper }
+  - { name: paper-skill, path: builtin, phase: paper }
+pipeline:
+  - stage: ear_curate
+    skill: transform-skill
+    tool: curate_ear
+    inputs: { checkpoint_dir: "{{checkpoint_dir}}" }
+    outputs: { file: "{{checkpoint_dir}}/ear_curate.status.json" }
+  - stage: finalize_paper
+    skill: paper-skill
+    tool: inject_code_availability
+    depends_on: [ear_curate]
+    inputs: { tex_path: "{{checkpoint_dir}}/paper/main.tex", checkpoint_dir: "{{checkpoint_dir}}" }
+    outputs: { file: "{{checkpoint_dir}}/finalize_paper.json" }
+  - stage: render_paper
+    skill: paper-skill
+    tool: compile_paper
+    depends_on: [finalize_paper]
+    inputs: { tex_dir: "{{checkpoint_dir}}/paper" }
+    outputs: { file: "{{checkpoint_dir}}/full_paper.pdf" }
+  - stage: check_paper
+    skill: paper-skill
+    tool: check_format
+    depends_on: [render_paper]
+    inputs: { venue: sc, pdf_path: "{{checkpoint_dir}}/paper/main.pdf" }
+    outputs: { file: "{{checkpoint_dir}}/format_check.json" }
+`;
+
+describe('svc paper: the paper skill as pipeline stages', () => {
+  test.skipIf(lacks('venues') || lacks('pdftools'))('code availability after curation, the compiled paper as the output file, its format report', async () => {
+    const run = writeEarCheckpoint(join(ckpts, '20260101000000_paper'), { 'code/sort.js': '// sort\n', 'publish.yaml': 'include: ["**/*"]\nlicense: MIT\n' });
+    writeFileSync(join(run, 'workflow.yaml'), PAPER_WORKFLOW);
+    writePaper(join(run, 'paper'), 'sc');
+    const r = await svc(['paper', run], { cwd: dir, env: {} });
+    expect(r.stderr).toContain('finalize_paper: done');
+    expect(r.stdout).toContain('post-search pipeline: 4 done');
+    const finalize = JSON.parse(readFileSync(join(run, 'finalize_paper.json'), 'utf8'));
+    expect(finalize.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(finalize).toMatchObject({ replaced: false, ref: null, doi: null, license_id: 'MIT' });
+    expect(readFileSync(join(run, 'full_paper.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdfText(join(run, 'full_paper.pdf')).replace(/\s+/g, '')).toContain(finalize.sha256.slice(0, 16));
+    expect(JSON.parse(readFileSync(join(run, 'format_check.json'), 'utf8'))).toMatchObject({ venue: 'sc', passes: true, findings: [] });
   });
 });

@@ -121,7 +121,7 @@ describe('POST /api/checkpoint/compile', () => {
   test.skipIf(lacks('latex'))('a LaTeX error: 422 with the first ! line and the log tail', async () => {
     const { status, body } = await viz.post('/api/checkpoint/compile', { id: ID, path: 'broken/main.tex' });
     expect(status).toBe(422);
-    expect(body.error).toBe('LaTeX failed: Undefined control sequence. (line 3)');
+    expect(body.error).toBe('LaTeX failed at main.tex:3: ! Undefined control sequence. (TeX stopped at: \\undefinedmacro)');
     expect(body.log_tail.join('\n')).toContain('\\undefinedmacro');
     expect(existsSync(join(ck, 'broken', 'main.pdf'))).toBe(false);
   });

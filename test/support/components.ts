@@ -10,6 +10,12 @@ type Component = { what: string; present: () => boolean; how: string };
 
 const onPath = (...commands: string[]) => () => commands.every((c) => Bun.which(c) !== null);
 
+/** Whether TeX finds every one of these files. */
+function texFiles(...names: string[]): boolean {
+  const r = Bun.spawnSync(['kpsewhich', ...names], { stdout: 'pipe', stderr: 'ignore' });
+  return r.stdout.toString().trim().split('\n').filter(Boolean).length === names.length;
+}
+
 /** Whether the single-node cluster answers with a usable node. */
 function slurmNodeUp(): boolean {
   if (!Bun.which('sinfo')) return false;
@@ -27,6 +33,12 @@ function slurmReady(): boolean {
 
 const COMPONENTS = {
   latex: { what: 'latexmk and pdflatex', present: onPath('latexmk', 'pdflatex'), how: 'apt-get install latexmk texlive-latex-base' },
+  venues: {
+    what: "the venue templates' classes and fonts (acmart, IEEEtran, llncs, Times, Latin Modern)",
+    present: () => onPath('latexmk', 'pdflatex', 'kpsewhich')() && texFiles('acmart.cls', 'IEEEtran.cls', 'llncs.cls', 'xstring.sty', 'ptmr8t.tfm', 'lmodern.sty'),
+    how: 'apt-get install texlive-publishers texlive-latex-extra texlive-fonts-recommended lmodern',
+  },
+  pdftools: { what: 'pdfinfo and pdftotext', present: onPath('pdfinfo', 'pdftotext'), how: 'apt-get install poppler-utils' },
   sshd: { what: 'an OpenSSH server and client', present: () => existsSync('/usr/sbin/sshd') && Bun.which('ssh') !== null && Bun.which('ssh-keygen') !== null, how: 'apt-get install openssh-server openssh-client' },
   slurm: { what: 'a Slurm cluster', present: slurmReady, how: 'run npm test as root on Debian or Ubuntu: it starts a single-node cluster (test/support/slurm/start.sh)' },
   python3: { what: 'python3', present: onPath('python3'), how: 'apt-get install python3-minimal' },

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../../core/atomic.ts';
-import { latexText } from '../../paper/latex-text.ts';
+import { escapeLatex } from '../../paper/latex-text.ts';
 import type { FigureEntry, FiguresManifest } from '../../schema/figures-manifest.ts';
 import type { DrawnFigure } from './figures.ts';
 
@@ -12,7 +12,7 @@ export type FinishedFigure = { drawn: DrawnFigure; png: Uint8Array; pdf: Uint8Ar
 
 /** A figure environment for the paper: the figure at the text's width, its caption, its label. */
 export function figureSnippet(file: string, caption: string, label: string): string {
-  return ['\\begin{figure}[t]', '  \\centering', `  \\includegraphics[width=\\linewidth]{${file}}`, `  \\caption{${latexText(caption)}}`, `  \\label{${label}}`, '\\end{figure}', ''].join('\n');
+  return ['\\begin{figure}[t]', '  \\centering', `  \\includegraphics[width=\\linewidth]{${file}}`, `  \\caption{${escapeLatex(caption)}}`, `  \\label{${label}}`, '\\end{figure}', ''].join('\n');
 }
 
 /**

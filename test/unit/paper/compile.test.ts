@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConflictError, InputError, NotFoundError, UnavailableError } from '../../../src/core/errors.ts';
-import { compileLatex, findPaperTex, firstError, tailLines } from '../../../src/paper/compile.ts';
+import { ConflictError, InputError, NotFoundError, SvcError, UnavailableError } from '../../../src/core/errors.ts';
+import { compileLatex, compilePaper, findPaperTex, tailLines } from '../../../src/paper/compile.ts';
+import { writePaper } from '../../support/paper.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 import { lacks } from '../../support/components.ts';
 
@@ -68,10 +69,10 @@ describe('compileLatex', () => {
     expect(result.logTail.join('\n')).toContain('full_paper.pdf');
   });
 
-  test.skipIf(lacks('latex'))('a LaTeX error is a result with the first ! line and its source line', async () => {
+  test.skipIf(lacks('latex'))('a LaTeX error is a result with the first ! line and its source file and line', async () => {
     writeFileSync(join(dir, 'paper', 'full_paper.tex'), BROKEN);
     const result = await compileLatex(join(dir, 'paper', 'full_paper.tex'), { env });
-    expect(result).toMatchObject({ ok: false, error: 'LaTeX failed: Undefined control sequence. (line 3)' });
+    expect(result).toMatchObject({ ok: false, error: 'LaTeX failed at full_paper.tex:3: ! Undefined control sequence. (TeX stopped at: \\undefinedmacro)' });
     expect(result.logTail.join('\n')).toContain('\\undefinedmacro');
   });
 
@@ -118,14 +119,45 @@ describe('compileLatex', () => {
 });
 
 describe('reading the TeX log', () => {
-  test('firstError: the first ! line, with l.<n> when TeX gives it', () => {
-    expect(firstError('This is pdfTeX\n! Missing $ inserted.\n<inserted text>\nl.12 a_b\n! Emergency stop.')).toBe('Missing $ inserted. (line 12)');
-    expect(firstError('! LaTeX Error: File `nope.sty\' not found.')).toBe("LaTeX Error: File `nope.sty' not found.");
-    expect(firstError('all fine\n')).toBeNull();
-  });
-
   test('tailLines: the last lines, trailing blanks dropped', () => {
     expect(tailLines('a\nb\nc\n\n', 2)).toEqual(['b', 'c']);
     expect(tailLines('a\r\nb', 5)).toEqual(['a', 'b']);
+  });
+});
+
+describe('compilePaper', () => {
+  test.skipIf(lacks('venues') || lacks('pdftools'))('a LaTeX error in a section file: the first ! line with that file and line', async () => {
+    writePaper(dir, 'neurips', {
+      body: '\\section{Method}\n\\input{sections/method}\n',
+      files: { 'sections/method.tex': 'We sort.\n\nLine three is fine.\nLine four calls \\undefinedmacro here.\n' },
+    });
+    const err = await compilePaper(dir, 'main.tex', env).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SvcError);
+    expect((err as Error).message).toBe('LaTeX failed at sections/method.tex:4: ! Undefined control sequence. (TeX stopped at: Line four calls \\undefinedmacro)');
+  });
+
+  test.skipIf(lacks('venues'))("a class TeX cannot find: the error names the package to install", async () => {
+    writePaper(dir, 'acm');
+    // TEXINPUTS without a trailing colon is TeX's whole search path for classes: acmart is not on it
+    const err = await compilePaper(dir, 'main.tex', { ...env, TEXINPUTS: dir }).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/^LaTeX failed at main\.tex:\d+: ! LaTeX Error: File `acmart\.cls' not found\. \(install it: apt-get install texlive-publishers\)$/);
+    writeFileSync(join(dir, 'main.tex'), '\\documentclass{svcnosuchclass}\n\\begin{document}\nx\n\\end{document}\n');
+    expect(((await compilePaper(dir, 'main.tex', env).catch((e: unknown) => e)) as Error).message).toContain("File `svcnosuchclass.cls' not found. (no TeX package here provides svcnosuchclass.cls");
+    expect(existsSync(join(dir, 'main.pdf'))).toBe(false);
+  });
+
+  test.skipIf(lacks('latex'))('a bibliography database that is not there', async () => {
+    writeFileSync(join(dir, 'main.tex'), '\\documentclass{article}\n\\begin{document}\nSee \\cite{x}.\n\\bibliographystyle{plain}\n\\bibliography{nothere}\n\\end{document}\n');
+    expect(((await compilePaper(dir, 'main.tex', env).catch((e: unknown) => e)) as Error).message).toBe('LaTeX failed: the bibliography database nothere.bib does not exist (\\bibliography names it)');
+  });
+
+  test('bad arguments: the directory, the main file', async () => {
+    const fail = (d: string, m: string) => compilePaper(d, m, env).then(() => new Error('compiled'), (e: unknown) => e as Error);
+    expect((await fail(join(dir, 'nope'), 'main.tex')).message).toBe(`tex_dir '${join(dir, 'nope')}' is not a directory`);
+    expect(await fail(dir, 'main.tex')).toBeInstanceOf(NotFoundError);
+    expect((await fail(dir, 'main.tex')).message).toBe(`main_file 'main.tex' is not in ${dir}`);
+    writeFileSync(join(dir, 'notes.md'), 'x');
+    expect((await fail(dir, 'notes.md')).message).toBe("main_file 'notes.md' is not a .tex file");
+    expect((await fail(dir, '../x.tex')).message).toContain('is outside');
   });
 });

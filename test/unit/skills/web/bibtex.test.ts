@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { PaperRecord } from '../../../../src/ideas/papers.ts';
 import { compileLatex } from '../../../../src/paper/compile.ts';
 import { bibEntry, bibFile, citeKeys } from '../../../../src/references/bibtex.ts';
-import { latexText } from '../../../../src/references/latex-text.ts';
+import { latexText } from '../../../../src/paper/latex-text.ts';
 import { lacks } from '../../../support/components.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 

@@ -1,0 +1,58 @@
+/** What to do about a failed LaTeX build: the package that has a missing file, and BibTeX's complaints. */
+
+/**
+ * Debian packages of the TeX files svc's venue templates use, beyond texlive-latex-base: a missing
+ * one is named with the package to install.
+ */
+const PACKAGE_OF: Readonly<Record<string, string>> = {
+  'acmart.cls': 'texlive-publishers',
+  'IEEEtran.cls': 'texlive-publishers',
+  'llncs.cls': 'texlive-publishers',
+  'ACM-Reference-Format.bst': 'texlive-publishers',
+  'IEEEtran.bst': 'texlive-publishers',
+  'splncs04.bst': 'texlive-publishers',
+  // acmart loads these
+  'xstring.sty': 'texlive-latex-extra',
+  'totpages.sty': 'texlive-latex-extra',
+  'environ.sty': 'texlive-latex-extra',
+  'hyperxmp.sty': 'texlive-latex-extra',
+  'comment.sty': 'texlive-latex-extra',
+  'manyfoot.sty': 'texlive-latex-extra',
+  'draftwatermark.sty': 'texlive-latex-extra',
+  'booktabs.sty': 'texlive-latex-recommended',
+  'microtype.sty': 'texlive-latex-recommended',
+  'xcolor.sty': 'texlive-latex-recommended',
+  'caption.sty': 'texlive-latex-recommended',
+  'subcaption.sty': 'texlive-latex-recommended',
+  'cite.sty': 'texlive-latex-recommended',
+  'lmodern.sty': 'lmodern',
+};
+const FIGURE = /\.(?:pdf|png|jpe?g|eps|mps|jbig2|jb2)$/i;
+
+/** A hint for a `File `x' not found.` error, with its leading space; empty for any other error. */
+export function missingFileHint(message: string): string {
+  const file = /File [`'](.+?)' not found/.exec(message)?.[1];
+  if (file === undefined) return '';
+  const pkg = Object.hasOwn(PACKAGE_OF, file) ? PACKAGE_OF[file] : undefined;
+  if (pkg) return ` (install it: apt-get install ${pkg})`;
+  if (FIGURE.test(file)) return ' (a figure file: put it where \\includegraphics looks, beside the main .tex)';
+  if (/\.tex$/.test(file) || !file.includes('.')) return ' (an \\input file: put it beside the main .tex)';
+  return ` (no TeX package here provides ${file}: check the name, or install the TeX Live package that has it, found with apt-file search ${file})`;
+}
+
+/**
+ * Why BibTeX could not make the bibliography: a database latexmk did not find (it then skips
+ * BibTeX and says so), or BibTeX's first error in its .blg log with the .aux line it concerns.
+ */
+export function bibliographyProblem(latexmkOutput: string, blg: string | null): string | null {
+  const missing = /because I don't find the following files:\s*\n\s*(\S+)/.exec(latexmkOutput)?.[1];
+  if (missing) return `the bibliography database ${missing} does not exist (\\bibliography names it)`;
+  const lines = (blg ?? '').split(/\r?\n/);
+  const at = lines.findIndex((l) => /^-+line \d+ of file /.test(l));
+  if (at > 0) {
+    const bst = /couldn't open style file (\S+)/.exec(lines[at - 1] ?? '')?.[1];
+    const hint = bst && Object.hasOwn(PACKAGE_OF, bst) ? ` (install it: apt-get install ${PACKAGE_OF[bst]})` : '';
+    return `BibTeX: ${(lines[at - 1] ?? '').trim()} (${(lines[at] ?? '').replace(/^-+/, '').trim()})${hint}`;
+  }
+  return null;
+}

@@ -1,0 +1,150 @@
+import { describe, expect, test } from 'bun:test';
+import { CLAIM_PREAMBLE, claimProblems, fillClaims, formatClaimValue, formatNumber, listClaims, unanchoredNumbers } from '../../../src/paper/claims.ts';
+import type { ScienceData } from '../../../src/schema/science-data.ts';
+
+const value = (v: number, metric = 'comparisons') => ({ value: v, metric, node_id: null, what: metric });
+const DATA: ScienceData = {
+  schema_version: 1,
+  primary_metric: { name: 'comparisons', higher_is_better: false, unit: null },
+  experiment_context: { goal: 'sort with fewer comparisons', idea: null, method_summary: '' },
+  configurations: [],
+  best: { node_id: 'node_b', value: 30850 },
+  baseline: { node_id: 'node_a', value: 953100 },
+  values: {
+    'best.comparisons': value(30850),
+    'baseline.comparisons': value(953100),
+    'improvement.comparisons.ratio': value(30.894651539708267),
+    'improvement.comparisons.percent': value(-96.76319379917113),
+    'count.configurations': value(5, 'configurations'),
+    'node_b.accuracy': value(0.97312, 'accuracy'),
+  },
+};
+
+describe('formatting a value', () => {
+  test('integers in full with thin thousands separators', () => {
+    expect(formatNumber(30850)).toBe('30{,}850');
+    expect(formatNumber(953100)).toBe('953{,}100');
+    expect(formatNumber(1000)).toBe('1{,}000');
+    expect(formatNumber(999)).toBe('999');
+    expect(formatNumber(5)).toBe('5');
+    expect(formatNumber(0)).toBe('0');
+  });
+
+  test('other numbers to three significant digits, integer digits kept, no trailing zeros', () => {
+    expect(formatNumber(0.97312)).toBe('0.973');
+    expect(formatNumber(12.3456)).toBe('12.3');
+    expect(formatNumber(30.894651539708267)).toBe('30.9');
+    expect(formatNumber(1234.567)).toBe('1{,}235');
+    expect(formatNumber(0.012345)).toBe('0.0123');
+    expect(formatNumber(2.5)).toBe('2.5');
+    expect(formatNumber(9.996)).toBe('10');
+  });
+
+  test('a minus sign and powers of ten that work in text and in math', () => {
+    expect(formatNumber(-96.76319379917113)).toBe('\\ensuremath{-}96.8');
+    expect(formatNumber(0.00001234)).toBe('\\ensuremath{1.23\\times10^{-5}}');
+    expect(formatNumber(-0.0005)).toBe('\\ensuremath{-5\\times10^{-4}}');
+    expect(formatNumber(1e16)).toBe('\\ensuremath{1\\times10^{16}}');
+  });
+
+  test('percent keys print a percent sign; the same value always prints the same', () => {
+    expect(formatClaimValue('improvement.comparisons.percent', -96.76319379917113)).toBe('\\ensuremath{-}96.8\\%');
+    expect(formatClaimValue('improvement.comparisons.ratio', 30.894651539708267)).toBe('30.9');
+    expect(formatClaimValue('best.comparisons', 30850)).toBe(formatClaimValue('best.comparisons', 30850));
+  });
+});
+
+describe('anchors', () => {
+  test('the preamble prints the second argument', () => {
+    expect(CLAIM_PREAMBLE).toBe('\\newcommand{\\svcclaim}[2]{#2}');
+  });
+
+  test('listClaims: both forms, with their lines; anchors in comments and the definition are not anchors', () => {
+    const tex = `${CLAIM_PREAMBLE}\nWe need \\svcclaim{best.comparisons}{30{,}850}\ncomparisons, \\svcclaim{ improvement.comparisons.ratio } times fewer.\n% \\svcclaim{count.configurations}{5}\n`;
+    expect(listClaims(tex).map(({ key, printed, line }) => ({ key, printed, line }))).toEqual([
+      { key: 'best.comparisons', printed: '30{,}850', line: 2 },
+      { key: 'improvement.comparisons.ratio', printed: null, line: 3 },
+    ]);
+  });
+
+  test('as TeX reads it: a brace group after one line end is the second argument, after a blank line it is not', () => {
+    expect(listClaims('\\svcclaim{a}\n{1}')[0]?.printed).toBe('1');
+    expect(listClaims('\\svcclaim{a}\n\n{1}')[0]?.printed).toBeNull();
+  });
+
+  test('fillClaims fills requests, puts back values changed by hand, and lists unknown keys untouched', () => {
+    const tex = 'Best: \\svcclaim{best.comparisons}; \\svcclaim{improvement.comparisons.ratio}{31} times; \\svcclaim{improvement.comparisons.percent}; \\svcclaim{node_z.speed}.';
+    const out = fillClaims(tex, DATA);
+    expect(out.tex).toBe(
+      'Best: \\svcclaim{best.comparisons}{30{,}850}; \\svcclaim{improvement.comparisons.ratio}{30.9} times; \\svcclaim{improvement.comparisons.percent}{\\ensuremath{-}96.8\\%}; \\svcclaim{node_z.speed}.',
+    );
+    expect(out.filled).toEqual(['best.comparisons', 'improvement.comparisons.ratio', 'improvement.comparisons.percent']);
+    expect(out.unknown).toEqual(['node_z.speed']);
+    // filling again changes nothing
+    expect(fillClaims(out.tex, DATA).tex).toBe(out.tex);
+  });
+
+  test('claimProblems: unfilled requests; with the data, unknown keys and printed values that differ', () => {
+    const tex = '\\svcclaim{best.comparisons}{30{,}000}\n\\svcclaim{count.configurations}\n\\svcclaim{nope.x}{1}\n\\svcclaim{baseline.comparisons}{953{,}100}';
+    expect(claimProblems(tex, null).map((p) => [p.key, p.problem])).toEqual([['count.configurations', 'unfilled']]);
+    expect(claimProblems(tex, DATA)).toEqual([
+      { key: 'best.comparisons', line: 1, problem: 'value_mismatch', printed: '30{,}000', expected: '30{,}850' },
+      { key: 'count.configurations', line: 2, problem: 'unfilled', printed: null, expected: '5' },
+      { key: 'nope.x', line: 3, problem: 'unknown_key', printed: '1', expected: null },
+    ]);
+  });
+});
+
+const numbers = (tex: string) => unanchoredNumbers(tex).map((n) => n.number);
+
+describe('numbers without an anchor', () => {
+  test('a number in the prose is flagged with its line; an anchored one is not', () => {
+    const tex = '\\begin{document}\nWe need \\svcclaim{best.comparisons}{30{,}850} comparisons,\n30.9x fewer than the baseline in 12ms.\n\\end{document}\n';
+    expect(unanchoredNumbers(tex)).toEqual([
+      { number: '30.9', line: 3, context: '30.9x fewer than the baseline in 12ms.' },
+      { number: '12', line: 3, context: '30.9x fewer than the baseline in 12ms.' },
+    ]);
+  });
+
+  test('grouped numbers, percentages and numbers in text arguments, captions, tables and inline math count', () => {
+    expect(numbers('\\textbf{41.5\\%} of 1,200 runs and 30{,}850 more; \\caption{Over 7 runs.} \\begin{tabular}{lrr} a & 17.2 \\\\ \\end{tabular} $n=100$')).toEqual([
+      '41.5',
+      '1,200',
+      '30{,}850',
+      '7',
+      '17.2',
+      '100',
+    ]);
+  });
+
+  test('commands, their options, labels, references, citations, files and lengths are not prose', () => {
+    const tex = [
+      '\\documentclass[10pt]{article}\\usepackage[margin=1in]{geometry}',
+      '\\begin{document}',
+      '\\begin{figure}[t]\\centering\\includegraphics[width=0.8\\linewidth]{fig1.pdf}\\label{fig:1}\\end{figure}',
+      'See \\ref{sec:3}, \\eqref{eq:2}, \\cite{knuth1997,a2020}, \\citep[p.~5]{b2} and \\url{https://x.org/v2}.',
+      '\\hspace{3mm}\\vspace*{-2pt} line\\\\[2pt] \\setcounter{page}{4} \\multicolumn{2}{c}{x} \\cmidrule(lr){2-3}',
+      '\\begin{minipage}{0.45\\textwidth} \\end{minipage} \\resizebox{0.9\\linewidth}{!}{x} a 0.5\\columnwidth box',
+      '\\begin{equation} x = 42 \\end{equation} \\[ y = 7 \\] $$ z = 9 $$ $O(n^2)$ and $x_1$ % 99 in a comment',
+      '\\begin{verbatim} 123 \\end{verbatim} \\verb|456| \\texttt{v1.2.3} \\newcommand{\\five}{5}',
+      '\\end{document}',
+      'after the end: 77',
+    ].join('\n');
+    expect(numbers(tex)).toEqual([]);
+  });
+
+  test('names, ordinals, places in the paper, section numbering, citation years and enumerators are not results', () => {
+    const tex = [
+      'ResNet50 on CIFAR-10 in 3D with GPT-4 on x86, the 2nd and 3rd runs.',
+      'Section~3, Sections 2 and 4, Figure 1, Fig.~5, Table~2, Eq.~(7), Appendix 1, Algorithm 2, line 14.',
+      '\\section{3 Results}\\subsection*{3.1 Setup}',
+      'As Smith et al. (2020) and Lee et al. 2019 show, and (Jones, 2018; Kim and Park 2021b), Knuth (1997) too.',
+      'We (1) measure and (2) compare.',
+    ].join('\n');
+    expect(numbers(tex)).toEqual([]);
+  });
+
+  test('a year outside a citation and numbers in a section title after its numbering still count', () => {
+    expect(numbers('In 2023 we ran it. \\section{Results on 4 datasets}')).toEqual(['2023', '4']);
+  });
+});
