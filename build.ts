@@ -1,5 +1,7 @@
 // Builds dist/svc: one executable with the workflow and every asset embedded.
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { toolManifestFile } from './src/skills/manifest.ts';
 
 // the binary lists its tools from the checked-in manifest, so it must agree with the skills built in
@@ -8,26 +10,81 @@ if (readFileSync(manifest.path, 'utf8') !== manifest.text) {
   console.error(`${manifest.path} is out of date: run bun run schemas`);
   process.exit(1);
 }
-rmSync('dist', { recursive: true, force: true });
-const result = await Bun.build({
-  // workers are their own entrypoints in a compiled executable
-  entrypoints: ['src/main.ts', 'src/ear/copy-worker.ts'],
-  // esm is required: cjs bytecode builds crash at start
-  format: 'esm',
-  // each import() becomes a chunk evaluated on first use: a command does not pay for the others' code
-  splitting: true,
-  bytecode: true,
-  minify: true,
-  sourcemap: 'none',
-  compile: {
-    outfile: 'dist/svc',
-    // svc loads .env files itself, in its documented order; Bun must not load the cwd's first
-    autoloadDotenv: false,
-    autoloadBunfig: false,
-  },
-});
-if (!result.success) {
-  for (const log of result.logs) console.error(log);
-  process.exit(1);
+
+const OUTFILE = 'dist/svc';
+
+async function build(bytecodeOrder: string[] | null): Promise<void> {
+  rmSync('dist', { recursive: true, force: true });
+  const result = await Bun.build({
+    // workers are their own entrypoints in a compiled executable
+    entrypoints: ['src/main.ts', 'src/ear/copy-worker.ts'],
+    // esm is required: cjs bytecode builds crash at start
+    format: 'esm',
+    // each import() becomes a chunk evaluated on first use: a command does not pay for the others' code
+    splitting: true,
+    bytecode: true,
+    minify: true,
+    sourcemap: 'none',
+    compile: {
+      outfile: OUTFILE,
+      // svc loads .env files itself, in its documented order; Bun must not load the cwd's first
+      autoloadDotenv: false,
+      autoloadBunfig: false,
+      // the binary starts with the JIT held back (its tier-up thresholds scaled up): a short command
+      // such as `svc status` is over before compiling would pay off, and the compilers' code and
+      // output are megabytes of its memory; every other command turns the JIT on as it starts
+      // (dispatch.ts, copy-worker.ts)
+      jitPolicy: 1000,
+      // the bytecode that `svc status` and `svc --help` load laid out together at the front: they
+      // touch fewer of the executable's pages
+      ...(bytecodeOrder ? { bytecodeOrder } : {}),
+    },
+  });
+  if (!result.success) {
+    for (const log of result.logs) console.error(log);
+    process.exit(1);
+  }
 }
-console.error(`built dist/svc`);
+
+/**
+ * Runs the binary as its most frequent short commands, `svc status` on a small checkpoint and
+ * `svc --help`, each recording in `dir` the bytecode it loads; returns the recordings, the most
+ * frequent command's first.
+ */
+function recordStarts(dir: string): string[] {
+  const ck = join(dir, '20260101000000_profile');
+  mkdirSync(ck);
+  const nodes = Array.from({ length: 40 }, (_, i) => ({
+    id: i === 0 ? 'root' : `node_${i}`,
+    parent_id: i === 0 ? null : i < 4 ? 'root' : `node_${i - 3}`,
+    status: i % 7 === 3 ? 'failed' : 'success',
+    label: i === 0 ? 'draft' : 'improve',
+    name: `improve: variant ${i}`,
+    metrics: i % 7 === 3 ? {} : { throughput: 100 + i, _scientific_score: i / 40 },
+    trace_log: ['→ run_bash({"command":"make"})', '  ← ok'],
+  }));
+  // laid out as svc writes it: a node a line
+  writeFileSync(join(ck, 'tree.json'), `{\n  "run_id": "20260101000000_profile",\n  "nodes": [\n    ${nodes.map((n) => JSON.stringify(n)).join(',\n    ')}\n  ],\n  "search_state": {}\n}\n`);
+  writeFileSync(join(ck, 'experiment.md'), '# Profile\n\n## Research Goal\nMaximise throughput.\n');
+  writeFileSync(join(ck, 'idea.json'), JSON.stringify({ ideas: [{ title: 'An idea', overall_score: 0.5 }], primary_metric: 'throughput' }));
+  writeFileSync(join(ck, 'cost_summary.json'), JSON.stringify({ total_cost_usd: 1, total_tokens: 100, call_count: 2 }));
+  return [['status', ck], ['--help']].map((args, i) => {
+    const file = join(dir, `start-${i}.order`);
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, BUN_BYTECODE_ORDER_OUT: file };
+    const r = Bun.spawnSync([resolve(OUTFILE), ...args], { cwd: dir, env, stdout: 'ignore', stderr: 'pipe' });
+    if (r.exitCode !== 0) {
+      console.error(`svc ${args.join(' ')} failed while its start was recorded: ${r.stderr.toString()}`);
+      process.exit(1);
+    }
+    return file;
+  });
+}
+
+await build(null);
+const profiles = mkdtempSync(join(tmpdir(), 'svc-build-'));
+try {
+  await build(recordStarts(profiles));
+} finally {
+  rmSync(profiles, { recursive: true, force: true });
+}
+console.error(`built ${OUTFILE}`);

@@ -7,7 +7,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   run: { description: 'run a research experiment: ideas, then the tree search (--replay for a recorded run, offline)', load: () => import('./cli/run.ts').then((m) => m.default) },
   resume: { description: 'continue a run from its checkpoint', load: () => import('./cli/resume.ts').then((m) => m.default) },
   paper: { description: 'run the post-search pipeline of a checkpoint (--stage for one stage)', load: () => import('./cli/paper.ts').then((m) => m.default) },
-  status: { description: 'show a checkpoint: node tree, counts, best node, cost', load: () => import('./cli/status.ts').then((m) => m.default) },
+  status: { description: 'show a checkpoint: node tree, counts, best node, cost', load: () => import('./cli/status.ts').then((m) => m.default), jit: false },
   projects: { description: 'list checkpoints with status, nodes, best score and cost', load: () => import('./cli/projects.ts').then((m) => m.default) },
   show: { description: 'show one checkpoint in detail', load: () => import('./cli/show.ts').then((m) => m.default) },
   delete: { description: 'delete a checkpoint and its experiments directory', load: () => import('./cli/delete.ts').then((m) => m.default) },

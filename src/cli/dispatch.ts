@@ -4,7 +4,12 @@ import { log } from '../core/log.ts';
 
 /** Commands declare their own argument types, which CommandDef<ArgsDef> does not accept. */
 export type AnyCommand = CommandDef<any>;
-export type CommandEntry = { description: string; load: () => Promise<AnyCommand> };
+/**
+ * `jit: false`: the command runs with the JIT held back, as the binary starts (build.ts): a short
+ * command that reads and prints is over before compiling would pay off, and the compilers add
+ * megabytes to its memory. Every other command turns the JIT on before it loads.
+ */
+export type CommandEntry = { description: string; load: () => Promise<AnyCommand>; jit?: false };
 
 /**
  * Runs one command of the table. Help and unknown options are handled here, the same way for
@@ -24,6 +29,7 @@ export async function dispatch(table: Record<string, CommandEntry>, argv: string
     }
     const entry = Object.hasOwn(table, name) ? table[name] : undefined;
     if (!entry) throw new InputError(`unknown command '${name}'`, 'see svc --help');
+    if (entry.jit !== false) Bun.unsafe.setJITPolicy(1);
     return await runCommand(await entry.load(), rest, `svc ${name}`);
   } catch (err) {
     return report(err);

@@ -43,8 +43,20 @@ export function printSummary(s: CheckpointSummary): void {
   if (s.review_score !== null) print(`review score: ${s.review_score}`);
 }
 
+/** Characters of the node tree written at once. */
+const TREE_BLOCK = 1 << 16;
+
 /** The node tree under the summary, the best node marked. */
 export function printTree(tree: TreeFile | null, s: CheckpointSummary, placements: Record<string, Placement> = {}): void {
-  // one write: a line-by-line write costs a syscall per node
-  if (tree && tree.nodes.length > 0) print(`\n${renderTree(tree.nodes, s.best?.id ?? null, placements).join('\n')}`);
+  if (!tree || tree.nodes.length === 0) return;
+  // a block at a time: a write a line costs a syscall per node, one write of the whole holds the
+  // whole text (deep trees draw long lines) several times over
+  let block = '';
+  renderTree(tree.nodes, s.best?.id ?? null, placements, (line) => {
+    block += `\n${line}`;
+    if (block.length < TREE_BLOCK) return;
+    process.stdout.write(block);
+    block = '';
+  });
+  print(block);
 }

@@ -5,11 +5,11 @@ import { fmtScore } from './output.ts';
 type Item = { node: NodeRecord; prefix: string; branch: string };
 
 /**
- * The node tree as indented text, children under their parent in file order. Nodes whose parent
- * is missing are drawn as extra roots, and nodes caught in a parent cycle after them, so a damaged
- * tree still shows every node it has.
+ * The node tree as indented text, one line at a time to `emit`, children under their parent in
+ * file order. Nodes whose parent is missing are drawn as extra roots, and nodes caught in a parent
+ * cycle after them, so a damaged tree still shows every node it has.
  */
-export function renderTree(nodes: NodeRecord[], bestId: string | null, placements: Record<string, Placement> = {}): string[] {
+export function renderTree(nodes: NodeRecord[], bestId: string | null, placements: Record<string, Placement>, emit: (line: string) => void): void {
   const ids = new Set(nodes.map((n) => n.id));
   const children = new Map<string, NodeRecord[]>();
   const roots: NodeRecord[] = [];
@@ -18,14 +18,13 @@ export function renderTree(nodes: NodeRecord[], bestId: string | null, placement
     if (typeof parent === 'string' && ids.has(parent) && parent !== n.id) children.set(parent, [...(children.get(parent) ?? []), n]);
     else roots.push(n);
   }
-  const out: string[] = [];
   const seen = new Set<string>();
   // an explicit stack: a 1,000-deep chain must not overflow the call stack
   const walk = (stack: Item[]) => {
     for (let item = stack.pop(); item; item = stack.pop()) {
       if (seen.has(item.node.id)) continue;
       seen.add(item.node.id);
-      out.push(`${item.prefix}${item.branch}${describe(item.node, item.node.id === bestId, placements[item.node.id])}`);
+      emit(`${item.prefix}${item.branch}${describe(item.node, item.node.id === bestId, placements[item.node.id])}`);
       const kids = children.get(item.node.id) ?? [];
       const prefix = item.prefix + (item.branch === '' ? '' : item.branch.startsWith('└') ? '   ' : '│  ');
       for (let i = kids.length - 1; i >= 0; i--) {
@@ -38,10 +37,9 @@ export function renderTree(nodes: NodeRecord[], bestId: string | null, placement
   walk(roots.map((node, i) => ({ node, prefix: '', branch: several ? (i === roots.length - 1 ? '└─ ' : '├─ ') : '' })).reverse());
   for (const n of nodes) {
     if (seen.has(n.id)) continue;
-    out.push('(nodes in a parent cycle)');
+    emit('(nodes in a parent cycle)');
     walk([{ node: n, prefix: '', branch: '└─ ' }]);
   }
-  return out;
 }
 
 /** Fields are checked for type here: files from other tools may hold anything. */

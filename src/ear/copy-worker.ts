@@ -4,6 +4,9 @@ import { copyHashedSync, type CopyJob, type CopyReply } from './hash-copy.ts';
 
 declare const self: Worker;
 
+// the binary starts with the JIT held back (build.ts); a worker hashes for as long as it lives
+Bun.unsafe.setJITPolicy(1);
+
 self.onmessage = (e: MessageEvent<CopyJob & { i: number }>) => {
   const { i, from, to } = e.data;
   let reply: CopyReply;

@@ -73,6 +73,15 @@ export const CostSummary = T.Object(
 );
 export type CostSummary = Static<typeof CostSummary>;
 
+/** evaluation_criteria.json: the metric the evaluator ranks nodes by; svc reads only that. */
+export const EvaluationCriteria = T.Object({ primary_metric: T.Optional(T.String()) });
+export type EvaluationCriteria = Static<typeof EvaluationCriteria>;
+
+const Score = T.Optional(T.Union([T.Number(), T.Null()]));
+/** review_report.json: svc reads only its score. */
+export const ReviewScore = T.Object({ overall_score: Score, score: Score });
+export type ReviewScore = Static<typeof ReviewScore>;
+
 /** idea.json: the idea skill's result, kept verbatim; svc reads the fields below. */
 export const IdeaFile = T.Object(
   {

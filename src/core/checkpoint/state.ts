@@ -1,5 +1,5 @@
 import { basename, join } from 'node:path';
-import { IdeaFile, LaunchConfig, type TreeFile } from '../../schema/checkpoint.ts';
+import { EvaluationCriteria, IdeaFile, LaunchConfig, type TreeFile } from '../../schema/checkpoint.ts';
 import type { Phase, StateSnapshot } from '../../schema/state.ts';
 import { isAlive, readPid } from './pid.ts';
 import { memoForTurn } from '../turn-memo.ts';
@@ -7,7 +7,7 @@ import { readRecord } from './records.ts';
 import { statOrNull } from '../paths.ts';
 import { isUnchanged, type Snapshot, takeSnapshot, treeJsonSuffices, unwatch } from './snapshot.ts';
 import { countNodes, statusWithoutProcess } from './status.ts';
-import { bestNode, costOf, EvaluationCriteria } from './summary.ts';
+import { bestNode, costOf } from './summary.ts';
 import { readTree } from './tree.ts';
 
 type Model = { provider: string; model: string };

@@ -1,10 +1,17 @@
 import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { Type as T } from '@sinclair/typebox';
-import { CostSummary, CostTraceRecord, IdeaFile, type NodeRecord, type TreeFile } from '../../schema/checkpoint.ts';
-import { readCheckpointText, readRecord } from './records.ts';
+import { CostSummary, type CostTraceRecord, EvaluationCriteria, IdeaFile, type NodeRecord, ReviewScore, type TreeFile } from '../../schema/checkpoint.ts';
+import { recordCheckCode } from '../../schema/record-check.ts' with { type: 'macro' };
+import { compiledCheck, readCheckpointText, readRecord } from './records.ts';
 import { type CheckpointStatus, checkpointStatus, countNodes, type NodeCounts } from './status.ts';
 import { readTree, type TreeRead } from './tree.ts';
+
+// the records a summary reads are checked by TypeBox's compiled checks, written when svc is built:
+// a valid record costs neither the compiler nor TypeBox's value module
+const isIdeaFile = compiledCheck(recordCheckCode('IdeaFile'));
+const isEvaluationCriteria = compiledCheck(recordCheckCode('EvaluationCriteria'));
+const isCostSummary = compiledCheck(recordCheckCode('CostSummary'));
+const isReviewScore = compiledCheck(recordCheckCode('ReviewScore'));
 
 export type BestNode = { id: string; score: number; label: string | null; metric: string | null; value: number | null };
 export type Cost = { usd: number; tokens: number; calls: number };
@@ -36,8 +43,8 @@ export type CheckpointSummary = {
 export function summarizeCheckpoint(dir: string, read: (dir: string) => TreeRead = readTree): CheckpointSummary & { tree: TreeFile | null } {
   const { tree, file, problems } = read(dir);
   const { status, pid } = checkpointStatus(dir, tree);
-  const idea = readRecord(dir, 'idea.json', IdeaFile, problems);
-  const metric = readRecord(dir, 'evaluation_criteria.json', EvaluationCriteria, problems)?.primary_metric || idea?.primary_metric || null;
+  const idea = readRecord(dir, 'idea.json', IdeaFile, problems, isIdeaFile);
+  const metric = readRecord(dir, 'evaluation_criteria.json', EvaluationCriteria, problems, isEvaluationCriteria)?.primary_metric || idea?.primary_metric || null;
   return {
     id: basename(dir),
     run_id: typeof tree?.run_id === 'string' && tree.run_id !== '' ? tree.run_id : null,
@@ -70,12 +77,8 @@ export function bestNode(nodes: NodeRecord[], metric: string | null): BestNode |
   return best;
 }
 
-export const EvaluationCriteria = T.Object({ primary_metric: T.Optional(T.String()) });
-const Score = T.Optional(T.Union([T.Number(), T.Null()]));
-const ReviewScore = T.Object({ overall_score: Score, score: Score });
-
 export function costOf(dir: string, problems: string[]): Cost | null {
-  const s = readRecord(dir, 'cost_summary.json', CostSummary, problems);
+  const s = readRecord(dir, 'cost_summary.json', CostSummary, problems, isCostSummary);
   if (s) return { usd: s.total_cost_usd, tokens: s.total_tokens, calls: s.call_count };
   const text = readCheckpointText(join(dir, 'cost_trace.jsonl'), problems);
   if (text === null) return null;
@@ -97,7 +100,7 @@ export function costOf(dir: string, problems: string[]): Cost | null {
 }
 
 function reviewScore(dir: string, problems: string[]): number | null {
-  const r = readRecord(dir, 'review_report.json', ReviewScore, problems);
+  const r = readRecord(dir, 'review_report.json', ReviewScore, problems, isReviewScore);
   return r?.overall_score ?? r?.score ?? null;
 }
 
