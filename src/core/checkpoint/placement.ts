@@ -1,3 +1,4 @@
+import { edenGC } from 'bun:jsc';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NodeRecord } from '../../schema/checkpoint.ts';
@@ -26,14 +27,20 @@ export type Placement = {
  */
 export function nodePlacements(dir: string, nodes: NodeRecord[]): Record<string, Placement> {
   const experiments = experimentsDirOf(dir);
+  const found: [string, Placement][] = [];
+  for (const [i, node] of nodes.entries()) {
+    const p = typeof node.id === 'string' && isSafeId(node.id) ? readPlacement(join(experiments, node.id, NODE_REPORT_FILE)) : null;
+    if (p) found.push([node.id, p]);
+    // each report parsed whole is garbage at once but for four strings: collected young, a thousand
+    // reports would otherwise pile up megabytes before the collector runs
+    if (i % COLLECT_EVERY === COLLECT_EVERY - 1) edenGC();
+  }
   // fromEntries: a node id such as __proto__ stays a key
-  return Object.fromEntries(
-    nodes.flatMap((node) => {
-      const p = typeof node.id === 'string' && isSafeId(node.id) ? readPlacement(join(experiments, node.id, NODE_REPORT_FILE)) : null;
-      return p ? [[node.id, p]] : [];
-    }),
-  );
+  return Object.fromEntries(found);
 }
+
+/** Reports read between two collections of the garbage they leave. */
+const COLLECT_EVERY = 16;
 
 function readPlacement(path: string): Placement | null {
   let r: Record<string, unknown> | null;
