@@ -116,12 +116,12 @@ export const writePaperIterativeTool = defineTool({
     if (!Number.isInteger(args.max_revision_rounds) || args.max_revision_rounds < 0 || args.max_revision_rounds > MAX_REVISION_ROUNDS) {
       throw new InputError(`max_revision_rounds must be an integer from 0 to ${MAX_REVISION_ROUNDS}, got ${args.max_revision_rounds}`);
     }
+    const context = [args.experiment_summary, args.context ?? ''].map((s) => s.trim()).filter(Boolean).join('\n\n');
+    const a = author(ctx, args.venue, context);
     const dataPath = paperPath(args.science_data_json, 'science_data_json', ctx.env);
     const manifest = given(args.figures_manifest_json, 'figures_manifest_json', ctx);
     if (manifest && !isFileAt(manifest)) throw new NotFoundError(`figures_manifest_json '${manifest}' does not exist`, 'make the figures first (generate_figures), or leave it out');
     const facts = paperFacts(readScienceDataFile(dataPath), manifest, given(args.refs_json, 'refs_json', ctx));
-    const context = [args.experiment_summary, args.context ?? ''].map((s) => s.trim()).filter(Boolean).join('\n\n');
-    const a = author(ctx, args.venue, context);
     const checkpointDir = ctx.env.SVC_CHECKPOINT_DIR || dirname(dataPath);
     const authors = (args.author_name ?? '').split(',').map((s) => s.trim()).filter(Boolean);
     return writePaper(a, facts, { dir: join(checkpointDir, 'paper'), authors: authors.length ? authors : ['svc'], maxRounds: args.max_revision_rounds, checkpointDir, env: ctx.env });
