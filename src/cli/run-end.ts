@@ -1,7 +1,8 @@
+import { isFileAt } from '../core/paths.ts';
 import type { RunEnd } from '../run/execute.ts';
 import { scoreOf } from '../search/contract.ts';
 import { print } from './output.ts';
-import { pipelineSummary } from '../pipeline/run.ts';
+import { type PipelineResult, pipelineSummary } from '../pipeline/run.ts';
 
 /** What a run prints when it ends, on stdout; exit code 0 unless it was stopped before the end or its pipeline failed. */
 export function printRunEnd(end: RunEnd): number {
@@ -25,7 +26,11 @@ export function printRunEnd(end: RunEnd): number {
     return 1;
   }
   if (end.ended === 'terminated') print('the lineage judge ended the search');
-  if (end.pipeline) print(pipelineSummary(end.pipeline));
+  if (end.pipeline) {
+    print(pipelineSummary(end.pipeline));
+    const paper = compiledPaper(end.pipeline);
+    if (paper) print(`paper: ${paper}`);
+  }
   const failed = end.nodes.filter((x) => x.status === 'failed');
   if (end.nodes.length > 0 && failed.length === end.nodes.length) {
     print(`every node failed: ${commonReason(failed)}`);
@@ -43,4 +48,13 @@ function commonReason(failed: RunEnd['nodes']): string {
   }
   const [why, count] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0] ?? ['no reason recorded', 0];
   return count === failed.length ? why : `${why} (${count} of ${failed.length} nodes; svc status shows the others)`;
+}
+
+/** The PDF of the paper a stage wrote (its .tex output, compiled beside it), if there is one. */
+function compiledPaper(p: PipelineResult): string | null {
+  for (const s of p.stages) {
+    const pdf = s.output?.endsWith('.tex') ? s.output.replace(/\.tex$/, '.pdf') : null;
+    if (pdf && isFileAt(pdf)) return pdf;
+  }
+  return null;
 }

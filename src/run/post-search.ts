@@ -14,7 +14,7 @@ import { pipelineStages } from '../pipeline/stages.ts';
 import { openRunMemory, type RunMemory } from './memory-session.ts';
 import { planStage } from './run-stage.ts';
 
-export type PostSearchRequest = { checkpoint: string; configPath?: string; stage?: string };
+export type PostSearchRequest = { checkpoint: string; configPath?: string; stage?: string; /** tool arguments by stage, over the workflow's (svc paper's flags) */ overrides?: Record<string, Record<string, unknown>> };
 
 /**
  * `svc paper`: the post-search pipeline of a checkpoint whose search has run, or one stage of it,
@@ -38,7 +38,7 @@ export async function runPostSearch(req: PostSearchRequest, env: Env, cwd: strin
     const runEnv = { ...baseEnv, ...memory.env };
     pool = new SkillPool({ skills: listSkills(wf, cfg.projectRoot), disabledTools: disabledTools(wf), env: runEnv });
     const model = createModelClient({ cfg, checkpointDir: dir, env: runEnv });
-    const result = await runPipeline({ checkpointDir: dir, projectRoot: cfg.projectRoot, workflow: wf, pool, env: runEnv, model, only, log });
+    const result = await runPipeline({ checkpointDir: dir, projectRoot: cfg.projectRoot, workflow: wf, pool, env: runEnv, model, only, log, ...(req.overrides ? { overrides: req.overrides } : {}) });
     return { ...result, checkpointDir: dir };
   } finally {
     await pool?.close().catch(() => {});

@@ -1,6 +1,8 @@
 import { afterAll, expect, test } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { unanchoredNumbers } from '../../src/paper/claims.ts';
+import { pdfText } from '../support/paper.ts';
 import { removeDir, SVC, tempDir } from '../support/svc.ts';
 
 // The README's main command, as written, replays the committed demo cassette: a prompt changed
@@ -24,6 +26,9 @@ test("the README's quick-start run works offline and finds a best node with a me
   expect(out).toMatch(/^best: node_[0-9a-f]{8} \(score 0\.\d+; comparisons = \d+/m);
   // after the search, the post-search pipeline: each stage says how it ended, the last line sums them
   expect(out).toMatch(/^post-search pipeline: \d+ done, \d+ skipped, \d+ unavailable$/m);
+  // and it ends with the paper it wrote, compiled
+  const pdf = /^paper: (\S+full_paper\.pdf)$/m.exec(out)?.[1] ?? '';
+  expect(pdf).not.toBe('');
   // the related-work search runs, offline (the demo's retrieval endpoint is a closed port): zero papers, and a note saying so
   expect(err).toContain('search_related_work: done');
   for (const stage of ['transform_data', 'generate_ear', 'ear_curate', 'ear_publish']) expect(err).toContain(`${stage}: done`);
@@ -40,4 +45,35 @@ test("the README's quick-start run works offline and finds a best node with a me
     return typeof r.measurements?.comparisons === 'number';
   });
   expect(measured.length).toBe(tree.nodes.length);
-}, 120_000);
+
+  // the paper: real pdfinfo and pdftotext on the PDF the run printed
+  const info = Bun.spawnSync(['pdfinfo', pdf], { stdout: 'pipe' }).stdout.toString();
+  const pages = Number(/^Pages:\s+(\d+)/m.exec(info)?.[1]);
+  expect(pages).toBeGreaterThanOrEqual(2);
+  const text = pdfText(pdf);
+  expect(text).toContain('Fewer Comparisons');
+  expect(text).toContain('Abstract');
+  for (const heading of ['Introduction', 'Related Work', 'Method', 'Experiments', 'Conclusion', 'Code availability']) expect(text).toMatch(new RegExp(`^(?:\\d+\\s+)?${heading}$`, 'm'));
+  expect(text).toContain('Figure 1');
+  expect(text).toContain('Table 1');
+  // the measured best comparison, as the anchors print it
+  expect(text).toContain('30,850');
+  expect(text).toContain('1,013,583');
+  // every number of the .tex is an anchor, a setting of a configuration, or a figure's count of its points
+  const tex = readFileSync(pdf.replace(/\.pdf$/, '.tex'), 'utf8');
+  const settings = new Set<number>(science.configurations.flatMap((c: { params: Record<string, unknown> }) => Object.values(c.params).filter((v) => typeof v === 'number')));
+  // a figure's caption may say how many configurations it plots
+  const manifest = JSON.parse(readFileSync(join(home, 'workspace', 'checkpoints', run ?? '', 'figures_manifest.json'), 'utf8'));
+  for (const f of manifest.figures as { source: Record<string, number> }[]) settings.add(Object.keys(f.source).filter((k) => k.startsWith('node_')).length);
+  const bare = unanchoredNumbers(tex).filter((n) => !settings.has(Number(n.number.replace(/\{,\}|,/g, ''))));
+  expect(bare.map((n) => `${n.number} (line ${n.line}: ${n.context})`)).toEqual([]);
+  // every number of the PDF's text is a measured value as printed, a setting, or a page or section number
+  const values = Object.values(science.values as Record<string, { value: number }>).map((v) => v.value);
+  const shown = (n: number) => values.some((v) => Number(Math.abs(v) >= 100 ? Math.round(Math.abs(v)) : Math.abs(v).toPrecision(3)) === n);
+  // in the lines of prose: the figures' axis labels are numbers of their own, each a short line
+  const prose = text.split('\n').filter((l) => l.trim().length > 40).join('\n');
+  const stray = [...prose.matchAll(/(?<![\w.-])\d[\d,]*(?:\.\d+)?/g)]
+    .map((m) => Number(m[0].replace(/,/g, '')))
+    .filter((n) => !shown(n) && !settings.has(n) && !(Number.isInteger(n) && n <= Math.max(pages, 10)));
+  expect(stray).toEqual([]);
+}, 180_000);

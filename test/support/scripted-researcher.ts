@@ -5,6 +5,7 @@ import { ideaAgentReply, ideaDiscussionReply, ideaSynthesisReply } from './scrip
 import { judgeReply, metricSpecReply } from './scripted-judge.ts';
 import { expandReply, lineageReply, rootIdeaReply, selectReply } from './scripted-orchestrator.ts';
 import { configurationsReply, earReadmeReply, keywordsReply } from './scripted-transform.ts';
+import { paperAbstractReply, paperReviewReply, paperSectionReply } from './scripted-paper.ts';
 import { type OpenAIChatRequest, promptName, textOfRoles } from './scripted-request.ts';
 import { nextQueriesReply } from './scripted-web.ts';
 
@@ -53,6 +54,13 @@ export function researcherReply(body: OpenAIChatRequest): ReplyStep {
       return { text: configurationsReply(body) };
     case 'transform/ear_readme':
       return { text: earReadmeReply(body) };
+    case 'paper/section':
+    case 'paper/revise':
+      return { text: paperSectionReply(body) };
+    case 'paper/review':
+      return { text: paperReviewReply() };
+    case 'paper/abstract':
+      return { text: paperAbstractReply(body) };
     default:
       if (/one zero-based index/i.test(textOfRoles(body, ['system', 'user']))) return { text: selectReply(body) };
       return { text: `scripted researcher: unknown prompt ${name === null ? '(the first system message has no <!-- prompt: group/name --> line)' : `'${name}'`}` };

@@ -1,9 +1,11 @@
+import { basename, dirname } from 'node:path';
 import { Type as T } from '@sinclair/typebox';
 import { NotFoundError } from '../../core/errors.ts';
-import { statOrNull } from '../../core/paths.ts';
+import { isFileAt, statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
 import { defineTool } from '../../mcp/tool.ts';
 import { type BundleFacts, bundleFacts, injectCodeAvailability } from '../../paper/code-availability.ts';
+import { COMPILE_TIMEOUT_MS, compilePaper } from '../../paper/compile.ts';
 import { paperPath } from './paths.ts';
 
 const text = (description: string) => T.Optional(T.String({ description }));
@@ -13,7 +15,8 @@ export const injectCodeAvailabilityTool = defineTool({
   description:
     'Put a "Code availability" section before the bibliography of a paper, naming the artifact bundle: its ref, SHA-256, DOI and license, each left out when unknown. ' +
     "What is not given is read from the checkpoint (publish_record.json, ear_published/manifest.lock). A section an earlier call put there is replaced, so calling it again changes nothing; the file is written whole. " +
-    'Returns {tex_path, statement, replaced, ref, sha256, doi, license_id}.',
+    'When the compiled paper is beside it (the .pdf of the same name), it is compiled again, so the PDF has the statement too. ' +
+    'Returns {tex_path, statement, replaced, ref, sha256, doi, license_id, pdf_path, pages} (pdf_path and pages null when there was no PDF to update).',
   params: T.Object(
     {
       tex_path: T.String({ description: "the paper's main .tex: absolute, or relative to the run checkpoint (SVC_CHECKPOINT_DIR)" }),
@@ -25,11 +28,17 @@ export const injectCodeAvailabilityTool = defineTool({
     },
     { additionalProperties: false },
   ),
-  run: (args, ctx) => {
+  timeoutS: COMPILE_TIMEOUT_MS / 1000 + 60,
+  run: async (args, ctx) => {
     const dir = args.checkpoint_dir || ctx.env.SVC_CHECKPOINT_DIR;
     if (args.checkpoint_dir && !statOrNull(args.checkpoint_dir)?.isDirectory()) throw new NotFoundError(`checkpoint_dir '${printable(args.checkpoint_dir)}' is not a directory`);
     const known: BundleFacts = dir && statOrNull(dir)?.isDirectory() ? bundleFacts(dir) : { ref: null, sha256: null, doi: null, license_id: null };
     const given = { ref: args.ref ?? known.ref, sha256: args.sha256 ?? known.sha256, doi: args.doi ?? known.doi, license_id: args.license_id ?? known.license_id };
-    return injectCodeAvailability(paperPath(args.tex_path, 'tex_path', ctx.env), given);
+    const tex = paperPath(args.tex_path, 'tex_path', ctx.env);
+    const injected = injectCodeAvailability(tex, given);
+    const pdf = tex.replace(/\.tex$/i, '.pdf');
+    if (!isFileAt(pdf)) return { ...injected, pdf_path: null, pages: null };
+    const build = await compilePaper(dirname(tex), basename(tex), ctx.env);
+    return { ...injected, pdf_path: build.pdf_path, pages: build.pages };
   },
 });

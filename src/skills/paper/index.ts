@@ -3,14 +3,16 @@ import { checkFormatTool } from './check-format.ts';
 import { injectCodeAvailabilityTool } from './code-availability.ts';
 import { compilePaperTool } from './compile-paper.ts';
 import { getTemplate, listVenuesTool } from './venue-tools.ts';
+import { generateSectionTool, reviewSectionTool, reviseSectionTool, writePaperIterativeTool } from './writing.ts';
 
 const paperSkill: SkillDef = {
   name: 'paper-skill',
-  description: "Write the run's paper in LaTeX: venue templates, compiling with latexmk, checking the format against the venue, the code availability statement.",
+  description: "Write the run's paper in LaTeX: sections written, reviewed and revised by the paper model with every number a claim anchor filled from science_data.json, venue templates, compiling with latexmk, checking the format against the venue, the code availability statement.",
   phases: ['paper'],
-  env: ['SVC_CHECKPOINT_DIR'],
-  usesModel: false,
-  tools: [listVenuesTool, getTemplate, compilePaperTool, checkFormatTool, injectCodeAvailabilityTool],
+  env: ['SVC_CHECKPOINT_DIR', 'SVC_MODEL_PAPER', 'SVC_PAPER_LANGUAGE'],
+  // the sections are written by the paper model; the tools around them are deterministic
+  usesModel: true,
+  tools: [listVenuesTool, getTemplate, generateSectionTool, reviewSectionTool, reviseSectionTool, writePaperIterativeTool, compilePaperTool, checkFormatTool, injectCodeAvailabilityTool],
 };
 
 export default paperSkill;

@@ -22,11 +22,12 @@ afterEach(() => removeDir(dir));
 const failure = (p: Promise<unknown>) => p.then(() => new Error('no error'), (e: unknown) => e as Error);
 
 describe('paper-skill tools', () => {
-  test('a built-in skill of the paper phase, serving the deterministic paper tools', async () => {
+  test('a built-in skill of the paper phase that uses the paper model, serving the writing and the deterministic paper tools', async () => {
     expect(BUILTIN_SKILLS.has('paper-skill')).toBe(true);
     const skill = await loadSkill('paper-skill');
     expect(skill?.phases).toEqual(['paper']);
-    expect(skill?.tools.map((t) => t.name)).toEqual(['list_venues', 'get_template', 'compile_paper', 'check_format', 'inject_code_availability']);
+    expect(skill?.usesModel).toBe(true);
+    expect(skill?.tools.map((t) => t.name)).toEqual(['list_venues', 'get_template', 'generate_section', 'review_section', 'revise_section', 'write_paper_iterative', 'compile_paper', 'check_format', 'inject_code_availability']);
   });
 
   test('paths: absolute, or relative to the checkpoint; a relative one without a checkpoint is refused', async () => {

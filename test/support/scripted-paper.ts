@@ -1,0 +1,64 @@
+import { type OpenAIChatRequest, textOfRoles } from './scripted-request.ts';
+
+/**
+ * The scripted researcher as the author of the demo's paper (prompts paper/section, paper/review,
+ * paper/revise, paper/abstract). It reads the anchor keys, figure labels and reference keys the
+ * prompt lists and writes every number as \svcclaim{<key>}, \ref-ing the figures it is given and
+ * citing only listed references, so the same request always gets the same section.
+ */
+
+type Listed = { keys: Set<string>; labels: string[]; refs: string[]; section: string };
+
+function listed(body: OpenAIChatRequest): Listed {
+  const text = textOfRoles(body, ['system']);
+  const keys = new Set([...text.matchAll(/^- ([\w.-]+\.[\w.-]+): /gm)].map((m) => m[1] ?? ''));
+  const labels = [...text.matchAll(/^- ((?:fig|tab):[\w:-]+): /gm)].map((m) => m[1] ?? '');
+  const refsBlock = /## References[^\n]*\n([\s\S]*?)(?:\n## |\nRules:)/.exec(text)?.[1] ?? '';
+  const refs = [...refsBlock.matchAll(/^- ([^:\s]+): /gm)].map((m) => m[1] ?? '');
+  const section = /You (?:write|revise) the (\w[\w ]*?) section/.exec(text)?.[1] ?? '';
+  return { keys, labels, refs, section };
+}
+
+/** `\svcclaim{key}` when the prompt lists the key, else a phrase without a number. */
+const claim = (l: Listed, key: string, without: string) => (l.keys.has(key) ? `\\svcclaim{${key}}` : without);
+
+function sectionText(l: Listed): string {
+  const best = claim(l, 'best.comparisons', 'far fewer');
+  const base = claim(l, 'baseline.comparisons', 'many more');
+  const ratio = claim(l, 'improvement.comparisons.ratio', 'many');
+  const count = claim(l, 'count.configurations', 'several');
+  const figs = l.labels.filter((x) => x.startsWith('fig:'));
+  const table = l.labels.find((x) => x.startsWith('tab:'));
+  const cite = l.refs.length ? ` \\cite{${l.refs.slice(0, 3).join(',')}}` : '';
+  switch (l.section) {
+    case 'introduction':
+      return `Sorting by comparisons is a basic operation whose cost is counted in comparisons of elements. Insertion sort is simple but needs a number of comparisons that grows with the square of the input. We ask how far Shell sort with gaps that grow by a constant ratio can reduce that count on a fixed pseudo-random array, and which ratio is best. On our array the best configuration needs ${best} comparisons against ${base} for insertion sort, ${ratio} times fewer. The method and the experiments follow.`;
+    case 'related work':
+      return l.refs.length
+        ? `Gap sequences for Shell sort have a long history${cite}. We follow that line with a search over geometric ratios.`
+        : 'Shell sort improves on insertion sort by first sorting elements far apart, with gap sequences chosen either from theory or by experiment. Geometric sequences, whose gaps shrink by a constant ratio, are among the simplest, and the best ratio is usually found by measurement. We follow that practice with an automated search over the ratio.';
+    case 'method':
+      return 'Each configuration is one program that sorts the same fixed pseudo-random array and counts every comparison of two elements exactly; it also checks that its output is sorted, so a variant that does not sort has no result. The baseline is plain insertion sort. The Shell sort variants use gaps that shrink by a constant ratio down to one, and differ only in that ratio.';
+    case 'experiments':
+      return `We measured ${count} configurations. ${figs.map((f) => `Figure~\\ref{${f}}`).join(', ')}${figs.length ? ' show the measurements' : 'The measurements are'}${table ? `, and Table~\\ref{${table}} lists them all` : ''}. The best configuration needs ${best} comparisons, against ${base} for the baseline: ${ratio} times fewer. Insertion sort on another seed needs about as many comparisons as on the first, so the gain is not an accident of the input.`;
+    case 'conclusion':
+      return `A geometric gap sequence makes Shell sort need ${ratio} times fewer comparisons than insertion sort on our array. The result holds for one array size and the ratios tried; other sizes and inputs are the next step.`;
+    default:
+      return 'This section describes the study.';
+  }
+}
+
+export function paperSectionReply(body: OpenAIChatRequest): string {
+  return JSON.stringify({ latex: sectionText(listed(body)) });
+}
+
+/** Every section is good enough: the revision rounds end after the first review. */
+export function paperReviewReply(): string {
+  return JSON.stringify({ score: 8, issues: [], suggestions: ['Keep the comparison with the baseline in front.'] });
+}
+
+export function paperAbstractReply(body: OpenAIChatRequest): string {
+  const l = listed(body);
+  const abstract = `We search for the Shell sort gap ratio that needs the fewest element comparisons on a fixed pseudo-random array, against plain insertion sort as the baseline. The best configuration needs ${claim(l, 'best.comparisons', 'far fewer')} comparisons, against ${claim(l, 'baseline.comparisons', 'many more')} for insertion sort: ${claim(l, 'improvement.comparisons.ratio', 'many')} times fewer.`;
+  return JSON.stringify({ title: 'Fewer Comparisons: A Geometric Gap Ratio for Shell Sort', abstract });
+}
