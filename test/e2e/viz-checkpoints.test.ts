@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { writeCheckpoint } from '../support/checkpoint.ts';
+import { lacks } from '../support/components.ts';
 import { removeDir, tempDir } from '../support/svc.ts';
 import { startViz, type Viz } from '../support/viz.ts';
 
@@ -167,6 +168,34 @@ describe('GET /api/checkpoint/:id/summary', () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ id: A, path: join(root, A), status: 'new', node_count: 0 });
     for (const key of ['review', 'reproducibility_report', 'ors', 'nodes_list']) expect(body).not.toHaveProperty(key);
+  });
+
+  test.skipIf(lacks('latex') || lacks('pdftools'))("the paper when the run has one: the .tex, the PDF, the title and the PDF's pages; absent when there is none", async () => {
+    const a = writeCheckpoint(root, { runId: A });
+    writeCheckpoint(root, { runId: B });
+    // a two-page paper, compiled here; its title has a command, an escape and a line break
+    writeFileSync(join(a, 'full_paper.tex'), '\\documentclass{article}\n% \\title{Not this one}\n\\title{Fewer \\emph{Comparisons} \\& Shell Sort\\\\ A Study}\n\\begin{document}\n\\maketitle\nOne.\\newpage\nTwo.\n\\end{document}\n');
+    const build = Bun.spawnSync(['pdflatex', '-interaction=nonstopmode', '-halt-on-error', 'full_paper.tex'], { cwd: a, stdout: 'pipe', stderr: 'pipe' });
+    expect(build.exitCode, build.stdout.toString().slice(-800)).toBe(0);
+    const v = await start();
+    const { status, body } = await v.get(`/api/checkpoint/${A}/summary`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ id: A, path: a });
+    expect(body.paper).toEqual({ tex_path: join(a, 'full_paper.tex'), pdf_path: join(a, 'full_paper.pdf'), title: 'Fewer Comparisons & Shell Sort A Study', pages: 2 });
+    const none = await v.get(`/api/checkpoint/${B}/summary`);
+    expect(none.body).toMatchObject({ id: B, path: join(root, B) });
+    expect(none.body).not.toHaveProperty('paper');
+  });
+
+  test('the page count the finalize stage recorded for this PDF is used as is; a source without a PDF has pages null', async () => {
+    const a = writeCheckpoint(root, { runId: A });
+    writeFileSync(join(a, 'full_paper.pdf'), '%PDF-1.5 not a real one\n');
+    writeFileSync(join(a, 'finalize_paper.json'), JSON.stringify({ tex_path: join(a, 'full_paper.tex'), pdf_path: join(a, 'full_paper.pdf'), pages: 7 }));
+    const b = writeCheckpoint(root, { runId: B });
+    writeFileSync(join(b, 'full_paper.tex'), '\\documentclass{article}\\begin{document}x\\end{document}\n');
+    const v = await start();
+    expect((await v.get(`/api/checkpoint/${A}/summary`)).body.paper).toEqual({ tex_path: null, pdf_path: join(a, 'full_paper.pdf'), title: null, pages: 7 });
+    expect((await v.get(`/api/checkpoint/${B}/summary`)).body.paper).toEqual({ tex_path: join(b, 'full_paper.tex'), pdf_path: null, title: null, pages: null });
   });
 
   test('a legacy text reproducibility report is a string; damaged files are named in problems', async () => {

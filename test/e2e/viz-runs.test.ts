@@ -2,10 +2,10 @@
 // stop, sub-experiments and lineage decisions. The launched `svc run` has no model to reach, so
 // these tests assert what holds however it ends; a run kept alive is tested in unit/run.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { writeCheckpoint } from '../support/checkpoint.ts';
-import { removeDir, tempDir } from '../support/svc.ts';
+import { removeDir, SVC, tempDir } from '../support/svc.ts';
 import { startViz, type Viz } from '../support/viz.ts';
 
 let dir: string;
@@ -120,6 +120,29 @@ describe('POST /api/run-stage', () => {
     for (const s of ['bfts', 'resume', 'generate_idea', 'paper']) expect(unknown.body.error).toContain(s);
     expect((await v.post('/api/run-stage', {})).status).toBe(400);
   });
+
+  test("write_paper on a checkpoint with the demo's data runs svc paper --stage write_paper", async () => {
+    // the offline demo's checkpoint (science data, figures, references), its paper deleted
+    const demo = Bun.spawn([SVC, 'run', 'examples/demo/experiment.md', '--replay', 'examples/demo/cassette.jsonl'], {
+      cwd: resolve(import.meta.dir, '..', '..'),
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, NO_COLOR: '1', SVC_ROOT: dir },
+      stdout: 'ignore',
+      stderr: 'pipe',
+      stdin: 'ignore',
+    });
+    strays.push(demo);
+    expect(await demo.exited, await new Response(demo.stderr).text()).toBe(0);
+    const [run] = readdirSync(root);
+    const ck = join(root, run ?? '');
+    for (const f of ['science_data.json', 'figures_manifest.json', 'related_refs.json']) expect(existsSync(join(ck, f))).toBe(true);
+    for (const f of ['full_paper.tex', 'full_paper.pdf']) rmSync(join(ck, f), { force: true });
+    const v = await start([ck]);
+    const r = await v.post('/api/run-stage', { stage: 'write_paper' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ ok: true, pid: expect.any(Number), checkpoint_path: ck, stage: 'write_paper' });
+    // no model answers here: however the stage ends, the run it started does end
+    expect(Number.isInteger(await exitCodeOf(v))).toBe(true);
+  }, 120_000);
 
   test('bfts resumes the selected checkpoint with svc resume, its launch choices in the environment', async () => {
     const ck = writeCheckpoint(root, { extra: {} });

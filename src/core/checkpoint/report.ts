@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NodeRecord } from '../../schema/checkpoint.ts';
+import { type PaperFacts, paperFacts } from './paper.ts';
 import { nodePlacements, type Placement } from './placement.ts';
 import { readCheckpointText } from './records.ts';
 import { type CheckpointSummary, summarizeCheckpoint } from './summary.ts';
@@ -28,6 +29,8 @@ export type CheckpointReport = CheckpointSummary & {
   reproducibility_report?: unknown;
   /** the ORS stage outputs that exist */
   ors?: Partial<Record<keyof typeof ORS_FILES, unknown>>;
+  /** the paper the pipeline wrote (the .tex, the compiled PDF, its title and pages); absent when there is none */
+  paper?: PaperFacts;
   /** the tree's node records, only when asked for */
   nodes_list?: NodeRecord[];
   /** where each node that ran did so, by node id, from its report */
@@ -54,6 +57,8 @@ export function checkpointReport(dir: string, opts: { withNodes?: boolean } = {}
   if (repro !== undefined) report.reproducibility_report = repro;
   const ors = orsResults(dir, problems);
   if (ors) report.ors = ors;
+  const paper = paperFacts(dir);
+  if (paper) report.paper = paper;
   if (opts.withNodes) report.nodes_list = tree?.nodes ?? [];
   // summarizeCheckpoint already read review_report.json; a damaged one is named once
   report.problems = [...new Set(problems)];

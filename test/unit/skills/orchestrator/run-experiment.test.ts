@@ -102,7 +102,33 @@ test('get_paper: the LaTeX when there is one, else no paper yet', async () => {
   writeFileSync(join(ck, 'tree.json'), '{"nodes":[]}');
   await expect(call('get_paper', { run_id: '20261122000000_done' })).rejects.toThrow(/no paper yet for run 20261122000000_done/);
   writeFileSync(join(ck, 'full_paper.tex'), '\\documentclass{article}');
-  expect(await call('get_paper', { run_id: '20261122000000_done' })).toMatchObject({ format: 'latex', content: '\\documentclass{article}' });
+  expect(await call('get_paper', { run_id: '20261122000000_done' })).toEqual({
+    run_id: '20261122000000_done',
+    file: join(ck, 'full_paper.tex'),
+    format: 'latex',
+    content: '\\documentclass{article}',
+    tex_path: join(ck, 'full_paper.tex'),
+    pdf_path: null,
+    title: null,
+    pages: null,
+  });
+});
+
+test('get_paper: the facts the checkpoint summary gives, the title from \\title and the pages the finalize stage recorded', async () => {
+  const ck = join(orchestratorCheckpoints(env), '20261122000000_paper');
+  mkdirSync(ck, { recursive: true });
+  writeFileSync(join(ck, 'tree.json'), '{"nodes":[]}');
+  writeFileSync(join(ck, 'full_paper.tex'), '\\documentclass{article}\n\\title{Fewer Comparisons: A Gap Ratio for Shell Sort}\n');
+  writeFileSync(join(ck, 'full_paper.pdf'), '%PDF-1.5\n');
+  writeFileSync(join(ck, 'finalize_paper.json'), JSON.stringify({ pdf_path: join(ck, 'full_paper.pdf'), pages: 4 }));
+  expect(await call('get_paper', { run_id: '20261122000000_paper' })).toMatchObject({
+    format: 'latex',
+    content: expect.stringContaining('\\title{Fewer'),
+    tex_path: join(ck, 'full_paper.tex'),
+    pdf_path: join(ck, 'full_paper.pdf'),
+    title: 'Fewer Comparisons: A Gap Ratio for Shell Sort',
+    pages: 4,
+  });
 });
 
 test('SVC_WORKSPACE defaults to ~/SVC', () => {
