@@ -111,16 +111,19 @@ export async function reviseSection(a: Author, f: PaperFacts, section: SectionNa
 }
 
 /** A section written, then reviewed and revised until a review says it is good enough or the rounds are spent. */
-export async function writeSection(a: Author, f: PaperFacts, section: SectionName, maxRounds: number): Promise<{ latex: string; reviews: Review[] }> {
-  let latex = await generateSection(a, f, section);
+/** A section's draft reviewed, and revised while the review finds it wanting, up to `maxRounds` times. */
+export async function refineSection(a: Author, f: PaperFacts, section: SectionName, draft: string, maxRounds: number): Promise<{ latex: string; reviews: Review[]; revised: boolean }> {
+  let latex = draft;
+  let revised = false;
   const reviews: Review[] = [];
   for (let round = 0; round < maxRounds; round++) {
     const review = await reviewSection(a, latex);
     reviews.push(review);
     if (review.score >= GOOD_ENOUGH) break;
     latex = await reviseSection(a, f, section, latex, [...review.issues, ...review.suggestions].map((x) => `- ${x}`).join('\n'));
+    revised = true;
   }
-  return { latex, reviews };
+  return { latex, reviews, revised };
 }
 
 export async function titleAndAbstract(a: Author, f: PaperFacts, sections: Record<SectionName, string>): Promise<{ title: string; abstract: string }> {

@@ -10,7 +10,7 @@ import { compilePaper } from './compile.ts';
 import { checkFormat, type FormatFinding } from './format-check.ts';
 import { escapeLatex } from './latex-text.ts';
 import { anchoredFigure, resultsTable } from './results-table.ts';
-import { type Author, HEADINGS, type Review, SECTIONS, type SectionName, titleAndAbstract, writeSection } from './sections.ts';
+import { type Author, HEADINGS, type Review, SECTIONS, type SectionName, generateSection, refineSection, titleAndAbstract } from './sections.ts';
 import { renderPaper } from './venues.ts';
 import type { PaperFacts } from './writing-facts.ts';
 
@@ -25,17 +25,21 @@ export type WrittenPaper = {
 };
 
 /**
- * write_paper_iterative: the five sections written at once (each reviewed and revised up to
- * `maxRounds` times), then the title and abstract from them; the figures and the results table
+ * write_paper_iterative: the five sections drafted at once, then each reviewed and revised up to
+ * `maxRounds` times while the title and abstract are written from the drafts; the figures and the results table
  * put in the experiment section from the data, the claim anchors filled from science_data.json,
  * the code availability statement from what the checkpoint knows of its bundle, and the whole
  * rendered for the venue in `dir`, compiled and checked. The model writes prose only: every number
  * the paper prints is filled in from the data.
  */
 export async function writePaper(a: Author, f: PaperFacts, opts: { dir: string; authors: string[]; maxRounds: number; checkpointDir: string | null; env: Env }): Promise<WrittenPaper> {
-  const written = await Promise.all(SECTIONS.map((s) => writeSection(a, f, s, opts.maxRounds)));
-  const text = Object.fromEntries(SECTIONS.map((s, i) => [s, written[i]?.latex ?? ''])) as Record<SectionName, string>;
-  const { title, abstract } = await titleAndAbstract(a, f, text);
+  const drafts = await Promise.all(SECTIONS.map((s) => generateSection(a, f, s)));
+  const bySection = (texts: string[]) => Object.fromEntries(SECTIONS.map((s, i) => [s, texts[i] ?? ''])) as Record<SectionName, string>;
+  // the title and abstract are written from the drafts while the drafts are reviewed; only a
+  // section the review sends back makes them be written again, from the revised text
+  const [fromDrafts, written] = await Promise.all([titleAndAbstract(a, f, bySection(drafts)), Promise.all(SECTIONS.map((s, i) => refineSection(a, f, s, drafts[i] ?? '', opts.maxRounds)))]);
+  const text = bySection(written.map((w) => w.latex));
+  const { title, abstract } = written.some((w) => w.revised) ? await titleAndAbstract(a, f, text) : fromDrafts;
   const body = SECTIONS.map((s) => `\\section{${HEADINGS[s]}}\n${text[s]}\n${s === 'experiment' ? `\n${experimentFloats(f)}` : ''}`).join('\n');
   const rendered = renderPaper(a.venue, { title: escapeLatex(title), authors: opts.authors, abstract, body, bibliography: 'refs' });
   const filled = fillClaims(rendered, f.data);
