@@ -113,7 +113,7 @@ function paramSweep(d: Data, s: Sweep, id: string): DrawnFigure {
   const fixed = Object.entries(s.fixed);
   const others = fixed.length ? ` (the others fixed: ${fixed.slice(0, 3).map(([k, v]) => `${k} = ${typeof v === 'number' ? formatNumber(v) : String(v)}`).join(', ')}${fixed.length > 3 ? ', ...' : ''})` : '';
   const caption =
-    `The primary metric, ${metricPhrase(d)}, against ${s.param} over ${s.configurations.length} configurations that differ only in ${s.param}${others}. ` +
+    `The primary metric, ${metricPhrase(d)}, against ${s.param} across the configurations that differ only in ${s.param}${others}. ` +
     `The best of them, ${d.names.get(top.node_id)} with ${s.param} = ${formatNumber(top.params[s.param] as number)}, reached ${formatNumber(top.metrics[d.metric] as number)}.`;
   const source = Object.fromEntries(s.configurations.map((c) => [`${c.node_id}.${d.metric}`, c.metrics[d.metric] as number]));
   return { kind: 'param_sweep', name: `fig_${id}`, label: `fig:${id}`, svg, caption, source };

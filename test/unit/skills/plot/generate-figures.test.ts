@@ -45,7 +45,7 @@ describe.skipIf(lacks('rsvg') || lacks('poppler'))('figures from the science dat
     expect(pair.caption).toContain('20573 against 1003112. That is 48.76 times better, a change of -97.95% from the baseline.');
     // the sweep holds the other settings fixed: merge and insertion sort are not in it
     expect(Object.keys(sweep.source)).toEqual(['node_a.comparisons', 'node_b.comparisons', 'node_c.comparisons']);
-    expect(sweep.caption).toContain('against gap_ratio over 3 configurations that differ only in gap_ratio (the others fixed: algorithm = shell, n = 2000, seed = 7)');
+    expect(sweep.caption).toContain('against gap_ratio across the configurations that differ only in gap_ratio (the others fixed: algorithm = shell, n = 2000, seed = 7)');
     expect(manifest.figures.every((f: { caption_source: string }) => f.caption_source === 'data')).toBe(true);
     expect(manifest.notes).toEqual([expect.stringMatching(/^the captions are from the data: no vision model is configured \(PROVIDERA_API_KEY is not set/)]);
     expect(manifest.latex_snippets[2]).toBe(
@@ -70,7 +70,7 @@ describe.skipIf(lacks('rsvg') || lacks('poppler'))('figures from the science dat
     const text = run(['pdftotext', join(place().out, 'paper.pdf'), '-']).out.replace(/\s+/g, ' ');
     expect(text).toContain('Figures 1, 2 and 3.');
     // pdftotext reads the underscore of the default font as a space
-    expect(text).toContain('Figure 3: The primary metric, comparisons (lower is better), against gap ratio over 3 configurations');
+    expect(text).toContain('Figure 3: The primary metric, comparisons (lower is better), against gap ratio across the configurations');
     expect(text).toContain('a change of -97.95% from the baseline');
     // axis titles, read from the included figures: vector text, not pixels
     expect(text).toContain('comparisons, lower is better');
