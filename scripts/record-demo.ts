@@ -52,7 +52,8 @@ export async function recordDemo(opts: { env?: Record<string, string>; echo?: bo
 /** The one checkpoint a run made under `<root>/workspace/checkpoints`, null when there is none. */
 export function onlyCheckpoint(root: string): string | null {
   const dir = join(root, 'workspace', 'checkpoints');
-  const runs = existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()) : [];
+  // a hidden directory is a checkpoint still being made (.new-*), or the index: not a run
+  const runs = existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.')) : [];
   return runs.length === 1 && runs[0] ? join(dir, runs[0].name) : null;
 }
 

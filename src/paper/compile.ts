@@ -81,7 +81,9 @@ async function runLatexmk(latexmk: string, texAbs: string, env: Env, timeoutMs: 
   const proc = Bun.spawn([latexmk, ...args], {
     cwd: dir,
     // log lines unwrapped, and error contexts long enough to show the text TeX stopped at
-    env: { ...toolEnv(env), max_print_line: '10000', error_line: '254', half_error_line: '238' },
+    // paranoid file access: the sources may hold model-written text, which must not read or write
+    // files outside this directory (an \input of a key, an \openout over the bibliography)
+    env: { ...toolEnv(env), max_print_line: '10000', error_line: '254', half_error_line: '238', openin_any: 'p', openout_any: 'p' },
     stdin: 'ignore',
     stdout: 'pipe',
     stderr: 'pipe',

@@ -110,7 +110,6 @@ export async function reviseSection(a: Author, f: PaperFacts, section: SectionNa
   return stripHeading(answer.latex);
 }
 
-/** A section written, then reviewed and revised until a review says it is good enough or the rounds are spent. */
 /** A section's draft reviewed, and revised while the review finds it wanting, up to `maxRounds` times. */
 export async function refineSection(a: Author, f: PaperFacts, section: SectionName, draft: string, maxRounds: number): Promise<{ latex: string; reviews: Review[]; revised: boolean }> {
   let latex = draft;
@@ -133,6 +132,8 @@ export async function titleAndAbstract(a: Author, f: PaperFacts, sections: Recor
   const check: JsonCheck = (v) => {
     if (!isMapping(v) || typeof v.title !== 'string' || typeof v.abstract !== 'string') return 'the answer must be {"title": "...", "abstract": "..."}';
     if (v.title.trim() === '' || v.title.length > 200) return 'the title must be plain text of at most 200 characters';
+    // a title cannot hold an anchor: a number in it would be the model's, not the data's
+    if (/\d/.test(v.title)) return 'the title must state no number: the numbers are in the text, as anchors';
     return writtenProblem(v.abstract, f, { refs: false });
   };
   const r = await ask<{ title: string; abstract: string }>(a, 'the title and abstract', 'title_abstract', system, check);

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { InvalidRecordError } from '../core/errors.ts';
-import { isFileAt } from '../core/paths.ts';
+import { isFileAt, isSafeId } from '../core/paths.ts';
 import { fillClaims } from './claims.ts';
 import { bundleFacts, injectCodeAvailability } from './code-availability.ts';
 import { compilePaper } from './compile.ts';
@@ -65,8 +65,9 @@ function experimentFloats(f: PaperFacts): string {
   return [...figures, resultsTable(f.data)].join('\n');
 }
 
+/** A figure of the manifest: a plain file name beside it (a manifest is not a way to copy any file). */
 function figureFile(f: PaperFacts, file: string): string | null {
-  const from = f.figuresDir ? join(f.figuresDir, file) : null;
+  const from = f.figuresDir && isSafeId(file) ? join(f.figuresDir, file) : null;
   return from && isFileAt(from) ? from : null;
 }
 

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { InvalidRecordError } from '../core/errors.ts';
 import { readJsonObject } from '../core/json-object.ts';
-import { isFileAt } from '../core/paths.ts';
+import { isFileAt, isWithin } from '../core/paths.ts';
 import type { FiguresManifest } from '../schema/figures-manifest.ts';
 import type { ScienceData } from '../schema/science-data.ts';
 import { listClaims, formatClaimValue, unanchoredNumbers } from './claims.ts';
@@ -34,7 +34,9 @@ export function readRefs(path: string | null): { refs: PaperRef[]; bib: string }
     const r = p as { cite_key?: unknown; title?: unknown; year?: unknown };
     return typeof r.cite_key === 'string' && r.cite_key !== '' ? [{ key: r.cite_key, title: typeof r.title === 'string' ? r.title : '', year: typeof r.year === 'number' ? r.year : null }] : [];
   });
-  const bibFile = typeof doc.bib_file === 'string' && isFileAt(doc.bib_file) ? doc.bib_file : join(dirname(path), 'refs.bib');
+  // the file the references name for their BibTeX, when it is beside them: a record is not a way to read any file
+  const named = typeof doc.bib_file === 'string' ? resolve(dirname(path), doc.bib_file) : null;
+  const bibFile = named && isWithin(dirname(resolve(path)), named) && isFileAt(named) ? named : join(dirname(path), 'refs.bib');
   return { refs, bib: refs.length > 0 && existsSync(bibFile) ? readFileSync(bibFile, 'utf8') : '' };
 }
 
@@ -66,7 +68,8 @@ function settingNumbers(data: ScienceData): Set<number> {
   return out;
 }
 
-const FORBIDDEN = /\\(?:documentclass|begin\{document\}|end\{document\}|section\*?\s*\{|begin\{(?:figure|table)\*?\}|bibliography)/;
+// what svc writes itself, and what would read or write files or redefine the paper: model text is prose
+const FORBIDDEN = /\\(?:documentclass|begin\{document\}|end\{document\}|section\*?\s*\{|begin\{(?:figure|table)\*?\}|bibliography|(?:input|include|includegraphics|openin|openout|read|readline|write|immediate|special|catcode|csname|expandafter|def|edef|gdef|xdef|let|newcommand|renewcommand|providecommand|usepackage|RequirePackage)(?![A-Za-z]))|\^\^/;
 
 /**
  * Why a piece of model-written LaTeX cannot go into the paper, or null: a heading or environment
@@ -77,7 +80,7 @@ const FORBIDDEN = /\\(?:documentclass|begin\{document\}|end\{document\}|section\
 export function writtenProblem(latex: string, f: PaperFacts, opts: { refs?: boolean } = {}): string | null {
   if (latex.trim() === '') return 'the LaTeX is empty';
   const forbidden = FORBIDDEN.exec(latex);
-  if (forbidden) return `it has ${forbidden[0].replace(/\s*\{$/, '')}, which svc writes itself; give the body text only`;
+  if (forbidden) return `it has ${forbidden[0].replace(/\s*\{$/, '')}, which svc does not take from a section: give the body text only, prose with \\svcclaim, \\ref and \\cite`;
   const unknown = [...new Set(listClaims(latex).map((a) => a.key).filter((k) => !Object.hasOwn(f.data.values, k)))];
   if (unknown.length) return `\\svcclaim names ${unknown.slice(0, 5).join(', ')}, which are not measured values; use only the keys listed`;
   const labels = new Set(knownLabels(f));

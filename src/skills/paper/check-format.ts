@@ -5,7 +5,7 @@ import { defineTool } from '../../mcp/tool.ts';
 import { checkFormat } from '../../paper/format-check.ts';
 import { readScienceDataFile as readScienceData } from '../../science/read.ts';
 import { findVenue } from '../../paper/venues.ts';
-import { paperPath } from './paths.ts';
+import { checkpointPath } from '../checkpoint-path.ts';
 
 export const checkFormatTool = defineTool({
   name: 'check_format',
@@ -27,6 +27,6 @@ export const checkFormatTool = defineTool({
     const checkpoint = ctx.env.SVC_CHECKPOINT_DIR;
     const dataFile = checkpoint ? join(checkpoint, 'science_data.json') : null;
     const data = dataFile && isFileAt(dataFile) ? readScienceData(dataFile) : null;
-    return checkFormat(venue, paperPath(args.pdf_path, 'pdf_path', ctx.env), ctx.env, data);
+    return checkFormat(venue, checkpointPath(args.pdf_path, 'pdf_path', ctx.env), ctx.env, data);
   },
 });

@@ -6,7 +6,7 @@ import { printable } from '../../core/text.ts';
 import { defineTool } from '../../mcp/tool.ts';
 import { type BundleFacts, bundleFacts, injectCodeAvailability } from '../../paper/code-availability.ts';
 import { COMPILE_TIMEOUT_MS, compilePaper } from '../../paper/compile.ts';
-import { paperPath } from './paths.ts';
+import { checkpointPath } from '../checkpoint-path.ts';
 
 const text = (description: string) => T.Optional(T.String({ description }));
 
@@ -34,7 +34,7 @@ export const injectCodeAvailabilityTool = defineTool({
     if (args.checkpoint_dir && !statOrNull(args.checkpoint_dir)?.isDirectory()) throw new NotFoundError(`checkpoint_dir '${printable(args.checkpoint_dir)}' is not a directory`);
     const known: BundleFacts = dir && statOrNull(dir)?.isDirectory() ? bundleFacts(dir) : { ref: null, sha256: null, doi: null, license_id: null };
     const given = { ref: args.ref ?? known.ref, sha256: args.sha256 ?? known.sha256, doi: args.doi ?? known.doi, license_id: args.license_id ?? known.license_id };
-    const tex = paperPath(args.tex_path, 'tex_path', ctx.env);
+    const tex = checkpointPath(args.tex_path, 'tex_path', ctx.env);
     const injected = injectCodeAvailability(tex, given);
     const pdf = tex.replace(/\.tex$/i, '.pdf');
     if (!isFileAt(pdf)) return { ...injected, pdf_path: null, pages: null };

@@ -1,7 +1,7 @@
 import { Type as T } from '@sinclair/typebox';
 import { defineTool } from '../../mcp/tool.ts';
 import { COMPILE_TIMEOUT_MS, compilePaper } from '../../paper/compile.ts';
-import { paperPath } from './paths.ts';
+import { checkpointPath } from '../checkpoint-path.ts';
 
 export const compilePaperTool = defineTool({
   name: 'compile_paper',
@@ -17,5 +17,5 @@ export const compilePaperTool = defineTool({
     { additionalProperties: false },
   ),
   timeoutS: COMPILE_TIMEOUT_MS / 1000 + 60,
-  run: (args, ctx) => compilePaper(paperPath(args.tex_dir, 'tex_dir', ctx.env), args.main_file, ctx.env),
+  run: (args, ctx) => compilePaper(checkpointPath(args.tex_dir, 'tex_dir', ctx.env), args.main_file, ctx.env),
 });

@@ -11,7 +11,7 @@ import { writePaper } from '../../paper/write-paper.ts';
 import { paperFacts, type PaperFacts } from '../../paper/writing-facts.ts';
 import { readScienceDataFile } from '../../science/read.ts';
 import { skillConfig } from '../skill-config.ts';
-import { paperPath } from './paths.ts';
+import { checkpointPath } from '../checkpoint-path.ts';
 
 /** The paper model; none configured is an error at once: a paper is not written without one. */
 function author(ctx: ToolContext, venue: string, context: string): Author {
@@ -21,7 +21,7 @@ function author(ctx: ToolContext, venue: string, context: string): Author {
   return { client, language: paperLanguage(envValue(ctx.env, 'SVC_PAPER_LANGUAGE')), venue: findVenue(venue), context, signal: ctx.signal };
 }
 
-const given = (p: string | undefined, what: string, ctx: ToolContext) => (p?.trim() ? paperPath(p, what, ctx.env) : null);
+const given = (p: string | undefined, what: string, ctx: ToolContext) => (p?.trim() ? checkpointPath(p, what, ctx.env) : null);
 
 /**
  * The facts of a single-section call: science_data.json and figures_manifest.json beside
@@ -118,7 +118,7 @@ export const writePaperIterativeTool = defineTool({
     }
     const context = [args.experiment_summary, args.context ?? ''].map((s) => s.trim()).filter(Boolean).join('\n\n');
     const a = author(ctx, args.venue, context);
-    const dataPath = paperPath(args.science_data_json, 'science_data_json', ctx.env);
+    const dataPath = checkpointPath(args.science_data_json, 'science_data_json', ctx.env);
     const manifest = given(args.figures_manifest_json, 'figures_manifest_json', ctx);
     if (manifest && !isFileAt(manifest)) throw new NotFoundError(`figures_manifest_json '${manifest}' does not exist`, 'make the figures first (generate_figures), or leave it out');
     const facts = paperFacts(readScienceDataFile(dataPath), manifest, given(args.refs_json, 'refs_json', ctx));

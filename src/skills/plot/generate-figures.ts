@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { checkpointPath } from '../checkpoint-path.ts';
 import { Type as T } from '@sinclair/typebox';
 import { diskError, InputError } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
@@ -39,12 +39,12 @@ export const generateFigures = defineTool({
   // up to five figures, each caption a vision-model call that may be asked twice
   timeoutS: 3600,
   async run(args, ctx) {
-    const outputDir = resolve(args.output_dir);
+    const outputDir = checkpointPath(args.output_dir, 'output_dir', ctx.env);
     const st = statOrNull(outputDir);
     if (st && !st.isDirectory()) throw new InputError(`output_dir '${printable(args.output_dir)}' is not a directory`);
-    const sciencePath = resolve(args.science_data_path);
+    const sciencePath = checkpointPath(args.science_data_path, 'science_data_path', ctx.env);
     const data = readScienceDataFile(sciencePath);
-    if (args.nodes_json_path) checkSameRun(data, sciencePath, resolve(args.nodes_json_path));
+    if (args.nodes_json_path) checkSameRun(data, sciencePath, checkpointPath(args.nodes_json_path, 'nodes_json_path', ctx.env));
     const drawn = drawFigures(data, sciencePath, args.figures);
 
     const notes: string[] = [];

@@ -8,7 +8,7 @@ import { FiguresManifest } from '../../../../src/schema/figures-manifest.ts';
 import { generateFigures } from '../../../../src/skills/plot/generate-figures.ts';
 import { lacks } from '../../../support/components.ts';
 import { callTool } from '../coding/tool-call.ts';
-import { NODES_TREE, scienceData, usePlace } from './fixture.ts';
+import { scienceData, usePlace } from './fixture.ts';
 
 const place = usePlace();
 /** The skill process's environment with no model key: no vision model. */
@@ -23,7 +23,7 @@ const run = (cmd: string[]) => {
 
 describe.skipIf(lacks('rsvg') || lacks('poppler'))('figures from the science data', () => {
   test('the metric of every configuration, best against baseline and the gap-ratio sweep: PDF and PNG files and a manifest', async () => {
-    const out = await generate({ nodes_json_path: NODES_TREE });
+    const out = await generate({ nodes_json_path: place().nodesTree });
     const manifest = manifestOf(place().out);
     expect(Value.Check(FiguresManifest, manifest)).toBe(true);
     expect(out).toEqual({ manifest_path: join(place().out, 'figures_manifest.json'), ...manifest });
@@ -97,10 +97,10 @@ describe.skipIf(lacks('rsvg') || lacks('poppler'))('figures from the science dat
 
     const noSweep = scienceData();
     noSweep.configurations = noSweep.configurations.filter((c) => c.node_id !== 'node_c');
-    const err = await generate({ science_data_path: place().science(noSweep), figures: ['param_sweep'], output_dir: join(place().base, 'other') }).catch((e) => e);
+    const err = await generate({ science_data_path: place().science(noSweep), figures: ['param_sweep'], output_dir: join(place().checkpoint, 'other') }).catch((e) => e);
     expect(err).toBeInstanceOf(InputError);
     expect(err.message).toBe('figures asks for param_sweep, but no numeric setting takes three or more values across configurations that differ in nothing else');
-    expect(existsSync(join(place().base, 'other'))).toBe(false);
+    expect(existsSync(join(place().checkpoint, 'other'))).toBe(false);
   });
 
   test('left to the default, what the data does not support is left out: no baseline, no best-against-baseline figure', async () => {
@@ -155,9 +155,9 @@ describe('bad science data: one clear line, and nothing written', () => {
     const notJson = await refused('{"schema_version": 1,');
     expect(notJson).toBeInstanceOf(InvalidRecordError);
     expect(notJson.message).toStartWith(`${join(place().checkpoint, 'science_data.json')} is not JSON: `);
-    const missing = await generate({ science_data_path: join(place().base, 'nope.json') }).catch((e) => e);
+    const missing = await generate({ science_data_path: join(place().checkpoint, 'nope.json') }).catch((e) => e);
     expect(missing).toBeInstanceOf(NotFoundError);
-    expect(missing.message).toBe(`no science data at ${join(place().base, 'nope.json')}`);
+    expect(missing.message).toBe(`no science data at ${join(place().checkpoint, 'nope.json')}`);
     const data = scienceData();
     data.primary_metric.name = 'runtime_s';
     data.best = null;
@@ -169,13 +169,20 @@ describe('bad science data: one clear line, and nothing written', () => {
     const data = scienceData();
     (data.configurations[4] as { node_id: string }).node_id = 'node_elsewhere';
     for (const key of Object.keys(data.values)) if (key.startsWith('node_d.')) delete data.values[key];
-    const err = await refused(data, { nodes_json_path: NODES_TREE });
-    expect(err.message).toBe(`${join(place().checkpoint, 'science_data.json')} is not from the run of ${NODES_TREE}: its configuration node_elsewhere is none of that run's nodes`);
+    const err = await refused(data, { nodes_json_path: place().nodesTree });
+    expect(err.message).toBe(`${join(place().checkpoint, 'science_data.json')} is not from the run of ${place().nodesTree}: its configuration node_elsewhere is none of that run's nodes`);
+  });
+
+  test('paths outside the run\'s checkpoint are refused: the model naming them cannot reach elsewhere', async () => {
+    const err = await generate({ output_dir: join(place().base, 'elsewhere') }).catch((e) => e);
+    expect(err.message).toBe(`output_dir '${join(place().base, 'elsewhere')}' is outside ${place().checkpoint}`);
+    expect(existsSync(join(place().base, 'elsewhere'))).toBe(false);
+    expect((await generate({ science_data_path: '../science_data.json' }).catch((e) => e)).message).toStartWith("science_data_path '../science_data.json' is outside");
   });
 
   test('an output_dir that is a file; an empty figures list', async () => {
-    writeFileSync(join(place().base, 'a-file'), 'x');
-    expect((await generate({ output_dir: join(place().base, 'a-file') }).catch((e) => e)).message).toBe(`output_dir '${join(place().base, 'a-file')}' is not a directory`);
+    writeFileSync(join(place().checkpoint, 'a-file'), 'x');
+    expect((await generate({ output_dir: join(place().checkpoint, 'a-file') }).catch((e) => e)).message).toBe(`output_dir '${join(place().checkpoint, 'a-file')}' is not a directory`);
     expect((await generate({ figures: [] }).catch((e) => e)).message).toBe("generate_figures: argument 'figures' expected array length to be greater or equal to 1, got an array");
   });
 });
