@@ -21,18 +21,20 @@ export function resultsTable(data: ScienceData): string {
   });
   const better = data.primary_metric.higher_is_better ? 'higher' : 'lower';
   return [
-    '\\begin{table}[t]',
+    '\\begin{table}[htbp]',
     '  \\centering',
+    '  \\small',
     `  \\caption{Every measured configuration: ${escapeLatex(primary)} (${better} is better; the best in bold) and the other measurements.}`,
     `  \\label{${RESULTS_LABEL}}`,
-    '  \\resizebox{\\linewidth}{!}{%',
+    // a caption above its table needs the space below it that LaTeX gives only above
+    '  \\smallskip',
     `  \\begin{tabular}{l${'r'.repeat(metrics.length)}}`,
-    '    \\hline',
+    '    \\toprule',
     `    Configuration & ${metrics.map(escapeLatex).join(' & ')} \\\\`,
-    '    \\hline',
+    '    \\midrule',
     ...rows.map((r) => `    ${r}`),
-    '    \\hline',
-    '  \\end{tabular}}',
+    '    \\bottomrule',
+    '  \\end{tabular}',
     '\\end{table}',
     '',
   ].join('\n');

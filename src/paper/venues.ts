@@ -64,8 +64,8 @@ export type PaperParts = {
   abstract: string;
   /** LaTeX: the sections */
   body: string;
-  /** the BibTeX database's name, without .bib; default refs */
-  bibliography?: string;
+  /** the BibTeX database's name, without .bib; default refs; null: the paper cites nothing and has no reference list */
+  bibliography?: string | null;
 };
 
 /**
@@ -89,11 +89,13 @@ export function venueTemplate(v: Venue): string {
 
 /** The venue's template with every slot filled: a document ready to compile. */
 export function renderPaper(v: Venue, parts: PaperParts): string {
-  const bib = (parts.bibliography ?? 'refs').replace(/\.bib$/, '');
-  if (!/^[A-Za-z0-9._/-]+$/.test(bib)) throw new InputError(`bibliography '${printable(bib)}' is not a BibTeX database name`, 'give the .bib file name without spaces, such as refs');
-  const values: Record<(typeof SLOTS)[number], string> = { title: parts.title, authors: v.authors(parts.authors), abstract: parts.abstract, body: parts.body, bibliography: bib };
+  const bib = (parts.bibliography === undefined ? 'refs' : parts.bibliography)?.replace(/\.bib$/, '') ?? null;
+  if (bib !== null && !/^[A-Za-z0-9._/-]+$/.test(bib)) throw new InputError(`bibliography '${printable(bib)}' is not a BibTeX database name`, 'give the .bib file name without spaces, such as refs');
+  const values: Record<(typeof SLOTS)[number], string> = { title: parts.title, authors: v.authors(parts.authors), abstract: parts.abstract, body: parts.body, bibliography: bib ?? '' };
+  // an empty reference list would still print its heading
+  const template = bib === null ? venueTemplate(v).replace(/^\\bibliography(?:style)?\{.*\}\n/gm, '') : venueTemplate(v);
   // one pass, and a function: text put in is never searched for slots, nor read for `$&` and the like
-  return venueTemplate(v).replace(new RegExp(`<<(${SLOTS.join('|')})>>`, 'g'), (_, slot: (typeof SLOTS)[number]) => values[slot]);
+  return template.replace(new RegExp(`<<(${SLOTS.join('|')})>>`, 'g'), (_, slot: (typeof SLOTS)[number]) => values[slot]);
 }
 
 const REFERENCES_PAGE = /\\@gobble\{svc-references-page=(\d+)\}/;

@@ -41,7 +41,7 @@ export async function writePaper(a: Author, f: PaperFacts, opts: { dir: string; 
   const text = bySection(written.map((w) => w.latex));
   const { title, abstract } = written.some((w) => w.revised) ? await titleAndAbstract(a, f, text) : fromDrafts;
   const body = SECTIONS.map((s) => `\\section{${HEADINGS[s]}}\n${text[s]}\n${s === 'experiment' ? `\n${experimentFloats(f)}` : ''}`).join('\n');
-  const rendered = renderPaper(a.venue, { title: escapeLatex(title), authors: opts.authors, abstract, body, bibliography: 'refs' });
+  const rendered = renderPaper(a.venue, { title: escapeLatex(title), authors: opts.authors, abstract, body, bibliography: f.refs.length > 0 ? 'refs' : null });
   const filled = fillClaims(rendered, f.data);
   if (filled.unknown.length) throw new InvalidRecordError(`the paper names values science_data.json does not have: ${filled.unknown.join(', ')}`);
 

@@ -12,7 +12,7 @@ export type FinishedFigure = { drawn: DrawnFigure; png: Uint8Array; pdf: Uint8Ar
 
 /** A figure environment for the paper: the figure at the text's width, its caption, its label. */
 export function figureSnippet(file: string, caption: string, label: string): string {
-  return ['\\begin{figure}[t]', '  \\centering', `  \\includegraphics[width=\\linewidth]{${file}}`, `  \\caption{${escapeLatex(caption)}}`, `  \\label{${label}}`, '\\end{figure}', ''].join('\n');
+  return ['\\begin{figure}[htbp]', '  \\centering', `  \\includegraphics[width=0.8\\linewidth]{${file}}`, `  \\caption{${escapeLatex(caption)}}`, `  \\label{${label}}`, '\\end{figure}', ''].join('\n');
 }
 
 /**

@@ -54,6 +54,14 @@ describe('venues', () => {
     expect(() => renderPaper(findVenue('sc'), { title: 'T', authors: [], abstract: '', body: '', bibliography: 'my refs' })).toThrow("bibliography 'my refs' is not a BibTeX database name");
   });
 
+  test('a paper that cites nothing has no reference list, in every venue, and compiles without an empty References heading', () => {
+    for (const v of listVenues()) {
+      const tex = renderPaper(findVenue(v.id), { title: 'T', authors: ['A'], abstract: 'Abs.', body: 'Body.', bibliography: null });
+      expect([v.id, /\\bibliography(?:style)?\{/.test(tex)]).toEqual([v.id, false]);
+      expect(tex).toContain('\\svcreferences');
+    }
+  });
+
   test('referencesPage reads the marker the preamble writes to the .aux', () => {
     expect(referencesPage('\\relax\n\\@gobble{svc-references-page=7}\n')).toBe(7);
     expect(referencesPage('\\relax\n')).toBeNull();

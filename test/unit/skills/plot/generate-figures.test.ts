@@ -49,7 +49,7 @@ describe.skipIf(lacks('rsvg') || lacks('poppler'))('figures from the science dat
     expect(manifest.figures.every((f: { caption_source: string }) => f.caption_source === 'data')).toBe(true);
     expect(manifest.notes).toEqual([expect.stringMatching(/^the captions are from the data: no vision model is configured \(PROVIDERA_API_KEY is not set/)]);
     expect(manifest.latex_snippets[2]).toBe(
-      '\\begin{figure}[t]\n  \\centering\n  \\includegraphics[width=\\linewidth]{fig_sweep_gap_ratio.pdf}\n' +
+      '\\begin{figure}[htbp]\n  \\centering\n  \\includegraphics[width=0.8\\linewidth]{fig_sweep_gap_ratio.pdf}\n' +
         `  \\caption{${sweep.caption.replaceAll('_', '\\_')}}\n  \\label{fig:sweep_gap_ratio}\n\\end{figure}\n`,
     );
 
