@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { InputError } from '../core/errors.ts';
-import { isFileAt } from '../core/paths.ts';
+import { isFileAt, resolveInside } from '../core/paths.ts';
 import { readCassetteHeader } from '../llm/cassette.ts';
 
 /** Flags of `svc run` that become variables of the run (and of its skill processes). */
@@ -35,14 +35,26 @@ export function runEnvironment(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: str
 }
 
 /**
- * The workflow a replayed cassette carries, as a file to run with when no --config is given:
- * the answers fit the requests of that workflow only. Null for a cassette without one.
+ * The workflow a replayed cassette carries, with the files it names beside it, as a file to run
+ * with when no --config is given: the answers fit the requests of that workflow only. Null for a
+ * cassette without one. A file name leading out of the directory is refused.
  */
 export function carriedWorkflow(cassette: string): { path: string; remove: () => void } | null {
   const header = readCassetteHeader(cassette);
   if (header === null) return null;
   const dir = mkdtempSync(join(tmpdir(), 'svc-replay-'));
-  const path = join(dir, 'workflow.yaml');
-  writeFileSync(path, header.workflow);
-  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    const path = join(dir, 'workflow.yaml');
+    writeFileSync(path, header.workflow);
+    for (const [name, text] of Object.entries(header.files ?? {})) {
+      const file = resolveInside(dir, name, `file the cassette ${cassette} carries`);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, text);
+    }
+    return { path, remove };
+  } catch (err) {
+    remove();
+    throw err;
+  }
 }

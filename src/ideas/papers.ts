@@ -5,7 +5,15 @@ export type Paper = { title: string; abstract: string; url: string };
  * A paper with what a citation of it needs. A field the provider did not give is empty ('', [],
  * null), never guessed: a reference list must not invent an author or a year.
  */
-export type PaperRecord = Paper & { authors: string[]; year: number | null; venue: string; doi: string; arxiv_id: string };
+export type PaperRecord = Paper & {
+  authors: string[];
+  year: number | null;
+  venue: string;
+  doi: string;
+  arxiv_id: string;
+  /** from the researcher's own library: its cite key, entry type and fields (name, value as written in TeX), cited as they are */
+  library?: { key: string; type: string; fields: [string, string][] };
+};
 
 /** A title reduced to its words, so the same paper from two providers compares equal. */
 export function normalizeTitle(title: string): string {

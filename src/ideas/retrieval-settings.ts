@@ -1,6 +1,8 @@
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { effective } from '../core/config/config.ts';
 import type { Config } from '../core/config/config.ts';
 import { type Env, envValue } from '../core/config/env-vars.ts';
+import { BUNDLED } from '../core/config/workflow.ts';
 import { InputError } from '../core/errors.ts';
 import { SCHOLAR_A_DEFAULT_URL } from './scholar-a.ts';
 import { SCHOLAR_B_DEFAULT_URL } from './scholar-b.ts';
@@ -13,6 +15,8 @@ export type RetrievalSettings = {
   scholarBUrl: string;
   /** seconds the whole survey may take per backend, rate-limit waits included */
   timeoutS: number;
+  /** the researcher's BibTeX library (retrieval.library, relative to the workflow file), or null */
+  library: string | null;
 };
 
 export const DEFAULT_RETRIEVAL_TIMEOUT_S = 30;
@@ -37,7 +41,15 @@ export function retrievalSettings(cfg: Config, env: Env): RetrievalSettings {
     scholarAKey: envValue(env, 'SVC_SCHOLAR_A_API_KEY'),
     scholarBUrl: url(env, 'SVC_SCHOLAR_B_URL', endpoint || SCHOLAR_B_DEFAULT_URL),
     timeoutS,
+    library: libraryPath(cfg),
   };
+}
+
+/** The file retrieval.library names, relative to the workflow file; null when it names none. */
+export function libraryPath(cfg: Config): string | null {
+  const value = cfg.workflow.workflow.retrieval.library.trim();
+  if (value === '') return null;
+  return isAbsolute(value) || cfg.workflow.path === BUNDLED ? value : resolve(dirname(cfg.workflow.path), value);
 }
 
 function url(env: Env, name: string, fallback: string): string {

@@ -62,22 +62,29 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * The first line of a cassette svc records: the workflow the run was made with, whole, so a replay
- * can run under it without --config, and its digest, so a replay under another one is refused
- * before anything runs (the requests would differ from the first). Players skip it: it has no key.
+ * The first line of a cassette svc records: the workflow the run was made with, whole, with the
+ * files it names (a library, a prompt template: by the names the workflow gives them, beside it),
+ * so a replay can run under it without --config, and its digest, so a replay under another one is
+ * refused before anything runs (the requests would differ from the first). Players skip it: it
+ * has no key.
  */
-export type CassetteHeader = { svc_cassette: 1; workflow_sha256: string; workflow: string };
+export type CassetteHeader = { svc_cassette: 1; workflow_sha256: string; workflow: string; files?: Record<string, string> };
 
 /** A header longer than this is no workflow svc wrote. */
 const MAX_HEADER_BYTES = 1024 * 1024;
 
 export const workflowDigest = (text: string): string => new Bun.CryptoHasher('sha256').update(text).digest('hex');
 
-/** Starts a new cassette at `path` with its header; one that already has lines is left as it is. */
-export function startCassette(path: string, workflowText: string): void {
+/**
+ * Starts a new cassette at `path` with its header; one that already has lines is left as it is.
+ * Files that would make the header longer than a replay reads are not carried: a replay without
+ * --config then says which one it lacks.
+ */
+export function startCassette(path: string, workflowText: string, files: Record<string, string> = {}): void {
   if (existsSync(path) && statSync(path).size > 0) return;
-  const header: CassetteHeader = { svc_cassette: 1, workflow_sha256: workflowDigest(workflowText), workflow: workflowText };
-  writeFileAtomic(path, `${JSON.stringify(header)}\n`);
+  const header: CassetteHeader = { svc_cassette: 1, workflow_sha256: workflowDigest(workflowText), workflow: workflowText, ...(Object.keys(files).length ? { files } : {}) };
+  const line = JSON.stringify(header);
+  writeFileAtomic(path, `${Buffer.byteLength(line) < MAX_HEADER_BYTES ? line : JSON.stringify({ ...header, files: undefined })}\n`);
 }
 
 /** The header of the cassette at `path`, or null for a cassette without one (recorded before headers existed). */
@@ -97,7 +104,7 @@ export function readCassetteHeader(path: string): CassetteHeader | null {
   }
   try {
     const v: unknown = JSON.parse(first);
-    if (isMapping(v) && v.svc_cassette === 1 && typeof v.workflow === 'string' && typeof v.workflow_sha256 === 'string') return v as CassetteHeader;
+    if (isMapping(v) && v.svc_cassette === 1 && typeof v.workflow === 'string' && typeof v.workflow_sha256 === 'string' && (v.files === undefined || (isMapping(v.files) && Object.values(v.files).every((f) => typeof f === 'string')))) return v as CassetteHeader;
   } catch {
     // an entry, or a torn line: no header
   }

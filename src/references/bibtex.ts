@@ -10,11 +10,20 @@ const TITLE_STOP = new Set(['a', 'an', 'the', 'on', 'of', 'in', 'for', 'to', 'an
  * A cite key per paper, in order, unique and safe anywhere a key goes (lower-case ASCII letters
  * and digits: no character BibTeX, natbib or hyperref reads specially, and no two keys that differ
  * only in case): first author's surname, year and first word of the title, as `vaswani2017attention`;
- * a clash gets b, c, ... appended.
+ * a clash gets b, c, ... appended. A paper from the researcher's library keeps its own key (the
+ * first of two that differ only in case); the keys made for the others steer clear of those.
  */
 export function citeKeys(papers: readonly PaperRecord[]): string[] {
   const used = new Set<string>();
-  return papers.map((p) => {
+  const own = papers.map((p) => {
+    const key = p.library?.key;
+    if (key === undefined || used.has(key.toLowerCase())) return undefined;
+    used.add(key.toLowerCase());
+    return key;
+  });
+  return papers.map((p, i) => {
+    const kept = own[i];
+    if (kept !== undefined) return kept;
     const name = asciiWord(surname(firstLast(p.authors[0] ?? '')));
     const base = `${/^[a-z]/.test(name) ? name : `anon${name}`}${p.year ?? 'nd'}${asciiWord(firstTitleWord(p.title))}`;
     let key = base;
@@ -55,6 +64,32 @@ export function bibEntry(p: PaperRecord, key: string): { entry: string; dropped:
   return { entry: `@misc{${key},\n${body}\n}\n`, dropped };
 }
 
+/** The fields the standard styles print; a library's others (abstract, keywords, file, a manager's own) are left out. */
+const CITED_FIELDS = new Set(['author', 'editor', 'title', 'booktitle', 'journal', 'volume', 'number', 'pages', 'year', 'month', 'publisher', 'address', 'school', 'institution', 'organization', 'series', 'edition', 'howpublished', 'note', 'chapter', 'type', 'doi', 'url', 'eprint', 'archiveprefix', 'isbn', 'issn']);
+/** Entry types every standard style defines; another (biblatex's @online, say) is written as @misc. */
+const ENTRY_TYPES = new Set(['article', 'book', 'booklet', 'conference', 'inbook', 'incollection', 'inproceedings', 'manual', 'mastersthesis', 'misc', 'phdthesis', 'proceedings', 'techreport', 'unpublished']);
+
+/**
+ * A library paper's entry under its own key and type, with the fields the styles print as the
+ * library has them, but for what the paper's build could stumble on: a DOI or URL with characters
+ * that break where a style sets it as text, and characters outside ASCII, written as the LaTeX
+ * command for them (dropped where none exists).
+ */
+export function libraryEntry(lib: NonNullable<PaperRecord['library']>): { entry: string; dropped: number } {
+  let dropped = 0;
+  const ascii = (v: string) =>
+    v.replace(/[^\x00-\x7f]/gu, (ch) => {
+      const r = latexText(ch);
+      dropped += r.dropped;
+      return r.latex;
+    });
+  const fields = lib.fields.filter(([name, v]) => CITED_FIELDS.has(name) && v.trim() !== '' && (name !== 'doi' || SAFE_DOI.test(v)) && (name !== 'url' || SAFE_URL.test(v)));
+  // as for a found paper: the styles sort an entry without a name by its key field
+  if (!fields.some(([name]) => name === 'author' || name === 'editor')) fields.unshift(['key', lib.key]);
+  const body = fields.map(([name, v]) => `  ${name} = {${ascii(v)}}`).join(',\n');
+  return { entry: `@${ENTRY_TYPES.has(lib.type) ? lib.type : 'misc'}{${lib.key},\n${body}\n}\n`, dropped };
+}
+
 const SAFE_URL = /^https?:\/\/[A-Za-z0-9.-]+(:\d+)?(\/[A-Za-z0-9./:=?-]*)?$/;
 const SAFE_DOI = /^10\.\d{4,9}\/[A-Za-z0-9./:;()-]+$/;
 const SAFE_ARXIV = /^[A-Za-z0-9./-]+$/;
@@ -93,11 +128,11 @@ function asciiWord(word: string): string {
     .replace(/[^a-z0-9]/g, '');
 }
 
-/** The whole .bib: a comment line saying where it came from, then one entry per paper. */
+/** The whole .bib: a comment line saying where it came from, then one entry per paper; a library's entry as it stands in the library. */
 export function bibFile(papers: readonly PaperRecord[], keys: readonly string[]): { text: string; dropped: number } {
   let dropped = 0;
   const entries = papers.map((p, i) => {
-    const e = bibEntry(p, keys[i] as string);
+    const e = p.library && p.library.key === keys[i] ? libraryEntry(p.library) : bibEntry(p, keys[i] as string);
     dropped += e.dropped;
     return e.entry;
   });

@@ -67,6 +67,7 @@ export async function collectReferences(req: CollectRequest): Promise<Collected>
   let modelAsks = 0;
   let modelGaveUp = !req.propose;
   let failingRounds = 0;
+  const unreachable = new Set<SourceReport['backend']>();
 
   const next = async (): Promise<QueuedQuery | undefined> => {
     for (;;) {
@@ -112,7 +113,7 @@ export async function collectReferences(req: CollectRequest): Promise<Collected>
       break;
     }
     tried.add(normalizeQuery(q.query));
-    const found = await searchPaperRecords('collect_references_iterative', q.query, perQuery(req.minPapers), req.settings, { deadline: req.deadline, ...(req.signal ? { signal: req.signal } : {}) });
+    const found = await searchPaperRecords('collect_references_iterative', q.query, perQuery(req.minPapers), req.settings, { deadline: req.deadline, skip: [...unreachable], ...(req.signal ? { signal: req.signal } : {}) });
     let added = 0;
     for (const p of found.papers) if (remember({ ...p, found_by: q.query })) added++;
     const failed = found.sources.filter((s) => s.error !== undefined);
@@ -120,6 +121,8 @@ export async function collectReferences(req: CollectRequest): Promise<Collected>
     if (found.note) notes.add(found.note);
     if (failed.length < found.sources.length) {
       failingRounds = 0;
+      // asking again a provider that cannot be reached or keeps refusing only costs time: the others go on
+      for (const s of failed) if (s.error_kind === 'offline' || s.error_kind === 'rate_limited') unreachable.add(s.backend);
       continue;
     }
     // no backend answered this round

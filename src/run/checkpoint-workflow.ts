@@ -3,45 +3,58 @@ import { dirname, join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { writeFileAtomic } from '../core/atomic.ts';
 import type { LoadedWorkflow } from '../core/config/workflow.ts';
+import type { Workflow } from '../schema/workflow.ts';
 import { BUNDLED_PROMPTS } from '../prompts/bundled.ts';
 
-/** The workflow keys that may name a template file, and where the checkpoint keeps its copy. */
-const TEMPLATE_KEYS = [
-  { key: 'select_prompt', copy: 'prompts/bfts_select_prompt.md' },
-  { key: 'expand_select_prompt', copy: 'prompts/bfts_expand_select_prompt.md' },
+/**
+ * The workflow keys that may name a file of the researcher's, where the checkpoint keeps its copy,
+ * and the values that name none (a bundled template, an empty library).
+ */
+const FILE_KEYS = [
+  { key: ['bfts', 'select_prompt'], value: (w: Workflow) => w.bfts.select_prompt, copy: 'prompts/bfts_select_prompt.md', none: (v: string) => Object.hasOwn(BUNDLED_PROMPTS, v) },
+  { key: ['bfts', 'expand_select_prompt'], value: (w: Workflow) => w.bfts.expand_select_prompt, copy: 'prompts/bfts_expand_select_prompt.md', none: (v: string) => Object.hasOwn(BUNDLED_PROMPTS, v) },
+  { key: ['retrieval', 'library'], value: (w: Workflow) => w.retrieval.library, copy: 'library.bib', none: (v: string) => v.trim() === '' },
 ] as const;
 
-/** What a run's checkpoint gets of its --config file: the workflow text, and the template files it names. */
-export type WorkflowCopy = { text: string; templates: { source: string; copy: string }[] };
+/** What a run's checkpoint gets of its --config file: the workflow text, and the files it names. */
+export type WorkflowCopy = { text: string; files: { source: string; copy: string }[] };
 
 /**
  * The checkpoint's workflow copy, from the --config file it is run with, without writing anything.
- * A prompt template the workflow names by file path is copied into the checkpoint and the copy
- * names it there: a path relative to the config file means nothing beside the checkpoint's
- * workflow.yaml, and a resume must select with the template the run started with. Comments are
- * kept; without a template file the text is the config file's, byte for byte.
+ * A prompt template or a library the workflow names by file path is copied into the checkpoint and
+ * the copy names it there: a path relative to the config file means nothing beside the checkpoint's
+ * workflow.yaml, and a resume must run with the files the run started with. Comments are kept;
+ * where no name changes the text is the config file's, byte for byte.
  */
 export function workflowCopy(loaded: LoadedWorkflow): WorkflowCopy {
   const text = readFileSync(loaded.path, 'utf8');
   const doc = parseDocument(text);
-  const templates: WorkflowCopy['templates'] = [];
-  for (const { key, copy } of TEMPLATE_KEYS) {
-    // the checked, env-expanded value; a value that is not bundled can only come from this file
-    const value = loaded.workflow.bfts[key];
-    if (Object.hasOwn(BUNDLED_PROMPTS, value) || !doc.hasIn(['bfts', key])) continue;
-    templates.push({ source: resolve(dirname(loaded.path), value), copy });
-    doc.setIn(['bfts', key], copy);
+  const files: WorkflowCopy['files'] = [];
+  let renamed = false;
+  for (const { key, value: of, copy, none } of FILE_KEYS) {
+    // the checked, env-expanded value; a value that is not the default can only come from this file
+    const value = of(loaded.workflow);
+    if (none(value) || !doc.hasIn(key)) continue;
+    files.push({ source: resolve(dirname(loaded.path), value.trim()), copy });
+    if (doc.getIn(key) === copy) continue;
+    doc.setIn(key, copy);
+    renamed = true;
   }
-  return { text: templates.length > 0 ? doc.toString() : text, templates };
+  return { text: renamed ? doc.toString() : text, files };
 }
 
-/** Writes the template copies into the checkpoint `dir`; returns the workflow text to save beside them. */
+/** Writes the file copies into the checkpoint `dir`; returns the workflow text to save beside them. */
 export function writeWorkflowCopy(copy: WorkflowCopy, dir: string): string {
-  for (const t of copy.templates) writeFileAtomic(join(dir, t.copy), readFileSync(t.source, 'utf8'));
+  for (const f of copy.files) writeFileAtomic(join(dir, f.copy), readFileSync(f.source));
   return copy.text;
 }
 
-/** The checkpoint's workflow text, its template copies written into `dir`. */
+/** The files a workflow copy names, by those names, as a cassette carries them. */
+export function carriedFiles(copy: WorkflowCopy): Record<string, string> {
+  return Object.fromEntries(copy.files.map((f) => [f.copy, readFileSync(f.source, 'utf8')]));
+}
+
+/** The checkpoint's workflow text, its file copies written into `dir`. */
 export function checkpointWorkflowText(loaded: LoadedWorkflow, dir: string): string {
   return writeWorkflowCopy(workflowCopy(loaded), dir);
 }

@@ -11,7 +11,7 @@ import { mergedEnv } from '../core/config/environment.ts';
 import { type Env, envValue } from '../core/config/env-vars.ts';
 import { disabledTools, listSkills } from '../core/config/skills.ts';
 import { BUNDLED_WORKFLOW_TEXT } from '../core/config/workflow.ts';
-import { workflowCopy, writeWorkflowCopy } from './checkpoint-workflow.ts';
+import { carriedFiles, workflowCopy, writeWorkflowCopy } from './checkpoint-workflow.ts';
 import { ConflictError, InputError, oneLine } from '../core/errors.ts';
 import { isFileAt } from '../core/paths.ts';
 import { experimentsDirOf } from '../core/workspace.ts';
@@ -34,6 +34,8 @@ import { progressPrinter } from './progress.ts';
 import { resolveRunSettings } from './settings.ts';
 import { evaluatorSettings } from '../evaluate/index.ts';
 import { searchRunner } from './wiring.ts';
+import { checkLibrary } from '../ideas/library.ts';
+import { libraryPath } from '../ideas/retrieval-settings.ts';
 import { checkNodeSandbox, type NodeSandbox } from '../sandbox/node-sandbox.ts';
 import { nodeExecOf, sweepContainersCommand } from '../sandbox/node-command.ts';
 import { NodeAllocations } from '../sandbox/allocations.ts';
@@ -187,6 +189,8 @@ async function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env
   // settings and prompt templates are checked before anything is created
   const first = loadConfig({ env, cwd, configPath: req.configPath, profile: req.profile });
   resolveRunSettings(first);
+  const library = libraryPath(first);
+  if (library) checkLibrary(library);
   evaluatorSettings(first.workflow.workflow, mergedEnv(first.env, first.dotenv));
   const runEnv = mergedEnv(first.env, first.dotenv);
   await checkModelsReachable(first, runEnv, CORE_ROLES);
@@ -195,14 +199,14 @@ async function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env
   if (named && isFileAt(join(named, 'tree.json'))) throw new ConflictError(`${named} already holds a run`, `continue it with svc resume ${named}, or unset SVC_CHECKPOINT_DIR`);
   // the workflow the checkpoint will run with: one the dashboard put there, else --config's, else the bundled
   const prepared = named ? readTextOrNull(join(resolve(cwd, named), 'workflow.yaml')) : null;
-  const copy = first.workflow.source === 'config' ? workflowCopy(first.workflow) : { text: BUNDLED_WORKFLOW_TEXT, templates: [] };
+  const copy = first.workflow.source === 'config' ? workflowCopy(first.workflow) : { text: BUNDLED_WORKFLOW_TEXT, files: [] };
   const workflowText = prepared ?? copy.text;
   const limits = readLimits(runEnv);
   const replaying = envValue(runEnv, 'SVC_BACKEND') === 'replay';
   if (replaying && limits.replayCassette) checkReplayWorkflow(limits.replayCassette, workflowText);
   const fill = (d: string) => {
     if (prepared === null) writeFileAtomic(join(d, 'workflow.yaml'), writeWorkflowCopy(copy, d));
-    if (limits.record && !replaying) startCassette(checkpointFile(d, CASSETTE_FILE), workflowText);
+    if (limits.record && !replaying) startCassette(checkpointFile(d, CASSETTE_FILE), workflowText, prepared === null ? carriedFiles(copy) : {});
   };
   // a new directory appears whole, its PID file in it: a run killed from then on is resumed with its workflow
   const fillNew = (d: string) => {

@@ -64,6 +64,7 @@ const Retrieval = T.Object(
   {
     backend: Enum(['scholar_a', 'scholar_b', 'both']),
     endpoint: T.String({ description: 'endpoint of the second provider' }),
+    library: T.String({ description: "a BibTeX file of the researcher's own references, searched with the providers (offline too) and cited under its own keys; relative to the workflow file; empty: none" }),
   },
   { additionalProperties: true },
 );

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { DEMO_EXPERIMENT, DEMO_MODEL, DEMO_WORKFLOW } from '../../scripts/record-demo.ts';
 import { startModelServer } from '../support/model-server.ts';
 import { writeCheckpoint } from '../support/checkpoint.ts';
@@ -110,6 +110,7 @@ test('a template file named in --config travels with the checkpoint; a resume sa
   // the bundled selector, as a file: the replayed requests stay the same
   writeFileSync(join(dir, 'cfg', 'tpl', 'select.md'), readFileSync(join(import.meta.dir, '../../src/prompts/orchestrator/bfts_select.md'), 'utf8'));
   writeFileSync(join(dir, 'cfg', 'wf.yaml'), readFileSync(DEMO_WORKFLOW, 'utf8').replace(/^bfts:\n/m, 'bfts:\n  select_prompt: tpl/select.md\n'));
+  copyFileSync(join(dirname(DEMO_WORKFLOW), 'library.bib'), join(dir, 'cfg', 'library.bib'));
   const r = await svc(['run', DEMO_EXPERIMENT, '--config', 'cfg/wf.yaml'], { cwd: dir, env: modelEnv() });
   expect(r.code, r.stderr).toBe(0);
   const ck = join(dir, 'workspace', 'checkpoints', checkpoints()[0] ?? '');

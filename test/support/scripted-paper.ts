@@ -29,13 +29,18 @@ function sectionText(l: Listed): string {
   const count = claim(l, 'count.configurations', 'several');
   const figs = l.labels.filter((x) => x.startsWith('fig:'));
   const table = l.labels.find((x) => x.startsWith('tab:'));
-  const cite = l.refs.length ? ` \\cite{${l.refs.slice(0, 3).join(',')}}` : '';
+  // every listed reference cited once, in three groups in the order listed
+  const third = Math.ceil(l.refs.length / 3);
+  const cite = (i: number) => {
+    const keys = l.refs.slice(i * third, (i + 1) * third);
+    return keys.length ? `~\\cite{${keys.join(',')}}` : '';
+  };
   switch (l.section) {
     case 'introduction':
       return `Sorting by comparisons is a basic operation whose cost is counted in comparisons of elements. Insertion sort is simple but needs a number of comparisons that grows with the square of the input. We ask how far Shell sort with gaps that grow by a constant ratio can reduce that count on a fixed pseudo-random array, and which ratio is best. On our array the best configuration needs ${best} comparisons against ${base} for insertion sort, ${ratio} times fewer. The method and the experiments follow.`;
     case 'related work':
       return l.refs.length
-        ? `Gap sequences for Shell sort have a long history${cite}. We follow that line with a search over geometric ratios.`
+        ? `Shell sort first sorts elements far apart, then ever closer, and what it costs depends on its sequence of gaps${cite(0)}. Gap sequences have been derived from theory and found by experiment, and bounds on the comparisons they need are known for the worst and the average case${cite(1)}. We follow the experimental line with an automated search over geometric ratios${cite(2)}.`
         : 'Shell sort improves on insertion sort by first sorting elements far apart, with gap sequences chosen either from theory or by experiment. Geometric sequences, whose gaps shrink by a constant ratio, are among the simplest, and the best ratio is usually found by measurement. We follow that practice with an automated search over the ratio.';
     case 'method':
       return 'Each configuration is one program that sorts the same fixed pseudo-random array and counts every comparison of two elements exactly; it also checks that its output is sorted, so a variant that does not sort has no result. The baseline is plain insertion sort. The Shell sort variants use gaps that shrink by a constant ratio down to one, and differ only in that ratio.';

@@ -21,7 +21,7 @@ function settingsFor(extra: Record<string, string> = {}, workflow?: string) {
 
 describe('retrievalSettings', () => {
   test('the bundled workflow: Semantic Scholar alone, the public URLs, no key, 30 s', () => {
-    expect(settingsFor()).toEqual({ backend: 'scholar_a', scholarAUrl: 'https://api.semanticscholar.org', scholarAKey: null, scholarBUrl: 'https://export.arxiv.org', timeoutS: 30 });
+    expect(settingsFor()).toEqual({ backend: 'scholar_a', scholarAUrl: 'https://api.semanticscholar.org', scholarAKey: null, scholarBUrl: 'https://export.arxiv.org', timeoutS: 30, library: null });
   });
 
   test("the run's workflow copy gives the backend and the second provider's endpoint", () => {
@@ -39,7 +39,7 @@ describe('retrievalSettings', () => {
       { SVC_RETRIEVAL_BACKEND: 'scholar_a', SVC_SCHOLAR_A_URL: 'http://127.0.0.1:9/s2', SVC_SCHOLAR_B_URL: 'http://127.0.0.1:9/ax', SVC_SCHOLAR_A_API_KEY: 'k', SVC_RETRIEVAL_TIMEOUT_S: '2.5' },
       'retrieval:\n  backend: both\n  endpoint: http://mirror.example/\n',
     );
-    expect(s).toEqual({ backend: 'scholar_a', scholarAUrl: 'http://127.0.0.1:9/s2', scholarAKey: 'k', scholarBUrl: 'http://127.0.0.1:9/ax', timeoutS: 2.5 });
+    expect(s).toEqual({ backend: 'scholar_a', scholarAUrl: 'http://127.0.0.1:9/s2', scholarAKey: 'k', scholarBUrl: 'http://127.0.0.1:9/ax', timeoutS: 2.5, library: null });
   });
 
   test.each([

@@ -1,8 +1,11 @@
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { afterAll, afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { InputError } from '../../../src/core/errors.ts';
 import type { RetrievalSettings } from '../../../src/ideas/retrieval-settings.ts';
-import { survey } from '../../../src/ideas/survey.ts';
+import { searchPaperRecords, survey } from '../../../src/ideas/survey.ts';
 import { type ScholarPaper, type ScholarServer, startScholarServer } from '../../support/scholar-server.ts';
+import { removeDir, tempDir } from '../../support/svc.ts';
 import { closedPort, rejection } from '../llm/helpers.ts';
 
 const PAPERS: ScholarPaper[] = [
@@ -22,7 +25,7 @@ afterEach(() => {
   b.stop();
 });
 
-const settings = (over: Partial<RetrievalSettings> = {}): RetrievalSettings => ({ backend: 'scholar_a', scholarAUrl: a.url, scholarAKey: null, scholarBUrl: b.url, timeoutS: 10, ...over });
+const settings = (over: Partial<RetrievalSettings> = {}): RetrievalSettings => ({ backend: 'scholar_a', scholarAUrl: a.url, scholarAKey: null, scholarBUrl: b.url, timeoutS: 10, library: null, ...over });
 
 describe('survey through Semantic Scholar (scholar_a)', () => {
   test('asks the Graph API search with query, limit and fields and returns {title, abstract, url}', async () => {
@@ -155,7 +158,44 @@ describe('survey through both', () => {
     const r = await survey('attention', 8, settings({ backend: 'both', scholarAUrl: `http://127.0.0.1:${closedPort()}` }));
     expect(r.offline).toBeUndefined();
     expect(r.papers.map((p) => p.title)).toEqual(['Attention Is Cheap: Linear Kernels', 'Attention on Graphs']);
-    expect(r.note).toMatch(/^scholar_a \(Semantic Scholar\): 127\.0\.0\.1:\d+ is not reachable .*; continuing with the other backend's papers \(check the network or SVC_SCHOLAR_A_URL/);
+    expect(r.note).toMatch(/^scholar_a \(Semantic Scholar\): 127\.0\.0\.1:\d+ is not reachable .*; continuing with the papers of arXiv \(check the network or SVC_SCHOLAR_A_URL/);
+  });
+});
+
+describe("the researcher's library", () => {
+  const dir = tempDir('svc-survey-lib-');
+  afterAll(() => removeDir(dir));
+  const library = join(dir, 'lib.bib');
+  writeFileSync(library, '@article{mine2020, author={Me, Myself}, title={Attention Is Cheap: Linear Kernels}, journal={J. Mine}, year=2020}\n@book{other, title={Gardening for attention spans}, year=1999}\n');
+
+  test('searched beside the backend and first: a paper both have is cited as the library has it', async () => {
+    const r = await searchPaperRecords('search_papers', 'attention kernels', 8, settings({ library }));
+    expect(r.sources.map((s) => [s.backend, s.provider, s.papers])).toEqual([['library', 'your library', 1], ['scholar_a', 'Semantic Scholar', 3]]);
+    expect(r.papers[0]).toMatchObject({ title: 'Attention Is Cheap: Linear Kernels', venue: 'J. Mine', year: 2020, library: { key: 'mine2020', type: 'article' } });
+    expect(r.papers.map((p) => p.title)).toEqual(['Attention Is Cheap: Linear Kernels', 'Sparse Attention for Long Sequences', 'Cache-Aware Matrix Multiplication']);
+    // the provider's copy lends what the library's lacks
+    expect(r.papers[0]?.url).toBe('https://www.semanticscholar.org/paper/2401.00003');
+  });
+
+  test('offline, the library still answers: not offline, and the note names what failed and what answered', async () => {
+    const r = await survey('attention kernels', 8, settings({ library, scholarAUrl: `http://127.0.0.1:${closedPort()}` }));
+    expect(r.offline).toBeUndefined();
+    expect(r.papers.map((p) => p.title)).toEqual(['Attention Is Cheap: Linear Kernels']);
+    expect(r.note).toMatch(/^scholar_a \(Semantic Scholar\): 127\.0\.0\.1:\d+ is not reachable .*; continuing with the papers of your library \(check the network/);
+  });
+
+  test('a broken library is reported as a source, with its fix, and the backend answers', async () => {
+    const broken = join(dir, 'broken.bib');
+    writeFileSync(broken, '@article{a, title={A}\n');
+    const r = await survey('attention', 8, settings({ library: broken }));
+    expect(r.papers).toHaveLength(2);
+    expect(r.sources[0]).toMatchObject({ backend: 'library', papers: 0, error_kind: 'bad_answer' });
+    expect(r.note).toMatch(/^library \(your library\): the library .*broken\.bib:1:1 is not valid BibTeX.*continuing with the papers of Semantic Scholar \(fix the file retrieval\.library names\)$/);
+  });
+
+  test('a search of one named backend leaves the library out', async () => {
+    const r = await searchPaperRecords('search_arxiv', 'attention', 8, settings({ library }), { backends: ['scholar_b'] });
+    expect(r.sources.map((s) => s.backend)).toEqual(['scholar_b']);
   });
 });
 

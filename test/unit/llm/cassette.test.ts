@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { carriedWorkflow } from '../../../src/cli/run-args.ts';
 import { InputError, NotFoundError } from '../../../src/core/errors.ts';
 import { CassettePlayer, canonicalJson, checkReplayWorkflow, readCassetteHeader, requestKey, startCassette, workflowDigest } from '../../../src/llm/cassette.ts';
 import { ReplayDivergedError } from '../../../src/llm/errors.ts';
@@ -175,6 +176,29 @@ test('a short run name is left out inside its paths and its root node id, and no
 
 describe('the workflow a cassette carries', () => {
   const WF = 'llm:\n  model: m\nbfts:\n  max_nodes: 5\n';
+
+  test('with the files it names: a replay without --config finds them beside the workflow; a name leading out is refused', () => {
+    const files = { 'library.bib': '@book{k, title={T}}\n', 'prompts/bfts_select_prompt.md': 'pick {candidates}' };
+    startCassette(cassette(), WF, files);
+    expect(readCassetteHeader(cassette())).toEqual({ svc_cassette: 1, workflow_sha256: workflowDigest(WF), workflow: WF, files });
+    const carried = carriedWorkflow(cassette());
+    try {
+      expect(readFileSync(carried?.path ?? '', 'utf8')).toBe(WF);
+      expect(readFileSync(join(dirname(carried?.path ?? ''), 'prompts/bfts_select_prompt.md'), 'utf8')).toBe('pick {candidates}');
+      expect(readFileSync(join(dirname(carried?.path ?? ''), 'library.bib'), 'utf8')).toBe(files['library.bib']);
+    } finally {
+      carried?.remove();
+    }
+    const hostile = join(box.dir, 'hostile.jsonl');
+    writeFileSync(hostile, `${JSON.stringify({ svc_cassette: 1, workflow_sha256: workflowDigest(WF), workflow: WF, files: { '../../escaped.txt': 'x' } })}\n`);
+    expect(() => carriedWorkflow(hostile)).toThrow(/leads outside|outside/);
+    expect(existsSync(join(box.dir, '..', 'escaped.txt'))).toBe(false);
+  });
+
+  test('files that would make the header longer than a replay reads are left out', () => {
+    startCassette(cassette(), WF, { 'library.bib': 'x'.repeat(2 * 1024 * 1024) });
+    expect(readCassetteHeader(cassette())).toEqual({ svc_cassette: 1, workflow_sha256: workflowDigest(WF), workflow: WF });
+  });
 
   test('a new cassette starts with the workflow and its digest; players skip that line', async () => {
     server.push({ text: 'one' });

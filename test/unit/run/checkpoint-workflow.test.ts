@@ -6,6 +6,8 @@ import { BUNDLED_PROMPTS } from '../../../src/prompts/bundled.ts';
 import { checkpointWorkflowText } from '../../../src/run/checkpoint-workflow.ts';
 import { resolveRunSettings } from '../../../src/run/settings.ts';
 import { loadConfig } from '../../../src/core/config/config.ts';
+import { checkLibrary } from '../../../src/ideas/library.ts';
+import { libraryPath } from '../../../src/ideas/retrieval-settings.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
 let dir: string;
@@ -42,4 +44,24 @@ test('bundled template names and a workflow without templates are copied byte fo
   expect(checkpointWorkflowText(loadWorkflow({ configPath: join(dir, 'w.yaml'), env: {} }), join(dir, 'ckpt'))).toBe(wfText);
   writeFileSync(join(dir, 'w2.yaml'), 'llm:\n  model: m\n');
   expect(checkpointWorkflowText(loadWorkflow({ configPath: join(dir, 'w2.yaml'), env: {} }), join(dir, 'ckpt'))).toBe('llm:\n  model: m\n');
+});
+
+test("the library retrieval.library names is copied into the checkpoint as library.bib, and the copy names it there; a missing one is refused", () => {
+  mkdirSync(join(dir, 'cfg', 'refs'), { recursive: true });
+  mkdirSync(join(dir, 'ckpt'));
+  const bib = '@article{k, title={T\u00e9}, year=2000}\n';
+  writeFileSync(join(dir, 'cfg', 'refs', 'mine.bib'), bib);
+  writeFileSync(join(dir, 'cfg', 'w.yaml'), 'retrieval:\n  library: refs/mine.bib  # my references\n');
+  const copy = checkpointWorkflowText(loadWorkflow({ configPath: join(dir, 'cfg', 'w.yaml'), env: {} }), join(dir, 'ckpt'));
+  expect(copy).toBe('retrieval:\n  library: library.bib # my references\n');
+  expect(readFileSync(join(dir, 'ckpt', 'library.bib'), 'utf8')).toBe(bib);
+  writeFileSync(join(dir, 'ckpt', 'workflow.yaml'), copy);
+  const cfg = loadConfig({ env: { SVC_ROOT: dir, HOME: dir }, cwd: '/', checkpointDir: join(dir, 'ckpt') });
+  expect(libraryPath(cfg)).toBe(join(dir, 'ckpt', 'library.bib'));
+  // named as the copy is: the text stays byte for byte
+  writeFileSync(join(dir, 'cfg', 'library.bib'), bib);
+  writeFileSync(join(dir, 'cfg', 'w2.yaml'), 'retrieval:\n  library: library.bib   # kept\n');
+  expect(checkpointWorkflowText(loadWorkflow({ configPath: join(dir, 'cfg', 'w2.yaml'), env: {} }), join(dir, 'ckpt'))).toBe('retrieval:\n  library: library.bib   # kept\n');
+  writeFileSync(join(dir, 'cfg', 'w3.yaml'), 'retrieval:\n  library: nowhere.bib\n');
+  expect(() => checkLibrary(libraryPath(loadConfig({ env: { SVC_ROOT: dir, HOME: dir }, cwd: '/', configPath: join(dir, 'cfg', 'w3.yaml') })) ?? '')).toThrow(/^retrieval\.library: cannot read the library .*cfg\/nowhere\.bib/);
 });

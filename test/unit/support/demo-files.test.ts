@@ -30,7 +30,7 @@ describe('examples/demo', () => {
       expect(wf.container).toMatchObject({ mode: 'auto', image: '' });
       expect(wf.lineage_decision.mode).toBe('off');
       expect(wf.root_idea_selection.enabled).toBe(false);
-      expect(wf.retrieval).toEqual({ backend: 'scholar_b', endpoint: 'http://127.0.0.1:9' });
+      expect(wf.retrieval).toEqual({ backend: 'scholar_b', endpoint: 'http://127.0.0.1:9', library: 'library.bib' });
       // a replay without SVC_MODEL asks the recorded model for every role the search uses
       for (const role of ['idea', 'bfts', 'eval'] as const) expect(modelFor(role, replay).model).toBe(DEMO_MODEL);
       const recording = loadConfig({ cwd: home, env: { HOME: home, SVC_BACKEND: 'openai-compatible', LLM_API_BASE: 'http://127.0.0.1:1/v1', SVC_MODEL: DEMO_MODEL }, configPath: DEMO_WORKFLOW });

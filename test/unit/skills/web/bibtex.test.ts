@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PaperRecord } from '../../../../src/ideas/papers.ts';
 import { compileLatex } from '../../../../src/paper/compile.ts';
+import { parseLibrary } from '../../../../src/ideas/library.ts';
 import { bibEntry, bibFile, citeKeys } from '../../../../src/references/bibtex.ts';
 import { latexText } from '../../../../src/paper/latex-text.ts';
 import { lacks } from '../../../support/components.ts';
@@ -23,6 +24,9 @@ const HOSTILE: PaperRecord[] = [
   paper({ title: 'The Unreasonable Effectiveness', authors: ['Lab 3M'], year: 2018, doi: '10.1000/<bad>_doi' }),
 ];
 
+/** The demo's library, as the library reader gives it: entries written as they stand, under their own keys. */
+const LIBRARY = parseLibrary(readFileSync(join(import.meta.dir, '../../../../examples/demo/library.bib'), 'utf8'), 'library.bib').map((e) => e.record);
+
 describe('cite keys', () => {
   test('surname, year and first telling title word; lower-case ASCII; each key once', () => {
     const keys = citeKeys(HOSTILE);
@@ -32,6 +36,15 @@ describe('cite keys', () => {
     expect(keys[8]).toBe('anon3m2018unreasonable');
     expect(new Set(keys).size).toBe(keys.length);
     for (const k of keys) expect(k).toMatch(/^[a-z][a-z0-9]*$/);
+  });
+
+  test("a library paper keeps its own key; a made key steers clear of it, and of a library key that differs only in case", () => {
+    const own = (key: string, title: string) => paper({ title, authors: ['Donald L. Shell'], year: 1959, library: { key, type: 'article', fields: [['title', title]] } });
+    const keys = citeKeys([paper({ title: 'High-Speed Sorting', authors: ['Donald Shell'], year: 1959 }), own('shell1959high', 'A High-Speed Sorting Procedure'), own('Shell1959High', 'Another'), own('My:Key-1', 'Third')]);
+    expect(keys).toEqual(['shell1959highb', 'shell1959high', 'shell1959another', 'My:Key-1']);
+    const bib = bibFile([own('shell1959high', 'A High-Speed Sorting Procedure'), paper({ title: 'Other' })], ['shell1959high', 'anonndother']).text;
+    expect(bib).toContain('@article{shell1959high,\n  title = {A High-Speed Sorting Procedure}\n}\n');
+    expect(bib).toContain('@misc{anonndother,');
   });
 });
 
@@ -65,8 +78,11 @@ describe('entries', () => {
 describe.skipIf(lacks('latex'))('refs.bib compiles with real BibTeX', () => {
   const dir = tempDir('svc-bib-');
   afterAll(() => removeDir(dir));
-  const keys = citeKeys(HOSTILE);
-  writeFileSync(join(dir, 'refs.bib'), bibFile(HOSTILE, keys).text);
+  const keys = citeKeys([...HOSTILE, ...LIBRARY]);
+  writeFileSync(join(dir, 'refs.bib'), bibFile([...HOSTILE, ...LIBRARY], keys).text);
+  test("the library's entries are there under their own keys", () => {
+    expect(keys.slice(HOSTILE.length)).toEqual(['shell1959', 'hibbard1963', 'pratt1972', 'incerpi1985', 'sedgewick1996', 'knuth1998', 'jiang2000', 'ciura2001']);
+  });
 
   for (const [style, preamble] of [
     ['plain', ''],

@@ -113,7 +113,24 @@ describe('collect_references_iterative', () => {
     const r = await collect({ min_papers: 2 }, { SVC_RETRIEVAL_BACKEND: 'both', SVC_SCHOLAR_B_URL: `http://127.0.0.1:${closedPort()}` });
     expect(r).toMatchObject({ count: 2, stopped: 'enough', complete: true });
     expect(r.rounds[0].errors[0]).toMatch(/^scholar_b \(arXiv\): 127\.0\.0\.1:\d+ is not reachable/);
-    expect(r.note).toMatch(/continuing with the other backend's papers/);
+    expect(r.note).toMatch(/continuing with the papers of Semantic Scholar/);
+  });
+
+  test("offline with the researcher's library: its papers under their own keys in refs.bib, the dead provider asked once", async () => {
+    const bib = readFileSync(join(import.meta.dir, '../../../../examples/demo/library.bib'), 'utf8');
+    writeFileSync(join(box().checkpoint, 'library.bib'), bib);
+    writeFileSync(join(box().checkpoint, 'workflow.yaml'), 'retrieval:\n  backend: scholar_a\n  library: library.bib\n');
+    const r = await collect({ experiment_summary: 'Shell sort gap sequences with a geometric ratio', keywords: 'shell sort, gap sequence', max_rounds: 4 }, { SVC_SCHOLAR_A_URL: `http://127.0.0.1:${closedPort()}` });
+    expect(r.offline).toBeUndefined();
+    expect(r.count).toBe(8);
+    expect(r.papers.map((p: { cite_key: string }) => p.cite_key)).toContain('ciura2001');
+    expect(r.rounds[0].errors[0]).toMatch(/^scholar_a \(Semantic Scholar\): 127\.0\.0\.1:\d+ is not reachable/);
+    expect(r.rounds.slice(1).every((x: { errors?: string[] }) => x.errors === undefined)).toBe(true);
+    expect(r.note).toMatch(/^found 8 of the 10 papers asked for in \d+ rounds?: .*continuing with the papers of your library/);
+    const refs = readFileSync(join(box().checkpoint, 'refs.bib'), 'utf8');
+    expect(refs).toContain('@inproceedings{ciura2001,\n  author = {Ciura, Marcin},\n  title = {Best Increments for the Average Case of {Shellsort}},');
+    expect(refs).toContain('@phdthesis{pratt1972,');
+    expect(refs).not.toContain('keywords');
   });
 
   test('rate-limited past the timeout: the rounds stop at once with the papers so far', async () => {
