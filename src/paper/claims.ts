@@ -1,4 +1,5 @@
 import type { ScienceData } from '../schema/science-data.ts';
+import { formatNumber } from '../science/numbers.ts';
 import { lineAt, maskComments, proseView } from './tex-text.ts';
 
 /**
@@ -111,42 +112,9 @@ export function claimProblems(tex: string, data: ScienceData | null): ClaimProbl
   return out;
 }
 
-/** Significant digits of a non-integer; the digits before the decimal point are never rounded away. */
-const SIGNIFICANT = 3;
-
 /** How the value of anchor `key` is printed: a percentage for `.percent` keys, else the number. */
 export function formatClaimValue(key: string, value: number): string {
   return key.endsWith('.percent') ? `${formatNumber(value)}\\%` : formatNumber(value);
-}
-
-/**
- * A number as a paper prints it, the same for the same value every time: integers in full with
- * thin thousands separators (`30{,}850`), other numbers to three significant digits without
- * trailing zeros (`0.973`, `12.3`), very small or large ones as `1.23\times10^{-4}`. `\ensuremath`
- * keeps the minus sign and powers right in text and in math.
- */
-export function formatNumber(value: number): string {
-  if (!Number.isFinite(value)) return String(value);
-  const sign = value < 0 ? '\\ensuremath{-}' : '';
-  const a = Math.abs(value);
-  if (a === 0) return '0';
-  if (a >= 1e15 || (a < 1e-3 && !Number.isInteger(a))) return scientific(value);
-  if (Number.isInteger(a)) return sign + grouped(a.toFixed(0));
-  const intDigits = Math.floor(Math.log10(a)) + 1;
-  const fixed = a.toFixed(Math.max(0, SIGNIFICANT - intDigits));
-  const [whole = '0', fraction] = fixed.split('.');
-  const kept = fraction?.replace(/0+$/, '') ?? '';
-  return sign + grouped(whole) + (kept ? `.${kept}` : '');
-}
-
-function scientific(value: number): string {
-  const [mantissa = '0', exponent = '0'] = value.toExponential(SIGNIFICANT - 1).split('e');
-  const m = mantissa.replace(/\.?0+$/, '');
-  return `\\ensuremath{${m}\\times10^{${Number(exponent)}}}`;
-}
-
-function grouped(digits: string): string {
-  return digits.length < 4 ? digits : digits.replace(/\B(?=(\d{3})+$)/g, '{,}');
 }
 
 export type BareNumber = {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { CLAIM_PREAMBLE, claimProblems, fillClaims, formatClaimValue, formatNumber, listClaims, unanchoredNumbers } from '../../../src/paper/claims.ts';
+import { CLAIM_PREAMBLE, claimProblems, fillClaims, formatClaimValue, listClaims, unanchoredNumbers } from '../../../src/paper/claims.ts';
+import { formatNumber } from '../../../src/science/numbers.ts';
 import type { ScienceData } from '../../../src/schema/science-data.ts';
 
 const value = (v: number, metric = 'comparisons') => ({ value: v, metric, node_id: null, what: metric });
