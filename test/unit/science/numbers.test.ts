@@ -16,6 +16,10 @@ describe('one implementation each', () => {
     expect(definers(/export function formatNumber\b/)).toEqual(['science/numbers.ts']);
     expect(definers(/export function unbackedNumbers\b/)).toEqual(['science/numbers.ts']);
   });
+
+  test('one module runs pdfinfo', () => {
+    expect(definers(/Bun\.which\('pdfinfo'/)).toEqual(['paper/pdf.ts']);
+  });
 });
 
 describe('numbersIn', () => {
