@@ -132,7 +132,7 @@ const LENGTH_AFTER = /^\s*\\(?:linewidth|textwidth|columnwidth|textheight|paperw
 /** Words that make the number after them a place in the paper, not a result: "Section 3", "Figures 2 and 4", "Eq. (1)". */
 const PLACE_BEFORE =
   /\b(?:sections?|sec\.|secs\.|figures?|figs?\.|tables?|tabs?\.|equations?|eqs?\.|appendix|appendices|algorithms?|alg\.|lines?|chapters?|steps?|theorems?|lemmas?|definitions?|corollary|corollaries|propositions?|listings?|parts?)\s*~?\s*\(?(?:[\d.]+\)?\s*(?:,|and|&|--|-|to)\s*~?\s*\(?)*$/i;
-const HEADING_BEFORE = /\\(?:part|chapter|(?:sub)*section|(?:sub)?paragraph)\*?\s*(?:\[[^\]]*\])?\s*\{\s*$/;
+const HEADING_BEFORE = /\\(?:part|chapter|(?:sub)*section|(?:sub)?paragraph)\*?\s*(?:\[\s*|(?:\[[^\]]*\])?\s*\{\s*)$/;
 const YEAR = /^(?:19|20)\d\d$/;
 /** A year in a citation written out: "Smith et al. 2020", "(Smith and Lee, 2019)", "Smith (2020)". */
 const CITATION_BEFORE = [/et al\.?,?\s*[([]?\s*$/, /[([][^()[\]]*[A-Z][A-Za-z'-]+[^()[\]]*$/, /[A-Z][A-Za-z'-]+(?:\s+(?:and|&)\s+[A-Z][A-Za-z'-]+)?,?\s*[([]\s*$/];
@@ -171,4 +171,19 @@ function counts(number: string, before: string, after: string): boolean {
   if (YEAR.test(number) && CITATION_BEFORE.some((re) => re.test(before))) return false;
   if (/^\d{1,2}$/.test(number) && /\(\s*$/.test(before) && /^\s*\)/.test(after)) return false;
   return true;
+}
+
+/** Numbers a paper may print without an anchor: the configurations' settings, which are inputs, not results. */
+export function settingNumbers(data: ScienceData): Set<number> {
+  const out = new Set<number>();
+  for (const c of data.configurations) {
+    for (const v of Object.values(c.params)) if (typeof v === 'number') out.add(v);
+    for (const m of c.name.matchAll(/\d+(?:\.\d+)?/g)) out.add(Number(m[0]));
+  }
+  return out;
+}
+
+/** The value of a number as written (`30{,}850`, `1,200`). */
+export function numberValue(written: string): number {
+  return Number(written.replace(/\{,\}|,/g, ''));
 }
