@@ -1,4 +1,5 @@
 import type { ScienceData } from '../schema/science-data.ts';
+import { formatNumber } from '../science/numbers.ts';
 import { lineAt, maskComments, proseView } from './tex-text.ts';
 
 /**
@@ -111,42 +112,9 @@ export function claimProblems(tex: string, data: ScienceData | null): ClaimProbl
   return out;
 }
 
-/** Significant digits of a non-integer; the digits before the decimal point are never rounded away. */
-const SIGNIFICANT = 3;
-
 /** How the value of anchor `key` is printed: a percentage for `.percent` keys, else the number. */
 export function formatClaimValue(key: string, value: number): string {
   return key.endsWith('.percent') ? `${formatNumber(value)}\\%` : formatNumber(value);
-}
-
-/**
- * A number as a paper prints it, the same for the same value every time: integers in full with
- * thin thousands separators (`30{,}850`), other numbers to three significant digits without
- * trailing zeros (`0.973`, `12.3`), very small or large ones as `1.23\times10^{-4}`. `\ensuremath`
- * keeps the minus sign and powers right in text and in math.
- */
-export function formatNumber(value: number): string {
-  if (!Number.isFinite(value)) return String(value);
-  const sign = value < 0 ? '\\ensuremath{-}' : '';
-  const a = Math.abs(value);
-  if (a === 0) return '0';
-  if (a >= 1e15 || (a < 1e-3 && !Number.isInteger(a))) return scientific(value);
-  if (Number.isInteger(a)) return sign + grouped(a.toFixed(0));
-  const intDigits = Math.floor(Math.log10(a)) + 1;
-  const fixed = a.toFixed(Math.max(0, SIGNIFICANT - intDigits));
-  const [whole = '0', fraction] = fixed.split('.');
-  const kept = fraction?.replace(/0+$/, '') ?? '';
-  return sign + grouped(whole) + (kept ? `.${kept}` : '');
-}
-
-function scientific(value: number): string {
-  const [mantissa = '0', exponent = '0'] = value.toExponential(SIGNIFICANT - 1).split('e');
-  const m = mantissa.replace(/\.?0+$/, '');
-  return `\\ensuremath{${m}\\times10^{${Number(exponent)}}}`;
-}
-
-function grouped(digits: string): string {
-  return digits.length < 4 ? digits : digits.replace(/\B(?=(\d{3})+$)/g, '{,}');
 }
 
 export type BareNumber = {
@@ -164,7 +132,7 @@ const LENGTH_AFTER = /^\s*\\(?:linewidth|textwidth|columnwidth|textheight|paperw
 /** Words that make the number after them a place in the paper, not a result: "Section 3", "Figures 2 and 4", "Eq. (1)". */
 const PLACE_BEFORE =
   /\b(?:sections?|sec\.|secs\.|figures?|figs?\.|tables?|tabs?\.|equations?|eqs?\.|appendix|appendices|algorithms?|alg\.|lines?|chapters?|steps?|theorems?|lemmas?|definitions?|corollary|corollaries|propositions?|listings?|parts?)\s*~?\s*\(?(?:[\d.]+\)?\s*(?:,|and|&|--|-|to)\s*~?\s*\(?)*$/i;
-const HEADING_BEFORE = /\\(?:part|chapter|(?:sub)*section|(?:sub)?paragraph)\*?\s*(?:\[[^\]]*\])?\s*\{\s*$/;
+const HEADING_BEFORE = /\\(?:part|chapter|(?:sub)*section|(?:sub)?paragraph)\*?\s*(?:\[\s*|(?:\[[^\]]*\])?\s*\{\s*)$/;
 const YEAR = /^(?:19|20)\d\d$/;
 /** A year in a citation written out: "Smith et al. 2020", "(Smith and Lee, 2019)", "Smith (2020)". */
 const CITATION_BEFORE = [/et al\.?,?\s*[([]?\s*$/, /[([][^()[\]]*[A-Z][A-Za-z'-]+[^()[\]]*$/, /[A-Z][A-Za-z'-]+(?:\s+(?:and|&)\s+[A-Z][A-Za-z'-]+)?,?\s*[([]\s*$/];
@@ -203,4 +171,19 @@ function counts(number: string, before: string, after: string): boolean {
   if (YEAR.test(number) && CITATION_BEFORE.some((re) => re.test(before))) return false;
   if (/^\d{1,2}$/.test(number) && /\(\s*$/.test(before) && /^\s*\)/.test(after)) return false;
   return true;
+}
+
+/** Numbers a paper may print without an anchor: the configurations' settings, which are inputs, not results. */
+export function settingNumbers(data: ScienceData): Set<number> {
+  const out = new Set<number>();
+  for (const c of data.configurations) {
+    for (const v of Object.values(c.params)) if (typeof v === 'number') out.add(v);
+    for (const m of c.name.matchAll(/\d+(?:\.\d+)?/g)) out.add(Number(m[0]));
+  }
+  return out;
+}
+
+/** The value of a number as written (`30{,}850`, `1,200`). */
+export function numberValue(written: string): number {
+  return Number(written.replace(/\{,\}|,/g, ''));
 }

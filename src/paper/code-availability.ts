@@ -9,7 +9,7 @@ import { PUBLISHED_DIR, readManifest } from '../ear/curate.ts';
 import { MANIFEST_FILE } from '../ear/manifest.ts';
 import { PUBLISH_RECORD_FILE } from '../ear/status.ts';
 import { escapeLatex } from './latex-text.ts';
-import { maskComments } from './tex-text.ts';
+import { CODE_AVAILABILITY_BEGIN, CODE_AVAILABILITY_END, maskComments } from './tex-text.ts';
 
 /** What a code availability statement names; an absent one is left out of it. */
 export type BundleFacts = { ref: string | null; sha256: string | null; doi: string | null; license_id: string | null };
@@ -35,8 +35,8 @@ export function bundleFacts(checkpointDir: string): BundleFacts {
   };
 }
 
-const BEGIN = '%% svc:code-availability';
-const END = '%% svc:code-availability end';
+const BEGIN = CODE_AVAILABILITY_BEGIN;
+const END = CODE_AVAILABILITY_END;
 const BLOCK = new RegExp(`${BEGIN}[^\\n]*\\n[\\s\\S]*?${END}\\n\\n?`);
 
 /**

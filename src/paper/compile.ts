@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { checkpointFilePath, regularFileStat } from '../core/checkpoint/files-path.ts';
+import { recordPages } from '../core/checkpoint/paper.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { ConflictError, InputError, NotFoundError, SvcError, UnavailableError } from '../core/errors.ts';
 import { isFileAt, resolveInside, statOrNull } from '../core/paths.ts';
@@ -15,7 +16,8 @@ export const COMPILE_TIMEOUT_MS = 180_000;
 const LOG_TAIL_LINES = 40;
 const INSTALL_HINT = 'install it: apt-get install latexmk texlive-latex-base';
 
-export type CompileResult = { ok: true; pdf: string; logTail: string[] } | { ok: false; error: string; logTail: string[] };
+/** A built PDF comes with its page count (null when pdfinfo cannot read it), which is recorded beside it (recordPages). */
+export type CompileResult = { ok: true; pdf: string; pages: number | null; logTail: string[] } | { ok: false; error: string; logTail: string[] };
 
 /** Directories with a compile under way: two latexmk runs in one directory would overwrite each other's aux files. */
 const compiling = new Set<string>();
@@ -48,7 +50,12 @@ export async function compileLatex(texAbs: string, opts: { env: Env; timeoutMs?:
   if (compiling.has(dir)) throw new ConflictError(`a compile in ${dir} is already running`, 'wait for it to finish');
   compiling.add(dir);
   try {
-    return await runLatexmk(latexmk, texAbs, opts.env, opts.timeoutMs ?? COMPILE_TIMEOUT_MS);
+    const built = await runLatexmk(latexmk, texAbs, opts.env, opts.timeoutMs ?? COMPILE_TIMEOUT_MS);
+    if (!built.ok) return built;
+    // counted once, here: a summary of the run reads the record instead of running pdfinfo
+    const pages = await pdfPages(built.pdf, opts.env).catch(() => null);
+    if (pages !== null) recordPages(built.pdf, pages);
+    return { ...built, pages };
   } finally {
     compiling.delete(dir);
   }
@@ -69,10 +76,10 @@ export async function compilePaper(texDir: string, mainFile: string, env: Env): 
   const built = await compileLatex(main, { env });
   if (!built.ok) throw new SvcError(built.error);
   const log = readLog(join(dirname(main), `${basename(main, extname(main))}.log`)) ?? '';
-  return { pdf_path: built.pdf, pages: await pdfPages(built.pdf, env), warnings: texWarnings(log) };
+  return { pdf_path: built.pdf, pages: built.pages ?? (await pdfPages(built.pdf, env)), warnings: texWarnings(log) };
 }
 
-async function runLatexmk(latexmk: string, texAbs: string, env: Env, timeoutMs: number): Promise<CompileResult> {
+async function runLatexmk(latexmk: string, texAbs: string, env: Env, timeoutMs: number): Promise<{ ok: true; pdf: string; logTail: string[] } | { ok: false; error: string; logTail: string[] }> {
   const dir = dirname(texAbs);
   const stem = basename(texAbs, extname(texAbs));
   // -norc: a latexmkrc is Perl, and anyone who can save a file beside the draft could plant one;

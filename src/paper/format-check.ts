@@ -5,7 +5,7 @@ import { InputError, NotFoundError } from '../core/errors.ts';
 import { isFileAt } from '../core/paths.ts';
 import { printable } from '../core/text.ts';
 import type { ScienceData } from '../schema/science-data.ts';
-import { claimProblems, unanchoredNumbers } from './claims.ts';
+import { claimProblems, numberValue, settingNumbers, unanchoredNumbers } from './claims.ts';
 import { pdfPages } from './pdf.ts';
 import { texWarnings } from './tex-log.ts';
 import { missingFigures, texSources } from './tex-sources.ts';
@@ -32,7 +32,8 @@ const COMPILE_FIRST = 'compile the paper with compile_paper first: check_format 
  * check_format: a compiled paper against its venue. The PDF gives the page count (pdfinfo); the
  * .aux beside it where the references begin; the .log undefined references and citations and
  * overfull boxes; the .tex (with the files it inputs) missing figures, claim anchors that are not
- * filled or do not match `data`, and numbers without an anchor. Errors fail the check; overfull
+ * filled or do not match `data`, and numbers without an anchor (a setting of one of `data`'s
+ * configurations needs none). Errors fail the check; overfull
  * boxes and numbers without an anchor are warnings.
  */
 export async function checkFormat(venue: Venue, pdfPath: string, env: Env, data: ScienceData | null): Promise<FormatReport> {
@@ -59,9 +60,10 @@ export async function checkFormat(venue: Venue, pdfPath: string, env: Env, data:
     else if (w.kind === 'overfull_box') findings.push({ check: 'overfull_box', severity: 'warning', message: w.message, file: w.file, line: w.line });
   }
   for (const f of missingFigures(sources, dir)) findings.push({ check: 'missing_figure', severity: 'error', message: `figure '${f.figure}' is not there`, file: f.file, line: f.line });
+  const settings = data ? settingNumbers(data) : new Set<number>();
   for (const s of sources) {
     for (const p of claimProblems(s.text, data)) findings.push({ check: 'claim_anchor', severity: 'error', message: claimMessage(p), file: s.name, line: p.line });
-    for (const n of unanchoredNumbers(s.text)) {
+    for (const n of unanchoredNumbers(s.text).filter((x) => !settings.has(numberValue(x.number)))) {
       findings.push({ check: 'unanchored_number', severity: 'warning', message: `${n.number} has no claim anchor: write it as \\svcclaim{<key>} with the key of science_data.json it comes from (${n.context})`, file: s.name, line: n.line });
     }
   }

@@ -18,15 +18,13 @@ export function lineAt(text: string, offset: number): number {
 
 /**
  * Brace arguments whose content is not prose, by command: labels, references, citation keys,
- * file names, identifiers in typewriter type (code, digests, DOIs), lengths, counters, colours,
- * table rules and spans, definitions. Anchors are here too: their numbers are accounted for.
- * Optional `[...]` arguments of every command are options.
+ * file names, URLs, lengths, counters, colours, table rules and spans, equation tags, definitions.
+ * Anchors are here too: their numbers are accounted for. Text in typewriter type is prose.
  */
 const ARGS_NOT_PROSE: Readonly<Record<string, number>> = {
   svcclaim: 2,
-  texttt: 1,
-  label: 1, ref: 1, eqref: 1, pageref: 1, autoref: 1, cref: 1, Cref: 1, nameref: 1, vref: 1,
-  includegraphics: 1, input: 1, include: 1, url: 1, nolinkurl: 1, href: 1,
+  label: 1, ref: 1, eqref: 1, pageref: 1, autoref: 1, cref: 1, Cref: 1, nameref: 1, vref: 1, tag: 1, 'tag*': 1,
+  includegraphics: 1, 'includegraphics*': 1, input: 1, include: 1, url: 1, nolinkurl: 1, href: 1,
   usepackage: 1, RequirePackage: 1, documentclass: 1, bibliography: 1, bibliographystyle: 1, graphicspath: 1,
   hspace: 1, 'hspace*': 1, vspace: 1, 'vspace*': 1, setlength: 2, addtolength: 2, settowidth: 2, newlength: 1,
   setcounter: 2, addtocounter: 2, stepcounter: 1, refstepcounter: 1, numberwithin: 2,
@@ -36,13 +34,33 @@ const ARGS_NOT_PROSE: Readonly<Record<string, number>> = {
   pagestyle: 1, thispagestyle: 1, pagenumbering: 1,
 };
 const CITE = /^(?:no)?cite[a-zA-Z]*\*?$|^(?:paren|text|auto|foot)cite\*?$/i;
-
-/** Environments with no prose at all: displayed equations (which the claim gate leaves out too), code, drawings, the reference list. */
-const NO_PROSE_ENVS = new Set([
-  'equation', 'equation*', 'align', 'align*', 'alignat', 'alignat*', 'gather', 'gather*', 'multline', 'multline*', 'flalign', 'flalign*',
-  'eqnarray', 'eqnarray*', 'displaymath', 'verbatim', 'verbatim*', 'lstlisting', 'minted', 'comment', 'thebibliography',
-  'tikzpicture', 'pgfpicture', 'picture',
+/**
+ * Commands whose `[...]` arguments are options, not text: class and package options, graphics
+ * sizes, citation notes ("p.~3"), the space after a line break (`\\[2pt]`), box and rule sizes,
+ * argument counts of definitions. Brackets after any other command are text, as TeX prints them.
+ */
+const TAKES_OPTIONS = new Set([
+  '\\', 'tabularnewline', 'documentclass', 'usepackage', 'RequirePackage', 'includegraphics', 'includegraphics*',
+  'newcommand', 'newcommand*', 'renewcommand', 'renewcommand*', 'providecommand', 'providecommand*', 'newenvironment', 'renewenvironment',
+  'linebreak', 'nolinebreak', 'pagebreak', 'nopagebreak', 'parbox', 'makebox', 'framebox', 'raisebox', 'rotatebox', 'scalebox',
+  'multirow', 'rule', 'toprule', 'midrule', 'bottomrule', 'cmidrule', 'addlinespace', 'color', 'textcolor', 'colorbox', 'definecolor',
+  'captionsetup', 'bibitem', 'hyperref', 'lstinputlisting',
 ]);
+
+/** Environments with no prose at all: code, drawings, the reference list. Displayed math is read as inline math is. */
+const NO_PROSE_ENVS = new Set(['verbatim', 'verbatim*', 'lstlisting', 'minted', 'comment', 'thebibliography', 'tikzpicture', 'pgfpicture', 'picture']);
+/** Environments whose `[...]` after `\begin{env}` are options (placement, alignment, list settings); any other's are text, such as a theorem's name. */
+const ENV_OPTIONS = new Set([
+  'figure', 'figure*', 'table', 'table*', 'tabular', 'tabular*', 'tabularx', 'tabulary', 'array', 'longtable', 'minipage',
+  'subfigure', 'subtable', 'wrapfigure', 'wraptable', 'multicols', 'multicols*', 'itemize', 'enumerate', 'description',
+  'lstlisting', 'minted', 'algorithm', 'algorithmic', 'center',
+]);
+/**
+ * The markers of svc's code availability statement (inject_code_availability): the digest, DOI
+ * and reference it names in typewriter type are identifiers, not numbers of the paper.
+ */
+export const CODE_AVAILABILITY_BEGIN = '%% svc:code-availability';
+export const CODE_AVAILABILITY_END = '%% svc:code-availability end';
 /** Brace arguments of `\begin{env}` that set widths and column specifications. */
 const ENV_ARGS: Readonly<Record<string, number>> = {
   tabular: 1, 'tabular*': 2, tabularx: 2, tabulary: 2, array: 1, longtable: 1, minipage: 1,
@@ -51,10 +69,11 @@ const ENV_ARGS: Readonly<Record<string, number>> = {
 
 /**
  * The prose of a LaTeX text: the document body (all of a file without `\begin{document}`, such as
- * a section file) without comments, command names, their options and non-prose arguments,
- * environments without prose, `\begin`/`\end` lines with their widths and column
- * specifications, displayed math, and sub- and superscripts. Text arguments (`\textbf{...}`,
- * `\caption{...}`, section titles) stay.
+ * a section file) without comments, command names, the options of commands that take options and
+ * the non-prose arguments, environments without prose, `\begin`/`\end` lines with their options,
+ * widths and column specifications, one-digit sub- and superscripts (`x_1`, `n^2`), and the
+ * identifiers of svc's code availability statement. Text arguments (`\textbf{...}`,
+ * `\texttt{...}`, `\caption{...}`, section titles) and math, inline or displayed, stay.
  */
 export function proseView(tex: string): string {
   const src = maskComments(tex);
@@ -73,19 +92,30 @@ export function proseView(tex: string): string {
     const at = src.indexOf(closing, from);
     return at < 0 ? end : at + closing.length;
   };
+  const blockAt = tex.indexOf(CODE_AVAILABILITY_BEGIN);
+  const blockEnd = blockAt < 0 ? -1 : tex.indexOf(CODE_AVAILABILITY_END, blockAt + CODE_AVAILABILITY_BEGIN.length);
+  const inCodeAvailability = (at: number) => blockEnd >= 0 && at > blockAt && at < blockEnd;
+  const scripts: [number, number][] = [];
   let i = start;
   while (i < end) {
     const c = src[i];
     let next = i + 1;
     if (c === '\\') next = command(i);
-    else if (c === '$' && src[i + 1] === '$') next = until(i + 2, '$$');
-    else if (c === '^' || c === '_') next = scriptEnd(i + 1);
-    else {
+    else if (c === '^' || c === '_') {
+      // a script is read as the rest of the math; which of its digits count is settled below
+      scripts.push([i + 1, scriptEnd(i + 1)]);
+    } else {
       i = next;
       continue;
     }
     blank(i, next);
     i = next;
+  }
+  // an index or a small power (x_1, n^2, 2^{-1}) is notation; a number of more digits is a number
+  for (const [from, to] of scripts) {
+    for (let k = from; k < to; k++) {
+      if (/\d/.test(out[k] as string) && !/[\d.]/.test(out[k - 1] ?? '') && !/[\d.,]/.test(out[k + 1] ?? '')) out[k] = ' ';
+    }
   }
   return out.join('');
 
@@ -95,26 +125,28 @@ export function proseView(tex: string): string {
     m.lastIndex = at;
     const name = m.exec(src)?.[1] ?? '';
     let j = at + 1 + name.length;
-    if (name === '[') return until(j, '\\]');
     if (name === 'verb' || name === 'verb*') return src.indexOf(src[j] ?? '', j + 1) + 1 || j;
+    if (name === '\\' && src[j] === '*') j++;
     if (name === 'begin' || name === 'end') {
       const g = group(j);
       if (!g) return j;
       const env = src.slice(g.open + 1, g.close).trim();
       j = g.close + 1;
       if (name === 'begin' && NO_PROSE_ENVS.has(env)) return until(j, `\\end{${env}}`);
-      return name === 'begin' ? args(j, ENV_ARGS[env] ?? 0) : j;
+      return name === 'begin' ? args(j, ENV_ARGS[env] ?? 0, ENV_OPTIONS.has(env)) : j;
     }
-    return args(j, Object.hasOwn(ARGS_NOT_PROSE, name) ? (ARGS_NOT_PROSE[name] as number) : CITE.test(name) ? 1 : 0, name === 'cmidrule');
+    if (name === 'texttt' && inCodeAvailability(at)) return args(j, 1, false);
+    const braces = Object.hasOwn(ARGS_NOT_PROSE, name) ? (ARGS_NOT_PROSE[name] as number) : CITE.test(name) ? 1 : 0;
+    return args(j, braces, TAKES_OPTIONS.has(name) || CITE.test(name), name === 'cmidrule');
   }
 
-  /** Past the optional arguments and the first `braces` brace arguments that follow. */
-  function args(from: number, braces: number, parens = false): number {
+  /** Past the first `braces` brace arguments and, for a command that takes options, the `[...]` among and after them. */
+  function args(from: number, braces: number, options: boolean, parens = false): number {
     let j = from;
     for (;;) {
       const k = skipSpace(j);
       const c = src[k];
-      if (c === '[') j = closing(k, '[', ']');
+      if (c === '[' && options) j = closing(k, '[', ']');
       else if (parens && c === '(') j = closing(k, '(', ')');
       else if (c === '{' && braces > 0) {
         j = closing(k, '{', '}');

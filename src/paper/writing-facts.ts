@@ -5,7 +5,7 @@ import { readJsonObject } from '../core/json-object.ts';
 import { isFileAt, isWithin } from '../core/paths.ts';
 import type { FiguresManifest } from '../schema/figures-manifest.ts';
 import type { ScienceData } from '../schema/science-data.ts';
-import { listClaims, formatClaimValue, unanchoredNumbers } from './claims.ts';
+import { listClaims, formatClaimValue, numberValue, settingNumbers, unanchoredNumbers } from './claims.ts';
 import { readFiguresManifest } from './figures-manifest.ts';
 import { RESULTS_LABEL } from './results-table.ts';
 
@@ -58,18 +58,8 @@ export function factsForPrompt(f: PaperFacts): { values: string; configurations:
   return { values: values.join('\n') || '(none)', configurations: configurations.join('\n') || '(none)', figures: figures.join('\n'), references: references.join('\n') || '(none: cite nothing)' };
 }
 
-/** Numbers a section may print without an anchor: the configurations' settings, which are inputs, not results. */
-function settingNumbers(data: ScienceData): Set<number> {
-  const out = new Set<number>();
-  for (const c of data.configurations) {
-    for (const v of Object.values(c.params)) if (typeof v === 'number') out.add(v);
-    for (const m of c.name.matchAll(/\d+(?:\.\d+)?/g)) out.add(Number(m[0]));
-  }
-  return out;
-}
-
-// what svc writes itself, and what would read or write files or redefine the paper: model text is prose
-const FORBIDDEN = /\\(?:documentclass|begin\{document\}|end\{document\}|section\*?\s*\{|begin\{(?:figure|table)\*?\}|bibliography|(?:input|include|includegraphics|openin|openout|read|readline|write|immediate|special|catcode|csname|expandafter|def|edef|gdef|xdef|let|newcommand|renewcommand|providecommand|usepackage|RequirePackage)(?![A-Za-z]))|\^\^/;
+// what svc writes itself (its marker comments too), and what would read or write files or redefine the paper: model text is prose
+const FORBIDDEN = /\\(?:documentclass|begin\{document\}|end\{document\}|section\*?\s*\{|begin\{(?:figure|table)\*?\}|bibliography|(?:input|include|includegraphics|openin|openout|read|readline|write|immediate|special|catcode|csname|expandafter|def|edef|gdef|xdef|let|newcommand|renewcommand|providecommand|usepackage|RequirePackage)(?![A-Za-z]))|\^\^|%\s*svc:/;
 
 /**
  * Why a piece of model-written LaTeX cannot go into the paper, or null: a heading or environment
@@ -90,7 +80,7 @@ export function writtenProblem(latex: string, f: PaperFacts, opts: { refs?: bool
   const cites = [...latex.matchAll(/\\cite[a-zA-Z]*\*?\s*(?:\[[^\]]*\]\s*)*\{([^}]*)\}/g)].flatMap((m) => (m[1] ?? '').split(',').map((k) => k.trim())).filter((k) => k !== '' && !keys.has(k));
   if (cites.length) return opts.refs === false ? 'it cites; cite nothing here' : `it cites ${cites.slice(0, 5).join(', ')}, which are not among the references; \\cite only the keys listed`;
   const settings = settingNumbers(f.data);
-  const invented = unanchoredNumbers(latex).filter((n) => !settings.has(Number(n.number.replace(/\{,\}|,/g, ''))));
+  const invented = unanchoredNumbers(latex).filter((n) => !settings.has(numberValue(n.number)));
   if (invented.length) return `it states ${[...new Set(invented.map((n) => n.number))].slice(0, 5).join(', ')} as digits; write every result number as \\svcclaim{<key>} with a listed key`;
   return null;
 }

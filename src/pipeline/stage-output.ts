@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../core/atomic.ts';
+import { recordedPages, recordPages } from '../core/checkpoint/paper.ts';
 import { isWithin, statOrNull } from '../core/paths.ts';
 import { isMapping } from '../core/values.ts';
 
@@ -35,11 +36,15 @@ export function keepStageOutput(file: string, value: unknown, stage: string, che
   return null;
 }
 
-/** Copies a compiled PDF to `to` (nothing to do when it is already there); false when `from` is none. */
+/** Copies a compiled PDF to `to` (nothing to do when it is already there), with the page count its compile recorded; false when `from` is none. */
 function copyPdf(from: unknown, to: string): boolean {
   if (typeof from !== 'string' || (statOrNull(from)?.size ?? 0) < MIN_PDF_BYTES) return false;
   // a compiled paper of this run, in its checkpoint: a tool's result is not a way to copy any file in
   if (!isWithin(dirname(resolve(to)), resolve(from)) || !readFileSync(from).subarray(0, 5).equals(Buffer.from('%PDF-'))) return false;
-  if (resolve(from) !== resolve(to)) writeFileAtomic(to, readFileSync(from));
+  if (resolve(from) !== resolve(to)) {
+    writeFileAtomic(to, readFileSync(from));
+    const pages = recordedPages(from);
+    if (pages !== null) recordPages(to, pages);
+  }
   return true;
 }

@@ -35,10 +35,10 @@ export class UnreachableError extends Error {}
  * name with one private address among public ones is refused too, as the connection could take
  * either. A host the policy lists is let through whatever it resolves to.
  */
-export async function checkedAddress(url: URL, policy: AccessPolicy): Promise<Address> {
+export async function checkedAddress(url: URL, policy: AccessPolicy, lookupHost: HostLookup = lookupAll): Promise<Address> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const literal = isIP(host);
-  const [first, ...rest] = literal ? [{ address: host, family: literal === 6 ? 6 : 4 } as const] : await resolve(host);
+  const [first, ...rest] = literal ? [{ address: host, family: literal === 6 ? 6 : 4 } as const] : await resolve(host, lookupHost);
   if (policy.allowPrivate || allowed(url, policy.allowHosts)) return first;
   for (const a of [first, ...rest]) {
     const range = nonPublicRange(a.address);
@@ -48,11 +48,15 @@ export async function checkedAddress(url: URL, policy: AccessPolicy): Promise<Ad
 }
 
 export type Address = { address: string; family: 4 | 6 };
+/** Every address a name resolves to (the system resolver's, unless a test gives its own). */
+export type HostLookup = (host: string) => Promise<{ address: string; family: number }[]>;
+
+const lookupAll: HostLookup = (host) => lookup(host, { all: true, verbatim: true });
 
 /** Every address of a name, at least one. */
-async function resolve(host: string): Promise<[Address, ...Address[]]> {
+async function resolve(host: string, lookupHost: HostLookup): Promise<[Address, ...Address[]]> {
   try {
-    const found = await lookup(host, { all: true, verbatim: true });
+    const found = await lookupHost(host);
     const [first, ...rest] = found.map((f): Address => ({ address: f.address, family: f.family === 6 ? 6 : 4 }));
     if (!first) throw new UnreachableError(`${host} has no address`);
     return [first, ...rest];

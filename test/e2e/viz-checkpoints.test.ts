@@ -170,14 +170,15 @@ describe('GET /api/checkpoint/:id/summary', () => {
     for (const key of ['review', 'reproducibility_report', 'ors', 'nodes_list']) expect(body).not.toHaveProperty(key);
   });
 
-  test.skipIf(lacks('latex') || lacks('pdftools'))("the paper when the run has one: the .tex, the PDF, the title and the PDF's pages; absent when there is none", async () => {
+  test.skipIf(lacks('latex') || lacks('pdftools'))("the paper when the run has one: the .tex, the PDF, the title and the pages its compile recorded; absent when there is none", async () => {
     const a = writeCheckpoint(root, { runId: A });
     writeCheckpoint(root, { runId: B });
     // a two-page paper, compiled here; its title has a command, an escape and a line break
     writeFileSync(join(a, 'full_paper.tex'), '\\documentclass{article}\n% \\title{Not this one}\n\\title{Fewer \\emph{Comparisons} \\& Shell Sort\\\\ A Study}\n\\begin{document}\n\\maketitle\nOne.\\newpage\nTwo.\n\\end{document}\n');
-    const build = Bun.spawnSync(['pdflatex', '-interaction=nonstopmode', '-halt-on-error', 'full_paper.tex'], { cwd: a, stdout: 'pipe', stderr: 'pipe' });
-    expect(build.exitCode, build.stdout.toString().slice(-800)).toBe(0);
     const v = await start();
+    // compiled by the dashboard, which records the page count beside the PDF
+    const build = await v.post('/api/checkpoint/compile', { id: A, path: 'full_paper.tex' });
+    expect(build.status, JSON.stringify(build.body)).toBe(200);
     const { status, body } = await v.get(`/api/checkpoint/${A}/summary`);
     expect(status).toBe(200);
     expect(body).toMatchObject({ id: A, path: a });
@@ -185,6 +186,11 @@ describe('GET /api/checkpoint/:id/summary', () => {
     const none = await v.get(`/api/checkpoint/${B}/summary`);
     expect(none.body).toMatchObject({ id: B, path: join(root, B) });
     expect(none.body).not.toHaveProperty('paper');
+    // the PDF made again by hand, one page now: the record counted another PDF, and the summary does not count pages itself
+    writeFileSync(join(a, 'full_paper.tex'), '\\documentclass{article}\n\\title{Fewer}\n\\begin{document}\n\\maketitle\nOne.\n\\end{document}\n');
+    const again = Bun.spawnSync(['pdflatex', '-interaction=nonstopmode', '-halt-on-error', 'full_paper.tex'], { cwd: a, stdout: 'pipe', stderr: 'pipe' });
+    expect(again.exitCode, again.stdout.toString().slice(-800)).toBe(0);
+    expect((await v.get(`/api/checkpoint/${A}/summary`)).body.paper).toEqual({ tex_path: join(a, 'full_paper.tex'), pdf_path: join(a, 'full_paper.pdf'), title: 'Fewer', pages: null });
   });
 
   test('the page count the finalize stage recorded for this PDF is used as is; a source without a PDF has pages null', async () => {

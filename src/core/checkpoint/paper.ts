@@ -1,5 +1,6 @@
 import { openSync, readFileSync, readSync, closeSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { writeJsonAtomic } from '../atomic.ts';
 import { isWithin, realOrSelf } from '../paths.ts';
 
 /** Where the pipeline leaves a run's paper: the LaTeX source and the compiled PDF. */
@@ -9,22 +10,47 @@ const PDF_CANDIDATES = ['full_paper.pdf', join('paper', 'full_paper.pdf')];
 const FINALIZE_REPORT = 'finalize_paper.json';
 /** The title is in the preamble: this much of the source is read for it. */
 const TITLE_SCAN_BYTES = 64 * 1024;
-const PDFINFO_TIMEOUT_MS = 5000;
 
 /** What a summary says of a run's paper: where it is, its title and page count (null when unknown). */
 export type PaperFacts = { tex_path: string | null; pdf_path: string | null; title: string | null; pages: number | null };
 
 /**
- * The paper of the run in `dir`, without compiling anything: the .tex and .pdf the pipeline
- * wrote, the title from the source's \title{...}, the pages from the finalize report when it
- * names this PDF, else from pdfinfo. Null when the run has neither file. A file that links out of
- * the run is not its paper.
+ * The paper of the run in `dir`, without compiling or running anything: the .tex and .pdf the
+ * pipeline wrote, the title from the source's \title{...}, the pages as the compile recorded them
+ * beside this PDF (or the finalize report named it), null when no record counts the PDF as it is
+ * now. Null when the run has neither file. A file that links out of the run is not its paper.
  */
-export function paperFacts(dir: string, env: Record<string, string | undefined> = process.env): PaperFacts | null {
+export function paperFacts(dir: string): PaperFacts | null {
   const tex = firstFile(dir, TEX_CANDIDATES);
   const pdf = firstFile(dir, PDF_CANDIDATES);
   if (!tex && !pdf) return null;
-  return { tex_path: tex, pdf_path: pdf, title: tex ? texTitle(readHead(tex)) : null, pages: pdf ? pdfPageCount(dir, pdf, env) : null };
+  return { tex_path: tex, pdf_path: pdf, title: tex ? texTitle(readHead(tex)) : null, pages: pdf ? (recordedPages(pdf) ?? finalizePages(dir, pdf)) : null };
+}
+
+/** What a compile records beside `<name>.pdf`, in `<name>.pages.json`: the PDF's page count and the size and mtime of the PDF it counted. */
+type PagesRecord = { pdf: string; pages: number; size: number; mtime_ms: number };
+
+export function pagesRecordPath(pdf: string): string {
+  return `${pdf.replace(/\.pdf$/i, '')}.pages.json`;
+}
+
+/** Records the page count of `pdf` as it is now, for readers that must not run pdfinfo themselves. */
+export function recordPages(pdf: string, pages: number): void {
+  const st = statSync(pdf);
+  const record: PagesRecord = { pdf: basename(pdf), pages, size: st.size, mtime_ms: st.mtimeMs };
+  writeJsonAtomic(pagesRecordPath(pdf), record);
+}
+
+/** The page count recorded for `pdf`, when the record is there and the PDF has the size and mtime it was counted at; else null. */
+export function recordedPages(pdf: string): number | null {
+  try {
+    const r = JSON.parse(readFileSync(pagesRecordPath(pdf), 'utf8')) as Partial<PagesRecord>;
+    const st = statSync(pdf);
+    if (r.pdf !== basename(pdf) || r.size !== st.size || r.mtime_ms !== st.mtimeMs) return null;
+    return typeof r.pages === 'number' && Number.isInteger(r.pages) && r.pages > 0 ? r.pages : null;
+  } catch {
+    return null;
+  }
 }
 
 function firstFile(dir: string, candidates: string[]): string | null {
@@ -80,21 +106,6 @@ export function texTitle(tex: string): string | null {
     .replace(/\s+/g, ' ')
     .trim();
   return text || null;
-}
-
-function pdfPageCount(dir: string, pdf: string, env: Record<string, string | undefined>): number | null {
-  const recorded = finalizePages(dir, pdf);
-  if (recorded !== null) return recorded;
-  const pdfinfo = Bun.which('pdfinfo', { PATH: env.PATH ?? '' });
-  if (!pdfinfo) return null;
-  try {
-    const r = Bun.spawnSync([pdfinfo, pdf], { env: { PATH: env.PATH ?? '', LANG: 'C' }, stdout: 'pipe', stderr: 'ignore', stdin: 'ignore', timeout: PDFINFO_TIMEOUT_MS });
-    if (r.exitCode !== 0) return null;
-    const pages = Number(/^Pages:\s+(\d+)/m.exec(r.stdout.toString())?.[1]);
-    return Number.isInteger(pages) && pages > 0 ? pages : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The page count finalize_paper recorded, when it names this PDF and the PDF has not changed since. */

@@ -18,13 +18,13 @@ const MAX_TEXT = 5 * 1024 * 1024;
 export type Paper = ({ run_id: string; file: string; format: 'latex'; content: string } | { run_id: string; file: string; format: 'pdf'; size_bytes: number }) & PaperFacts;
 
 /** The paper of the run in `dir`; none yet is a NotFoundError saying why. */
-export function findPaper(dir: string, runId: string, env: Record<string, string | undefined> = process.env): Paper {
+export function findPaper(dir: string, runId: string): Paper {
   for (const c of CANDIDATES) {
     const file = join(dir, c.file);
     const st = statOrNull(file);
     // a link out of the run is no paper of it: a node's code could have planted it
     if (!st?.isFile() || !isWithin(realOrSelf(dir), realOrSelf(file))) continue;
-    const facts = paperFacts(dir, env) ?? { tex_path: null, pdf_path: null, title: null, pages: null };
+    const facts = paperFacts(dir) ?? { tex_path: null, pdf_path: null, title: null, pages: null };
     if (c.format === 'pdf') return { run_id: runId, file, format: 'pdf', size_bytes: st.size, ...facts };
     if (st.size > MAX_TEXT) throw new TooLargeError(`${file} is ${st.size} bytes, over the ${MAX_TEXT}-byte limit for inline text`, 'read the file directly');
     return { run_id: runId, file, format: 'latex', content: readFileSync(file, 'utf8'), ...facts };

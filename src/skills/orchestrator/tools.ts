@@ -64,7 +64,7 @@ export function orchestratorTools(deps: OrchestratorDeps): ToolDef<any>[] {
     name: 'get_paper',
     description: 'The paper of a run (LaTeX source inline, or where the PDF is); says so when there is none yet.',
     params: T.Object({ run_id: RunId }, { additionalProperties: false }),
-    run: ({ run_id }, ctx) => findPaper(runDirOf(orchestratorCheckpoints(ctx.env), run_id), run_id, ctx.env),
+    run: ({ run_id }, ctx) => findPaper(runDirOf(orchestratorCheckpoints(ctx.env), run_id), run_id),
   });
 
   return [runExperimentTool, getStatus, listRunsTool, listChildrenTool, getPaper];

@@ -6,7 +6,7 @@ import { ModelAnswerError } from '../../llm/errors.ts';
 import { fillOwnPrompt } from '../../prompts/templates.ts';
 import { pngPart, type Vision } from '../vision.ts';
 import type { DrawnFigure } from './figures.ts';
-import { numbersIn, unbackedNumbers } from './numbers.ts';
+import { numbersIn, unbackedNumbers } from '../../science/numbers.ts';
 
 /** The model reads the head of the experiment: what the figures are about is said early. */
 const MAX_CONTEXT_CHARS = 4000;
@@ -44,7 +44,7 @@ export async function visionCaptions(vision: Extract<Vision, { client: unknown }
           meta: { phase: 'paper', skill: 'plot-skill', component: 'figures', op: 'figure_caption' },
           signal: opts.signal,
         },
-        captionCheck([...numbersIn(drawn.caption), ...Object.values(drawn.source)]),
+        captionCheck([...numbersIn(drawn.caption, 'every'), ...Object.values(drawn.source)]),
         { retries: 1 },
       );
       captions.push(answer.caption.replace(/\s+/g, ' ').trim());

@@ -4,7 +4,7 @@ import type { ScienceConfiguration, ScienceData } from '../../schema/science-dat
 import { barSvg } from '../benchmark/chart/bar.ts';
 import { seriesColour } from '../benchmark/chart/palette.ts';
 import { xySvg } from '../benchmark/chart/xy.ts';
-import { formatNumber } from './numbers.ts';
+import { formatNumber } from '../../science/numbers.ts';
 import { type Sweep, sweepsOf } from './sweeps.ts';
 
 /** A figure drawn as SVG, with its caption from the data and the anchored numbers it shows. */
@@ -70,8 +70,8 @@ function metricBar(d: Data): DrawnFigure {
   const source: Record<string, number> = Object.fromEntries(d.measured.map((c) => [`${c.node_id}.${d.metric}`, c.metrics[d.metric] as number]));
   const sentences = [`The primary metric, ${metricPhrase(d)}, of each of the ${d.measured.length} configurations that measured it.`];
   if (best) {
-    sentences.push(`The best, ${d.names.get(best.node_id)}, reached ${formatNumber(best.value)}${baseline && baseline.node_id !== best.node_id ? `; the baseline, ${d.names.get(baseline.node_id)}, ${formatNumber(baseline.value)}` : ''}.`);
-  } else if (baseline) sentences.push(`The baseline, ${d.names.get(baseline.node_id)}, reached ${formatNumber(baseline.value)}.`);
+    sentences.push(`The best, ${d.names.get(best.node_id)}, reached ${formatNumber(best.value, 'plain')}${baseline && baseline.node_id !== best.node_id ? `; the baseline, ${d.names.get(baseline.node_id)}, ${formatNumber(baseline.value, 'plain')}` : ''}.`);
+  } else if (baseline) sentences.push(`The baseline, ${d.names.get(baseline.node_id)}, reached ${formatNumber(baseline.value, 'plain')}.`);
   for (const which of ['best', 'baseline'] as const) {
     const key = `${which}.${d.metric}`;
     if (d.data[which] && d.data.values[key]) source[key] = d.data.values[key].value;
@@ -91,14 +91,14 @@ function bestVsBaseline(d: Data): DrawnFigure[] | string {
   );
   const anchored = (which: 'best' | 'baseline', nodeId: string) => (values[`${which}.${d.metric}`] ? `${which}.${d.metric}` : `${nodeId}.${d.metric}`);
   const source: Record<string, number> = { [anchored('baseline', baseline.node_id)]: baseline.value, [anchored('best', best.node_id)]: best.value };
-  let caption = `The primary metric, ${metricPhrase(d)}, of the best configuration, ${bestName}, against the baseline, ${baselineName}: ${formatNumber(best.value)} against ${formatNumber(baseline.value)}.`;
+  let caption = `The primary metric, ${metricPhrase(d)}, of the best configuration, ${bestName}, against the baseline, ${baselineName}: ${formatNumber(best.value, 'plain')} against ${formatNumber(baseline.value, 'plain')}.`;
   const ratio = values[`improvement.${d.metric}.ratio`];
   const percent = values[`improvement.${d.metric}.percent`];
   if (ratio) source[`improvement.${d.metric}.ratio`] = ratio.value;
   if (percent) source[`improvement.${d.metric}.percent`] = percent.value;
-  if (ratio && percent) caption += ` That is ${formatNumber(ratio.value)} times better, a change of ${formatNumber(percent.value)}% from the baseline.`;
-  else if (ratio) caption += ` That is ${formatNumber(ratio.value)} times better.`;
-  else if (percent) caption += ` That is a change of ${formatNumber(percent.value)}% from the baseline.`;
+  if (ratio && percent) caption += ` That is ${formatNumber(ratio.value, 'plain')} times better, a change of ${formatNumber(percent.value, 'plain')}% from the baseline.`;
+  else if (ratio) caption += ` That is ${formatNumber(ratio.value, 'plain')} times better.`;
+  else if (percent) caption += ` That is a change of ${formatNumber(percent.value, 'plain')}% from the baseline.`;
   return [{ kind: 'best_vs_baseline', name: 'fig_best_vs_baseline', label: 'fig:best_vs_baseline', svg, caption, source }];
 }
 
@@ -111,10 +111,10 @@ function paramSweep(d: Data, s: Sweep, id: string): DrawnFigure {
   const better = (a: ScienceConfiguration, b: ScienceConfiguration) => ((a.metrics[d.metric] as number) > (b.metrics[d.metric] as number)) === d.data.primary_metric.higher_is_better;
   const top = s.configurations.reduce((a, b) => (better(b, a) ? b : a));
   const fixed = Object.entries(s.fixed);
-  const others = fixed.length ? ` (the others fixed: ${fixed.slice(0, 3).map(([k, v]) => `${k} = ${typeof v === 'number' ? formatNumber(v) : String(v)}`).join(', ')}${fixed.length > 3 ? ', ...' : ''})` : '';
+  const others = fixed.length ? ` (the others fixed: ${fixed.slice(0, 3).map(([k, v]) => `${k} = ${typeof v === 'number' ? formatNumber(v, 'plain') : String(v)}`).join(', ')}${fixed.length > 3 ? ', ...' : ''})` : '';
   const caption =
     `The primary metric, ${metricPhrase(d)}, against ${s.param} across the configurations that differ only in ${s.param}${others}. ` +
-    `The best of them, ${d.names.get(top.node_id)} with ${s.param} = ${formatNumber(top.params[s.param] as number)}, reached ${formatNumber(top.metrics[d.metric] as number)}.`;
+    `The best of them, ${d.names.get(top.node_id)} with ${s.param} = ${formatNumber(top.params[s.param] as number, 'plain')}, reached ${formatNumber(top.metrics[d.metric] as number, 'plain')}.`;
   const source = Object.fromEntries(s.configurations.map((c) => [`${c.node_id}.${d.metric}`, c.metrics[d.metric] as number]));
   return { kind: 'param_sweep', name: `fig_${id}`, label: `fig:${id}`, svg, caption, source };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { CLAIM_PREAMBLE, claimProblems, fillClaims, formatClaimValue, formatNumber, listClaims, unanchoredNumbers } from '../../../src/paper/claims.ts';
+import { CLAIM_PREAMBLE, claimProblems, fillClaims, formatClaimValue, listClaims, unanchoredNumbers } from '../../../src/paper/claims.ts';
+import { formatNumber } from '../../../src/science/numbers.ts';
 import type { ScienceData } from '../../../src/schema/science-data.ts';
 
 const value = (v: number, metric = 'comparisons') => ({ value: v, metric, node_id: null, what: metric });
@@ -125,8 +126,9 @@ describe('numbers without an anchor', () => {
       'See \\ref{sec:3}, \\eqref{eq:2}, \\cite{knuth1997,a2020}, \\citep[p.~5]{b2} and \\url{https://x.org/v2}.',
       '\\hspace{3mm}\\vspace*{-2pt} line\\\\[2pt] \\setcounter{page}{4} \\multicolumn{2}{c}{x} \\cmidrule(lr){2-3}',
       '\\begin{minipage}{0.45\\textwidth} \\end{minipage} \\resizebox{0.9\\linewidth}{!}{x} a 0.5\\columnwidth box',
-      '\\begin{equation} x = 42 \\end{equation} \\[ y = 7 \\] $$ z = 9 $$ $O(n^2)$ and $x_1$ % 99 in a comment',
-      '\\begin{verbatim} 123 \\end{verbatim} \\verb|456| \\texttt{v1.2.3} \\newcommand{\\five}{5}',
+      '\\begin{equation} x_1 = \\svcclaim{best.comparisons}{30{,}850} \\label{eq:9} \\end{equation} $O(n^2)$, $n^{-1}$ and $x_1$ % 99 in a comment',
+      '\\begin{verbatim} 123 \\end{verbatim} \\verb|456| \\texttt{v1.2.3} \\newcommand{\\five}[1]{5}',
+      'one\\\\[2pt] two\\\\*[3pt] \\begin{table}[htbp] \\begin{tabular}[t]{lr} \\end{tabular} \\end{table} \\begin{itemize}[leftmargin=2em] \\end{itemize}',
       '\\end{document}',
       'after the end: 77',
     ].join('\n');
@@ -137,11 +139,37 @@ describe('numbers without an anchor', () => {
     const tex = [
       'ResNet50 on CIFAR-10 in 3D with GPT-4 on x86, the 2nd and 3rd runs.',
       'Section~3, Sections 2 and 4, Figure 1, Fig.~5, Table~2, Eq.~(7), Appendix 1, Algorithm 2, line 14.',
-      '\\section{3 Results}\\subsection*{3.1 Setup}',
+      '\\section{3 Results}\\subsection*{3.1 Setup}\\section[4 Short]{4 Long}',
       'As Smith et al. (2020) and Lee et al. 2019 show, and (Jones, 2018; Kim and Park 2021b), Knuth (1997) too.',
       'We (1) measure and (2) compare.',
     ].join('\n');
     expect(numbers(tex)).toEqual([]);
+  });
+
+  test('brackets after a command that takes no options are text: their numbers count', () => {
+    expect(numbers('\\textbf[42]{x} \\centering[0.93] \\ref{fig:1}[7.5] \\label{x} [8.25] \\item[0.5] \\begin{theorem}[12.5] x \\end{theorem}')).toEqual(['42', '0.93', '7.5', '8.25', '0.5', '12.5']);
+  });
+
+  test('numbers in math, inline or displayed, in scripts of more than one digit and in typewriter type count', () => {
+    const tex = [
+      '$x = 0.93$ and \\(y = 0.75\\)',
+      '\\[ z = 7 \\] $$ w = 9 $$',
+      '\\begin{equation} a = 42 \\end{equation} \\begin{align*} b &= 3.5 \\\\ \\end{align*}',
+      '$x^{0.93}$ and $10^{-4}$ and \\texttt{0.88} and \\texttt{--lr 0.01}',
+    ].join('\n');
+    expect(numbers(tex)).toEqual(['0.93', '0.75', '7', '9', '42', '3.5', '0.93', '10', '0.88', '0.01']);
+  });
+
+  test("the digest, DOI and reference of svc's code availability statement are identifiers; typewriter type elsewhere is not", () => {
+    const statement = [
+      '%% svc:code-availability (written by inject_code_availability, which replaces it)',
+      '\\section*{Code availability}',
+      'The code is available as the artifact bundle \\texttt{svc://reg/b@1.2} (SHA-256 \\texttt{1234567890123456\\allowbreak{}12h9abcdef012345}; DOI \\texttt{10.5281/\\allowbreak{}zenodo.\\allowbreak{}123456}), under the Apache-2.0 license.',
+      '%% svc:code-availability end',
+      '',
+    ].join('\n');
+    expect(numbers(statement)).toEqual([]);
+    expect(numbers(`\\texttt{1234567890123456} ${statement}`)).toEqual(['1234567890123456']);
   });
 
   test('a year outside a citation and numbers in a section title after its numbering still count', () => {

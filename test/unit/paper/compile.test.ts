@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConflictError, InputError, NotFoundError, SvcError, UnavailableError } from '../../../src/core/errors.ts';
+import { paperFacts } from '../../../src/core/checkpoint/paper.ts';
 import { compileLatex, compilePaper, findPaperTex, tailLines } from '../../../src/paper/compile.ts';
 import { writePaper } from '../../support/paper.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
@@ -67,6 +68,15 @@ describe('compileLatex', () => {
     expect(existsSync(result.pdf)).toBe(true);
     expect(result.logTail.length).toBeGreaterThan(0);
     expect(result.logTail.join('\n')).toContain('full_paper.pdf');
+  });
+
+  test.skipIf(lacks('latex') || lacks('pdftools'))("the page count is recorded beside the PDF with the PDF's size and mtime, and a run's summary reads it", async () => {
+    writeFileSync(join(dir, 'full_paper.tex'), '\\documentclass{article}\n\\begin{document}\nOne.\\newpage\nTwo.\n\\end{document}\n');
+    const result = await compileLatex(join(dir, 'full_paper.tex'), { env });
+    expect(result).toMatchObject({ ok: true, pages: 2 });
+    const st = statSync(join(dir, 'full_paper.pdf'));
+    expect(JSON.parse(readFileSync(join(dir, 'full_paper.pages.json'), 'utf8'))).toEqual({ pdf: 'full_paper.pdf', pages: 2, size: st.size, mtime_ms: st.mtimeMs });
+    expect(paperFacts(dir)?.pages).toBe(2);
   });
 
   test.skipIf(lacks('latex'))('a LaTeX error is a result with the first ! line and its source file and line', async () => {

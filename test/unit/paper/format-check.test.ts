@@ -70,6 +70,13 @@ describe.skipIf(lacks('venues') || lacks('pdftools'))('check_format on compiled 
     ]);
   });
 
+  test("a setting of a configuration needs no anchor; a number in math or after a command's brackets does", async () => {
+    const data: ScienceData = { ...DATA, configurations: [{ node_id: 'node_b', label: 'improve', name: 'Shell sort, gap ratio 2.25', depth: 1, params: { gap_ratio: 2.25, n: 2000 }, metrics: {}, parent_id: null } as unknown as ScienceData['configurations'][number]] };
+    const body = `\\section{Results}\nShell sort, gap ratio 2.25, on n = 2000 elements.\nIt reached $0.93$ and \\textbf[42]{x}.\n`;
+    const pdf = await compiled('settings', 'arxiv', { body });
+    expect((await checkFormat(findVenue('arxiv'), pdf, env, data)).findings.map((f) => f.message.split(' ')[0])).toEqual(['0.93', '42']);
+  });
+
   test('claim anchors: unfilled, naming an unknown key, or printing another value than science_data.json', async () => {
     const body = `\\section{Results}\n\\svcclaim{best.comparisons}{31{,}000} and \\svcclaim{best.time} and \\svcclaim{node_x.y}{2}.\n`;
     const pdf = await compiled('anchors', 'arxiv', { body });

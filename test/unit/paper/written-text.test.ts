@@ -16,7 +16,7 @@ test('prose with anchors is taken', () => {
 });
 
 test('a section that would read or write a file, or redefine the paper, is refused, saying why', () => {
-  for (const bad of ['\\input{/home/u/.ssh/id_ed25519}', '\\include{x}', '\\openin1=/etc/passwd', '\\immediate\\write18{id}', '\\includegraphics{/etc/key.pdf}', '\\def\\x{1}', '\\newcommand{\\acc}{97}', '\\catcode`\\^=7', '^^5cinput{x}', '\\csname input\\endcsname{x}']) {
+  for (const bad of ['\\input{/home/u/.ssh/id_ed25519}', '\\include{x}', '\\openin1=/etc/passwd', '\\immediate\\write18{id}', '\\includegraphics{/etc/key.pdf}', '\\def\\x{1}', '\\newcommand{\\acc}{97}', '\\catcode`\\^=7', '^^5cinput{x}', '\\csname input\\endcsname{x}', '\n%% svc:code-availability\n']) {
     expect([bad, writtenProblem(`Text. ${bad} More text.`, facts)]).toEqual([bad, expect.stringMatching(/^it has .+, which svc does not take from a section/)]);
   }
 });
@@ -35,4 +35,8 @@ test.skipIf(lacks('latex'))('LaTeX cannot read a file outside its directory, wha
   } finally {
     removeDir(dir);
   }
+});
+
+test('a number in math or in brackets after a command is refused like one in the prose', () => {
+  for (const bad of ['It reached $0.93$.', 'It reached \\[ 0.93 \\]', 'It reached \\textbf[0.93]{x}.', 'It ran with \\texttt{--lr 0.05}.']) expect([bad, writtenProblem(bad, facts)]).toEqual([bad, expect.stringMatching(/^it states .+ as digits/)]);
 });

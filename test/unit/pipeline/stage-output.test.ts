@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { recordedPages, recordPages } from '../../../src/core/checkpoint/paper.ts';
 import { keepStageOutput } from '../../../src/pipeline/stage-output.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
@@ -32,6 +33,17 @@ describe('a stage output the tool did not write', () => {
     expect(keepStageOutput(join(dir, 'full_paper.tex'), { sections: [] }, 'write_paper', dir)).toBe(`the tool returned no LaTeX for ${join(dir, 'full_paper.tex')} (its result is in _debug_write_paper.json)`);
     expect(JSON.parse(read('_debug_write_paper.json'))).toEqual({ sections: [] });
     expect(existsSync(join(dir, 'full_paper.tex'))).toBe(false);
+  });
+
+  test("a copied PDF takes the page count its compile recorded, counted for the copy", () => {
+    const built = pdf('main.pdf');
+    recordPages(built, 3);
+    expect(keepStageOutput(join(dir, 'full_paper.tex'), { latex: '\\documentclass{article}', pdf_path: built }, 'write_paper', dir)).toBeNull();
+    expect(recordedPages(join(dir, 'full_paper.pdf'))).toBe(3);
+    // a PDF without a record gives its copy none
+    const other = pdf('other.pdf');
+    expect(keepStageOutput(join(dir, 'copy.pdf'), { pdf_path: other }, 'render_paper', dir)).toBeNull();
+    expect(recordedPages(join(dir, 'copy.pdf'))).toBeNull();
   });
 
   test('.pdf: a copy of the PDF the result names; none, or a stub too small to be a paper, fails the stage', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import type { ScienceConfiguration } from '../../../../src/schema/science-data.ts';
-import { formatNumber, unbackedNumbers } from '../../../../src/skills/plot/numbers.ts';
+import { formatNumber, unbackedNumbers } from '../../../../src/science/numbers.ts';
 import { sweepsOf } from '../../../../src/skills/plot/sweeps.ts';
 
 const config = (id: string, params: ScienceConfiguration['params'], value: number): ScienceConfiguration => ({
@@ -43,7 +43,7 @@ describe('sweepsOf', () => {
 
 describe('caption numbers', () => {
   test('formatNumber: whole numbers whole, others to four significant digits', () => {
-    expect([20573, 48.7581, -97.9491, 0.000123456, 123456.7].map(formatNumber)).toEqual(['20573', '48.76', '-97.95', '0.0001235', '123457']);
+    expect([20573, 48.7581, -97.9491, 0.000123456, 123456.7].map((v) => formatNumber(v, 'plain'))).toEqual(['20573', '48.76', '-97.95', '0.0001235', '123457']);
   });
 
   test('unbackedNumbers: what no allowed number backs, thousands separators and magnitudes understood', () => {
