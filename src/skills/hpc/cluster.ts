@@ -12,7 +12,7 @@ import { experimentPartition } from '../../core/config/experiment-md.ts';
 import { InputError } from '../../core/errors.ts';
 import { printable } from '../../core/text.ts';
 import type { JobRef, JobSpec, JobState } from '../../sandbox/executor.ts';
-import { nodeJobComment } from '../../sandbox/node-jobs.ts';
+import { nodeJobComment, noteNodeJob } from '../../sandbox/node-jobs.ts';
 import { resolvePartition } from '../../sandbox/partition.ts';
 import { SlurmExecutor } from '../../sandbox/slurm.ts';
 import { systemRunner } from '../../sandbox/slurm-runner.ts';
@@ -44,6 +44,7 @@ export async function submitToSlurm(spec: Omit<JobSpec, 'partition'>, given: str
   const part = await resolvePartition({ explicit: given, experiment, env, cfg: loadConfig({ env }), runner: systemRunner(env) });
   const slurm = slurmExecutor(env);
   const comment = nodeJobComment(env);
+  if (comment) noteNodeJob(env);
   const ref: JobRef = await slurm.submit({ ...spec, ...(part.name ? { partition: part.name } : {}), ...(comment ? { comment } : {}) });
   const state = (await slurm.status([ref.id])).get(ref.id)?.state ?? 'PENDING';
   const all = part.warning ? [...warnings, part.warning] : warnings;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cancelNodeJobs, nodeJobComment, nodeJobIds } from '../../../src/sandbox/node-jobs.ts';
+import { cancelNodeJobs, nodeJobComment, nodeJobIds, noteNodeJob } from '../../../src/sandbox/node-jobs.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
 describe('nodeJobIds', () => {
@@ -56,10 +56,36 @@ test('a scheduler that does not answer: one line says the jobs may still run, an
   try {
     writeFileSync(join(dir, 'squeue'), '#!/bin/sh\n');
     chmodSync(join(dir, 'squeue'), 0o755);
+    noteNodeJob({ SVC_CHECKPOINT_DIR: dir, SVC_CURRENT_NODE_ID: 'node_1' });
     const said: string[] = [];
     const runner = async () => ({ code: 1, stdout: '', stderr: 'squeue: error: Unable to contact slurm controller\n' });
-    expect(await cancelNodeJobs('/ck/run', 'node_1', { PATH: dir }, (m) => said.push(m), runner)).toEqual([]);
+    expect(await cancelNodeJobs(dir, 'node_1', { PATH: dir }, (m) => said.push(m), runner)).toEqual([]);
     expect(said).toEqual(['node_1: its Slurm jobs may still run: squeue failed: squeue: error: Unable to contact slurm controller']);
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test('no node of the run submitted a job, or not this node: no scheduler is asked and nothing is said', async () => {
+  const dir = tempDir();
+  try {
+    writeFileSync(join(dir, 'squeue'), '#!/bin/sh\n');
+    chmodSync(join(dir, 'squeue'), 0o755);
+    const said: string[] = [];
+    const asked: string[][] = [];
+    const runner = async (argv: string[]) => {
+      asked.push(argv);
+      return { code: 1, stdout: '', stderr: 'squeue: error: Unable to contact slurm controller\n' };
+    };
+    expect(await cancelNodeJobs(dir, null, { PATH: dir }, (m) => said.push(m), runner)).toEqual([]);
+    expect(await cancelNodeJobs(dir, 'node_1', { PATH: dir }, (m) => said.push(m), runner)).toEqual([]);
+    noteNodeJob({ SVC_CHECKPOINT_DIR: dir, SVC_CURRENT_NODE_ID: 'node_10' });
+    expect(await cancelNodeJobs(dir, 'node_1', { PATH: dir }, (m) => said.push(m), runner)).toEqual([]);
+    expect(asked).toEqual([]);
+    expect(said).toEqual([]);
+    // the run's end asks: one node submitted
+    await cancelNodeJobs(dir, null, { PATH: dir }, (m) => said.push(m), runner);
+    expect(asked).toHaveLength(1);
   } finally {
     removeDir(dir);
   }
