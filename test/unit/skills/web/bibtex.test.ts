@@ -43,7 +43,7 @@ describe('cite keys', () => {
     const keys = citeKeys([paper({ title: 'High-Speed Sorting', authors: ['Donald Shell'], year: 1959 }), own('shell1959high', 'A High-Speed Sorting Procedure'), own('Shell1959High', 'Another'), own('My:Key-1', 'Third')]);
     expect(keys).toEqual(['shell1959highb', 'shell1959high', 'shell1959another', 'My:Key-1']);
     const bib = bibFile([own('shell1959high', 'A High-Speed Sorting Procedure'), paper({ title: 'Other' })], ['shell1959high', 'anonndother']).text;
-    expect(bib).toContain('@article{shell1959high,\n  title = {A High-Speed Sorting Procedure}\n}\n');
+    expect(bib).toContain('@article{shell1959high,\n  key = {shell1959high},\n  title = {A High-Speed Sorting Procedure}\n}\n');
     expect(bib).toContain('@misc{anonndother,');
   });
 });
