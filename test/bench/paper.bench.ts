@@ -131,7 +131,8 @@ async function sequential(bodies: unknown[]): Promise<number> {
 
 /** The build the tool did, again from a fresh copy of the sources it wrote: what its time adds to the calls. */
 async function build(): Promise<number> {
-  const at = join(home, 'build');
+  // inside the checkpoint: the paper tools take no path outside it
+  const at = join(ckpt, 'build');
   rmSync(at, { recursive: true, force: true });
   cpSync(join(ckpt, 'paper'), at, { recursive: true, filter: (f) => !/\.(aux|bbl|blg|fdb_latexmk|fls|log|out|pdf)$/.test(f) || f.includes('fig_') });
   const t0 = performance.now();
