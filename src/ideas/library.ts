@@ -89,12 +89,16 @@ export function parseLibrary(text: string, file: string): LibraryEntry[] {
     if (datatype !== 'identifier') return String(v);
     return macros.get(String(v).toLowerCase()) ?? MONTHS[String(v).toLowerCase()] ?? '';
   };
-  const out: LibraryEntry[] = [];
+  const entries: { key: string; type: string; tex: Map<string, string> }[] = [];
   for (const item of items) {
     if (item.itemtype === 'string') macros.set(item.name.toLowerCase(), value(item.value, item.datatype));
-    if (item.itemtype !== 'entry' || !item.key) continue;
-    const tex = item.fields.map((f): [string, string] => [f.name.toLowerCase(), value(f.value, f.datatype)]);
-    const fields = new Map(tex.map(([name, v]) => [name, plainText(v)]));
+    if (item.itemtype === 'entry' && item.key) entries.push({ key: item.key, type: item.type.toLowerCase(), tex: new Map(item.fields.map((f) => [f.name.toLowerCase(), value(f.value, f.datatype)])) });
+  }
+  const byKey = new Map(entries.map((e) => [e.key.toLowerCase(), e]));
+  const out: LibraryEntry[] = [];
+  for (const { key, type, tex } of entries) {
+    inheritCrossref(tex, byKey);
+    const fields = new Map([...tex].map(([name, v]) => [name, plainText(v)]));
     const title = fields.get('title') ?? '';
     if (!title) continue;
     const eprint = fields.get('archiveprefix')?.toLowerCase() === 'arxiv' || /^\d{4}\.\d{4,5}(v\d+)?$/.test(fields.get('eprint') ?? '') ? (fields.get('eprint') ?? '') : '';
@@ -107,7 +111,8 @@ export function parseLibrary(text: string, file: string): LibraryEntry[] {
       venue: fields.get('journal') || fields.get('booktitle') || fields.get('publisher') || fields.get('school') || fields.get('howpublished') || '',
       doi: fields.get('doi') ?? '',
       arxiv_id: eprint,
-      ...(PLAIN_KEY.test(item.key) ? { library: { key: item.key, type: item.type.toLowerCase(), fields: tex } } : {}),
+      // only what a citation prints: an abstract, keywords or a manager's file path go no further
+      ...(PLAIN_KEY.test(key) ? { library: { key, type, fields: [...tex].filter(([name]) => CITED_FIELDS.has(name)) } } : {}),
     };
     const words = new Map<string, number>();
     for (const w of stems(fields.get('abstract') ?? '')) words.set(w, 1);
@@ -115,6 +120,23 @@ export function parseLibrary(text: string, file: string): LibraryEntry[] {
     out.push({ record, words });
   }
   return out;
+}
+
+/** The fields the standard styles print. */
+const CITED_FIELDS = new Set(['author', 'editor', 'title', 'booktitle', 'journal', 'volume', 'number', 'pages', 'year', 'month', 'publisher', 'address', 'school', 'institution', 'organization', 'series', 'edition', 'howpublished', 'note', 'chapter', 'type', 'doi', 'url', 'eprint', 'archiveprefix', 'isbn', 'issn']);
+
+/**
+ * BibTeX's crossref: the fields an entry lacks come from the entry it names (its title as the
+ * booktitle), so an @inproceedings citing its @proceedings keeps its venue and year.
+ */
+function inheritCrossref(tex: Map<string, string>, byKey: ReadonlyMap<string, { tex: Map<string, string> }>): void {
+  const parent = byKey.get((tex.get('crossref') ?? '').trim().toLowerCase());
+  tex.delete('crossref');
+  if (!parent || parent.tex === tex) return;
+  for (const [name, v] of parent.tex) {
+    const as = name === 'title' ? 'booktitle' : name;
+    if (name !== 'crossref' && !tex.has(as)) tex.set(as, v);
+  }
 }
 
 const MONTHS: Readonly<Record<string, string>> = { jan: 'January', feb: 'February', mar: 'March', apr: 'April', may: 'May', jun: 'June', jul: 'July', aug: 'August', sep: 'September', oct: 'October', nov: 'November', dec: 'December' };

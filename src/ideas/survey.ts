@@ -27,7 +27,7 @@ const PROVIDER: Readonly<Record<BackendName | 'library', string>> = { scholar_a:
 /** How one backend is asked: the provider's base URL, the query, how many, and the fetch limits. */
 type Search<P extends Paper> = (backend: BackendName | 'library', url: string, query: string, max: number, opts: FetchOptions & { apiKey?: string | null }) => Promise<P[]>;
 
-const basic: Search<Paper> = async (b, url, q, max, o) => (b === 'library' ? searchLibrary(url, q, max) : b === 'scholar_a' ? await searchScholarA(url, q, max, o) : await searchScholarB(url, q, max, o));
+const basic: Search<Paper> = async (b, url, q, max, o) => (b === 'library' ? searchLibrary(url, q, max).map((p) => ({ title: p.title, abstract: p.abstract, url: p.url })) : b === 'scholar_a' ? await searchScholarA(url, q, max, o) : await searchScholarB(url, q, max, o));
 const records: Search<PaperRecord> = async (b, url, q, max, o) => (b === 'library' ? searchLibrary(url, q, max) : b === 'scholar_a' ? await searchScholarARecords(url, q, max, o) : await searchScholarBRecords(url, q, max, o));
 
 /**

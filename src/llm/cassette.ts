@@ -70,21 +70,33 @@ export function canonicalJson(value: unknown): string {
  */
 export type CassetteHeader = { svc_cassette: 1; workflow_sha256: string; workflow: string; files?: Record<string, string> };
 
-/** A header longer than this is no workflow svc wrote. */
-const MAX_HEADER_BYTES = 1024 * 1024;
+/** A header longer than this is no workflow svc wrote: room for a workflow and a researcher's library. */
+const MAX_HEADER_BYTES = 16 * 1024 * 1024;
 
 export const workflowDigest = (text: string): string => new Bun.CryptoHasher('sha256').update(text).digest('hex');
 
 /**
  * Starts a new cassette at `path` with its header; one that already has lines is left as it is.
- * Files that would make the header longer than a replay reads are not carried: a replay without
- * --config then says which one it lacks.
+ * A file that would make the header longer than a replay reads is not carried, smallest first
+ * kept; returns the names of those left out.
  */
-export function startCassette(path: string, workflowText: string, files: Record<string, string> = {}): void {
-  if (existsSync(path) && statSync(path).size > 0) return;
-  const header: CassetteHeader = { svc_cassette: 1, workflow_sha256: workflowDigest(workflowText), workflow: workflowText, ...(Object.keys(files).length ? { files } : {}) };
-  const line = JSON.stringify(header);
-  writeFileAtomic(path, `${Buffer.byteLength(line) < MAX_HEADER_BYTES ? line : JSON.stringify({ ...header, files: undefined })}\n`);
+export function startCassette(path: string, workflowText: string, files: Record<string, string> = {}): string[] {
+  if (existsSync(path) && statSync(path).size > 0) return [];
+  const carried: Record<string, string> = {};
+  const left: string[] = [];
+  // JSON escapes can double a text's bytes: room for that, and for the workflow
+  let room = MAX_HEADER_BYTES - 2 * Buffer.byteLength(workflowText) - 1024;
+  for (const [name, text] of Object.entries(files).sort((a, b) => a[1].length - b[1].length)) {
+    const cost = Buffer.byteLength(JSON.stringify(text)) + Buffer.byteLength(name) + 8;
+    if (cost > room) left.push(name);
+    else {
+      carried[name] = text;
+      room -= cost;
+    }
+  }
+  const header: CassetteHeader = { svc_cassette: 1, workflow_sha256: workflowDigest(workflowText), workflow: workflowText, ...(Object.keys(carried).length ? { files: carried } : {}) };
+  writeFileAtomic(path, `${JSON.stringify(header)}\n`);
+  return left;
 }
 
 /** The header of the cassette at `path`, or null for a cassette without one (recorded before headers existed). */

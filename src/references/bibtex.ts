@@ -64,18 +64,17 @@ export function bibEntry(p: PaperRecord, key: string): { entry: string; dropped:
   return { entry: `@misc{${key},\n${body}\n}\n`, dropped };
 }
 
-/** The fields the standard styles print; a library's others (abstract, keywords, file, a manager's own) are left out. */
-const CITED_FIELDS = new Set(['author', 'editor', 'title', 'booktitle', 'journal', 'volume', 'number', 'pages', 'year', 'month', 'publisher', 'address', 'school', 'institution', 'organization', 'series', 'edition', 'howpublished', 'note', 'chapter', 'type', 'doi', 'url', 'eprint', 'archiveprefix', 'isbn', 'issn']);
 /** Entry types every standard style defines; another (biblatex's @online, say) is written as @misc. */
 const ENTRY_TYPES = new Set(['article', 'book', 'booklet', 'conference', 'inbook', 'incollection', 'inproceedings', 'manual', 'mastersthesis', 'misc', 'phdthesis', 'proceedings', 'techreport', 'unpublished']);
 
 /**
- * A library paper's entry under its own key and type, with the fields the styles print as the
- * library has them, but for what the paper's build could stumble on: a DOI or URL with characters
- * that break where a style sets it as text, and characters outside ASCII, written as the LaTeX
- * command for them (dropped where none exists).
+ * A library paper's entry under its own key and type, with its fields as the library has them
+ * (the reader keeps only those the styles print), but for a DOI or URL with characters that break
+ * where a style sets it as text, and characters outside ASCII, written as the LaTeX command for
+ * them (dropped where none exists). Null when a field's TeX is not what a bibliography holds
+ * (see plainBibTex): the paper is then cited from its plain text, as a found one is.
  */
-export function libraryEntry(lib: NonNullable<PaperRecord['library']>): { entry: string; dropped: number } {
+export function libraryEntry(lib: NonNullable<PaperRecord['library']>): { entry: string; dropped: number } | null {
   let dropped = 0;
   const ascii = (v: string) =>
     v.replace(/[^\x00-\x7f]/gu, (ch) => {
@@ -83,11 +82,48 @@ export function libraryEntry(lib: NonNullable<PaperRecord['library']>): { entry:
       dropped += r.dropped;
       return r.latex;
     });
-  const fields = lib.fields.filter(([name, v]) => CITED_FIELDS.has(name) && v.trim() !== '' && (name !== 'doi' || SAFE_DOI.test(v)) && (name !== 'url' || SAFE_URL.test(v)));
+  const fields = lib.fields.filter(([name, v]) => v.trim() !== '' && (name !== 'doi' || SAFE_DOI.test(v)) && (name !== 'url' || SAFE_URL.test(v)));
+  if (!fields.every(([, v]) => plainBibTex(v))) return null;
   // as for a found paper: the styles sort an entry without a name by its key field
   if (!fields.some(([name]) => name === 'author' || name === 'editor')) fields.unshift(['key', lib.key]);
   const body = fields.map(([name, v]) => `  ${name} = {${ascii(v)}}`).join(',\n');
   return { entry: `@${ENTRY_TYPES.has(lib.type) ? lib.type : 'misc'}{${lib.key},\n${body}\n}\n`, dropped };
+}
+
+/** The commands a bibliography field may hold: accents and letters, escaped specials, type styles, dashes and dots, Greek and a little math. */
+const FIELD_COMMANDS = new Set(
+  (
+    'ss o O aa AA ae AE oe OE l L i j u v H c k r d b t ' +
+    'emph textit textbf textsc textrm textsf texttt textsl textup textnormal mbox url ' +
+    'textendash textemdash ldots dots textquoteright textquoteleft textquotedblleft textquotedblright textregistered texttrademark copyright ' +
+    'LaTeX TeX BibTeX ' +
+    'alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi pi varpi rho sigma tau upsilon phi varphi chi psi omega ' +
+    'Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega ' +
+    'mathrm mathbf mathit mathcal mathbb log ln exp sqrt frac times cdot le ge leq geq ne neq infty sim approx pm mp prime ell'
+  ).split(' '),
+);
+
+/**
+ * Whether a field's TeX is what a bibliography holds, and so safe in the paper's build: braces
+ * balanced, math closed, no `&`, `#` or `%` unescaped, no `^^`, and no command but FIELD_COMMANDS
+ * (nothing that reads or writes a file or defines one, as a library entry could otherwise do).
+ */
+function plainBibTex(tex: string): boolean {
+  if (/\^\^/.test(tex)) return false;
+  let depth = 0;
+  let dollars = 0;
+  for (let i = 0; i < tex.length; i++) {
+    const ch = tex[i];
+    if (ch === '\\') {
+      const name = /^[A-Za-z]+|^./s.exec(tex.slice(i + 1))?.[0] ?? '';
+      if (/^[A-Za-z]/.test(name) ? !FIELD_COMMANDS.has(name) : !/^[`'^"~=.&%$#_{}\- ,/@]$/.test(name)) return false;
+      i += name.length;
+    } else if (ch === '{') depth++;
+    else if (ch === '}' && --depth < 0) return false;
+    else if (ch === '$') dollars++;
+    else if (ch === '&' || ch === '#' || ch === '%') return false;
+  }
+  return depth === 0 && dollars % 2 === 0;
 }
 
 const SAFE_URL = /^https?:\/\/[A-Za-z0-9.-]+(:\d+)?(\/[A-Za-z0-9./:=?-]*)?$/;
@@ -128,13 +164,19 @@ function asciiWord(word: string): string {
     .replace(/[^a-z0-9]/g, '');
 }
 
-/** The whole .bib: a comment line saying where it came from, then one entry per paper; a library's entry as it stands in the library. */
-export function bibFile(papers: readonly PaperRecord[], keys: readonly string[]): { text: string; dropped: number } {
+/**
+ * The whole .bib: a comment line saying where it came from, then one entry per paper, a library's
+ * as the library has it; `plain` names the library entries written from their plain text instead.
+ */
+export function bibFile(papers: readonly PaperRecord[], keys: readonly string[]): { text: string; dropped: number; plain: string[] } {
   let dropped = 0;
+  const plain: string[] = [];
   const entries = papers.map((p, i) => {
-    const e = p.library && p.library.key === keys[i] ? libraryEntry(p.library) : bibEntry(p, keys[i] as string);
+    const own = p.library && p.library.key === keys[i] ? libraryEntry(p.library) : null;
+    if (p.library && p.library.key === keys[i] && own === null) plain.push(p.library.key);
+    const e = own ?? bibEntry(p, keys[i] as string);
     dropped += e.dropped;
     return e.entry;
   });
-  return { text: `% references found by svc's collect_references_iterative; cite them by key\n\n${entries.join('\n')}`, dropped };
+  return { text: `% references found by svc's collect_references_iterative; cite them by key\n\n${entries.join('\n')}`, dropped, plain };
 }

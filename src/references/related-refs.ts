@@ -36,6 +36,7 @@ export function relatedRefs(collected: Collected, opts: { minPapers: number; bac
   const papers = collected.papers.map((p, i) => ({ cite_key: keys[i] as string, ...p }));
   const bib = bibFile(papers, keys);
   const notes = [...collected.notes];
+  if (bib.plain.length > 0) notes.push(`the library entries ${bib.plain.join(', ')} hold TeX a bibliography should not (an unknown command, unbalanced braces, a bare & # or %), so refs.bib gives them as plain text`);
   if (bib.dropped > 0) notes.push(`${bib.dropped} character${bib.dropped === 1 ? '' : 's'} that LaTeX cannot set (such as CJK script or emoji) were left out of refs.bib`);
   let bibPath: string | null = null;
   if (opts.dir === null) notes.push('SVC_CHECKPOINT_DIR is not set, so related_refs.json and refs.bib were not written');

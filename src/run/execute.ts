@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.ts';
+import { logFor } from '../core/log.ts';
 import { findCheckpoint } from '../core/checkpoint/locate.ts';
 import { checkpointStatus } from '../core/checkpoint/status.ts';
 import { readTree } from '../core/checkpoint/tree.ts';
@@ -189,8 +190,6 @@ async function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env
   // settings and prompt templates are checked before anything is created
   const first = loadConfig({ env, cwd, configPath: req.configPath, profile: req.profile });
   resolveRunSettings(first);
-  const library = libraryPath(first);
-  if (library) checkLibrary(library);
   evaluatorSettings(first.workflow.workflow, mergedEnv(first.env, first.dotenv));
   const runEnv = mergedEnv(first.env, first.dotenv);
   await checkModelsReachable(first, runEnv, CORE_ROLES);
@@ -199,14 +198,23 @@ async function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env
   if (named && isFileAt(join(named, 'tree.json'))) throw new ConflictError(`${named} already holds a run`, `continue it with svc resume ${named}, or unset SVC_CHECKPOINT_DIR`);
   // the workflow the checkpoint will run with: one the dashboard put there, else --config's, else the bundled
   const prepared = named ? readTextOrNull(join(resolve(cwd, named), 'workflow.yaml')) : null;
+  const runsWith = prepared === null ? first : loadConfig({ env, cwd, checkpointDir: resolve(cwd, named ?? ''), profile: req.profile });
+  const library = libraryPath(runsWith);
+  if (library) checkLibrary(library);
   const copy = first.workflow.source === 'config' ? workflowCopy(first.workflow) : { text: BUNDLED_WORKFLOW_TEXT, files: [] };
   const workflowText = prepared ?? copy.text;
+  // a prepared workflow's files are in the checkpoint already: a cassette carries them when the workflow names them as they are there
+  const own = prepared === null ? copy : workflowCopy(runsWith.workflow);
+  const carried = own.text === workflowText ? carriedFiles(own) : {};
   const limits = readLimits(runEnv);
   const replaying = envValue(runEnv, 'SVC_BACKEND') === 'replay';
   if (replaying && limits.replayCassette) checkReplayWorkflow(limits.replayCassette, workflowText);
   const fill = (d: string) => {
     if (prepared === null) writeFileAtomic(join(d, 'workflow.yaml'), writeWorkflowCopy(copy, d));
-    if (limits.record && !replaying) startCassette(checkpointFile(d, CASSETTE_FILE), workflowText, prepared === null ? carriedFiles(copy) : {});
+    if (limits.record && !replaying) {
+      const left = startCassette(checkpointFile(d, CASSETTE_FILE), workflowText, carried);
+      if (left.length) logFor('run').warn(`the cassette does not carry ${left.join(', ')} (too large): a replay of it needs --config with the workflow beside that file`);
+    }
   };
   // a new directory appears whole, its PID file in it: a run killed from then on is resumed with its workflow
   const fillNew = (d: string) => {

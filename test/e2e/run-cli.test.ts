@@ -79,6 +79,26 @@ describe('bad input: one clear line, nothing created', () => {
     expect(checkpoints()).toEqual([]);
   });
 
+  test('a library that is missing or not BibTeX fails before anything is created; a prepared checkpoint is checked with its own workflow', async () => {
+    writeFileSync(join(dir, 'wf.yaml'), 'retrieval:\n  library: refs/mine.bib\n');
+    const missing = await svc(['run', DEMO_EXPERIMENT, '--config', 'wf.yaml'], { cwd: dir, env: modelEnv() });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`svc: retrieval.library: cannot read the library ${join(dir, 'refs/mine.bib')}: ENOENT`);
+    expect(oneLine(missing.stderr)).toBe(true);
+    mkdirSync(join(dir, 'refs'));
+    writeFileSync(join(dir, 'refs/mine.bib'), '@article{a, title={A}\n\n');
+    const broken = await svc(['run', DEMO_EXPERIMENT, '--config', 'wf.yaml'], { cwd: dir, env: modelEnv() });
+    expect(broken.stderr).toContain(`svc: retrieval.library: the library ${join(dir, 'refs/mine.bib')}:1:1 is not valid BibTeX`);
+    expect(checkpoints()).toEqual([]);
+    // the dashboard's way: a checkpoint prepared with its workflow; its library is what counts, not --config's
+    const ck = join(dir, 'prepared');
+    mkdirSync(ck);
+    writeFileSync(join(ck, 'workflow.yaml'), 'retrieval:\n  library: library.bib\n');
+    const prepared = await svc(['run', DEMO_EXPERIMENT, '--config', 'wf.yaml'], { cwd: dir, env: { ...modelEnv(), SVC_CHECKPOINT_DIR: ck } });
+    expect(prepared.stderr).toContain(`svc: retrieval.library: cannot read the library ${join(ck, 'library.bib')}: ENOENT`);
+    expect(readdirSync(ck)).toEqual(['workflow.yaml']);
+  });
+
   test('SVC_CHECKPOINT_DIR naming a checkpoint that already holds a run', async () => {
     const ck = join(dir, 'workspace', 'checkpoints', 'old');
     mkdirSync(ck, { recursive: true });

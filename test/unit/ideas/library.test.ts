@@ -49,6 +49,8 @@ describe('parseLibrary', () => {
     expect(vit?.library?.fields).toContainEqual(['journal', 'Communications of the {ACM} (extended)']);
     expect(vit?.library?.fields).toContainEqual(['month', 'December']);
     expect(vit?.library?.fields).toContainEqual(['title', 'A Lower Bound on the {Average-Case} Complexity of \\emph{Shellsort}']);
+    // only what a citation prints travels: no abstract, no manager's file path
+    expect(vit?.library?.fields.map(([name]) => name)).toEqual(['author', 'title', 'journal', 'month', 'year', 'doi', 'url']);
     expect(web?.library).toMatchObject({ key: 'web-page', type: 'online' });
   });
 
@@ -105,11 +107,38 @@ describe('searchLibrary', () => {
   });
 });
 
+describe('crossref', () => {
+  test('an entry takes the fields it lacks from the entry it crossrefs, whose title is its booktitle', () => {
+    const [paper] = parseLibrary('@inproceedings{p, author={A, B}, title={Gaps}, crossref={Proc}}\n@proceedings{proc, title={Proceedings of Sorting}, year=1999, publisher={Pub}}\n', 'x.bib').map((e) => e.record);
+    expect(paper).toMatchObject({ title: 'Gaps', venue: 'Proceedings of Sorting', year: 1999 });
+    expect(paper?.library?.fields).toEqual([['author', 'A, B'], ['title', 'Gaps'], ['booktitle', 'Proceedings of Sorting'], ['year', '1999'], ['publisher', 'Pub']]);
+  });
+});
+
 describe('libraryEntry', () => {
+  test.each([
+    ['a command that writes a file', 'x \\immediate\\openout5=pwned.tex\\immediate\\write5{hello}'],
+    ['an input', '\\input{notes}'],
+    ['a csname', '\\csname foo\\endcsname'],
+    ['a ^^ escape', '^^5cinput'],
+    ['a closing brace too many', 'Sorting } things'],
+    ['a bare &', 'Sorting & Searching'],
+    ['a bare %', 'fifty % off'],
+    ['an open math', 'the $O(n'],
+    ['a line break', 'one \\\\ two'],
+  ])("%s: no entry, so the paper is cited from its plain text", (_what, title) => {
+    expect(libraryEntry({ key: 'k', type: 'article', fields: [['author', 'A, B'], ['title', title]] })).toBeNull();
+  });
+
+  test('what bibliographies hold passes: accents, escaped specials, styles, math, dashes', () => {
+    const title = String.raw`{\"O}ber {S}hell's \emph{sort}: $O(n^{3/2})$ \& $\alpha$--$\beta$ at 50\% \ldots`;
+    expect(libraryEntry({ key: 'k', type: 'article', fields: [['author', 'A, B'], ['title', title]] })?.entry).toContain(`title = {${title}}`);
+  });
+
   test("its own key and type, the printed fields as TeX, non-ASCII as commands; unsafe DOI or URL, abstract and file left out; an unknown type as @misc", () => {
     const [vit, web] = parseLibrary(EXPORT, 'lib.bib').map((e) => e.record);
     const e = libraryEntry(vit?.library as NonNullable<PaperRecord['library']>);
-    expect(e.entry).toBe(
+    expect(e?.entry).toBe(
       '@article{Vit:2000,\n' +
         "  author = {Jiang, Tao and Vit{\\'a}nyi, Paul and G{\\\"o}del, Kurt and {\\O}stergaard, Ann},\n" +
         '  title = {A Lower Bound on the {Average-Case} Complexity of \\emph{Shellsort}},\n' +
@@ -119,7 +148,7 @@ describe('libraryEntry', () => {
         '  doi = {10.1145/355483.355488}\n' +
         '}\n',
     );
-    expect(libraryEntry(web?.library as NonNullable<PaperRecord['library']>).entry).toBe('@misc{web-page,\n  key = {web-page},\n  title = {Sorting Blog Post on Gap Sequences},\n  url = {https://example.org/gaps},\n  year = {2021}\n}\n');
+    expect(libraryEntry(web?.library as NonNullable<PaperRecord['library']>)?.entry).toBe('@misc{web-page,\n  key = {web-page},\n  title = {Sorting Blog Post on Gap Sequences},\n  url = {https://example.org/gaps},\n  year = {2021}\n}\n');
     expect(libraryEntry({ key: 'u', type: 'book', fields: [['author', 'Ærø Straße'], ['title', '深層 Sorting']] })).toEqual({ entry: '@book{u,\n  author = {{\\AE}r{\\o} Stra{\\ss}e},\n  title = { Sorting}\n}\n', dropped: 2 });
   });
 });

@@ -195,9 +195,10 @@ describe('the workflow a cassette carries', () => {
     expect(existsSync(join(box.dir, '..', 'escaped.txt'))).toBe(false);
   });
 
-  test('files that would make the header longer than a replay reads are left out', () => {
-    startCassette(cassette(), WF, { 'library.bib': 'x'.repeat(2 * 1024 * 1024) });
-    expect(readCassetteHeader(cassette())).toEqual({ svc_cassette: 1, workflow_sha256: workflowDigest(WF), workflow: WF });
+  test('a file that would make the header longer than a replay reads is left out, and named; the others are carried', () => {
+    const small = { 'prompts/bfts_select_prompt.md': 'pick {candidates}' };
+    expect(startCassette(cassette(), WF, { 'library.bib': 'x'.repeat(17 * 1024 * 1024), ...small })).toEqual(['library.bib']);
+    expect(readCassetteHeader(cassette())).toEqual({ svc_cassette: 1, workflow_sha256: workflowDigest(WF), workflow: WF, files: small });
   });
 
   test('a new cassette starts with the workflow and its digest; players skip that line', async () => {
