@@ -5,7 +5,7 @@ import { isCheckpointDir } from '../../core/checkpoint/locate.ts';
 import { InputError, NotFoundError } from '../../core/errors.ts';
 import { printable } from '../../core/text.ts';
 import { curateBundle } from '../../ear/curate.ts';
-import { defineTool, type ToolContext } from '../../mcp/tool.ts';
+import { defineTool, toolParams, type ToolContext } from '../../mcp/tool.ts';
 
 export const curateEar = defineTool({
   name: 'curate_ear',
@@ -13,10 +13,7 @@ export const curateEar = defineTool({
     "Curate the run's artifact bundle: the files of <checkpoint_dir>/ear/ that ear/publish.yaml allows (include, then exclude; .env, secrets/, keys always left out) " +
     'are copied to ear_published/ with manifest.lock. Returns {ear_published_dir, manifest_path, bundle_sha256, file_count, excluded_count, skipped: false}, ' +
     'or {skipped: true, reason} when the run has no publish configuration.',
-  params: T.Object(
-    { checkpoint_dir: T.Optional(T.String({ description: 'the run checkpoint (default: SVC_CHECKPOINT_DIR)' })) },
-    { additionalProperties: false },
-  ),
+  params: toolParams({ checkpoint_dir: T.Optional(T.String({ description: 'the run checkpoint (default: SVC_CHECKPOINT_DIR)' })) }),
   timeoutS: 1800,
   async run(args, ctx) {
     return curateBundle(checkpointArg(args.checkpoint_dir, ctx.env));

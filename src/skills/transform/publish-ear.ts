@@ -8,7 +8,7 @@ import { printable } from '../../core/text.ts';
 import { checkpointsRoot } from '../../core/workspace.ts';
 import { BACKEND_NAMES, BackendError, backendErrorObject, type BackendErrorKind } from '../../ear/backends/index.ts';
 import { promoteBundle, publishBundle, type PublishRecord } from '../../ear/publish.ts';
-import { defineTool, type ToolContext } from '../../mcp/tool.ts';
+import { defineTool, toolParams, type ToolContext } from '../../mcp/tool.ts';
 
 /**
  * The checkpoint a publish tool works on: `given` (else SVC_CHECKPOINT_DIR), a checkpoint inside
@@ -55,15 +55,12 @@ export const publishEar = defineTool({
     "Publish the run's curated artifact bundle (ear_published/, see curate_ear) through a backend; the first publish is always staged. " +
     'Returns {ref, visibility, promoted_at, promote_failed_at, backend, bundle_sha256, dry_run}, or {error, kind} (kind: auth, network, conflict, not_found, invalid). ' +
     'SVC_PUBLISH_DRYRUN forces a dry run.',
-  params: T.Object(
-    {
-      checkpoint_dir: checkpointParam,
-      backend: T.Optional(T.Union(BACKEND_NAMES.map((b) => T.Literal(b)), { default: 'svc-registry', description: 'the publish backend' })),
-      visibility: T.Optional(T.String({ default: 'staged', maxLength: 100, description: 'visibility asked for: staged, unlisted, public, private-token, embargoed-until:YYYY-MM-DD' })),
-      dry_run: T.Optional(T.Boolean({ default: false, description: 'send nothing; report what would be published' })),
-    },
-    { additionalProperties: false },
-  ),
+  params: toolParams({
+    checkpoint_dir: checkpointParam,
+    backend: T.Optional(T.Union(BACKEND_NAMES.map((b) => T.Literal(b)), { default: 'svc-registry', description: 'the publish backend' })),
+    visibility: T.Optional(T.String({ default: 'staged', maxLength: 100, description: 'visibility asked for: staged, unlisted, public, private-token, embargoed-until:YYYY-MM-DD' })),
+    dry_run: T.Optional(T.Boolean({ default: false, description: 'send nothing; report what would be published' })),
+  }),
   timeoutS: 3600,
   async run(args, ctx) {
     try {
@@ -80,13 +77,10 @@ export const promoteEar = defineTool({
   description:
     "Promote the run's published bundle: staged to unlisted or public, unlisted to public (demotion is refused with kind conflict). " +
     'Returns {ref, visibility, promoted_at, promote_failed_at, backend, bundle_sha256, dry_run}, or {error, kind}.',
-  params: T.Object(
-    {
-      checkpoint_dir: checkpointParam,
-      target: T.Optional(T.Union([T.Literal('public'), T.Literal('unlisted')], { default: 'public', description: 'public or unlisted' })),
-    },
-    { additionalProperties: false },
-  ),
+  params: toolParams({
+    checkpoint_dir: checkpointParam,
+    target: T.Optional(T.Union([T.Literal('public'), T.Literal('unlisted')], { default: 'public', description: 'public or unlisted' })),
+  }),
   timeoutS: 600,
   async run(args, ctx) {
     try {
