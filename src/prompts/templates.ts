@@ -18,13 +18,6 @@ export function promptTemplate(nameOrPath: string, opts: { baseDir: string; plac
   return text;
 }
 
-/** A bundled prompt by name; a name that is not bundled is a defect of the caller. */
-export function bundledPrompt(name: string): string {
-  const text = Object.hasOwn(BUNDLED_PROMPTS, name) ? BUNDLED_PROMPTS[name] : undefined;
-  if (text === undefined) throw new Error(`no bundled prompt ${name}`);
-  return text;
-}
-
 const PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /**

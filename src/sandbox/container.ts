@@ -133,14 +133,6 @@ export async function chooseRuntime(mode: ContainerMode, env: Env): Promise<Chos
 }
 
 /**
- * Whether to pull the image at this moment: `always` before every run, `on_start` once when a
- * run starts, `never` not at all (the image must already be there).
- */
-export function pullDue(policy: PullPolicy, moment: 'run_start' | 'each_command'): boolean {
-  return policy === 'always' || (policy === 'on_start' && moment === 'run_start');
-}
-
-/**
  * The argv that fetches `image`. docker and podman pull into their own store; apptainer and
  * singularity write a .sif file to `sifPath` (a bare name is taken from Docker Hub).
  */

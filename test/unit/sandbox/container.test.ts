@@ -3,7 +3,7 @@ import { readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError, UnavailableError } from '../../../src/core/errors.ts';
-import { chooseRuntime, containerCommand, parseContainerMode, parsePullPolicy, podmanUlimits, pullCommand, pullDue, sifName } from '../../../src/sandbox/container.ts';
+import { chooseRuntime, containerCommand, parseContainerMode, parsePullPolicy, podmanUlimits, pullCommand, sifName } from '../../../src/sandbox/container.ts';
 import { ensureContainerRuntime, pathWith, removePathDirs } from '../../support/container.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
@@ -102,12 +102,6 @@ describe('mode and pull policy', () => {
     expect(() => parseContainerMode('kubernetes')).toThrow('auto, docker, podman, singularity, apptainer, none');
     expect(parsePullPolicy('never')).toBe('never');
     expect(() => parsePullPolicy('sometimes')).toThrow(InputError);
-  });
-
-  test('always pulls before every command, on_start once, never not at all', () => {
-    expect([pullDue('always', 'run_start'), pullDue('always', 'each_command')]).toEqual([true, true]);
-    expect([pullDue('on_start', 'run_start'), pullDue('on_start', 'each_command')]).toEqual([true, false]);
-    expect([pullDue('never', 'run_start'), pullDue('never', 'each_command')]).toEqual([false, false]);
   });
 
   test('pull commands per runtime', () => {
