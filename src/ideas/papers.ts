@@ -7,6 +7,9 @@ export type Paper = { title: string; abstract: string; url: string };
  */
 export type PaperRecord = Paper & { authors: string[]; year: number | null; venue: string; doi: string; arxiv_id: string };
 
+/** A record as the idea skill hands it on, without its citation fields. */
+export const paperOf = ({ title, abstract, url }: Paper): Paper => ({ title, abstract, url });
+
 /** A title reduced to its words, so the same paper from two providers compares equal. */
 export function normalizeTitle(title: string): string {
   return title

@@ -10,7 +10,7 @@ import { bodyOf, shellQuote, wrapperScript } from './job-state.ts';
 import { parseBjobsJson } from './lsf-state.ts';
 import { systemRunner } from './slurm-runner.ts';
 import type { BatchPaths } from './slurm-script.ts';
-import { checkHeaderValues, jobName, splitDirectives, wallMinutes } from './slurm-script.ts';
+import { checkHeaderValues, jobName, logPaths, splitDirectives, wallMinutes } from './slurm-script.ts';
 
 const PROJECT_DIRECTIVE = /^\s*#BSUB\s+-P/;
 const DIRECTIVE = /^\s*#BSUB\s/;
@@ -47,8 +47,6 @@ const LSF_CLI: SchedulerCli = {
   // bjobs exits non-zero when some id is unknown, and still prints a record for every id
   parseStatus: (res, cancelled) => parseBjobsJson(res.stdout, cancelled),
   cancelArgv: (id) => ['bkill', id],
-  logPaths: (spec, logDir, id) => {
-    const name = jobName(spec.name);
-    return { stdoutPath: `${logDir}/${name}-${id}.out`, stderrPath: `${logDir}/${name}-${id}.err` };
-  },
+  // the same file names as Slurm's
+  logPaths,
 };
