@@ -1,5 +1,6 @@
 import { Type as T } from '@sinclair/typebox';
-import { claimGate, GATE_PHASES } from '../../evaluate/claim-gate/index.ts';
+import { GATE_PHASES } from '../../evaluate/claim-gate/gate.ts';
+import { claimGate } from '../../evaluate/claim-gate/index.ts';
 import { defineTool, toolParams } from '../../mcp/tool.ts';
 
 export const claimEvidenceHardGate = defineTool({
