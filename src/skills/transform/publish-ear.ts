@@ -1,28 +1,18 @@
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { Type as T } from '@sinclair/typebox';
-import { isCheckpointDir } from '../../core/checkpoint/locate.ts';
-import { InputError, NotFoundError, SvcError } from '../../core/errors.ts';
-import { isWithin, realOrSelf } from '../../core/paths.ts';
-import { printable } from '../../core/text.ts';
+import { NotFoundError, SvcError } from '../../core/errors.ts';
+import { realOrSelf } from '../../core/paths.ts';
 import { checkpointsRoot } from '../../core/workspace.ts';
 import { BACKEND_NAMES, BackendError, backendErrorObject, type BackendErrorKind } from '../../ear/backends/index.ts';
 import { promoteBundle, publishBundle, type PublishRecord } from '../../ear/publish.ts';
 import { defineTool, toolParams, type ToolContext } from '../../mcp/tool.ts';
+import { checkpointArg } from './curate-ear.ts';
 
 /**
  * The checkpoint a publish tool works on: `given` (else SVC_CHECKPOINT_DIR), a checkpoint inside
  * the checkpoints root (the parent of SVC_CHECKPOINT_DIR, else the workspace's), links resolved.
  */
-export function publishCheckpointDir(given: string | undefined, env: ToolContext['env']): string {
-  const name = given || env.SVC_CHECKPOINT_DIR;
-  if (!name) throw new InputError('no checkpoint_dir given and SVC_CHECKPOINT_DIR is not set');
-  const dir = realOrSelf(resolve(name));
-  const root = realOrSelf(checkpointsRoot(env));
-  if (!isWithin(root, dir) || dir === root) throw new InputError(`checkpoint_dir '${printable(name)}' is outside the checkpoints root ${root}`, 'give a run checkpoint inside it');
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new NotFoundError(`checkpoint_dir '${printable(name)}' is not a directory`);
-  if (!isCheckpointDir(dir)) throw new InputError(`checkpoint_dir '${printable(name)}' is not a checkpoint`, 'a checkpoint holds tree.json, idea.json or launch_config.json');
-  return dir;
+function publishCheckpointDir(given: string | undefined, env: ToolContext['env']): string {
+  return checkpointArg(given, env, realOrSelf(checkpointsRoot(env)));
 }
 
 export type PublishToolResult =
