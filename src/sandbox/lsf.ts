@@ -43,9 +43,8 @@ const LSF_CLI: SchedulerCli = {
   script: lsfScript,
   submit: () => ({ argv: ['bsub'], stdin: true }),
   parseSubmit: (stdout) => /Job <(\d+)> is submitted/.exec(stdout)?.[1] ?? null,
-  statusArgv: (ids) => ['bjobs', '-o', 'jobid stat exit_code exit_reason', '-json', ...ids],
   // bjobs exits non-zero when some id is unknown, and still prints a record for every id
-  parseStatus: (res, cancelled) => parseBjobsJson(res.stdout, cancelled),
+  query: async (ids, run, cancelled) => parseBjobsJson((await run(['bjobs', '-o', 'jobid stat exit_code exit_reason', '-json', ...ids])).stdout, cancelled),
   cancelArgv: (id) => ['bkill', id],
   // the same file names as Slurm's
   logPaths,
