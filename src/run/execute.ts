@@ -32,7 +32,7 @@ import { ensureIdeas, ensureMetricContract } from './ideas.ts';
 import { openRunMemory, type RunMemory } from './memory-session.ts';
 import { progressPrinter } from './progress.ts';
 import { resolveRunSettings } from './settings.ts';
-import { evaluatorSettings } from '../evaluate/index.ts';
+import { evaluatorSettings } from '../evaluate/settings.ts';
 import { searchRunner } from './wiring.ts';
 import { checkNodeSandbox, type NodeSandbox } from '../sandbox/node-sandbox.ts';
 import { nodeExecOf, sweepContainersCommand } from '../sandbox/node-command.ts';
