@@ -4,7 +4,7 @@ import { runDirOf } from '../../run/run-ids.ts';
 import { listChildren, listRuns, runRecord } from '../../run/run-records.ts';
 import { defineTool, toolParams, type ToolDef } from '../../mcp/tool.ts';
 import { findPaper } from './paper.ts';
-import { type OrchestratorDeps, runExperiment } from './run-experiment.ts';
+import { type OrchestratorDeps, RunExperimentParams, runExperiment } from './run-experiment.ts';
 import { orchestratorCheckpoints } from './workspace.ts';
 
 const RunId = T.String({ minLength: 1, maxLength: 255, description: 'run id (the checkpoint directory name), as run_experiment or list_runs gave it' });
@@ -14,20 +14,7 @@ export function orchestratorTools(deps: OrchestratorDeps): ToolDef<any>[] {
   const runExperimentTool = defineTool({
     name: 'run_experiment',
     description: 'Start a research run (svc run) on an experiment description, or a sub-experiment of parent_run_id. Returns its run_id at once; follow it with get_status.',
-    params: toolParams({
-      experiment_md: T.String({ minLength: 1, description: 'the experiment description, Markdown' }),
-      max_nodes: T.Integer({ minimum: 1, maximum: 100_000, default: 10, description: 'node cap of the search' }),
-      model: T.Optional(T.String({ minLength: 1, maxLength: 256, description: 'model id' })),
-      max_recursion_depth: T.Integer({ minimum: 0, maximum: 100, default: 3, description: 'how deep sub-experiments of this run may nest' }),
-      parent_run_id: T.Optional(T.String({ minLength: 1, maxLength: 255, description: 'start a sub-experiment of this run' })),
-      llm_backend: T.Optional(T.String({ minLength: 1, description: 'model backend (localllm, providera, providerb, openai-compatible, replay)' })),
-      llm_api_key: T.Optional(T.String({ minLength: 1, description: 'key for the backend; given only to the run process, never written to disk' })),
-      llm_base_url: T.Optional(T.String({ minLength: 1, description: 'API base URL of an openai-compatible server' })),
-      executor: T.Optional(T.Union([T.Literal('local'), T.Literal('slurm'), T.Literal('pbs'), T.Literal('lsf')])),
-      cpus: T.Optional(T.Integer({ minimum: 1, description: 'CPUs per job' })),
-      timeout_minutes: T.Optional(T.Integer({ minimum: 1, description: 'wall time per job, minutes' })),
-      retrieval_backend: T.Optional(T.Union([T.Literal('scholar_a'), T.Literal('scholar_b'), T.Literal('both')])),
-    }),
+    params: RunExperimentParams,
     run: (args, ctx) => runExperiment(args, ctx.env, deps),
   });
 
