@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Env } from '../core/config/env-vars.ts';
-import { InputError, UnavailableError } from '../core/errors.ts';
+import { UnavailableError } from '../core/errors.ts';
 import { probeRuntime, RUNTIMES, type Runtime, type RuntimeProbe, usable } from './detect.ts';
 import { resolveImage, runnableImage } from './image.ts';
 
-export const CONTAINER_MODES = ['auto', 'docker', 'podman', 'singularity', 'apptainer', 'none'] as const;
-export type ContainerMode = (typeof CONTAINER_MODES)[number];
-export const PULL_POLICIES = ['always', 'on_start', 'never'] as const;
-export type PullPolicy = (typeof PULL_POLICIES)[number];
+/** The workflow's container.mode and container.pull, which its schema checks. */
+export type ContainerMode = 'auto' | 'docker' | 'podman' | 'singularity' | 'apptainer' | 'none';
+export type PullPolicy = 'always' | 'on_start' | 'never';
 
 /** One command to run in a container, with the work directory mounted at the same path inside. */
 export type ContainerRun = {
@@ -98,16 +97,6 @@ function readPidMax(): number | null {
   } catch {
     return null;
   }
-}
-
-export function parseContainerMode(value: unknown): ContainerMode {
-  if (typeof value === 'string' && (CONTAINER_MODES as readonly string[]).includes(value)) return value as ContainerMode;
-  throw new InputError(`container.mode must be one of ${CONTAINER_MODES.join(', ')}, not '${String(value)}'`);
-}
-
-export function parsePullPolicy(value: unknown): PullPolicy {
-  if (typeof value === 'string' && (PULL_POLICIES as readonly string[]).includes(value)) return value as PullPolicy;
-  throw new InputError(`container.pull must be one of ${PULL_POLICIES.join(', ')}, not '${String(value)}'`);
 }
 
 export type ChosenRuntime = { runtime: Runtime; path: string; probe: RuntimeProbe };
