@@ -1,9 +1,9 @@
 import { Type as T } from '@sinclair/typebox';
-import { deleteEvent, readEvent, writeEvent } from '../../memory/access-log.ts';
+import { deleteEvent, writeEvent } from '../../memory/access-log.ts';
 import { NODE_KINDS } from '../../memory/research/entries.ts';
 import { defineTool, toolParams } from '../../mcp/tool.ts';
-import { AncestorIdsParam, accessLog, checkpointMemory, LimitParam, NodeIdParam } from './context.ts';
-import { readerNode, requireCurrentNode } from './current-node.ts';
+import { AncestorIdsParam, accessLog, checkpointMemory, LimitParam, logRead, NodeIdParam } from './context.ts';
+import { requireCurrentNode } from './current-node.ts';
 
 export const addMemory = defineTool({
   name: 'add_memory',
@@ -30,9 +30,7 @@ export const searchMemory = defineTool({
   async run(args, ctx) {
     const found = await checkpointMemory(ctx).search(args.query, args.ancestor_ids, NODE_KINDS, args.limit);
     const results = found.map((e) => ({ entry_id: e.entry_id, node_id: e.node_id, text: e.text, metadata: e.metadata, score: e.score }));
-    accessLog(ctx)?.append([
-      readEvent({ node_id: readerNode(ctx), query: args.query, ancestor_ids: args.ancestor_ids, limit: args.limit, results: results.map((r) => ({ src_node_id: r.node_id, entry_id: r.entry_id, score: r.score })) }),
-    ]);
+    logRead(ctx, args.query, args.ancestor_ids, args.limit, results.map((r) => ({ src_node_id: r.node_id, entry_id: r.entry_id, score: r.score })));
     return { results };
   },
 });
@@ -43,9 +41,7 @@ export const getNodeMemory = defineTool({
   params: toolParams({ node_id: NodeIdParam }),
   async run(args, ctx) {
     const entries = await checkpointMemory(ctx).list([args.node_id], NODE_KINDS);
-    accessLog(ctx)?.append([
-      readEvent({ node_id: readerNode(ctx), query: 'inherit:get_node_memory', ancestor_ids: [args.node_id], limit: null, results: entries.map((e) => ({ src_node_id: e.node_id, entry_id: e.entry_id })) }),
-    ]);
+    logRead(ctx, 'inherit:get_node_memory', [args.node_id], null, entries.map((e) => ({ src_node_id: e.node_id, entry_id: e.entry_id })));
     return { node_id: args.node_id, entries };
   },
 });

@@ -1,12 +1,10 @@
 import { Type as T } from '@sinclair/typebox';
-import { readEvent } from '../../memory/access-log.ts';
 import { NODE_KINDS, type NodeKind, RESEARCH_KINDS } from '../../memory/research/entries.ts';
 import { readExperimentContext } from '../../memory/research/experiment-context.ts';
 import { buildVerifiedContext } from '../../memory/research/verified-context.ts';
 import { hasArtifacts } from '../../memory/research/writer.ts';
 import { defineTool, toolParams } from '../../mcp/tool.ts';
-import { AncestorIdsParam, accessLog, checkpointMemory, LimitParam } from './context.ts';
-import { readerNode } from './current-node.ts';
+import { AncestorIdsParam, checkpointMemory, LimitParam, logRead } from './context.ts';
 
 export const searchResearchMemory = defineTool({
   name: 'search_research_memory',
@@ -26,9 +24,7 @@ export const searchResearchMemory = defineTool({
     const kinds: readonly NodeKind[] = args.kinds.length > 0 ? args.kinds : RESEARCH_KINDS;
     const found = await checkpointMemory(ctx).search(args.query, args.ancestor_ids, kinds, args.limit, (e) => !args.require_artifacts || hasArtifacts(e.metadata));
     const results = found.map((e) => ({ entry_id: e.entry_id, node_id: e.node_id, kind: e.kind, text: e.text, metadata: e.metadata, score: e.score }));
-    accessLog(ctx)?.append([
-      readEvent({ node_id: readerNode(ctx), query: args.query, ancestor_ids: args.ancestor_ids, limit: args.limit, results: results.map((r) => ({ src_node_id: r.node_id, entry_id: r.entry_id, score: r.score })) }),
-    ]);
+    logRead(ctx, args.query, args.ancestor_ids, args.limit, results.map((r) => ({ src_node_id: r.node_id, entry_id: r.entry_id, score: r.score })));
     return { results };
   },
 });
@@ -44,15 +40,7 @@ export const getVerifiedContext = defineTool({
   }),
   async run(args, ctx) {
     const context = await buildVerifiedContext(checkpointMemory(ctx), args.ancestor_ids, args.purpose, args.limit ?? null);
-    accessLog(ctx)?.append([
-      readEvent({
-        node_id: readerNode(ctx),
-        query: `verified_context:${args.purpose}`,
-        ancestor_ids: args.ancestor_ids,
-        limit: args.limit ?? null,
-        results: context.verified.map((c) => ({ src_node_id: c.node_id, entry_id: c.entry_id })),
-      }),
-    ]);
+    logRead(ctx, `verified_context:${args.purpose}`, args.ancestor_ids, args.limit ?? null, context.verified.map((c) => ({ src_node_id: c.node_id, entry_id: c.entry_id })));
     return context;
   },
 });
