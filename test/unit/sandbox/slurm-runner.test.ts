@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UnavailableError } from '../../../src/core/errors.ts';
 import { jobsDir } from '../../../src/sandbox/job-state.ts';
@@ -46,6 +46,15 @@ describe('systemRunner', () => {
       expect((err as UnavailableError).hint).toBe(`install the ${client} client or set SVC_EXECUTOR=local`);
       expect(readdirSync(jobsDir(join(root, `missing-${kind}`)))).toEqual([]);
     }
+  });
+
+  test('a spec with both or neither of script and command, or an environment variable that is no name, is refused before anything is written', async () => {
+    const exec = new SlurmExecutor({ stateDir, runner: systemRunner({ PATH: fakeBin }, 'Slurm') });
+    const wd = join(root, 'bad');
+    await expect(exec.submit({ workDir: wd, name: 'x', wallTimeS: 5 })).rejects.toThrow('exactly one of script');
+    await expect(exec.submit({ script: 'true', command: ['true'], workDir: wd, name: 'x', wallTimeS: 5 })).rejects.toThrow('exactly one of script');
+    await expect(exec.submit({ script: 'true', workDir: wd, name: 'env', wallTimeS: 10, env: { 'X=1; touch pwned #': 'v' } })).rejects.toThrow('is not an environment variable name');
+    expect(existsSync(wd) ? readdirSync(wd) : []).toEqual([]);
   });
 
   test('lsf feeds the script to bsub on stdin', async () => {
