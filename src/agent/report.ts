@@ -3,19 +3,12 @@ import { extname, join } from 'node:path';
 import { writeJsonAtomic } from '../core/atomic.ts';
 import { NODE_REPORT_FILE } from '../core/checkpoint/node-report.ts';
 import { oneLine } from '../core/errors.ts';
+import type { NodeRecord } from '../schema/checkpoint.ts';
 import type { FilesChanged } from './files-diff.ts';
 import type { MachineInfo } from './machine.ts';
 
 /** The node fields a report repeats (a SearchNode, or a node record read back from tree.json). */
-export type ReportNode = {
-  id: string;
-  parent_id?: string | null;
-  ancestor_ids?: string[];
-  label?: string;
-  raw_label?: string;
-  depth?: number;
-  original_direction?: string | null;
-};
+export type ReportNode = Pick<NodeRecord, 'id' | 'parent_id' | 'ancestor_ids' | 'label' | 'raw_label' | 'depth' | 'original_direction'>;
 
 export type ReportInput = {
   node: ReportNode;

@@ -9,8 +9,6 @@ import { assembleMetrics } from './metrics.ts';
 import { readNodeResults } from './node-results.ts';
 import { evaluatorSettings } from './settings.ts';
 
-export { evaluatorSettings } from './settings.ts';
-
 /**
  * Scores a finished node: the eval model judges it on the axes of the run's axis mode, the
  * composite of the axis scores is its _scientific_score, and its metrics come from the judge, the

@@ -34,10 +34,6 @@ export function readNodeResults(workDir: string): ResultsRead {
     return { results: null, problem: `${file}: cannot be read (${oneLine(err)})` };
   }
   if (Buffer.byteLength(text) > MAX_RESULTS_BYTES) return { results: null, problem: `${file}: is over ${MAX_RESULTS_BYTES} bytes` };
-  return parseNodeResults(text, file);
-}
-
-export function parseNodeResults(text: string, file: string): ResultsRead {
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -15,6 +15,9 @@ export type PaperRecord = Paper & {
   library?: { key: string; type: string; fields: [string, string][] };
 };
 
+/** A record as the idea skill hands it on, without its citation fields. */
+export const paperOf = ({ title, abstract, url }: Paper): Paper => ({ title, abstract, url });
+
 /** A title reduced to its words, so the same paper from two providers compares equal. */
 export function normalizeTitle(title: string): string {
   return title

@@ -27,10 +27,8 @@ export const DEFAULT_RETRIEVAL_TIMEOUT_S = 30;
  * base URL, and the variables that point a provider elsewhere (a mirror, a test server).
  */
 export function retrievalSettings(cfg: Config, env: Env): RetrievalSettings {
-  const backend = String(effective(cfg, 'retrieval_backend').value ?? 'scholar_a');
-  if (backend !== 'scholar_a' && backend !== 'scholar_b' && backend !== 'both') {
-    throw new InputError(`retrieval backend must be scholar_a, scholar_b or both, got '${backend}'`, 'fix SVC_RETRIEVAL_BACKEND or retrieval.backend in the workflow');
-  }
+  // effective() has refused a value outside the setting's choices
+  const backend = String(effective(cfg, 'retrieval_backend').value ?? 'scholar_a') as RetrievalSettings['backend'];
   const endpoint = cfg.workflow.workflow.retrieval.endpoint.trim();
   const timeoutRaw = envValue(env, 'SVC_RETRIEVAL_TIMEOUT_S');
   const timeoutS = timeoutRaw === null ? DEFAULT_RETRIEVAL_TIMEOUT_S : Number(timeoutRaw);

@@ -1,4 +1,4 @@
-import type { Paper, PaperRecord } from './papers.ts';
+import { type Paper, paperOf, type PaperRecord } from './papers.ts';
 import { type FetchOptions, fetchText, ProviderFailure } from './provider-fetch.ts';
 
 export const SCHOLAR_A_DEFAULT_URL = 'https://api.semanticscholar.org';
@@ -10,7 +10,7 @@ type ScholarAOptions = FetchOptions & { apiKey?: string | null };
  * in the `x-api-key` header; without it the shared public rate limit applies.
  */
 export async function searchScholarA(base: string, query: string, limit: number, opts: ScholarAOptions): Promise<Paper[]> {
-  return parseScholarA(await askScholarA(base, query, limit, 'title,abstract,url', opts)).slice(0, limit);
+  return parseScholarARecords(await askScholarA(base, query, limit, 'title,abstract,url', opts)).slice(0, limit).map(paperOf);
 }
 
 /** searchScholarA with what a citation needs: authors, year, venue, DOI and arXiv id. */
@@ -27,15 +27,10 @@ async function askScholarA(base: string, query: string, limit: number, fields: s
   return await fetchText(url.href, { ...opts, headers });
 }
 
-/** `{total, offset, data: [{paperId, title, abstract, url}]}`; abstract is often null. */
-export function parseScholarA(body: string): Paper[] {
-  return scholarAData(body).flatMap((d) => {
-    const title = text(d.title);
-    return title ? [{ title, abstract: text(d.abstract), url: paperUrl(d) }] : [];
-  });
-}
-
-/** parseScholarA's papers with `authors: [{name}]`, `year`, `venue` and `externalIds: {DOI, ArXiv}`. */
+/**
+ * `{total, offset, data: [{paperId, title, abstract, url}]}` (abstract is often null), with
+ * `authors: [{name}]`, `year`, `venue` and `externalIds: {DOI, ArXiv}` when they were asked for.
+ */
 export function parseScholarARecords(body: string): PaperRecord[] {
   return scholarAData(body).flatMap((d) => {
     const title = text(d.title);

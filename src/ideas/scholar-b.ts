@@ -1,5 +1,5 @@
 import { atomAuthors, atomEntries } from './atom.ts';
-import type { Paper, PaperRecord } from './papers.ts';
+import { type Paper, paperOf, type PaperRecord } from './papers.ts';
 import { type FetchOptions, fetchText, ProviderFailure } from './provider-fetch.ts';
 import { withSlash } from './scholar-a.ts';
 
@@ -11,7 +11,7 @@ export const SCHOLAR_B_DEFAULT_URL = 'https://export.arxiv.org';
  * word of it would find nothing.
  */
 export async function searchScholarB(base: string, query: string, limit: number, opts: FetchOptions): Promise<Paper[]> {
-  return parseScholarB(await askScholarB(base, query, limit, opts)).slice(0, limit);
+  return parseScholarBRecords(await askScholarB(base, query, limit, opts)).slice(0, limit).map(paperOf);
 }
 
 /** searchScholarB with what a citation needs: every author, the year, the journal reference, DOI and arXiv id. */
@@ -35,15 +35,10 @@ export function arxivQuery(topic: string): string {
   return (kept.length ? kept : words.slice(0, 1)).map((w) => `all:${w}`).join(' OR ');
 }
 
-/** Papers of an arXiv Atom feed; the API reports a bad query as a single entry whose id is an error URL. */
-export function parseScholarB(xml: string): Paper[] {
-  return feedEntries(xml).flatMap(({ e }) => {
-    const title = e.title ?? '';
-    return title ? [{ title, abstract: e.summary ?? '', url: e.id ?? '' }] : [];
-  });
-}
-
-/** parseScholarB's papers with their authors, year (of first publication), journal reference, DOI and arXiv id. */
+/**
+ * Papers of an arXiv Atom feed with their authors, year (of first publication), journal reference,
+ * DOI and arXiv id. The API reports a bad query as a single entry whose id is an error URL.
+ */
 export function parseScholarBRecords(xml: string): PaperRecord[] {
   return feedEntries(xml).flatMap(({ e, authors }) => {
     const title = e.title ?? '';

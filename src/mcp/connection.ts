@@ -47,11 +47,6 @@ export class SkillConnection {
     return this.transport.pid;
   }
 
-  /** Why the server went away, once it has. */
-  get closeReason(): string | null {
-    return this.closedBy;
-  }
-
   /** Resolves with the reason when the server process goes away. */
   whenClosed(): { promise: Promise<string>; cancel: () => void } {
     let listener: (why: string) => void = () => {};

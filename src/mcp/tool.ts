@@ -1,4 +1,4 @@
-import type { Static, TSchema } from '@sinclair/typebox';
+import { type Static, type TObject, type TProperties, type TSchema, Type as T } from '@sinclair/typebox';
 import type { Phase } from '../schema/workflow.ts';
 import type { NodeExec } from '../sandbox/node-command.ts';
 
@@ -30,6 +30,11 @@ export type ToolDef<P extends TSchema = TSchema> = {
 
 export function defineTool<P extends TSchema>(def: ToolDef<P>): ToolDef<P> {
   return def;
+}
+
+/** A tool's parameters: an object of these properties and no others. */
+export function toolParams<P extends TProperties>(properties: P): TObject<P> {
+  return T.Object(properties, { additionalProperties: false });
 }
 
 /** A skill: one MCP server of related tools. */

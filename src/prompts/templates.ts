@@ -18,24 +18,18 @@ export function promptTemplate(nameOrPath: string, opts: { baseDir: string; plac
   return text;
 }
 
-/** A bundled prompt by name; a name that is not bundled is a defect of the caller. */
-export function bundledPrompt(name: string): string {
-  const text = Object.hasOwn(BUNDLED_PROMPTS, name) ? BUNDLED_PROMPTS[name] : undefined;
-  if (text === undefined) throw new Error(`no bundled prompt ${name}`);
-  return text;
-}
-
 const PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /**
  * Fills `{name}` placeholders; `{{` and `}}` stand for literal braces. A placeholder with no value
- * is left as it is, so a user's template can show braces of its own.
+ * is left as it is (or what `missing` makes of it), so a user's template can show braces of its own.
  */
-export function fillPrompt(template: string, values: Readonly<Record<string, string>>): string {
+export function fillPrompt(template: string, values: Readonly<Record<string, string | number>>, missing = (placeholder: string, _name: string) => placeholder): string {
   return template.replace(PLACEHOLDER, (m, name: string | undefined) => {
     if (m === '{{') return '{';
     if (m === '}}') return '}';
-    return name !== undefined && Object.hasOwn(values, name) ? (values[name] as string) : m;
+    const value = name !== undefined && Object.hasOwn(values, name) ? values[name] : undefined;
+    return value === undefined ? missing(m, name as string) : String(value);
   });
 }
 
@@ -44,12 +38,8 @@ export function fillPrompt(template: string, values: Readonly<Record<string, str
  * throws rather than sending a prompt with a hole in it. `what` names the template in the error.
  */
 export function fillOwnPrompt(template: string, values: Readonly<Record<string, string | number>>, what = 'prompt template'): string {
-  return template.replace(PLACEHOLDER, (m, name: string | undefined) => {
-    if (m === '{{') return '{';
-    if (m === '}}') return '}';
-    const value = name !== undefined && Object.hasOwn(values, name) ? values[name] : undefined;
-    if (value === undefined) throw new Error(`${what}: no value for {${name}}`);
-    return String(value);
+  return fillPrompt(template, values, (_, name) => {
+    throw new Error(`${what}: no value for {${name}}`);
   });
 }
 

@@ -33,7 +33,7 @@ import { ensureIdeas, ensureMetricContract } from './ideas.ts';
 import { openRunMemory, type RunMemory } from './memory-session.ts';
 import { progressPrinter } from './progress.ts';
 import { resolveRunSettings } from './settings.ts';
-import { evaluatorSettings } from '../evaluate/index.ts';
+import { evaluatorSettings } from '../evaluate/settings.ts';
 import { searchRunner } from './wiring.ts';
 import { checkLibrary } from '../ideas/library.ts';
 import { libraryPath } from '../ideas/retrieval-settings.ts';

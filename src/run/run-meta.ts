@@ -7,15 +7,7 @@ import { RunMeta } from '../schema/checkpoint.ts';
 export const META_FILE = 'meta.json';
 
 /** meta.json as a launcher writes it: a sub-experiment names its parent; a top-level run has null. */
-export type SubExperimentMeta = {
-  run_id: string;
-  parent_run_id: string | null;
-  recursion_depth: number;
-  max_recursion_depth: number;
-  created_at: string;
-  checkpoint_dir: string;
-  inherit_idea_index: number | null;
-};
+export type SubExperimentMeta = Required<RunMeta> & { checkpoint_dir: string };
 
 /** A checkpoint's meta.json; null when it has none (a top-level run). A broken one is refused, naming the file. */
 export function readRunMeta(dir: string): RunMeta | null {

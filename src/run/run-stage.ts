@@ -3,7 +3,7 @@ import { ConflictError, InputError } from '../core/errors.ts';
 import type { Workflow } from '../schema/workflow.ts';
 import { readLaunchConfig } from './launch-config.ts';
 import { launchConfigEnv } from './run-env.ts';
-import { spawnRun } from './spawn-run.ts';
+import { type RunChild, type RunKind, spawnRun } from './spawn-run.ts';
 import { inheritedEnv, type RunHost, svcProgram } from './start-run.ts';
 
 /** Stage names that mean "the tree search", besides the stages of the workflow's bfts_pipeline. */
@@ -33,19 +33,10 @@ export function planStage(stage: unknown, wf: Workflow): StagePlan {
  * in its environment. A checkpoint some process is still running is refused.
  */
 export async function resumeRun(opts: RunHost & { checkpoint: string }): Promise<{ ok: true; pid: number; checkpoint_path: string; stage: 'resume' }> {
-  // the recorded PID is only looked at, never signalled
-  const pid = runningPid(opts.checkpoint);
-  if (pid !== null) throw new ConflictError(`the run of ${opts.checkpoint} is still running (pid ${pid})`, 'stop it first, or wait until it ends');
-  const record = readLaunchConfig(opts.checkpoint);
-  const child = await spawnRun({
-    kind: 'resume',
-    program: svcProgram(opts),
-    args: ['resume', opts.checkpoint],
-    checkpoint: opts.checkpoint,
-    env: { ...inheritedEnv(opts.env), ...(record ? launchConfigEnv(record, opts.env) : {}), SVC_CHECKPOINT_DIR: opts.checkpoint },
-    cwd: opts.cwd,
+  const child = await startOnCheckpoint(opts, 'resume', ['resume', opts.checkpoint], () => {
+    const record = readLaunchConfig(opts.checkpoint);
+    return record ? launchConfigEnv(record, opts.env) : {};
   });
-  opts.supervisor.track(child);
   return { ok: true, pid: child.pid, checkpoint_path: opts.checkpoint, stage: 'resume' };
 }
 
@@ -55,18 +46,17 @@ export async function resumeRun(opts: RunHost & { checkpoint: string }): Promise
  * running is refused.
  */
 export async function runPostSearchStage(opts: RunHost & { checkpoint: string; stage: string }): Promise<{ ok: true; pid: number; checkpoint_path: string; stage: string }> {
+  const child = await startOnCheckpoint(opts, 'paper', ['paper', opts.checkpoint, ...(PIPELINE_ALIASES.includes(opts.stage) ? [] : ['--stage', opts.stage])], () => ({}));
+  return { ok: true, pid: child.pid, checkpoint_path: opts.checkpoint, stage: opts.stage };
+}
+
+/** `svc <args>` on a checkpoint no process is running, started like a launch; `env` is read once that is checked. */
+async function startOnCheckpoint(opts: RunHost & { checkpoint: string }, kind: RunKind, args: string[], env: () => Record<string, string>): Promise<RunChild> {
+  // the recorded PID is only looked at, never signalled
   const pid = runningPid(opts.checkpoint);
   if (pid !== null) throw new ConflictError(`the run of ${opts.checkpoint} is still running (pid ${pid})`, 'stop it first, or wait until it ends');
-  const child = await spawnRun({
-    kind: 'paper',
-    program: svcProgram(opts),
-    args: ['paper', opts.checkpoint, ...(PIPELINE_ALIASES.includes(opts.stage) ? [] : ['--stage', opts.stage])],
-    checkpoint: opts.checkpoint,
-    env: { ...inheritedEnv(opts.env), SVC_CHECKPOINT_DIR: opts.checkpoint },
-    cwd: opts.cwd,
-  });
-  opts.supervisor.track(child);
-  return { ok: true, pid: child.pid, checkpoint_path: opts.checkpoint, stage: opts.stage };
+  const child = await spawnRun({ kind, program: svcProgram(opts), args, checkpoint: opts.checkpoint, env: { ...inheritedEnv(opts.env), ...env(), SVC_CHECKPOINT_DIR: opts.checkpoint }, cwd: opts.cwd });
+  return opts.supervisor.track(child);
 }
 
 function unique(names: string[]): string[] {

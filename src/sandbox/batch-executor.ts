@@ -1,6 +1,6 @@
 /**
- * Jobs on a PBS or LSF cluster, driven through a small description of the scheduler's CLI: how
- * to write the batch script, submit it, ask for the state of ALL our jobs in one query, and
+ * Jobs on a Slurm, PBS or LSF cluster, driven through a small description of the scheduler's CLI:
+ * how to write the batch script, submit it, ask for the state of ALL our jobs in one query, and
  * cancel. Waits share one poll loop; the exit file decides COMPLETED against FAILED. A cancel
  * leaves a marker next to the job's record, so any process reading the job reports CANCELLED.
  */
@@ -9,29 +9,30 @@ import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.ts';
 import { SvcError } from '../core/errors.ts';
 import type { Executor, JobSpec, JobStatus, JobRef, WaitOptions } from './executor.ts';
+import { isFinished } from './executor.ts';
 import { JobIndex, jobsDir, readExitCode, readLogs } from './job-state.ts';
-import { firstLine, withExitFile } from './slurm.ts';
-import type { CommandResult, CommandRunner } from './slurm-runner.ts';
+import type { CommandRunner } from './slurm-runner.ts';
 import type { BatchPaths } from './slurm-script.ts';
 import type { SchedulerState } from './slurm-state.ts';
 import { SlurmWaiters } from './slurm-wait.ts';
 
 /** What one scheduler's CLI looks like to the batch executor. */
 export interface SchedulerCli {
-  kind: 'pbs' | 'lsf';
+  kind: 'slurm' | 'pbs' | 'lsf';
+  /** The extension the job's script is kept under; the kind when not given. */
+  ext?: string;
   script(spec: JobSpec, paths: BatchPaths): string;
   /** argv, and whether the script goes on stdin (`bsub < script`) instead of as an argument. */
-  submit(scriptPath: string): { argv: string[]; stdin: boolean };
+  submit(scriptPath: string, spec: JobSpec): { argv: string[]; stdin: boolean };
   /** The job id from a successful submit's stdout, or null. */
   parseSubmit(stdout: string): string | null;
-  statusArgv(ids: string[]): string[];
   /** States of the listed jobs; `cancelled` holds the ids we cancelled. Throws on a failed query. */
-  parseStatus(res: CommandResult, cancelled: Set<string>): Map<string, SchedulerState>;
+  query(ids: string[], run: CommandRunner, cancelled: Set<string>): Promise<Map<string, SchedulerState>>;
   cancelArgv(id: string): string[];
   logPaths(spec: JobSpec, logDir: string, id: string): { stdoutPath: string; stderrPath: string };
 }
 
-/** What a PBS or LSF executor is made with; the runner defaults to the system's commands. */
+/** What a batch executor is made with; the runner defaults to the system's commands. */
 export interface SchedulerOptions {
   /** Where the id → work dir index lives. */
   stateDir: string;
@@ -45,13 +46,13 @@ export interface SchedulerOptions {
 type BatchOptions = SchedulerOptions & { runner: CommandRunner };
 
 export class BatchExecutor implements Executor {
-  readonly kind: 'pbs' | 'lsf';
-  private readonly index: JobIndex;
+  readonly kind: 'slurm' | 'pbs' | 'lsf';
+  protected readonly index: JobIndex;
   private readonly waiters: SlurmWaiters;
 
   constructor(
-    private readonly cli: SchedulerCli,
-    private readonly opts: BatchOptions,
+    protected readonly cli: SchedulerCli,
+    protected readonly opts: BatchOptions,
   ) {
     this.kind = cli.kind;
     this.index = new JobIndex(opts.stateDir);
@@ -64,9 +65,10 @@ export class BatchExecutor implements Executor {
     const logDir = this.opts.logDir ? resolve(this.opts.logDir) : stateDir;
     const script = this.cli.script({ ...spec, workDir }, { stateDir, logDir });
     mkdirSync(logDir, { recursive: true });
-    const draft = join(stateDir, `pending-${crypto.randomUUID()}.${this.kind}`);
+    const ext = this.cli.ext ?? this.kind;
+    const draft = join(stateDir, `pending-${crypto.randomUUID()}.${ext}`);
     writeFileAtomic(draft, script);
-    const { argv, stdin } = this.cli.submit(draft);
+    const { argv, stdin } = this.cli.submit(draft, spec);
     const res = await this.opts.runner(argv, stdin ? draft : undefined).catch((err: unknown) => {
       rmSync(draft, { force: true });
       throw err;
@@ -76,7 +78,7 @@ export class BatchExecutor implements Executor {
       rmSync(draft, { force: true });
       throw new SvcError(`${argv[0]} refused job ${spec.name}: ${firstLine(res.stderr || res.stdout)}`);
     }
-    renameSync(draft, join(stateDir, `${id}.${this.kind}`));
+    renameSync(draft, join(stateDir, `${id}.${ext}`));
     this.index.save({ id, kind: this.kind, workDir, name: spec.name, submittedAt: new Date().toISOString(), ...this.cli.logPaths(spec, logDir, id) });
     return { id, kind: this.kind, workDir };
   }
@@ -85,7 +87,7 @@ export class BatchExecutor implements Executor {
   async status(ids: string[]): Promise<Map<string, JobStatus>> {
     const records = ids.map((id) => this.index.get(this.kind, id));
     const cancelled = new Set(records.filter((r) => existsSync(cancelMarker(r.workDir, r.id))).map((r) => r.id));
-    const seen = ids.length ? this.cli.parseStatus(await this.opts.runner(this.cli.statusArgv(ids)), cancelled) : new Map<string, SchedulerState>();
+    const seen = ids.length ? await this.cli.query(ids, this.opts.runner, cancelled) : new Map<string, SchedulerState>();
     return new Map(records.map((r) => [r.id, withExitFile(seen.get(r.id), readExitCode(r.workDir, r.id))]));
   }
 
@@ -118,4 +120,21 @@ export class BatchExecutor implements Executor {
 
 function cancelMarker(workDir: string, id: string): string {
   return join(jobsDir(workDir), `${id}.cancelled`);
+}
+
+/**
+ * The exit file decides COMPLETED against FAILED; a reason from the scheduler (TIMEOUT, CANCELLED,
+ * ...) stands. A job neither the scheduler nor the exit file knows is ERROR.
+ */
+export function withExitFile(s: SchedulerState | undefined, exitCode: number | null): JobStatus {
+  if (exitCode !== null && (!s || s.state === 'COMPLETED' || s.state === 'FAILED') && !s?.reason) {
+    return { state: exitCode === 0 ? 'COMPLETED' : 'FAILED', exitCode };
+  }
+  if (!s) return { state: 'ERROR', exitCode: null };
+  const done: JobStatus = { state: s.state, exitCode, ...(s.reason ? { reason: s.reason } : {}) };
+  return isFinished(done) ? done : { state: s.state, exitCode: null };
+}
+
+export function firstLine(text: string): string {
+  return text.trim().split('\n')[0] || 'no output';
 }

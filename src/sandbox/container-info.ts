@@ -1,6 +1,6 @@
 import { type Config, effective } from '../core/config/config.ts';
 import { isPresent } from '../core/values.ts';
-import { type ChosenRuntime, chooseRuntime, type ContainerMode, parseContainerMode, parsePullPolicy, type PullPolicy } from './container.ts';
+import { type ChosenRuntime, chooseRuntime, type ContainerMode, type PullPolicy } from './container.ts';
 import { probeRuntime, RUNTIMES, type RuntimeProbe } from './detect.ts';
 import { resolveImage } from './image.ts';
 
@@ -17,7 +17,7 @@ export type ContainerSettings = {
 export function containerSettings(cfg: Config): ContainerSettings {
   const block = cfg.workflow.workflow.container;
   const image = effective(cfg, 'container_image').value;
-  return { mode: parseContainerMode(block.mode), pull: parsePullPolicy(block.pull), image: isPresent(image) ? resolveImage(String(image)) : null, network: block.network === true };
+  return { mode: block.mode as ContainerMode, pull: block.pull as PullPolicy, image: isPresent(image) ? resolveImage(String(image)) : null, network: block.network === true };
 }
 
 export type ContainerInfo = ContainerSettings & {

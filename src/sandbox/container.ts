@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Env } from '../core/config/env-vars.ts';
-import { InputError, UnavailableError } from '../core/errors.ts';
+import { UnavailableError } from '../core/errors.ts';
 import { probeRuntime, RUNTIMES, type Runtime, type RuntimeProbe, usable } from './detect.ts';
 import { resolveImage, runnableImage } from './image.ts';
 
-export const CONTAINER_MODES = ['auto', 'docker', 'podman', 'singularity', 'apptainer', 'none'] as const;
-export type ContainerMode = (typeof CONTAINER_MODES)[number];
-export const PULL_POLICIES = ['always', 'on_start', 'never'] as const;
-export type PullPolicy = (typeof PULL_POLICIES)[number];
+/** The workflow's container.mode and container.pull, which its schema checks. */
+export type ContainerMode = 'auto' | 'docker' | 'podman' | 'singularity' | 'apptainer' | 'none';
+export type PullPolicy = 'always' | 'on_start' | 'never';
 
 /** One command to run in a container, with the work directory mounted at the same path inside. */
 export type ContainerRun = {
@@ -100,16 +99,6 @@ function readPidMax(): number | null {
   }
 }
 
-export function parseContainerMode(value: unknown): ContainerMode {
-  if (typeof value === 'string' && (CONTAINER_MODES as readonly string[]).includes(value)) return value as ContainerMode;
-  throw new InputError(`container.mode must be one of ${CONTAINER_MODES.join(', ')}, not '${String(value)}'`);
-}
-
-export function parsePullPolicy(value: unknown): PullPolicy {
-  if (typeof value === 'string' && (PULL_POLICIES as readonly string[]).includes(value)) return value as PullPolicy;
-  throw new InputError(`container.pull must be one of ${PULL_POLICIES.join(', ')}, not '${String(value)}'`);
-}
-
 export type ChosenRuntime = { runtime: Runtime; path: string; probe: RuntimeProbe };
 
 /**
@@ -130,14 +119,6 @@ export async function chooseRuntime(mode: ContainerMode, env: Env): Promise<Chos
   if (!probe.found || !probe.path) throw new UnavailableError(`container.mode is ${mode} but ${mode} is not installed`, 'install it or set container.mode to auto or none');
   if (!usable(probe)) throw new UnavailableError(`container.mode is docker but the docker daemon is not reachable: ${probe.error ?? 'no answer'}`, 'start dockerd or set container.mode to auto or none');
   return { runtime: mode, path: probe.path, probe };
-}
-
-/**
- * Whether to pull the image at this moment: `always` before every run, `on_start` once when a
- * run starts, `never` not at all (the image must already be there).
- */
-export function pullDue(policy: PullPolicy, moment: 'run_start' | 'each_command'): boolean {
-  return policy === 'always' || (policy === 'on_start' && moment === 'run_start');
 }
 
 /**

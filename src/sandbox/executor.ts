@@ -1,7 +1,7 @@
 /**
- * One interface for every place experiment code runs: this machine or a batch scheduler.
- * A job writes its exit code to a file in its state directory; that file, not the scheduler's
- * word, decides COMPLETED against FAILED.
+ * One interface for every batch scheduler experiment code runs on. A job writes its exit code to
+ * a file in its state directory; that file, not the scheduler's word, decides COMPLETED against
+ * FAILED.
  */
 export type ExecutorKind = 'local' | 'slurm' | 'pbs' | 'lsf';
 

@@ -1,8 +1,8 @@
 /**
  * What a job leaves on disk, so any process can read its state: under
- * `<workDir>/.svc-jobs/`, `<id>.json` (the record written at submit), `<id>.pid` (local only),
+ * `<workDir>/.svc-jobs/`, `<id>.json` (the record written at submit), its batch script,
  * `<id>.exit` (written by the job's wrapper when its body ends), `<id>.exit.host` (the machine
- * it ran on, written when it starts), `<id>.out` and `<id>.err`.
+ * it ran on, written when it starts) and, unless a log directory is given, its output.
  * An index of id → work dir under the executor's state dir finds the record from the id alone.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -11,9 +11,7 @@ import { writeFileAtomic, writeJsonAtomic } from '../core/atomic.ts';
 import { InputError, NotFoundError } from '../core/errors.ts';
 import { isSafeId } from '../core/paths.ts';
 import { isMapping } from '../core/values.ts';
-import type { ExecutorKind, JobRef, JobSpec, JobStatus, WaitOptions } from './executor.ts';
-import { isFinished } from './executor.ts';
-import { abortableSleep } from '../core/outbound.ts';
+import type { ExecutorKind, JobRef, JobSpec } from './executor.ts';
 
 export interface JobRecord extends JobRef {
   name: string;
@@ -127,20 +125,4 @@ export class JobIndex {
 export function readLogs(rec: JobRecord): { stdout: string; stderr: string } {
   const read = (p: string) => (existsSync(p) ? readFileSync(p, 'utf8') : '');
   return { stdout: read(rec.stdoutPath), stderr: read(rec.stderrPath) };
-}
-
-/** Poll one job until it finishes, the interval growing while nothing changes; abortable. */
-export async function pollUntilDone(poll: () => Promise<JobStatus>, opts: WaitOptions = {}): Promise<JobStatus> {
-  const base = opts.pollMs ?? 500;
-  let delay = base;
-  let last = '';
-  for (;;) {
-    opts.signal?.throwIfAborted();
-    const s = await poll();
-    if (isFinished(s)) return s;
-    const key = `${s.state}/${s.reason ?? ''}`;
-    delay = key === last ? Math.min(delay * 2, base * 8) : base;
-    last = key;
-    await abortableSleep(delay, opts.signal);
-  }
 }

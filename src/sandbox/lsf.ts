@@ -10,7 +10,7 @@ import { bodyOf, shellQuote, wrapperScript } from './job-state.ts';
 import { parseBjobsJson } from './lsf-state.ts';
 import { systemRunner } from './slurm-runner.ts';
 import type { BatchPaths } from './slurm-script.ts';
-import { checkHeaderValues, jobName, splitDirectives, wallMinutes } from './slurm-script.ts';
+import { checkHeaderValues, jobName, logPaths, splitDirectives, wallMinutes } from './slurm-script.ts';
 
 const PROJECT_DIRECTIVE = /^\s*#BSUB\s+-P/;
 const DIRECTIVE = /^\s*#BSUB\s/;
@@ -43,12 +43,9 @@ const LSF_CLI: SchedulerCli = {
   script: lsfScript,
   submit: () => ({ argv: ['bsub'], stdin: true }),
   parseSubmit: (stdout) => /Job <(\d+)> is submitted/.exec(stdout)?.[1] ?? null,
-  statusArgv: (ids) => ['bjobs', '-o', 'jobid stat exit_code exit_reason', '-json', ...ids],
   // bjobs exits non-zero when some id is unknown, and still prints a record for every id
-  parseStatus: (res, cancelled) => parseBjobsJson(res.stdout, cancelled),
+  query: async (ids, run, cancelled) => parseBjobsJson((await run(['bjobs', '-o', 'jobid stat exit_code exit_reason', '-json', ...ids])).stdout, cancelled),
   cancelArgv: (id) => ['bkill', id],
-  logPaths: (spec, logDir, id) => {
-    const name = jobName(spec.name);
-    return { stdoutPath: `${logDir}/${name}-${id}.out`, stderrPath: `${logDir}/${name}-${id}.err` };
-  },
+  // the same file names as Slurm's
+  logPaths,
 };

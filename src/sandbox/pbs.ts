@@ -4,9 +4,8 @@
  */
 import type { JobSpec } from './executor.ts';
 import type { SchedulerCli, SchedulerOptions } from './batch-executor.ts';
-import { BatchExecutor } from './batch-executor.ts';
+import { BatchExecutor, firstLine } from './batch-executor.ts';
 import { shellQuote, bodyOf, wrapperScript } from './job-state.ts';
-import { firstLine } from './slurm.ts';
 import { systemRunner } from './slurm-runner.ts';
 import type { BatchPaths } from './slurm-script.ts';
 import { checkHeaderValues, jobName, splitDirectives } from './slurm-script.ts';
@@ -54,9 +53,9 @@ function pbsCli(format: 'json' | 'text'): SchedulerCli {
     script: pbsScript,
     submit: (path) => ({ argv: ['qsub', path], stdin: false }),
     parseSubmit: (stdout) => /^\s*(\d+(?:\[\])?(?:\.[\w.-]+)?)\s*$/.exec(stdout)?.[1] ?? null,
-    // PBS Pro's -x adds finished jobs; Torque keeps them (state C) without it, and its -x means XML
-    statusArgv: (ids) => (format === 'json' ? ['qstat', '-x', '-f', '-F', 'json', ...ids] : ['qstat', '-f', ...ids]),
-    parseStatus: (res, cancelled) => {
+    query: async (ids, run, cancelled) => {
+      // PBS Pro's -x adds finished jobs; Torque keeps them (state C) without it, and its -x means XML
+      const res = await run(format === 'json' ? ['qstat', '-x', '-f', '-F', 'json', ...ids] : ['qstat', '-f', ...ids]);
       // qstat lists the jobs it knows and exits non-zero naming each one it does not
       if (res.code !== 0 && !/Unknown Job Id/i.test(res.stderr)) throw new SvcError(`qstat failed: ${firstLine(res.stderr)}`);
       const jobs = format === 'json' ? parseQstatJson(res.stdout) : parseQstatText(res.stdout);

@@ -3,12 +3,10 @@
  * from: `squeue` (all jobs the controller still holds), `sacct` (the accounting database, when
  * the cluster has one) and `scontrol show job` (text; 22.05 has no --json there).
  */
-import type { JobReason, JobState } from './executor.ts';
+import type { JobReason, JobStatus } from './executor.ts';
 
-export interface SchedulerState {
-  state: JobState;
-  reason?: JobReason;
-}
+/** A job's state as the scheduler reports it; the exit file has its say after. */
+export type SchedulerState = Omit<JobStatus, 'exitCode'>;
 
 const REASONS: Record<string, JobReason> = { TIMEOUT: 'TIMEOUT', CANCELLED: 'CANCELLED', OUT_OF_MEMORY: 'OUT_OF_MEMORY', NODE_FAIL: 'NODE_FAIL', DEADLINE: 'TIMEOUT', PREEMPTED: 'CANCELLED' };
 const PENDING = new Set(['PENDING', 'CONFIGURING', 'REQUEUED', 'REQUEUE_FED', 'REQUEUE_HOLD', 'RESIZING']);

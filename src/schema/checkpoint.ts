@@ -1,15 +1,5 @@
 import { type Static, Type as T } from '@sinclair/typebox';
 
-/** Node statuses svc writes; readers also accept `completed` and `done` from older files as success. */
-export const NodeStatus = T.Union([
-  T.Literal('pending'),
-  T.Literal('running'),
-  T.Literal('success'),
-  T.Literal('failed'),
-  T.Literal('abandoned'),
-]);
-export type NodeStatus = Static<typeof NodeStatus>;
-
 export const NodeLabel = T.Union(['draft', 'improve', 'debug', 'ablation', 'validation', 'other'].map((l) => T.Literal(l)));
 
 /**

@@ -11,10 +11,8 @@ export const ScoreDimension = T.Object(
   },
   { additionalProperties: true },
 );
-export type ScoreDimension = Static<typeof ScoreDimension>;
 
 export const TextSection = T.Object({ name: KeyName, required: T.Boolean() }, { additionalProperties: true });
-export type TextSection = Static<typeof TextSection>;
 
 export const RubricParams = T.Object(
   {
@@ -27,7 +25,6 @@ export const RubricParams = T.Object(
   },
   { additionalProperties: true },
 );
-export type RubricParams = Static<typeof RubricParams>;
 
 export const RubricDecision = T.Object(
   {
@@ -38,7 +35,6 @@ export const RubricDecision = T.Object(
   },
   { additionalProperties: true },
 );
-export type RubricDecision = Static<typeof RubricDecision>;
 
 /** A reviewer rubric as bundled: every key present, 6 to 10 score dimensions. */
 export const Rubric = T.Object(

@@ -40,7 +40,6 @@ export const Skill = T.Object(
   },
   { additionalProperties: true },
 );
-export type Skill = Static<typeof Skill>;
 
 const Llm = T.Object(
   {

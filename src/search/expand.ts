@@ -4,7 +4,7 @@ import type { RunContext, SearchNode } from './contract.ts';
 import { scoreOf } from './contract.ts';
 import { type Expansion, parseExpansion } from './parse-expansion.ts';
 import { fillPrompt } from '../prompts/templates.ts';
-import { BFTS_EXPAND_PROMPT } from './prompts.ts';
+import BFTS_EXPAND_PROMPT from '../prompts/orchestrator/bfts_expand.md' with { type: 'text' };
 
 /** Labels a parent has used this often are called saturated in the prompt. */
 const SATURATION = 2;

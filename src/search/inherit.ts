@@ -1,16 +1,10 @@
 import { constants, copyFileSync, lstatSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { isNotInherited } from '../agent/files-diff.ts';
 import { isNodeMetaFile } from '../core/checkpoint/files-node.ts';
 import { oneLine } from '../core/errors.ts';
 import { isWithin, resolveInside } from '../core/paths.ts';
 import { JOBS_DIR } from '../sandbox/job-state.ts';
-
-/** Outputs of a parent's run: a child makes its own, so inheriting them would pass stale numbers off as new. */
-const OUTPUT_FILES = [/^results\.csv$/, /^results_.*\.csv$/, /^.*_results\.csv$/, /^result\.csv$/, /^metrics\.csv$/, /^run\.log$/, /^run_.*\.log$/, /^.*\.run\.log$/, /^slurm-.*\.(out|err)$/, /^(stdout|stderr|out|err)\.txt$/, /^.*\.metrics\.json$/, /^metrics\.json$/, /^node_report\.json$/];
-
-export function isInheritedOutput(name: string): boolean {
-  return OUTPUT_FILES.some((re) => re.test(name));
-}
 
 export type WorkDirSources = {
   checkpointDir: string;
@@ -30,8 +24,9 @@ export type WorkDirSources = {
 export function buildWorkDir(workDir: string, src: WorkDirSources): void {
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(workDir, { recursive: true });
-  // the parent's job records are its own: the child's report lists the jobs it ran itself
-  if (src.parentDir) copyTree(src.parentDir, workDir, (name) => !isNodeMetaFile(name) && !isInheritedOutput(name) && name !== JOBS_DIR);
+  // the parent's job records are its own: the child's report lists the jobs it ran itself; its
+  // outputs too: a child makes its own, so inheriting them would pass stale numbers off as new
+  if (src.parentDir) copyTree(src.parentDir, workDir, (name) => !isNodeMetaFile(name) && !isNotInherited(name) && name !== JOBS_DIR);
   for (const rel of providedFiles(src.goal)) {
     let from: string;
     try {

@@ -5,7 +5,7 @@ import { scoreOf } from './contract.ts';
 import { mergeJsonFile, readJsonObject } from '../core/json-object.ts';
 import { appendDecision, decisionTimes } from './decision-log.ts';
 import { fillPrompt } from '../prompts/templates.ts';
-import { LINEAGE_DECISION_PROMPT } from './prompts.ts';
+import LINEAGE_DECISION_PROMPT from '../prompts/orchestrator/lineage_decision.md' with { type: 'text' };
 
 export const LINEAGE_ACTIONS = ['continue', 'switch_to_idea', 'fanout', 'terminate'] as const;
 export type LineageAction = (typeof LINEAGE_ACTIONS)[number];

@@ -5,7 +5,7 @@ import type { RunContext } from './contract.ts';
 import { readJsonObject } from '../core/json-object.ts';
 import { appendDecision, decisionTimes } from './decision-log.ts';
 import { fillPrompt } from '../prompts/templates.ts';
-import { ROOT_IDEA_SELECTOR_PROMPT } from './prompts.ts';
+import ROOT_IDEA_SELECTOR_PROMPT from '../prompts/orchestrator/root_idea_selector.md' with { type: 'text' };
 import { parseIndex } from './select.ts';
 
 export type RootChoice = {

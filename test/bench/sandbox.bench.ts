@@ -1,12 +1,10 @@
-// Sandboxes: local submit-to-start (submit() to the job's first line, stamped by the job itself
-// with bash's $EPOCHREALTIME) against a bare Bun.spawn of the same command; with 100 Slurm jobs in
-// flight on the real test cluster, the scheduler queries per poll interval (target: one); a node's
-// command started as a step of its held allocation against a bare `srun` (target: at most 1.5x)
-// and against `sbatch` per command; and 100 node allocations waiting together.
+// Sandboxes: with 100 Slurm jobs in flight on the real test cluster, the scheduler queries per
+// poll interval (target: one); a node's command started as a step of its held allocation against
+// a bare `srun` (target: at most 1.5x) and against `sbatch` per command; and 100 node allocations
+// waiting together.
 import { join } from 'node:path';
 import type { JobStatus } from '../../src/sandbox/executor.ts';
 import { NodeAllocations } from '../../src/sandbox/allocations.ts';
-import { LocalExecutor } from '../../src/sandbox/local.ts';
 import { nodeCommand } from '../../src/sandbox/node-command.ts';
 import { SlurmExecutor } from '../../src/sandbox/slurm.ts';
 import type { CommandRunner } from '../../src/sandbox/slurm-runner.ts';
@@ -22,34 +20,6 @@ const STAMP = 'echo "$EPOCHREALTIME"';
 
 const nowMs = () => performance.timeOrigin + performance.now();
 const firstLineMs = (text: string) => Number(text.split('\n')[0]) * 1000;
-
-async function bareSpawn(): Promise<number> {
-  const t0 = nowMs();
-  const proc = Bun.spawn(['bash', '-c', STAMP], { stdout: 'pipe' });
-  const out = await new Response(proc.stdout).text();
-  return firstLineMs(out) - t0;
-}
-
-async function localSubmit(exec: LocalExecutor, i: number): Promise<number> {
-  const t0 = nowMs();
-  const ref = await exec.submit({ script: STAMP, workDir: join(dir, 'local'), name: `b${i}`, wallTimeS: 30 });
-  await exec.wait(ref.id, { pollMs: 5 });
-  return firstLineMs((await exec.logs(ref.id)).stdout) - t0;
-}
-
-const local = new LocalExecutor(join(dir, 'state'));
-await localSubmit(local, -1);
-await bareSpawn();
-const bare: number[] = [];
-const submitted: number[] = [];
-for (let i = 0; i < JOBS; i++) {
-  bare.push(await bareSpawn());
-  submitted.push(await localSubmit(local, i));
-}
-console.log(`${JOBS} local jobs, median time from start to the job's first line`);
-report('bare Bun.spawn (baseline)', median(bare), median(bare));
-report('LocalExecutor.submit', median(submitted), median(bare));
-report('LocalExecutor overhead over the bare spawn', median(submitted) - median(bare), median(bare), 20);
 
 /** Counts status() rounds (one per poll interval of the shared loop) and the queries inside them. */
 class CountedSlurm extends SlurmExecutor {

@@ -8,7 +8,7 @@ import { SkillPool } from '../../src/mcp/pool.ts';
 import type { IdeaFile } from '../../src/schema/checkpoint.ts';
 import type { Workflow } from '../../src/schema/workflow.ts';
 import type { NodeOutcome, RunContext, RunSettings } from '../../src/search/contract.ts';
-import { BFTS_EXPAND_SELECT_PROMPT, BFTS_SELECT_PROMPT } from '../../src/search/prompts.ts';
+import { BUNDLED_PROMPTS } from '../../src/prompts/bundled.ts';
 
 /** Where no memory server listens (port 9 is discard, closed on test machines): a search test reads no stray memory. */
 export const CLOSED_MEMORY_URL = 'http://127.0.0.1:9';
@@ -46,8 +46,8 @@ export function searchContext(dir: string, modelUrl: string, o: { runId?: string
     frontierScore: 'scientific_plus_diversity',
     depthPenaltyLambda: 0.05,
     ucbC: 0.5,
-    selectPrompt: BFTS_SELECT_PROMPT,
-    expandSelectPrompt: BFTS_EXPAND_SELECT_PROMPT,
+    selectPrompt: BUNDLED_PROMPTS['orchestrator/bfts_select'] as string,
+    expandSelectPrompt: BUNDLED_PROMPTS['orchestrator/bfts_expand_select'] as string,
     ...o.settings,
   };
   const ctx: RunContext = {

@@ -10,8 +10,6 @@ import { collectEvidence, type Evidence } from './evidence.ts';
 import type { Finding } from './finding.ts';
 import type { GatePolicy, Tolerance } from './policy.ts';
 
-export type { Finding };
-
 export const GATE_NAME = 'claim_evidence_hard_gate';
 export const GATE_PHASES = ['draft', 'final'] as const;
 export type GatePhase = (typeof GATE_PHASES)[number];

@@ -8,9 +8,6 @@ import { texToText } from './claims.ts';
 import { blockingTypes, type GatePhase, type GateReport, runClaimGate } from './gate.ts';
 import { resolvePolicy } from './policy.ts';
 
-export { GATE_NAME, GATE_PHASES, type GatePhase, type GateReport, matches, runClaimGate } from './gate.ts';
-export { type GatePolicy, resolvePolicy } from './policy.ts';
-
 const MAX_TEXT_BYTES = 4 * 1024 * 1024;
 
 /** The gate refused the final paper: the finalize stage is skipped. */

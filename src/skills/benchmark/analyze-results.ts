@@ -2,7 +2,7 @@ import { Type as T } from '@sinclair/typebox';
 import { NotFoundError, TooLargeError } from '../../core/errors.ts';
 import { isFileAt, statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
-import { defineTool } from '../../mcp/tool.ts';
+import { defineTool, toolParams } from '../../mcp/tool.ts';
 import { readResults } from './results/read-results.ts';
 import { type Summary, summarize } from './stats/summary.ts';
 import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
@@ -17,11 +17,11 @@ export const analyzeResults = defineTool({
     'Reads JSON (the results.json emit_results writes: measurements, then scores, then predictions; a list of records; or {metric: number | number[]}), ' +
     'JSON lines of records, or CSV/TSV with a header row. metrics empty: every metric with numbers. ' +
     'Returns {path, format, metrics: {name: summary}, missing: requested names not in the file, not_numeric: requested names present without numbers}.',
-  params: T.Object({
+  params: toolParams({
     result_path: T.String({ description: 'results file, relative to work_dir' }),
     metrics: T.Optional(T.Array(T.String(), { default: [], description: 'metric names to summarise; empty for all' })),
     work_dir: WorkDirParam,
-  }, { additionalProperties: false }),
+  }),
   run(args, ctx) {
     const path = fileInWorkDir(args.result_path, 'result_path', args.work_dir, ctx.env).path;
     if (!isFileAt(path)) throw new NotFoundError(`result_path '${printable(args.result_path)}' is not a file (looked at ${path})`);

@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../../core/atomic.ts';
 import { InputError } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
-import { defineTool } from '../../mcp/tool.ts';
+import { defineTool, toolParams } from '../../mcp/tool.ts';
 import { barSvg } from './chart/bar.ts';
 import { barChart, heatmapChart, PlotData, xyChart } from './chart/data.ts';
 import type { Labels } from './chart/frame.ts';
@@ -27,7 +27,7 @@ export const plot = defineTool({
     'line and scatter {x: number[], y: number[]} or {series: {name: {x, y}}} (lines join points in the order given); ' +
     'heatmap {matrix: number[][] (rows), x_labels?: one per column, y_labels?: one per row} (viridis scale with a colour bar). ' +
     'Named series get a legend. Returns {plot_type, svg: {path, bytes}, png: {path, bytes, width, height}}.',
-  params: T.Object({
+  params: toolParams({
     data: PlotData,
     plot_type: PlotType,
     output_path: T.String({ description: 'file to write, relative to work_dir: name.svg, name.png or name (both are written)' }),
@@ -35,7 +35,7 @@ export const plot = defineTool({
     xlabel: T.Optional(T.String({ default: '' })),
     ylabel: T.Optional(T.String({ default: '' })),
     work_dir: WorkDirParam,
-  }, { additionalProperties: false }),
+  }),
   timeoutS: 120,
   async run(args, ctx) {
     const base = outputBase(args.output_path);

@@ -1,5 +1,5 @@
 import { Type as T } from '@sinclair/typebox';
-import { defineTool } from '../../mcp/tool.ts';
+import { defineTool, toolParams } from '../../mcp/tool.ts';
 import { finiteNumbers } from './numbers.ts';
 import { mannWhitneyU } from './stats/mannwhitney.ts';
 import { mean, median } from './stats/summary.ts';
@@ -17,11 +17,11 @@ export const statisticalTest = defineTool({
     'wilcoxon: signed-rank test of paired samples of equal length (scipy.stats.wilcoxon: zero differences dropped, exact for up to 50 pairs without ties or zeros, ' +
     'all sign assignments for up to 13 pairs with ties or zeros, else normal approximation). ' +
     'Returns {test, statistic, p_value, method, n_a, n_b, mean_a, mean_b, median_a, median_b, ...}; ttest adds df and welch_*.',
-  params: T.Object({
+  params: toolParams({
     data_a: T.Array(T.Number(), { description: 'first sample (for wilcoxon, the first value of each pair)' }),
     data_b: T.Array(T.Number(), { description: 'second sample (for wilcoxon, the second value of each pair)' }),
     test: T.Optional(TestName),
-  }, { additionalProperties: false }),
+  }),
   run(args) {
     const a = [...finiteNumbers(args.data_a, 'data_a')];
     const b = [...finiteNumbers(args.data_b, 'data_b')];

@@ -6,7 +6,7 @@ import { InputError, oneLine } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
 import { CONTRACT_FILE, readMetricContract } from '../../evaluate/metric-contract.ts';
-import { defineTool, type ToolContext } from '../../mcp/tool.ts';
+import { defineTool, toolParams, type ToolContext } from '../../mcp/tool.ts';
 import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
 
 const Measurement = T.Union([T.Number(), T.Array(T.Number(), { minItems: 1 })]);
@@ -15,18 +15,15 @@ export const emitResults = defineTool({
   name: 'emit_results',
   description:
     'Write the node\'s results.json: {schema_version: "1.0", params, measurements, predictions, scores, _provenance}. params are the settings you chose; measurements are what you measured, each a number or a list of numbers (one per repeated trial), and they are the node\'s real data. A key is either a param or a measurement, never both. Returns {path, written_keys, contract_warnings}; contract_warnings lists measurements the run\'s metric contract requires that are missing.',
-  params: T.Object(
-    {
-      params: T.Record(T.String(), T.Unknown(), { default: {}, description: 'settings of this experiment, e.g. {"batch_size": 64}' }),
-      measurements: T.Record(T.String(), Measurement, { description: 'measured values, e.g. {"accuracy": 0.91} or {"runtime_s": [1.2, 1.3]}' }),
-      predictions: T.Record(T.String(), T.Unknown(), { default: {}, description: 'what the hypothesis predicted, keyed like measurements' }),
-      scores: T.Record(T.String(), T.Unknown(), { default: {}, description: 'derived scores' }),
-      provenance: T.Optional(T.Record(T.String(), T.Unknown(), { description: 'how the numbers were produced (commands, versions, seeds)' })),
-      file: T.String({ default: 'results.json', description: 'the .json file to write, relative to work_dir' }),
-      work_dir: WorkDirParam,
-    },
-    { additionalProperties: false },
-  ),
+  params: toolParams({
+    params: T.Record(T.String(), T.Unknown(), { default: {}, description: 'settings of this experiment, e.g. {"batch_size": 64}' }),
+    measurements: T.Record(T.String(), Measurement, { description: 'measured values, e.g. {"accuracy": 0.91} or {"runtime_s": [1.2, 1.3]}' }),
+    predictions: T.Record(T.String(), T.Unknown(), { default: {}, description: 'what the hypothesis predicted, keyed like measurements' }),
+    scores: T.Record(T.String(), T.Unknown(), { default: {}, description: 'derived scores' }),
+    provenance: T.Optional(T.Record(T.String(), T.Unknown(), { description: 'how the numbers were produced (commands, versions, seeds)' })),
+    file: T.String({ default: 'results.json', description: 'the .json file to write, relative to work_dir' }),
+    work_dir: WorkDirParam,
+  }),
   run(args, ctx) {
     const measured = Object.keys(args.measurements);
     if (measured.length === 0) throw new InputError('measurements is empty', 'give at least one measured number');

@@ -3,7 +3,7 @@ import { Type as T } from '@sinclair/typebox';
 import { InputError, NotFoundError, TooLargeError } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
-import { defineTool } from '../../mcp/tool.ts';
+import { defineTool, toolParams } from '../../mcp/tool.ts';
 import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
 
 /** A file read whole to be paged; anything larger is a job for grep, head or tail. */
@@ -15,15 +15,12 @@ export const readFile = defineTool({
   name: 'read_file',
   description:
     'Read a text file of work_dir one page at a time. offset and limit count characters. Returns {content, next_offset, total_lines, total_chars}; next_offset is where the next page starts, null at the end. Binary files are refused.',
-  params: T.Object(
-    {
-      path: T.String({ description: 'the file, relative to work_dir' }),
-      offset: T.Integer({ default: 0, minimum: 0, description: 'character to start at' }),
-      limit: T.Integer({ default: 8000, minimum: 1, maximum: 100_000, description: 'characters to return at most' }),
-      work_dir: WorkDirParam,
-    },
-    { additionalProperties: false },
-  ),
+  params: toolParams({
+    path: T.String({ description: 'the file, relative to work_dir' }),
+    offset: T.Integer({ default: 0, minimum: 0, description: 'character to start at' }),
+    limit: T.Integer({ default: 8000, minimum: 1, maximum: 100_000, description: 'characters to return at most' }),
+    work_dir: WorkDirParam,
+  }),
   run(args, ctx) {
     const { dir, path: file } = fileInWorkDir(args.path, 'path', args.work_dir, ctx.env);
     const shown = printable(args.path);

@@ -1,6 +1,6 @@
 import { Type as T } from '@sinclair/typebox';
 import { InputError, UnavailableError } from '../../core/errors.ts';
-import { defineTool } from '../../mcp/tool.ts';
+import { defineTool, toolParams } from '../../mcp/tool.ts';
 import { childEnv, EXEC_TOOL_TIMEOUT_S, RESULT_SHAPE, TimeoutParam } from './exec-params.ts';
 import { runNodeCommand } from './run-job.ts';
 import { runsElsewhere } from '../../sandbox/node-command.ts';
@@ -9,14 +9,11 @@ import { openWorkDir, WorkDirParam } from '../work-dir.ts';
 export const runBash = defineTool({
   name: 'run_bash',
   description: `Run a shell command with bash -c in work_dir, stdin closed. Returns ${RESULT_SHAPE}. On timeout the command and every process it started are stopped (timed_out: true).`,
-  params: T.Object(
-    {
-      command: T.String({ description: 'the bash command line' }),
-      work_dir: WorkDirParam,
-      timeout: TimeoutParam,
-    },
-    { additionalProperties: false },
-  ),
+  params: toolParams({
+    command: T.String({ description: 'the bash command line' }),
+    work_dir: WorkDirParam,
+    timeout: TimeoutParam,
+  }),
   timeoutS: EXEC_TOOL_TIMEOUT_S,
   run(args, ctx) {
     if (args.command.trim() === '') throw new InputError('command is empty', 'give the shell command to run');

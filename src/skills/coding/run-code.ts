@@ -3,7 +3,7 @@ import { Type as T } from '@sinclair/typebox';
 import { InputError, NotFoundError, UnavailableError } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
-import { defineTool } from '../../mcp/tool.ts';
+import { defineTool, toolParams } from '../../mcp/tool.ts';
 import { childEnv, EXEC_TOOL_TIMEOUT_S, RESULT_SHAPE, TimeoutParam } from './exec-params.ts';
 import { runNodeCommand } from './run-job.ts';
 import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
@@ -23,14 +23,11 @@ export const runCode = defineTool({
   description: `Run a file of work_dir with the interpreter its extension names (${Object.entries(INTERPRETERS)
     .map(([ext, i]) => `${ext} ${i.program}`)
     .join(', ')}), in work_dir, stdin closed. Returns ${RESULT_SHAPE}. On timeout the program and every process it started are stopped (timed_out: true).`,
-  params: T.Object(
-    {
-      filename: T.String({ description: 'the file to run, relative to work_dir' }),
-      work_dir: WorkDirParam,
-      timeout: TimeoutParam,
-    },
-    { additionalProperties: false },
-  ),
+  params: toolParams({
+    filename: T.String({ description: 'the file to run, relative to work_dir' }),
+    work_dir: WorkDirParam,
+    timeout: TimeoutParam,
+  }),
   timeoutS: EXEC_TOOL_TIMEOUT_S,
   run(args, ctx) {
     const { dir: cwd, path: file } = fileInWorkDir(args.filename, 'filename', args.work_dir, ctx.env);

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { definedEnv } from '../../core/config/environment.ts';
 import { oneLine, SvcError, UnavailableError } from '../../core/errors.ts';
 import { CappedText } from './capped-text.ts';
 
@@ -103,7 +104,7 @@ function spawn(opts: ProcessOptions, program: string) {
   try {
     return Bun.spawn(opts.cmd, {
       cwd: opts.cwd,
-      env: definedOnly(opts.env),
+      env: definedEnv(opts.env),
       stdin: 'ignore',
       stdout: 'pipe',
       stderr: 'pipe',
@@ -182,12 +183,6 @@ function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   } catch {
     return false;
   }
-}
-
-function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
-  return out;
 }
 
 function cancelled(program: string): SvcError {

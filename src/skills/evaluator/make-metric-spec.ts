@@ -3,7 +3,7 @@ import { Type as T } from '@sinclair/typebox';
 import { envValue } from '../../core/config/env-vars.ts';
 import { InputError, NotFoundError } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
-import { defineTool, type ToolContext } from '../../mcp/tool.ts';
+import { defineTool, toolParams, type ToolContext } from '../../mcp/tool.ts';
 import { CONTRACT_FILE, contractFor, type MetricSpec, mintContract, readMetricContract } from '../../evaluate/metric-contract.ts';
 import { findMetric, findMinExpectedMetric, type MetricChoice } from '../../evaluate/metric-keyword.ts';
 import { modelMetricSpec } from './metric-spec-model.ts';
@@ -11,7 +11,7 @@ import { modelMetricSpec } from './metric-spec-model.ts';
 export const makeMetricSpec = defineTool({
   name: 'make_metric_spec',
   description: `Decide the metric the experiment is judged by: the metric keyword (the measurement key to report with emit_results), whether higher is better, min_expected_metric (from <!-- min_expected_metric: x -->, else 0) and a scoring guide. The keyword comes from a <!-- metric: name --> comment, a "Primary metric:" or "Metric:" line, a "maximize/minimize <metric>" phrase, or the well-known metric word the text mentions most; when the text names none, the eval model chooses (source: model). The first call of a run writes ${CONTRACT_FILE} to SVC_CHECKPOINT_DIR; later calls return that contract unchanged with contract_frozen: true.`,
-  params: T.Object({ experiment_text: T.String({ description: 'the experiment description (the Markdown of experiment.md)' }) }, { additionalProperties: false }),
+  params: toolParams({ experiment_text: T.String({ description: 'the experiment description (the Markdown of experiment.md)' }) }),
   async run(args, ctx) {
     if (args.experiment_text.trim() === '') throw new InputError('experiment_text is empty', 'give the experiment description');
     const checkpoint = checkpointDir(ctx.env);

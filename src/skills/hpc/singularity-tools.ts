@@ -12,7 +12,7 @@ import { printable } from '../../core/text.ts';
 import { containerCommand, pullCommand } from '../../sandbox/container.ts';
 import { shellQuote } from '../../sandbox/job-state.ts';
 import { checkGpuRequest } from '../../sandbox/preconditions.ts';
-import { defineTool, type ToolContext } from '../../mcp/tool.ts';
+import { defineTool, toolParams, type ToolContext } from '../../mcp/tool.ts';
 import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
 import { DEFAULT_WALLTIME, NodesParam, PartitionParam, submitToSlurm, WalltimeParam, walltimeSeconds, withDirectives } from './cluster.ts';
 import { type ImageRuntime, requireRuntime, runtimeOrFallback } from './image-runtime.ts';
@@ -35,10 +35,7 @@ async function submitImageJob(job: ImageJob, env: ToolContext['env']) {
 export const singularityBuild = defineTool({
   name: 'singularity_build',
   description: 'Build a .sif image from a definition file as a Slurm job (apptainer build --force). Returns {job_id, status, partition, runtime}.',
-  params: T.Object(
-    { definition_file: T.String({ description: 'the definition (.def) file, relative to SVC_WORK_DIR' }), output_path: OutputParam, partition: PartitionParam },
-    { additionalProperties: false },
-  ),
+  params: toolParams({ definition_file: T.String({ description: 'the definition (.def) file, relative to SVC_WORK_DIR' }), output_path: OutputParam, partition: PartitionParam }),
   async run(args, ctx) {
     const def = fileInWorkDir(args.definition_file, 'definition_file', undefined, ctx.env);
     if (!isFileAt(def.path)) throw new InputError(`definition_file '${printable(args.definition_file)}' is not a file in the work directory`);
@@ -50,10 +47,7 @@ export const singularityBuild = defineTool({
 export const singularityBuildFakeroot = defineTool({
   name: 'singularity_build_fakeroot',
   description: 'Build a .sif image without root from definition text as a Slurm job (apptainer build --fakeroot); the text is saved as <output_path>.def. Returns {job_id, status, partition, runtime, definition_path}.',
-  params: T.Object(
-    { definition_content: T.String({ description: 'the definition file text (Bootstrap: ..., %post ...)' }), output_path: OutputParam, partition: PartitionParam, walltime: WalltimeParam },
-    { additionalProperties: false },
-  ),
+  params: toolParams({ definition_content: T.String({ description: 'the definition file text (Bootstrap: ..., %post ...)' }), output_path: OutputParam, partition: PartitionParam, walltime: WalltimeParam }),
   async run(args, ctx) {
     if (args.definition_content.trim() === '') throw new InputError('definition_content is empty', 'give the definition file text');
     const out = fileInWorkDir(args.output_path, 'output_path', undefined, ctx.env);
@@ -70,10 +64,7 @@ export const singularityBuildFakeroot = defineTool({
 export const singularityPull = defineTool({
   name: 'singularity_pull',
   description: 'Pull an image into a .sif file as a Slurm job (apptainer pull --force); a bare name is taken from Docker Hub. Returns {job_id, status, partition, runtime}.',
-  params: T.Object(
-    { source: T.String({ description: 'docker://..., library://..., oras://... or a Docker Hub name' }), output_path: OutputParam, partition: PartitionParam },
-    { additionalProperties: false },
-  ),
+  params: toolParams({ source: T.String({ description: 'docker://..., library://..., oras://... or a Docker Hub name' }), output_path: OutputParam, partition: PartitionParam }),
   async run(args, ctx) {
     if (args.source.trim() === '') throw new InputError('source is empty', 'give the image to pull, e.g. docker://python:3.12-slim');
     const out = fileInWorkDir(args.output_path, 'output_path', undefined, ctx.env);
@@ -84,10 +75,7 @@ export const singularityPull = defineTool({
 export const singularityRun = defineTool({
   name: 'singularity_run',
   description: 'Run a command in a .sif image as a Slurm job (apptainer exec, work_dir bound). Returns {job_id, status, partition, runtime}; runtime null and a warning when it ran without a container (SVC_PHASE1_ALLOW_FALLBACK=1).',
-  params: T.Object(
-    { image_path: ImageParam, command: CommandParam, work_dir: WorkDirParam, partition: PartitionParam, nodes: NodesParam, walltime: WalltimeParam },
-    { additionalProperties: false },
-  ),
+  params: toolParams({ image_path: ImageParam, command: CommandParam, work_dir: WorkDirParam, partition: PartitionParam, nodes: NodesParam, walltime: WalltimeParam }),
   async run(args, ctx) {
     const run = imageRun(args, ctx.env, 'singularity_run');
     const job = { script: script(run.argv, [`--nodes=${args.nodes}`]), workDir: run.workDir, name: 'singularity-run', wallTimeS: walltimeSeconds(args.walltime) };
@@ -99,19 +87,16 @@ export const singularityRunGpu = defineTool({
   name: 'singularity_run_gpu',
   description:
     'Run a command in a .sif image on GPUs as a Slurm job (apptainer exec --nv, --gres). A cluster without generic resources is refused unless SVC_SLURM_ALLOW_NO_GRES=1, which drops the GPU request. Returns {job_id, status, partition, runtime, warnings}.',
-  params: T.Object(
-    {
-      image_path: ImageParam,
-      command: CommandParam,
-      work_dir: WorkDirParam,
-      partition: PartitionParam,
-      gres: T.String({ default: 'gpu:1', pattern: '^gpu(:[\\w.-]+)?(:\\d+)?$', description: 'generic resources per node, gpu[:type][:count] (default gpu:1)' }),
-      cpus_per_task: T.Integer({ default: 8, minimum: 1, maximum: 4096, description: 'CPUs per task (default 8)' }),
-      walltime: WalltimeParam,
-      bind_paths: T.Optional(T.String({ description: 'comma-separated absolute host paths also mounted at the same path' })),
-    },
-    { additionalProperties: false },
-  ),
+  params: toolParams({
+    image_path: ImageParam,
+    command: CommandParam,
+    work_dir: WorkDirParam,
+    partition: PartitionParam,
+    gres: T.String({ default: 'gpu:1', pattern: '^gpu(:[\\w.-]+)?(:\\d+)?$', description: 'generic resources per node, gpu[:type][:count] (default gpu:1)' }),
+    cpus_per_task: T.Integer({ default: 8, minimum: 1, maximum: 4096, description: 'CPUs per task (default 8)' }),
+    walltime: WalltimeParam,
+    bind_paths: T.Optional(T.String({ description: 'comma-separated absolute host paths also mounted at the same path' })),
+  }),
   async run(args, ctx) {
     const wallTimeS = walltimeSeconds(args.walltime);
     const gpu = await checkGpuRequest(gpuCount(args.gres), ctx.env);

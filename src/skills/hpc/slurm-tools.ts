@@ -2,7 +2,7 @@ import { Type as T } from '@sinclair/typebox';
 import { InputError } from '../../core/errors.ts';
 import { CappedText } from '../coding/capped-text.ts';
 import { OUTPUT_MAX_CHARS } from '../coding/run-process.ts';
-import { defineTool } from '../../mcp/tool.ts';
+import { defineTool, toolParams } from '../../mcp/tool.ts';
 import { openWorkDir, WorkDirParam } from '../work-dir.ts';
 import { NodesParam, PartitionParam, slurmExecutor, submitToSlurm, WalltimeParam, walltimeSeconds, withDirectives } from './cluster.ts';
 
@@ -10,17 +10,14 @@ export const slurmSubmit = defineTool({
   name: 'slurm_submit',
   description:
     'Submit a batch script to Slurm, run in work_dir. Its own #SBATCH lines are kept (they win over nodes), account flags are dropped: the cluster default account is used. Returns {job_id, status, partition}; follow it with job_status.',
-  params: T.Object(
-    {
-      script: T.String({ description: 'the batch script text (bash), optionally with #SBATCH lines' }),
-      job_name: T.String({ default: 'svc-job', description: 'the job name Slurm shows (default svc-job)' }),
-      partition: PartitionParam,
-      nodes: NodesParam,
-      walltime: WalltimeParam,
-      work_dir: WorkDirParam,
-    },
-    { additionalProperties: false },
-  ),
+  params: toolParams({
+    script: T.String({ description: 'the batch script text (bash), optionally with #SBATCH lines' }),
+    job_name: T.String({ default: 'svc-job', description: 'the job name Slurm shows (default svc-job)' }),
+    partition: PartitionParam,
+    nodes: NodesParam,
+    walltime: WalltimeParam,
+    work_dir: WorkDirParam,
+  }),
   async run(args, ctx) {
     if (args.script.trim() === '') throw new InputError('script is empty', 'give the batch script to run');
     const workDir = openWorkDir(args.work_dir, ctx.env);
@@ -40,7 +37,7 @@ function jobId(raw: string): string {
 export const jobStatus = defineTool({
   name: 'job_status',
   description: `State of a submitted job: {status, exit_code, stdout, reason}. status is PENDING, RUNNING, COMPLETED, FAILED or ERROR; reason (TIMEOUT, CANCELLED, OUT_OF_MEMORY, NODE_FAIL) says why a job ended early; stdout keeps its first and last ${OUTPUT_MAX_CHARS / 2} characters.`,
-  params: T.Object({ job_id: JobIdParam }, { additionalProperties: false }),
+  params: toolParams({ job_id: JobIdParam }),
   async run(args, ctx) {
     const id = jobId(args.job_id);
     const slurm = slurmExecutor(ctx.env);
@@ -56,7 +53,7 @@ export const jobStatus = defineTool({
 export const jobCancel = defineTool({
   name: 'job_cancel',
   description: 'Cancel a submitted job (scancel); job_status then reports it FAILED with reason CANCELLED. Returns {job_id, cancelled}.',
-  params: T.Object({ job_id: JobIdParam }, { additionalProperties: false }),
+  params: toolParams({ job_id: JobIdParam }),
   async run(args, ctx) {
     const id = jobId(args.job_id);
     await slurmExecutor(ctx.env).cancel(id);

@@ -3,7 +3,7 @@ import { envValue } from '../../core/config/env-vars.ts';
 import { createModelClient } from '../../llm/client.ts';
 import { generateIdeas, LIMITS } from '../../ideas/discussion.ts';
 import { ideaEngine } from '../../ideas/ma-engine.ts';
-import { defineTool } from '../../mcp/tool.ts';
+import { defineTool, toolParams } from '../../mcp/tool.ts';
 import { skillConfig } from '../skill-config.ts';
 
 const PaperParam = T.Object(
@@ -18,18 +18,15 @@ const PaperParam = T.Object(
 export const generateIdeasTool = defineTool({
   name: 'generate_ideas',
   description: `Generate research ideas by a multi-agent discussion with the idea model: n_agents agents with different viewpoints each propose, then for max_discussion_rounds rounds critique each other and revise, then a synthesis writes the idea file: {gap_analysis, ideas: [{title, description, novelty, feasibility, experiment_plan, novelty_score, feasibility_score, clarity_score, overall_score}], primary_metric, higher_is_better, metric_rationale, papers_analyzed, n_agents, discussion_rounds, ma_integration_status}, best idea first. Call once per run, with the papers survey found.`,
-  params: T.Object(
-    {
-      topic: T.String({ description: 'the research topic' }),
-      papers: T.Array(PaperParam, { default: [], description: 'the papers survey returned' }),
-      experiment_context: T.String({ default: '', description: 'the experiment description: goal, resources, constraints' }),
-      n_ideas: T.Integer({ default: 3, description: `ideas in the result, 1 to ${LIMITS.nIdeas}` }),
-      n_agents: T.Integer({ default: 4, description: `discussing agents, 1 to ${LIMITS.nAgents}` }),
-      max_discussion_rounds: T.Integer({ default: 2, description: `critique and revision rounds, 0 to ${LIMITS.rounds}` }),
-      max_recursion_depth: T.Integer({ default: 0, description: `accepted for compatibility, 0 to ${LIMITS.recursion}; the built-in loop does not recurse` }),
-    },
-    { additionalProperties: false },
-  ),
+  params: toolParams({
+    topic: T.String({ description: 'the research topic' }),
+    papers: T.Array(PaperParam, { default: [], description: 'the papers survey returned' }),
+    experiment_context: T.String({ default: '', description: 'the experiment description: goal, resources, constraints' }),
+    n_ideas: T.Integer({ default: 3, description: `ideas in the result, 1 to ${LIMITS.nIdeas}` }),
+    n_agents: T.Integer({ default: 4, description: `discussing agents, 1 to ${LIMITS.nAgents}` }),
+    max_discussion_rounds: T.Integer({ default: 2, description: `critique and revision rounds, 0 to ${LIMITS.rounds}` }),
+    max_recursion_depth: T.Integer({ default: 0, description: `accepted for compatibility, 0 to ${LIMITS.recursion}; the built-in loop does not recurse` }),
+  }),
   timeoutS: 3600,
   async run(args, ctx) {
     const engine = ideaEngine(ctx.env);

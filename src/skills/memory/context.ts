@@ -2,9 +2,10 @@ import { Type as T } from '@sinclair/typebox';
 import { envValue } from '../../core/config/env-vars.ts';
 import { InputError } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
-import { AccessLog } from '../../memory/access-log.ts';
+import { AccessLog, type AccessResult, readEvent } from '../../memory/access-log.ts';
 import { NodeMemory } from '../../memory/research/node-memory.ts';
 import type { ToolContext } from '../../mcp/tool.ts';
+import { readerNode } from './current-node.ts';
 
 export const NodeIdParam = T.String({ minLength: 1, maxLength: 255, description: 'id of the node; for writes, the node being run (SVC_CURRENT_NODE_ID)' });
 export const AncestorIdsParam = T.Array(T.String({ minLength: 1, maxLength: 255 }), {
@@ -35,6 +36,11 @@ export function accessLog(ctx: ToolContext): AccessLog | null {
   const key = JSON.stringify(['SVC_CHECKPOINT_DIR', 'SVC_MEMORY_ACCESS_LOG', 'SVC_MEMORY_ACCESS_LOG_MAX_MB'].map((n) => ctx.env[n] ?? ''));
   if (!logs.has(key)) logs.set(key, AccessLog.fromEnv(ctx.env));
   return logs.get(key) ?? null;
+}
+
+/** Logs a read of the ancestors' memory, made for the node the call is made for. */
+export function logRead(ctx: ToolContext, query: string, ancestorIds: string[], limit: number | null, results: AccessResult[]): void {
+  accessLog(ctx)?.append([readEvent({ node_id: readerNode(ctx), query, ancestor_ids: ancestorIds, limit, results })]);
 }
 
 function checkpointDir(ctx: ToolContext): string {

@@ -1,22 +1,19 @@
 import { Type as T } from '@sinclair/typebox';
-import { deleteEvent, readEvent, writeEvent } from '../../memory/access-log.ts';
+import { deleteEvent, writeEvent } from '../../memory/access-log.ts';
 import { NODE_KINDS } from '../../memory/research/entries.ts';
-import { defineTool } from '../../mcp/tool.ts';
-import { AncestorIdsParam, accessLog, checkpointMemory, LimitParam, NodeIdParam } from './context.ts';
-import { readerNode, requireCurrentNode } from './current-node.ts';
+import { defineTool, toolParams } from '../../mcp/tool.ts';
+import { AncestorIdsParam, accessLog, checkpointMemory, LimitParam, logRead, NodeIdParam } from './context.ts';
+import { requireCurrentNode } from './current-node.ts';
 
 export const addMemory = defineTool({
   name: 'add_memory',
   description:
     "Store a note in the memory of the current node, for its descendants to find. Only the node being run may write its own memory: node_id must equal the current node (copy-on-write). Returns {entry_id, node_id}.",
-  params: T.Object(
-    {
-      node_id: NodeIdParam,
-      text: T.String({ minLength: 1, maxLength: 100_000, description: 'what to remember; it is what searches match' }),
-      metadata: T.Record(T.String(), T.Unknown(), { default: {}, description: 'any JSON object kept with the note' }),
-    },
-    { additionalProperties: false },
-  ),
+  params: toolParams({
+    node_id: NodeIdParam,
+    text: T.String({ minLength: 1, maxLength: 100_000, description: 'what to remember; it is what searches match' }),
+    metadata: T.Record(T.String(), T.Unknown(), { default: {}, description: 'any JSON object kept with the note' }),
+  }),
   async run(args, ctx) {
     requireCurrentNode(ctx, args.node_id);
     const entry = await checkpointMemory(ctx).addOne({ nodeId: args.node_id, kind: 'node_scope', text: args.text, metadata: args.metadata });
@@ -29,13 +26,11 @@ export const searchMemory = defineTool({
   name: 'search_memory',
   description:
     "Search the memory of the given ancestor nodes, best match first. Only entries written by those nodes are returned, never siblings' or descendants'. Returns {results: [{entry_id, node_id, text, metadata, score}]}.",
-  params: T.Object({ query: T.String({ description: 'words to look for' }), ancestor_ids: AncestorIdsParam, limit: LimitParam }, { additionalProperties: false }),
+  params: toolParams({ query: T.String({ description: 'words to look for' }), ancestor_ids: AncestorIdsParam, limit: LimitParam }),
   async run(args, ctx) {
     const found = await checkpointMemory(ctx).search(args.query, args.ancestor_ids, NODE_KINDS, args.limit);
     const results = found.map((e) => ({ entry_id: e.entry_id, node_id: e.node_id, text: e.text, metadata: e.metadata, score: e.score }));
-    accessLog(ctx)?.append([
-      readEvent({ node_id: readerNode(ctx), query: args.query, ancestor_ids: args.ancestor_ids, limit: args.limit, results: results.map((r) => ({ src_node_id: r.node_id, entry_id: r.entry_id, score: r.score })) }),
-    ]);
+    logRead(ctx, args.query, args.ancestor_ids, args.limit, results.map((r) => ({ src_node_id: r.node_id, entry_id: r.entry_id, score: r.score })));
     return { results };
   },
 });
@@ -43,12 +38,10 @@ export const searchMemory = defineTool({
 export const getNodeMemory = defineTool({
   name: 'get_node_memory',
   description: 'Every memory entry of one node, oldest first: notes and typed entries. Returns {node_id, entries: [{entry_id, node_id, kind, text, metadata, ts}]}.',
-  params: T.Object({ node_id: NodeIdParam }, { additionalProperties: false }),
+  params: toolParams({ node_id: NodeIdParam }),
   async run(args, ctx) {
     const entries = await checkpointMemory(ctx).list([args.node_id], NODE_KINDS);
-    accessLog(ctx)?.append([
-      readEvent({ node_id: readerNode(ctx), query: 'inherit:get_node_memory', ancestor_ids: [args.node_id], limit: null, results: entries.map((e) => ({ src_node_id: e.node_id, entry_id: e.entry_id })) }),
-    ]);
+    logRead(ctx, 'inherit:get_node_memory', [args.node_id], null, entries.map((e) => ({ src_node_id: e.node_id, entry_id: e.entry_id })));
     return { node_id: args.node_id, entries };
   },
 });
@@ -56,7 +49,7 @@ export const getNodeMemory = defineTool({
 export const clearNodeMemory = defineTool({
   name: 'clear_node_memory',
   description: "Delete every memory entry of the current node. Only the node being run may clear its own memory (copy-on-write). Returns {node_id, removed}.",
-  params: T.Object({ node_id: NodeIdParam }, { additionalProperties: false }),
+  params: toolParams({ node_id: NodeIdParam }),
   async run(args, ctx) {
     requireCurrentNode(ctx, args.node_id);
     const removed = await checkpointMemory(ctx).clear(args.node_id, NODE_KINDS);

@@ -10,7 +10,7 @@ import { consolidateNodeReport, reportDigest } from '../../memory/research/conso
 import { RESEARCH_KINDS } from '../../memory/research/entries.ts';
 import { NodeReport } from '../../memory/research/node-report.ts';
 import { readMetricContract } from '../../evaluate/metric-contract.ts';
-import { defineTool, type ToolContext } from '../../mcp/tool.ts';
+import { defineTool, toolParams, type ToolContext } from '../../mcp/tool.ts';
 import { accessLog, checkpointMemory, NodeIdParam } from './context.ts';
 import { requireCurrentNode } from './current-node.ts';
 
@@ -18,13 +18,10 @@ export const auditMemory = defineTool({
   name: 'audit_memory',
   description:
     'Check recorded provenance against disk: every artifact the node reports under experiments_root/<run>/<node>/node_report.json point at, and every artifact of this checkpoint\'s memory entries whose work_dir lies there, is re-hashed. Each result is verified, mismatch (sha256 changed), missing, unhashed (no sha256 recorded) or invalid. Returns {summary: {total, verified, mismatch, missing, unhashed, invalid, node_reports, memory_entries}, results}.',
-  params: T.Object(
-    {
-      experiments_root: T.String({ minLength: 1, description: 'absolute path of the experiments directory (<workspace>/experiments)' }),
-      run_id: T.Optional(T.String({ minLength: 1, description: 'audit this run only' })),
-    },
-    { additionalProperties: false },
-  ),
+  params: toolParams({
+    experiments_root: T.String({ minLength: 1, description: 'absolute path of the experiments directory (<workspace>/experiments)' }),
+    run_id: T.Optional(T.String({ minLength: 1, description: 'audit this run only' })),
+  }),
   async run(args, ctx) {
     const entries = await checkpointMemory(ctx).listEverything(RESEARCH_KINDS);
     return auditExperiments(args.experiments_root, args.run_id ?? null, entries);
@@ -35,15 +32,12 @@ export const consolidateNodeMemory = defineTool({
   name: 'consolidate_node_memory',
   description:
     "Derive the current node's typed memory from its node_report when it ends: an experiment_result (metrics, artifacts with sha256) and a procedure (build and run commands) for a success, a failure_case otherwise, and a low-confidence reflection from the next-step hints. Consolidating the same report again writes nothing. Only the node being run may do this (copy-on-write). Returns {written: [{kind, entry_id}], deduplicated}.",
-  params: T.Object(
-    {
-      node_id: NodeIdParam,
-      node_report: NodeReport,
-      work_dir: T.String({ minLength: 1, description: "absolute path of the node's work directory, which the report's artifact paths are relative to" }),
-      run_id: T.Optional(T.String({ minLength: 1, description: 'the run the node belongs to, kept in node_report_ref' })),
-    },
-    { additionalProperties: false },
-  ),
+  params: toolParams({
+    node_id: NodeIdParam,
+    node_report: NodeReport,
+    work_dir: T.String({ minLength: 1, description: "absolute path of the node's work directory, which the report's artifact paths are relative to" }),
+    run_id: T.Optional(T.String({ minLength: 1, description: 'the run the node belongs to, kept in node_report_ref' })),
+  }),
   async run(args, ctx) {
     requireCurrentNode(ctx, args.node_id);
     if (args.node_report.node_id !== args.node_id) {

@@ -1,8 +1,8 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NotFoundError, TooLargeError } from '../../core/errors.ts';
 import { type PaperFacts, paperFacts } from '../../core/checkpoint/paper.ts';
-import { isWithin, realOrSelf } from '../../core/paths.ts';
+import { isWithin, realOrSelf, statOrNull } from '../../core/paths.ts';
 
 /** Where a run's paper lands, LaTeX source first (the reader wants text), then the compiled PDF. */
 const CANDIDATES = [
@@ -30,12 +30,4 @@ export function findPaper(dir: string, runId: string): Paper {
     return { run_id: runId, file, format: 'latex', content: readFileSync(file, 'utf8'), ...facts };
   }
   throw new NotFoundError(`no paper yet for run ${runId}`, 'this version of svc stops after the tree search; the paper pipeline comes later');
-}
-
-function statOrNull(file: string) {
-  try {
-    return statSync(file);
-  } catch {
-    return null;
-  }
 }

@@ -1,3 +1,4 @@
+import { type Static, Type as T } from '@sinclair/typebox';
 import type { Env } from '../../core/config/env-vars.ts';
 import { minutesToWalltime } from '../../core/config/settings.ts';
 import { parseLaunchRequest } from '../../run/launch-request.ts';
@@ -9,22 +10,25 @@ import { launchSubExperiment } from '../../run/sub-experiment.ts';
 import type { RunSupervisor } from '../../run/supervisor.ts';
 import { KEY_VARIABLE } from '../../core/config/env-vars.ts';
 import { BACKENDS, type Backend } from '../../llm/route.ts';
+import { toolParams } from '../../mcp/tool.ts';
 import { orchestratorCheckpoints } from './workspace.ts';
 
-export type RunExperimentArgs = {
-  experiment_md: string;
-  max_nodes: number;
-  model?: string;
-  max_recursion_depth: number;
-  parent_run_id?: string;
-  llm_backend?: string;
-  llm_api_key?: string;
-  llm_base_url?: string;
-  executor?: string;
-  cpus?: number;
-  timeout_minutes?: number;
-  retrieval_backend?: string;
-};
+/** The arguments of run_experiment. */
+export const RunExperimentParams = toolParams({
+  experiment_md: T.String({ minLength: 1, description: 'the experiment description, Markdown' }),
+  max_nodes: T.Integer({ minimum: 1, maximum: 100_000, default: 10, description: 'node cap of the search' }),
+  model: T.Optional(T.String({ minLength: 1, maxLength: 256, description: 'model id' })),
+  max_recursion_depth: T.Integer({ minimum: 0, maximum: 100, default: 3, description: 'how deep sub-experiments of this run may nest' }),
+  parent_run_id: T.Optional(T.String({ minLength: 1, maxLength: 255, description: 'start a sub-experiment of this run' })),
+  llm_backend: T.Optional(T.String({ minLength: 1, description: 'model backend (localllm, providera, providerb, openai-compatible, replay)' })),
+  llm_api_key: T.Optional(T.String({ minLength: 1, description: 'key for the backend; given only to the run process, never written to disk' })),
+  llm_base_url: T.Optional(T.String({ minLength: 1, description: 'API base URL of an openai-compatible server' })),
+  executor: T.Optional(T.Union([T.Literal('local'), T.Literal('slurm'), T.Literal('pbs'), T.Literal('lsf')])),
+  cpus: T.Optional(T.Integer({ minimum: 1, description: 'CPUs per job' })),
+  timeout_minutes: T.Optional(T.Integer({ minimum: 1, description: 'wall time per job, minutes' })),
+  retrieval_backend: T.Optional(T.Union([T.Literal('scholar_a'), T.Literal('scholar_b'), T.Literal('both')])),
+});
+export type RunExperimentArgs = Static<typeof RunExperimentParams>;
 
 /** What the orchestrator needs to start runs: its supervisor, and the svc program (this binary by default). */
 export type OrchestratorDeps = { supervisor: RunSupervisor; program?: string[] };

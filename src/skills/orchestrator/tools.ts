@@ -2,9 +2,9 @@ import { Type as T } from '@sinclair/typebox';
 import { runState } from '../../core/checkpoint/state.ts';
 import { runDirOf } from '../../run/run-ids.ts';
 import { listChildren, listRuns, runRecord } from '../../run/run-records.ts';
-import { defineTool, type ToolDef } from '../../mcp/tool.ts';
+import { defineTool, toolParams, type ToolDef } from '../../mcp/tool.ts';
 import { findPaper } from './paper.ts';
-import { type OrchestratorDeps, runExperiment } from './run-experiment.ts';
+import { type OrchestratorDeps, RunExperimentParams, runExperiment } from './run-experiment.ts';
 import { orchestratorCheckpoints } from './workspace.ts';
 
 const RunId = T.String({ minLength: 1, maxLength: 255, description: 'run id (the checkpoint directory name), as run_experiment or list_runs gave it' });
@@ -14,30 +14,14 @@ export function orchestratorTools(deps: OrchestratorDeps): ToolDef<any>[] {
   const runExperimentTool = defineTool({
     name: 'run_experiment',
     description: 'Start a research run (svc run) on an experiment description, or a sub-experiment of parent_run_id. Returns its run_id at once; follow it with get_status.',
-    params: T.Object(
-      {
-        experiment_md: T.String({ minLength: 1, description: 'the experiment description, Markdown' }),
-        max_nodes: T.Integer({ minimum: 1, maximum: 100_000, default: 10, description: 'node cap of the search' }),
-        model: T.Optional(T.String({ minLength: 1, maxLength: 256, description: 'model id' })),
-        max_recursion_depth: T.Integer({ minimum: 0, maximum: 100, default: 3, description: 'how deep sub-experiments of this run may nest' }),
-        parent_run_id: T.Optional(T.String({ minLength: 1, maxLength: 255, description: 'start a sub-experiment of this run' })),
-        llm_backend: T.Optional(T.String({ minLength: 1, description: 'model backend (localllm, providera, providerb, openai-compatible, replay)' })),
-        llm_api_key: T.Optional(T.String({ minLength: 1, description: 'key for the backend; given only to the run process, never written to disk' })),
-        llm_base_url: T.Optional(T.String({ minLength: 1, description: 'API base URL of an openai-compatible server' })),
-        executor: T.Optional(T.Union([T.Literal('local'), T.Literal('slurm'), T.Literal('pbs'), T.Literal('lsf')])),
-        cpus: T.Optional(T.Integer({ minimum: 1, description: 'CPUs per job' })),
-        timeout_minutes: T.Optional(T.Integer({ minimum: 1, description: 'wall time per job, minutes' })),
-        retrieval_backend: T.Optional(T.Union([T.Literal('scholar_a'), T.Literal('scholar_b'), T.Literal('both')])),
-      },
-      { additionalProperties: false },
-    ),
+    params: RunExperimentParams,
     run: (args, ctx) => runExperiment(args, ctx.env, deps),
   });
 
   const getStatus = defineTool({
     name: 'get_status',
     description: 'Where a run stands: running or not, its exit code when this orchestrator started it, node counts, best node, cost.',
-    params: T.Object({ run_id: RunId }, { additionalProperties: false }),
+    params: toolParams({ run_id: RunId }),
     run: ({ run_id }, ctx) => {
       const dir = runDirOf(orchestratorCheckpoints(ctx.env), run_id);
       const record = runRecord(dir);
@@ -49,21 +33,21 @@ export function orchestratorTools(deps: OrchestratorDeps): ToolDef<any>[] {
   const listRunsTool = defineTool({
     name: 'list_runs',
     description: 'Every run of the orchestrator workspace, newest first, with its parent and node counts.',
-    params: T.Object({}, { additionalProperties: false }),
+    params: toolParams({}),
     run: (_args, ctx) => ({ runs: listRuns(orchestratorCheckpoints(ctx.env)) }),
   });
 
   const listChildrenTool = defineTool({
     name: 'list_children',
     description: 'The sub-experiments whose parent is run_id.',
-    params: T.Object({ run_id: RunId }, { additionalProperties: false }),
+    params: toolParams({ run_id: RunId }),
     run: ({ run_id }, ctx) => ({ run_id, children: listChildren(orchestratorCheckpoints(ctx.env), run_id) }),
   });
 
   const getPaper = defineTool({
     name: 'get_paper',
     description: 'The paper of a run (LaTeX source inline, or where the PDF is); says so when there is none yet.',
-    params: T.Object({ run_id: RunId }, { additionalProperties: false }),
+    params: toolParams({ run_id: RunId }),
     run: ({ run_id }, ctx) => findPaper(runDirOf(orchestratorCheckpoints(ctx.env), run_id), run_id),
   });
 

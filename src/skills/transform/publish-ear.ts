@@ -1,28 +1,18 @@
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { Type as T } from '@sinclair/typebox';
-import { isCheckpointDir } from '../../core/checkpoint/locate.ts';
-import { InputError, NotFoundError, SvcError } from '../../core/errors.ts';
-import { isWithin, realOrSelf } from '../../core/paths.ts';
-import { printable } from '../../core/text.ts';
+import { NotFoundError, SvcError } from '../../core/errors.ts';
+import { realOrSelf } from '../../core/paths.ts';
 import { checkpointsRoot } from '../../core/workspace.ts';
 import { BACKEND_NAMES, BackendError, backendErrorObject, type BackendErrorKind } from '../../ear/backends/index.ts';
 import { promoteBundle, publishBundle, type PublishRecord } from '../../ear/publish.ts';
-import { defineTool, type ToolContext } from '../../mcp/tool.ts';
+import { defineTool, toolParams, type ToolContext } from '../../mcp/tool.ts';
+import { checkpointArg } from './curate-ear.ts';
 
 /**
  * The checkpoint a publish tool works on: `given` (else SVC_CHECKPOINT_DIR), a checkpoint inside
  * the checkpoints root (the parent of SVC_CHECKPOINT_DIR, else the workspace's), links resolved.
  */
-export function publishCheckpointDir(given: string | undefined, env: ToolContext['env']): string {
-  const name = given || env.SVC_CHECKPOINT_DIR;
-  if (!name) throw new InputError('no checkpoint_dir given and SVC_CHECKPOINT_DIR is not set');
-  const dir = realOrSelf(resolve(name));
-  const root = realOrSelf(checkpointsRoot(env));
-  if (!isWithin(root, dir) || dir === root) throw new InputError(`checkpoint_dir '${printable(name)}' is outside the checkpoints root ${root}`, 'give a run checkpoint inside it');
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new NotFoundError(`checkpoint_dir '${printable(name)}' is not a directory`);
-  if (!isCheckpointDir(dir)) throw new InputError(`checkpoint_dir '${printable(name)}' is not a checkpoint`, 'a checkpoint holds tree.json, idea.json or launch_config.json');
-  return dir;
+function publishCheckpointDir(given: string | undefined, env: ToolContext['env']): string {
+  return checkpointArg(given, env, realOrSelf(checkpointsRoot(env)));
 }
 
 export type PublishToolResult =
@@ -55,15 +45,12 @@ export const publishEar = defineTool({
     "Publish the run's curated artifact bundle (ear_published/, see curate_ear) through a backend; the first publish is always staged. " +
     'Returns {ref, visibility, promoted_at, promote_failed_at, backend, bundle_sha256, dry_run}, or {error, kind} (kind: auth, network, conflict, not_found, invalid). ' +
     'SVC_PUBLISH_DRYRUN forces a dry run.',
-  params: T.Object(
-    {
-      checkpoint_dir: checkpointParam,
-      backend: T.Optional(T.Union(BACKEND_NAMES.map((b) => T.Literal(b)), { default: 'svc-registry', description: 'the publish backend' })),
-      visibility: T.Optional(T.String({ default: 'staged', maxLength: 100, description: 'visibility asked for: staged, unlisted, public, private-token, embargoed-until:YYYY-MM-DD' })),
-      dry_run: T.Optional(T.Boolean({ default: false, description: 'send nothing; report what would be published' })),
-    },
-    { additionalProperties: false },
-  ),
+  params: toolParams({
+    checkpoint_dir: checkpointParam,
+    backend: T.Optional(T.Union(BACKEND_NAMES.map((b) => T.Literal(b)), { default: 'svc-registry', description: 'the publish backend' })),
+    visibility: T.Optional(T.String({ default: 'staged', maxLength: 100, description: 'visibility asked for: staged, unlisted, public, private-token, embargoed-until:YYYY-MM-DD' })),
+    dry_run: T.Optional(T.Boolean({ default: false, description: 'send nothing; report what would be published' })),
+  }),
   timeoutS: 3600,
   async run(args, ctx) {
     try {
@@ -80,13 +67,10 @@ export const promoteEar = defineTool({
   description:
     "Promote the run's published bundle: staged to unlisted or public, unlisted to public (demotion is refused with kind conflict). " +
     'Returns {ref, visibility, promoted_at, promote_failed_at, backend, bundle_sha256, dry_run}, or {error, kind}.',
-  params: T.Object(
-    {
-      checkpoint_dir: checkpointParam,
-      target: T.Optional(T.Union([T.Literal('public'), T.Literal('unlisted')], { default: 'public', description: 'public or unlisted' })),
-    },
-    { additionalProperties: false },
-  ),
+  params: toolParams({
+    checkpoint_dir: checkpointParam,
+    target: T.Optional(T.Union([T.Literal('public'), T.Literal('unlisted')], { default: 'public', description: 'public or unlisted' })),
+  }),
   timeoutS: 600,
   async run(args, ctx) {
     try {

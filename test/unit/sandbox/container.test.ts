@@ -3,7 +3,8 @@ import { readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError, UnavailableError } from '../../../src/core/errors.ts';
-import { chooseRuntime, containerCommand, parseContainerMode, parsePullPolicy, podmanUlimits, pullCommand, pullDue, sifName } from '../../../src/sandbox/container.ts';
+import { parseWorkflow } from '../../../src/core/config/workflow.ts';
+import { chooseRuntime, containerCommand, podmanUlimits, pullCommand, sifName } from '../../../src/sandbox/container.ts';
 import { ensureContainerRuntime, pathWith, removePathDirs } from '../../support/container.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
@@ -97,17 +98,11 @@ describe('podmanUlimits', () => {
 
 describe('mode and pull policy', () => {
   test('values outside the lists are refused with the list', () => {
-    expect(parseContainerMode('podman')).toBe('podman');
-    expect(() => parseContainerMode('kubernetes')).toThrow(InputError);
-    expect(() => parseContainerMode('kubernetes')).toThrow('auto, docker, podman, singularity, apptainer, none');
-    expect(parsePullPolicy('never')).toBe('never');
-    expect(() => parsePullPolicy('sometimes')).toThrow(InputError);
-  });
-
-  test('always pulls before every command, on_start once, never not at all', () => {
-    expect([pullDue('always', 'run_start'), pullDue('always', 'each_command')]).toEqual([true, true]);
-    expect([pullDue('on_start', 'run_start'), pullDue('on_start', 'each_command')]).toEqual([true, false]);
-    expect([pullDue('never', 'run_start'), pullDue('never', 'each_command')]).toEqual([false, false]);
+    const container = (block: string) => parseWorkflow(`container: ${block}\n`, '/w/workflow.yaml', {}).container;
+    expect(container('{mode: podman, pull: never}')).toMatchObject({ mode: 'podman', pull: 'never' });
+    expect(() => container('{mode: kubernetes}')).toThrow(InputError);
+    expect(() => container('{mode: kubernetes}')).toThrow('container.mode: must be one of auto, docker, podman, singularity, apptainer, none');
+    expect(() => container('{pull: sometimes}')).toThrow(InputError);
   });
 
   test('pull commands per runtime', () => {

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildWorkDir, isInheritedOutput, providedFiles } from '../../../src/search/inherit.ts';
+import { isNotInherited } from '../../../src/agent/files-diff.ts';
+import { buildWorkDir, providedFiles } from '../../../src/search/inherit.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
 let dir: string;
@@ -28,8 +29,8 @@ test('the parent files come over, less run records and outputs, at every level',
   build();
   expect(['sort.c', 'src/util.h', 'notes.md'].every(has)).toBe(true);
   expect(['results.csv', 'src/results_1.csv', 'run_2.log', 'slurm-9.out', 'x.metrics.json', 'tree.json', 'node_report.json', 'idea.json'].some(has)).toBe(false);
-  expect(isInheritedOutput('my_results.csv')).toBe(true);
-  expect(isInheritedOutput('results.py')).toBe(false);
+  expect(isNotInherited('my_results.csv')).toBe(true);
+  expect(isNotInherited('results.py')).toBe(false);
 });
 
 test('provided files, the checkpoint files and uploads follow, never overwriting; uploads land twice', () => {

@@ -1,20 +1,18 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../../src/core/config/config.ts';
-import { InputError, UnavailableError } from '../../../src/core/errors.ts';
-import { createExecutor } from '../../../src/sandbox/create-executor.ts';
+import { UnavailableError } from '../../../src/core/errors.ts';
 import { jobsDir } from '../../../src/sandbox/job-state.ts';
-import { LocalExecutor } from '../../../src/sandbox/local.ts';
+import { lsfExecutor } from '../../../src/sandbox/lsf.ts';
+import { pbsExecutor } from '../../../src/sandbox/pbs.ts';
 import { SlurmExecutor } from '../../../src/sandbox/slurm.ts';
+import { systemRunner } from '../../../src/sandbox/slurm-runner.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
 const root = tempDir('svc-choose-');
-const project = join(root, 'project');
-const home = join(root, 'home');
 const emptyBin = join(root, 'empty-bin');
 const fakeBin = join(root, 'bin');
-for (const d of [project, home, emptyBin, fakeBin]) mkdirSync(d, { recursive: true });
+for (const d of [emptyBin, fakeBin]) mkdirSync(d, { recursive: true });
 afterAll(() => removeDir(root));
 
 /** Stand-ins for the scheduler's submit commands, printing what the real ones print. */
@@ -25,23 +23,13 @@ function fakeCommand(name: string, body: string): void {
 fakeCommand('sbatch', 'echo 42');
 fakeCommand('bsub', `/bin/cat > "${root}/bsub-stdin"; echo 'Job <9> is submitted to queue <normal>.'`);
 
-function choose(env: Record<string, string>) {
-  const full = { HOME: home, PATH: emptyBin, ...env };
-  return createExecutor(loadConfig({ cwd: project, env: full }), full, join(root, 'state'));
-}
-
+const stateDir = join(root, 'state');
 const job = (dir: string) => ({ command: ['true'], workDir: join(root, dir), name: 'n', wallTimeS: 60 });
 
-describe('createExecutor', () => {
-  test('local by default and for SVC_EXECUTOR=local', () => {
-    expect(choose({})).toBeInstanceOf(LocalExecutor);
-    expect(choose({ SVC_EXECUTOR: 'local' })).toBeInstanceOf(LocalExecutor);
-  });
-
-  test('slurm runs sbatch from the given PATH and sends logs to SLURM_LOG_DIR', async () => {
+describe('systemRunner', () => {
+  test('slurm runs sbatch from the given PATH and sends logs to the log dir', async () => {
     const logs = join(root, 'slurm-logs');
-    const exec = choose({ SVC_EXECUTOR: 'slurm', PATH: fakeBin, SLURM_LOG_DIR: logs });
-    expect(exec).toBeInstanceOf(SlurmExecutor);
+    const exec = new SlurmExecutor({ stateDir, logDir: logs, runner: systemRunner({ PATH: fakeBin }, 'Slurm') });
     const ref = await exec.submit(job('slurm'));
     expect(ref.id).toBe('42');
     const rec = JSON.parse(readFileSync(join(jobsDir(ref.workDir), '42.json'), 'utf8'));
@@ -49,8 +37,8 @@ describe('createExecutor', () => {
   });
 
   test('pbs and lsf name their own client and the fix when its command is missing, leaving no script behind', async () => {
-    for (const [kind, cmd, client] of [['pbs', 'qsub', 'PBS'], ['lsf', 'bsub', 'LSF']] as const) {
-      const exec = choose({ SVC_EXECUTOR: kind });
+    for (const [kind, cmd, client, make] of [['pbs', 'qsub', 'PBS', pbsExecutor], ['lsf', 'bsub', 'LSF', lsfExecutor]] as const) {
+      const exec = make({ stateDir, runner: systemRunner({ PATH: emptyBin }, client) });
       expect(exec.kind).toBe(kind);
       const err = await exec.submit(job(`missing-${kind}`)).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UnavailableError);
@@ -60,16 +48,20 @@ describe('createExecutor', () => {
     }
   });
 
+  test('a spec with both or neither of script and command, or an environment variable that is no name, is refused before anything is written', async () => {
+    const exec = new SlurmExecutor({ stateDir, runner: systemRunner({ PATH: fakeBin }, 'Slurm') });
+    const wd = join(root, 'bad');
+    await expect(exec.submit({ workDir: wd, name: 'x', wallTimeS: 5 })).rejects.toThrow('exactly one of script');
+    await expect(exec.submit({ script: 'true', command: ['true'], workDir: wd, name: 'x', wallTimeS: 5 })).rejects.toThrow('exactly one of script');
+    await expect(exec.submit({ script: 'true', workDir: wd, name: 'env', wallTimeS: 10, env: { 'X=1; touch pwned #': 'v' } })).rejects.toThrow('is not an environment variable name');
+    expect(existsSync(wd) ? readdirSync(wd) : []).toEqual([]);
+  });
+
   test('lsf feeds the script to bsub on stdin', async () => {
-    const exec = choose({ SVC_EXECUTOR: 'lsf', PATH: fakeBin });
+    const exec = lsfExecutor({ stateDir, runner: systemRunner({ PATH: fakeBin }, 'LSF') });
     const ref = await exec.submit(job('lsf'));
     expect(ref).toEqual({ id: '9', kind: 'lsf', workDir: join(root, 'lsf') });
     expect(readFileSync(join(root, 'bsub-stdin'), 'utf8')).toBe(readFileSync(join(jobsDir(ref.workDir), '9.lsf'), 'utf8'));
     expect(readFileSync(join(root, 'bsub-stdin'), 'utf8')).toContain('#BSUB -J n\n');
-  });
-
-  test('an unknown executor is refused naming the choices', () => {
-    expect(() => choose({ SVC_EXECUTOR: 'condor' })).toThrow(InputError);
-    expect(() => choose({ SVC_EXECUTOR: 'condor' })).toThrow(/must be one of local, slurm, pbs, lsf/);
   });
 });
