@@ -176,3 +176,20 @@ describe('numbers without an anchor', () => {
     expect(numbers('In 2023 we ran it. \\section{Results on 4 datasets}')).toEqual(['2023', '4']);
   });
 });
+
+describe('citation notes', () => {
+  test('a note that is a locator or a word such as "see" is not prose', () => {
+    const tex = [
+      '\\citep[p.~3]{a} \\citep[pp.~3--5]{a} \\citep[Sec.~2]{a} \\cite[Section 4]{a} \\citet[Chapter 2]{a}',
+      '\\citep[Fig.~1]{a} \\citep[Thm.~2]{a} \\citep[Eq.~(3)]{a} \\citep[see][]{a} \\citep[e.g.,][p.~12]{a}',
+      '\\citep[][]{a} \\cite[]{a} \\cite[42]{a} \\cite[12--14]{a} \\parencite[see][Sec.~3.2 and Fig.~4b]{a} \\citep[\\S~5]{a}',
+    ].join('\n');
+    expect(numbers(tex)).toEqual([]);
+  });
+
+  test('a note that says something else is prose: its numbers count, and its anchors stand', () => {
+    expect(numbers('\\citep[by a factor of 4.73, see][]{k} and \\cite[reaching 97.3\\% accuracy]{k}')).toEqual(['4.73', '97.3']);
+    expect(numbers('\\citep[see][with 12 runs]{k} \\cite[4.73]{k} \\citep[cf. Table 2, where 0.93]{k}')).toEqual(['12', '4.73', '0.93']);
+    expect(numbers('\\citep[reaching \\svcclaim{node_b.accuracy}{0.973}][]{k}')).toEqual([]);
+  });
+});
