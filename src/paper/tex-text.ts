@@ -73,11 +73,14 @@ function isLocator(note: string): boolean {
 
 /** Environments with no prose at all: code, drawings, the reference list. Displayed math is read as inline math is. */
 const NO_PROSE_ENVS = new Set(['verbatim', 'verbatim*', 'lstlisting', 'minted', 'comment', 'thebibliography', 'tikzpicture', 'pgfpicture', 'picture']);
-/** Environments whose `[...]` after `\begin{env}` are options (placement, alignment, list settings); any other's are text, such as a theorem's name. */
+/**
+ * Environments whose `[...]` after `\begin{env}` are options (placement, alignment, list settings);
+ * any other's are text, such as a theorem's name, multicols' header or brackets after center.
+ */
 const ENV_OPTIONS = new Set([
   'figure', 'figure*', 'table', 'table*', 'tabular', 'tabular*', 'tabularx', 'tabulary', 'array', 'longtable', 'minipage',
-  'subfigure', 'subtable', 'wrapfigure', 'wraptable', 'multicols', 'multicols*', 'itemize', 'enumerate', 'description',
-  'lstlisting', 'minted', 'algorithm', 'algorithmic', 'center',
+  'subfigure', 'subtable', 'wrapfigure', 'wraptable', 'itemize', 'enumerate', 'description',
+  'lstlisting', 'minted', 'algorithm', 'algorithmic',
 ]);
 /**
  * The markers of svc's code availability statement (inject_code_availability): the digest, DOI

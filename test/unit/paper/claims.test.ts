@@ -193,3 +193,14 @@ describe('citation notes', () => {
     expect(numbers('\\citep[reaching \\svcclaim{node_b.accuracy}{0.973}][]{k}')).toEqual([]);
   });
 });
+
+describe('options of environments', () => {
+  test('center takes no option and multicols prints its bracket as a header: their brackets are text', () => {
+    expect(numbers('\\begin{center}[speedup 4.73] x \\end{center} \\begin{multicols}{2}[Over 97.3\\% of runs] x \\end{multicols}')).toEqual(['4.73', '97.3']);
+    expect(numbers('\\begin{multicols*}{3}[12 runs] x \\end{multicols*}')).toEqual(['12']);
+  });
+
+  test('placement, position and list options of environments stay options', () => {
+    expect(numbers('\\begin{figure*}[t] \\begin{minipage}[t][3cm][b]{0.4\\textwidth} \\end{minipage} \\end{figure*} \\begin{enumerate}[start=3] \\end{enumerate}')).toEqual([]);
+  });
+});
