@@ -37,15 +37,15 @@ const CITE = /^(?:no)?cite[a-zA-Z]*\*?$|^(?:paren|text|auto|foot)cite\*?$/i;
 /**
  * Commands whose `[...]` arguments are options, not text: class and package options, graphics
  * sizes, the space after a line break (`\\[2pt]`), box and rule sizes, argument counts of
- * definitions. Brackets after any other command are text, as TeX prints them; a citation's notes
- * are text unless they are locators (see isLocator).
+ * definitions, footnote marks. Brackets after any other command are text, as TeX prints them; a
+ * citation's notes are text unless they are locators (see isLocator).
  */
 const TAKES_OPTIONS = new Set([
   '\\', 'tabularnewline', 'documentclass', 'usepackage', 'RequirePackage', 'includegraphics', 'includegraphics*',
   'newcommand', 'newcommand*', 'renewcommand', 'renewcommand*', 'providecommand', 'providecommand*', 'newenvironment', 'renewenvironment',
   'linebreak', 'nolinebreak', 'pagebreak', 'nopagebreak', 'parbox', 'makebox', 'framebox', 'raisebox', 'rotatebox', 'scalebox',
   'multirow', 'rule', 'toprule', 'midrule', 'bottomrule', 'cmidrule', 'addlinespace', 'color', 'textcolor', 'colorbox', 'definecolor',
-  'captionsetup', 'bibitem', 'hyperref', 'lstinputlisting',
+  'captionsetup', 'bibitem', 'hyperref', 'lstinputlisting', 'footnote', 'footnotemark', 'footnotetext',
 ]);
 
 /** A word that names a place in a work: a page, a section, a figure, a theorem, an equation. */

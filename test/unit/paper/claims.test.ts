@@ -194,7 +194,7 @@ describe('citation notes', () => {
   });
 });
 
-describe('options of environments', () => {
+describe('options of environments and footnotes', () => {
   test('center takes no option and multicols prints its bracket as a header: their brackets are text', () => {
     expect(numbers('\\begin{center}[speedup 4.73] x \\end{center} \\begin{multicols}{2}[Over 97.3\\% of runs] x \\end{multicols}')).toEqual(['4.73', '97.3']);
     expect(numbers('\\begin{multicols*}{3}[12 runs] x \\end{multicols*}')).toEqual(['12']);
@@ -202,5 +202,10 @@ describe('options of environments', () => {
 
   test('placement, position and list options of environments stay options', () => {
     expect(numbers('\\begin{figure*}[t] \\begin{minipage}[t][3cm][b]{0.4\\textwidth} \\end{minipage} \\end{figure*} \\begin{enumerate}[start=3] \\end{enumerate}')).toEqual([]);
+  });
+
+  test('the mark of a footnote is structure; its text is prose', () => {
+    expect(numbers('a\\footnote[4]{b} c\\footnotemark[2] d\\footnotetext[2]{e}')).toEqual([]);
+    expect(numbers('a\\footnote[4]{over 0.93} \\footnotetext[2]{in 12 runs}')).toEqual(['0.93', '12']);
   });
 });
