@@ -167,10 +167,18 @@ function counts(number: string, before: string, after: string): boolean {
   if (glued !== undefined && !QUANTITY_SUFFIX.test(glued)) return false;
   if (LENGTH_AFTER.test(after)) return false;
   if (/[A-Za-z0-9]-$/.test(before)) return false;
-  if (PLACE_BEFORE.test(before) || HEADING_BEFORE.test(before)) return false;
+  if (PLACE_BEFORE.test(before) || (HEADING_BEFORE.test(before) && isHeadingNumber(number, after))) return false;
   if (YEAR.test(number) && CITATION_BEFORE.some((re) => re.test(before))) return false;
   if (/^\d{1,2}$/.test(number) && /\(\s*$/.test(before) && /^\s*\)/.test(after)) return false;
   return true;
+}
+
+/**
+ * The number that opens a heading numbers it ("\section{3 Results}") when it is a small integer
+ * standing alone; a decimal, a percentage or a ratio ("4.73x") there is a result.
+ */
+function isHeadingNumber(number: string, after: string): boolean {
+  return /^\d{1,2}$/.test(number) && !/^(?:[A-Za-z]|\\?%)/.test(after);
 }
 
 /** Numbers a paper may print without an anchor: the configurations' settings, which are inputs, not results. */

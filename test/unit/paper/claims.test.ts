@@ -139,7 +139,7 @@ describe('numbers without an anchor', () => {
     const tex = [
       'ResNet50 on CIFAR-10 in 3D with GPT-4 on x86, the 2nd and 3rd runs.',
       'Section~3, Sections 2 and 4, Figure 1, Fig.~5, Table~2, Eq.~(7), Appendix 1, Algorithm 2, line 14.',
-      '\\section{3 Results}\\subsection*{3.1 Setup}\\section[4 Short]{4 Long}',
+      '\\section{3 Results}\\section*{3. Setup}\\section[4 Short]{4 Long}\\paragraph{12}',
       'As Smith et al. (2020) and Lee et al. 2019 show, and (Jones, 2018; Kim and Park 2021b), Knuth (1997) too.',
       'We (1) measure and (2) compare.',
     ].join('\n');
@@ -207,5 +207,14 @@ describe('options of environments and footnotes', () => {
   test('the mark of a footnote is structure; its text is prose', () => {
     expect(numbers('a\\footnote[4]{b} c\\footnotemark[2] d\\footnotetext[2]{e}')).toEqual([]);
     expect(numbers('a\\footnote[4]{over 0.93} \\footnotetext[2]{in 12 runs}')).toEqual(['0.93', '12']);
+  });
+});
+
+describe('numbers in headings', () => {
+  test('a decimal, a percentage or a ratio that opens a heading is a result, not its numbering', () => {
+    expect(numbers('\\paragraph{97.3\\% fewer comparisons}\\subsection{4.73x faster}\\section[0.93 accuracy]{Results}')).toEqual(['97.3', '4.73', '0.93']);
+    expect(numbers('\\section{97\\% fewer}\\subsection*{3x faster}\\subsection{120 runs}')).toEqual(['97', '3', '120']);
+    // a hand-numbered subsection cannot be told from a result in its title
+    expect(numbers('\\subsection*{3.1 Setup}')).toEqual(['3.1']);
   });
 });
