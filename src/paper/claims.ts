@@ -125,7 +125,7 @@ export type BareNumber = {
   context: string;
 };
 
-const NUMBER = /(?<![\w.\\])(?:\d+(?:\{,\}\d{3}|,\d{3})*(?:\.\d+)?|\.\d+)/g;
+const NUMBER = /(?<![\w.\\])(?:\d+(?:\{,\}\d{3}|,\d{3})*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+(?!\.\d))?/g;
 /** Letters glued to a number that leave it a quantity ("30x", "12ms"); others make it part of a name ("3D", "2nd") or a length ("0.8pt"). */
 const QUANTITY_SUFFIX = /^(?:x|ms|us|ns|s|min|h|[KMGT]i?B|[kMG]?Hz|[km]?W|J|fps)$/;
 const LENGTH_AFTER = /^\s*\\(?:linewidth|textwidth|columnwidth|textheight|paperwidth|paperheight|hsize|vsize|baselineskip)/;

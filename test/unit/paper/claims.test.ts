@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { CLAIM_PREAMBLE, claimProblems, fillClaims, formatClaimValue, listClaims, unanchoredNumbers } from '../../../src/paper/claims.ts';
+import { CLAIM_PREAMBLE, claimProblems, fillClaims, formatClaimValue, listClaims, numberValue, unanchoredNumbers } from '../../../src/paper/claims.ts';
 import { formatNumber } from '../../../src/science/numbers.ts';
 import type { ScienceData } from '../../../src/schema/science-data.ts';
 
@@ -216,5 +216,18 @@ describe('numbers in headings', () => {
     expect(numbers('\\section{97\\% fewer}\\subsection*{3x faster}\\subsection{120 runs}')).toEqual(['97', '3', '120']);
     // a hand-numbered subsection cannot be told from a result in its title
     expect(numbers('\\subsection*{3.1 Setup}')).toEqual(['3.1']);
+  });
+});
+
+describe('scientific notation', () => {
+  test('a number in e-notation is one number, with its value', () => {
+    expect(numbers('a rate of 3.5e-4, then 1e6 steps and 2.1E+3 samples; $\\eta = 5e-5$')).toEqual(['3.5e-4', '1e6', '2.1E+3', '5e-5']);
+    expect(numbers('It took 1e6.')).toEqual(['1e6']);
+    expect(numberValue('3.5e-4')).toBe(0.00035);
+    expect(numberValue('2.1E+3')).toBe(2100);
+  });
+
+  test('an e that starts a word or a unit after a number is not an exponent', () => {
+    expect(numbers('0.5em and 3 epochs, 2e and e5')).toEqual(['3']);
   });
 });
