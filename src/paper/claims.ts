@@ -139,11 +139,14 @@ const CITATION_BEFORE = [/et al\.?,?\s*[([]?\s*$/, /[([][^()[\]]*[A-Z][A-Za-z'-]
 
 /**
  * Numbers in the prose of a LaTeX text that no claim anchor accounts for: what check_format flags
- * and a writer should turn into anchors. Not counted: anything that is not prose (see proseView:
- * commands, their options, labels, references, citations, lengths, column specifications,
- * displayed math), numbers that are part of a name ("ResNet50", "GPT-4", "3D"), ordinals,
- * lengths ("0.8\linewidth"), places in the paper ("Section 3", "Table~2"), numbers in section
- * titles' numbering, years in citations written out, and enumerators such as "(1)".
+ * and a writer should turn into anchors. Math, typewriter text and e-notation (`3.5e-4`) count.
+ * Not counted: anything proseView leaves out (command names, the options of commands and
+ * environments that take them, citation notes that only locate, labels, references, citation
+ * keys, lengths, column specifications, code, one-digit indices and powers), numbers that are part
+ * of a name ("ResNet50", "GPT-4", "3D"), ordinals, lengths ("0.8\linewidth"), places in the paper
+ * ("Section 3", "Table~2"), a small integer that numbers a heading, years in citations written
+ * out, and enumerators such as "(1)". The configurations' settings (settingNumbers) are counted
+ * here; check_format and writtenProblem let them stand.
  */
 export function unanchoredNumbers(tex: string): BareNumber[] {
   const prose = proseView(tex);
