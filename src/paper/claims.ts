@@ -125,7 +125,7 @@ export type BareNumber = {
   context: string;
 };
 
-const NUMBER = /(?<![\w.\\])(?:\d+(?:\{,\}\d{3}|,\d{3})*(?:\.\d+)?|\.\d+)/g;
+const NUMBER = /(?<![\w.\\])(?:\d+(?:\{,\}\d{3}|,\d{3})*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+(?!\.\d))?/g;
 /** Letters glued to a number that leave it a quantity ("30x", "12ms"); others make it part of a name ("3D", "2nd") or a length ("0.8pt"). */
 const QUANTITY_SUFFIX = /^(?:x|ms|us|ns|s|min|h|[KMGT]i?B|[kMG]?Hz|[km]?W|J|fps)$/;
 const LENGTH_AFTER = /^\s*\\(?:linewidth|textwidth|columnwidth|textheight|paperwidth|paperheight|hsize|vsize|baselineskip)/;
@@ -139,11 +139,14 @@ const CITATION_BEFORE = [/et al\.?,?\s*[([]?\s*$/, /[([][^()[\]]*[A-Z][A-Za-z'-]
 
 /**
  * Numbers in the prose of a LaTeX text that no claim anchor accounts for: what check_format flags
- * and a writer should turn into anchors. Not counted: anything that is not prose (see proseView:
- * commands, their options, labels, references, citations, lengths, column specifications,
- * displayed math), numbers that are part of a name ("ResNet50", "GPT-4", "3D"), ordinals,
- * lengths ("0.8\linewidth"), places in the paper ("Section 3", "Table~2"), numbers in section
- * titles' numbering, years in citations written out, and enumerators such as "(1)".
+ * and a writer should turn into anchors. Math, typewriter text and e-notation (`3.5e-4`) count.
+ * Not counted: anything proseView leaves out (command names, the options of commands and
+ * environments that take them, citation notes that only locate, labels, references, citation
+ * keys, lengths, column specifications, code, one-digit indices and powers), numbers that are part
+ * of a name ("ResNet50", "GPT-4", "3D"), ordinals, lengths ("0.8\linewidth"), places in the paper
+ * ("Section 3", "Table~2"), a small integer that numbers a heading, years in citations written
+ * out, and enumerators such as "(1)". The configurations' settings (settingNumbers) are counted
+ * here; check_format and writtenProblem let them stand.
  */
 export function unanchoredNumbers(tex: string): BareNumber[] {
   const prose = proseView(tex);
@@ -167,10 +170,18 @@ function counts(number: string, before: string, after: string): boolean {
   if (glued !== undefined && !QUANTITY_SUFFIX.test(glued)) return false;
   if (LENGTH_AFTER.test(after)) return false;
   if (/[A-Za-z0-9]-$/.test(before)) return false;
-  if (PLACE_BEFORE.test(before) || HEADING_BEFORE.test(before)) return false;
+  if (PLACE_BEFORE.test(before) || (HEADING_BEFORE.test(before) && isHeadingNumber(number, after))) return false;
   if (YEAR.test(number) && CITATION_BEFORE.some((re) => re.test(before))) return false;
   if (/^\d{1,2}$/.test(number) && /\(\s*$/.test(before) && /^\s*\)/.test(after)) return false;
   return true;
+}
+
+/**
+ * The number that opens a heading numbers it ("\section{3 Results}") when it is a small integer
+ * standing alone; a decimal, a percentage or a ratio ("4.73x") there is a result.
+ */
+function isHeadingNumber(number: string, after: string): boolean {
+  return /^\d{1,2}$/.test(number) && !/^(?:[A-Za-z]|\\?%)/.test(after);
 }
 
 /** Numbers a paper may print without an anchor: the configurations' settings, which are inputs, not results. */

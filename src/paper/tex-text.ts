@@ -36,24 +36,51 @@ const ARGS_NOT_PROSE: Readonly<Record<string, number>> = {
 const CITE = /^(?:no)?cite[a-zA-Z]*\*?$|^(?:paren|text|auto|foot)cite\*?$/i;
 /**
  * Commands whose `[...]` arguments are options, not text: class and package options, graphics
- * sizes, citation notes ("p.~3"), the space after a line break (`\\[2pt]`), box and rule sizes,
- * argument counts of definitions. Brackets after any other command are text, as TeX prints them.
+ * sizes, the space after a line break (`\\[2pt]`), box and rule sizes, argument counts of
+ * definitions, footnote marks. Brackets after any other command are text, as TeX prints them; a
+ * citation's notes are text unless they are locators (see isLocator).
  */
 const TAKES_OPTIONS = new Set([
   '\\', 'tabularnewline', 'documentclass', 'usepackage', 'RequirePackage', 'includegraphics', 'includegraphics*',
   'newcommand', 'newcommand*', 'renewcommand', 'renewcommand*', 'providecommand', 'providecommand*', 'newenvironment', 'renewenvironment',
   'linebreak', 'nolinebreak', 'pagebreak', 'nopagebreak', 'parbox', 'makebox', 'framebox', 'raisebox', 'rotatebox', 'scalebox',
   'multirow', 'rule', 'toprule', 'midrule', 'bottomrule', 'cmidrule', 'addlinespace', 'color', 'textcolor', 'colorbox', 'definecolor',
-  'captionsetup', 'bibitem', 'hyperref', 'lstinputlisting',
+  'captionsetup', 'bibitem', 'hyperref', 'lstinputlisting', 'footnote', 'footnotemark', 'footnotetext',
 ]);
+
+/** A word that names a place in a work: a page, a section, a figure, a theorem, an equation. */
+const LOCATOR_TERM = String.raw`(?:§§?|(?:p|pp|n|nn|l|ll)\.|(?:pp?|pages?|secs?|sects?|sections?|chs?|chaps?|chapters?|figs?|figures?|tabs?|tables?|thms?|theorems?|lems?|lemmas?|lemmata|eqs?|eqns?|equations?|defs?|defns?|definitions?|props?|propositions?|cors?|corollary|corollaries|apps?|appx|appendix|appendices|algs?|algorithms?|exs?|examples?|exercises?|probs?|problems?|parts?|vols?|volumes?|lines?|fns?|footnotes?|notes?|cols?|columns?|paras?|paragraphs?|arts?|articles?|claims?|remarks?|steps?|listings?|items?|conjectures?|assumptions?|axioms?|observations?)\.?)`;
+/** A place number after such a word, and lists and ranges of them: `3`, `3.2`, `A.1`, `(3)`, `4b`, `3--5`, `2 and 4`. */
+const PLACE_NUMBER = String.raw`\(?[A-Z]?\d+(?:\.\d+)*[a-z]?\)?`;
+const LOCATED = new RegExp(String.raw`(?<![A-Za-z])${LOCATOR_TERM}\s*${PLACE_NUMBER}(?:\s*(?:-|,|;|and|&|to)\s*${PLACE_NUMBER})*(?:\s*ff?\.)?`, 'gi');
+/** A note of page numbers only, as biblatex prints with "p.": `42`, `12--14`, `3, 7`. */
+const PAGES_ONLY = /^\(?\d+[a-z]?\)?(?:\s*(?:-|,|and|&)\s*\(?\d+[a-z]?\)?)*(?:\s*ff?\.)?$/i;
+
+/**
+ * A citation note that only says where in the work to look: empty, words without numbers ("see",
+ * "e.g."), page numbers, or numbers after a word naming a place ("p.~3", "Sec.~2", "Eq.~(3)").
+ */
+function isLocator(note: string): boolean {
+  const text = note
+    .replace(/\\S(?![A-Za-z])/g, '§')
+    .replace(/\\(?:[,;: ]|thinspace|nobreakspace|space)(?![A-Za-z])|~|[{}]/g, ' ')
+    .replace(/-{2,3}|\u2013|\u2014/g, '-')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (!/\d/.test(text) || PAGES_ONLY.test(text)) return true;
+  return !/\d/.test(text.replace(LOCATED, ' '));
+}
 
 /** Environments with no prose at all: code, drawings, the reference list. Displayed math is read as inline math is. */
 const NO_PROSE_ENVS = new Set(['verbatim', 'verbatim*', 'lstlisting', 'minted', 'comment', 'thebibliography', 'tikzpicture', 'pgfpicture', 'picture']);
-/** Environments whose `[...]` after `\begin{env}` are options (placement, alignment, list settings); any other's are text, such as a theorem's name. */
+/**
+ * Environments whose `[...]` after `\begin{env}` are options (placement, alignment, list settings);
+ * any other's are text, such as a theorem's name, multicols' header or brackets after center.
+ */
 const ENV_OPTIONS = new Set([
   'figure', 'figure*', 'table', 'table*', 'tabular', 'tabular*', 'tabularx', 'tabulary', 'array', 'longtable', 'minipage',
-  'subfigure', 'subtable', 'wrapfigure', 'wraptable', 'multicols', 'multicols*', 'itemize', 'enumerate', 'description',
-  'lstlisting', 'minted', 'algorithm', 'algorithmic', 'center',
+  'subfigure', 'subtable', 'wrapfigure', 'wraptable', 'itemize', 'enumerate', 'description',
+  'lstlisting', 'minted', 'algorithm', 'algorithmic',
 ]);
 /**
  * The markers of svc's code availability statement (inject_code_availability): the digest, DOI
@@ -96,21 +123,9 @@ export function proseView(tex: string): string {
   const blockEnd = blockAt < 0 ? -1 : tex.indexOf(CODE_AVAILABILITY_END, blockAt + CODE_AVAILABILITY_BEGIN.length);
   const inCodeAvailability = (at: number) => blockEnd >= 0 && at > blockAt && at < blockEnd;
   const scripts: [number, number][] = [];
-  let i = start;
-  while (i < end) {
-    const c = src[i];
-    let next = i + 1;
-    if (c === '\\') next = command(i);
-    else if (c === '^' || c === '_') {
-      // a script is read as the rest of the math; which of its digits count is settled below
-      scripts.push([i + 1, scriptEnd(i + 1)]);
-    } else {
-      i = next;
-      continue;
-    }
-    blank(i, next);
-    i = next;
-  }
+  /** Parts of the command just read that are prose all the same: citation notes that are not locators. */
+  let proseParts: [number, number][] = [];
+  scan(start, end);
   // an index or a small power (x_1, n^2, 2^{-1}) is notation; a number of more digits is a number
   for (const [from, to] of scripts) {
     for (let k = from; k < to; k++) {
@@ -118,6 +133,30 @@ export function proseView(tex: string): string {
     }
   }
   return out.join('');
+
+  function scan(from: number, to: number): void {
+    let i = from;
+    while (i < to) {
+      const c = src[i];
+      let next = i + 1;
+      if (c === '\\') next = command(i);
+      else if (c === '^' || c === '_') {
+        // a script is read as the rest of the math; which of its digits count is settled below
+        scripts.push([i + 1, scriptEnd(i + 1)]);
+      } else {
+        i = next;
+        continue;
+      }
+      blank(i, next);
+      const parts = proseParts;
+      proseParts = [];
+      for (const [a, b] of parts) {
+        for (let k = a; k < b; k++) out[k] = src[k] as string;
+        scan(a, b);
+      }
+      i = next;
+    }
+  }
 
   /** Where the command at `at` and what of it is not prose end. */
   function command(at: number): number {
@@ -136,8 +175,21 @@ export function proseView(tex: string): string {
       return name === 'begin' ? args(j, ENV_ARGS[env] ?? 0, ENV_OPTIONS.has(env)) : j;
     }
     if (name === 'texttt' && inCodeAvailability(at)) return args(j, 1, false);
-    const braces = Object.hasOwn(ARGS_NOT_PROSE, name) ? (ARGS_NOT_PROSE[name] as number) : CITE.test(name) ? 1 : 0;
-    return args(j, braces, TAKES_OPTIONS.has(name) || CITE.test(name), name === 'cmidrule');
+    if (CITE.test(name)) return citation(j);
+    const braces = Object.hasOwn(ARGS_NOT_PROSE, name) ? (ARGS_NOT_PROSE[name] as number) : 0;
+    return args(j, braces, TAKES_OPTIONS.has(name), name === 'cmidrule');
+  }
+
+  /** Past a citation's notes and keys; a note that is not a locator is noted as prose. */
+  function citation(from: number): number {
+    let j = from;
+    for (;;) {
+      const k = skipSpace(j);
+      if (src[k] === '[') {
+        j = closing(k, '[', ']');
+        if (!isLocator(src.slice(k + 1, j - 1))) proseParts.push([k + 1, j - 1]);
+      } else return src[k] === '{' ? closing(k, '{', '}') : j;
+    }
   }
 
   /** Past the first `braces` brace arguments and, for a command that takes options, the `[...]` among and after them. */

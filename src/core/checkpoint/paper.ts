@@ -1,4 +1,4 @@
-import { openSync, readFileSync, readSync, closeSync, statSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { writeJsonAtomic } from '../atomic.ts';
 import { isWithin, realOrSelf } from '../paths.ts';
@@ -10,6 +10,8 @@ const PDF_CANDIDATES = ['full_paper.pdf', join('paper', 'full_paper.pdf')];
 const FINALIZE_REPORT = 'finalize_paper.json';
 /** The title is in the preamble: this much of the source is read for it. */
 const TITLE_SCAN_BYTES = 64 * 1024;
+/** A page count record is a few dozen bytes; anything past this is not one. */
+const MAX_PAGES_RECORD_BYTES = 4 * 1024;
 
 /** What a summary says of a run's paper: where it is, its title and page count (null when unknown). */
 export type PaperFacts = { tex_path: string | null; pdf_path: string | null; title: string | null; pages: number | null };
@@ -41,10 +43,19 @@ export function recordPages(pdf: string, pages: number): void {
   writeJsonAtomic(pagesRecordPath(pdf), record);
 }
 
-/** The page count recorded for `pdf`, when the record is there and the PDF has the size and mtime it was counted at; else null. */
+/**
+ * The page count recorded for `pdf`, when the record is there and the PDF has the size and mtime it
+ * was counted at; else null. The record is read only as a regular file of at most 4 KiB, not
+ * through a symlink: it sits in a folder a run writes, and a summary reads it on every request.
+ */
 export function recordedPages(pdf: string): number | null {
+  const file = pagesRecordPath(pdf);
   try {
-    const r = JSON.parse(readFileSync(pagesRecordPath(pdf), 'utf8')) as Partial<PagesRecord>;
+    const rst = lstatSync(file, { throwIfNoEntry: false });
+    if (!rst?.isFile() || rst.size > MAX_PAGES_RECORD_BYTES) return null;
+    const text = readHead(file, MAX_PAGES_RECORD_BYTES + 1, constants.O_RDONLY | constants.O_NOFOLLOW);
+    if (Buffer.byteLength(text) > MAX_PAGES_RECORD_BYTES) return null;
+    const r = JSON.parse(text) as Partial<PagesRecord>;
     const st = statSync(pdf);
     if (r.pdf !== basename(pdf) || r.size !== st.size || r.mtime_ms !== st.mtimeMs) return null;
     return typeof r.pages === 'number' && Number.isInteger(r.pages) && r.pages > 0 ? r.pages : null;
@@ -66,11 +77,12 @@ function firstFile(dir: string, candidates: string[]): string | null {
   return null;
 }
 
-function readHead(file: string): string {
+/** The first `bytes` of a file as text; '' when it cannot be read. */
+function readHead(file: string, bytes = TITLE_SCAN_BYTES, flags: string | number = 'r'): string {
   let fd: number | null = null;
   try {
-    fd = openSync(file, 'r');
-    const buf = Buffer.alloc(TITLE_SCAN_BYTES);
+    fd = openSync(file, flags);
+    const buf = Buffer.alloc(bytes);
     const n = readSync(fd, buf, 0, buf.length, 0);
     return buf.subarray(0, n).toString('utf8');
   } catch {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { CLAIM_PREAMBLE, claimProblems, fillClaims, formatClaimValue, listClaims, unanchoredNumbers } from '../../../src/paper/claims.ts';
+import { CLAIM_PREAMBLE, claimProblems, fillClaims, formatClaimValue, listClaims, numberValue, unanchoredNumbers } from '../../../src/paper/claims.ts';
 import { formatNumber } from '../../../src/science/numbers.ts';
 import type { ScienceData } from '../../../src/schema/science-data.ts';
 
@@ -139,7 +139,7 @@ describe('numbers without an anchor', () => {
     const tex = [
       'ResNet50 on CIFAR-10 in 3D with GPT-4 on x86, the 2nd and 3rd runs.',
       'Section~3, Sections 2 and 4, Figure 1, Fig.~5, Table~2, Eq.~(7), Appendix 1, Algorithm 2, line 14.',
-      '\\section{3 Results}\\subsection*{3.1 Setup}\\section[4 Short]{4 Long}',
+      '\\section{3 Results}\\section*{3. Setup}\\section[4 Short]{4 Long}\\paragraph{12}',
       'As Smith et al. (2020) and Lee et al. 2019 show, and (Jones, 2018; Kim and Park 2021b), Knuth (1997) too.',
       'We (1) measure and (2) compare.',
     ].join('\n');
@@ -174,5 +174,60 @@ describe('numbers without an anchor', () => {
 
   test('a year outside a citation and numbers in a section title after its numbering still count', () => {
     expect(numbers('In 2023 we ran it. \\section{Results on 4 datasets}')).toEqual(['2023', '4']);
+  });
+});
+
+describe('citation notes', () => {
+  test('a note that is a locator or a word such as "see" is not prose', () => {
+    const tex = [
+      '\\citep[p.~3]{a} \\citep[pp.~3--5]{a} \\citep[Sec.~2]{a} \\cite[Section 4]{a} \\citet[Chapter 2]{a}',
+      '\\citep[Fig.~1]{a} \\citep[Thm.~2]{a} \\citep[Eq.~(3)]{a} \\citep[see][]{a} \\citep[e.g.,][p.~12]{a}',
+      '\\citep[][]{a} \\cite[]{a} \\cite[42]{a} \\cite[12--14]{a} \\parencite[see][Sec.~3.2 and Fig.~4b]{a} \\citep[\\S~5]{a}',
+    ].join('\n');
+    expect(numbers(tex)).toEqual([]);
+  });
+
+  test('a note that says something else is prose: its numbers count, and its anchors stand', () => {
+    expect(numbers('\\citep[by a factor of 4.73, see][]{k} and \\cite[reaching 97.3\\% accuracy]{k}')).toEqual(['4.73', '97.3']);
+    expect(numbers('\\citep[see][with 12 runs]{k} \\cite[4.73]{k} \\citep[cf. Table 2, where 0.93]{k}')).toEqual(['12', '4.73', '0.93']);
+    expect(numbers('\\citep[reaching \\svcclaim{node_b.accuracy}{0.973}][]{k}')).toEqual([]);
+  });
+});
+
+describe('options of environments and footnotes', () => {
+  test('center takes no option and multicols prints its bracket as a header: their brackets are text', () => {
+    expect(numbers('\\begin{center}[speedup 4.73] x \\end{center} \\begin{multicols}{2}[Over 97.3\\% of runs] x \\end{multicols}')).toEqual(['4.73', '97.3']);
+    expect(numbers('\\begin{multicols*}{3}[12 runs] x \\end{multicols*}')).toEqual(['12']);
+  });
+
+  test('placement, position and list options of environments stay options', () => {
+    expect(numbers('\\begin{figure*}[t] \\begin{minipage}[t][3cm][b]{0.4\\textwidth} \\end{minipage} \\end{figure*} \\begin{enumerate}[start=3] \\end{enumerate}')).toEqual([]);
+  });
+
+  test('the mark of a footnote is structure; its text is prose', () => {
+    expect(numbers('a\\footnote[4]{b} c\\footnotemark[2] d\\footnotetext[2]{e}')).toEqual([]);
+    expect(numbers('a\\footnote[4]{over 0.93} \\footnotetext[2]{in 12 runs}')).toEqual(['0.93', '12']);
+  });
+});
+
+describe('numbers in headings', () => {
+  test('a decimal, a percentage or a ratio that opens a heading is a result, not its numbering', () => {
+    expect(numbers('\\paragraph{97.3\\% fewer comparisons}\\subsection{4.73x faster}\\section[0.93 accuracy]{Results}')).toEqual(['97.3', '4.73', '0.93']);
+    expect(numbers('\\section{97\\% fewer}\\subsection*{3x faster}\\subsection{120 runs}')).toEqual(['97', '3', '120']);
+    // a hand-numbered subsection cannot be told from a result in its title
+    expect(numbers('\\subsection*{3.1 Setup}')).toEqual(['3.1']);
+  });
+});
+
+describe('scientific notation', () => {
+  test('a number in e-notation is one number, with its value', () => {
+    expect(numbers('a rate of 3.5e-4, then 1e6 steps and 2.1E+3 samples; $\\eta = 5e-5$')).toEqual(['3.5e-4', '1e6', '2.1E+3', '5e-5']);
+    expect(numbers('It took 1e6.')).toEqual(['1e6']);
+    expect(numberValue('3.5e-4')).toBe(0.00035);
+    expect(numberValue('2.1E+3')).toBe(2100);
+  });
+
+  test('an e that starts a word or a unit after a number is not an exponent', () => {
+    expect(numbers('0.5em and 3 epochs, 2e and e5')).toEqual(['3']);
   });
 });

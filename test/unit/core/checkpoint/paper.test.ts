@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, spyOn, test } from 'bun:test';
-import { utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pagesRecordPath, paperFacts, recordedPages, recordPages } from '../../../../src/core/checkpoint/paper.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
@@ -50,5 +50,29 @@ describe("a run's paper pages", () => {
       spawnSync.mockRestore();
       spawn.mockRestore();
     }
+  });
+
+  test('a record that is a symlink, not a regular file, or over 4 KiB is not read', () => {
+    const file = pdf();
+    recordPages(file, 4);
+    const record = pagesRecordPath(file);
+    const text = readFileSync(record, 'utf8');
+    expect(recordedPages(file)).toBe(4);
+    // the same record elsewhere, linked to
+    writeFileSync(join(dir, 'elsewhere.json'), text);
+    renameSync(record, join(dir, 'moved.json'));
+    symlinkSync(join(dir, 'elsewhere.json'), record);
+    expect(recordedPages(file)).toBeNull();
+    expect(paperFacts(dir)?.pages).toBeNull();
+    // a directory
+    removeDir(record);
+    mkdirSync(record);
+    expect(recordedPages(file)).toBeNull();
+    removeDir(record);
+    // a record padded past the cap is not parsed
+    writeFileSync(record, text.replace('{', `{${' '.repeat(4096)}`));
+    expect(recordedPages(file)).toBeNull();
+    writeFileSync(record, text);
+    expect(recordedPages(file)).toBe(4);
   });
 });
