@@ -6,7 +6,7 @@ import { loadWorkflow } from '../core/config/workflow.ts';
 import { InputError, SvcError, TooLargeError } from '../core/errors.ts';
 import { CopyError, copyAllHashed } from './hash-copy.ts';
 import { ensureLicense, LICENSE_FILE } from './license.ts';
-import { bundleDigest, MANIFEST_FILE, type ManifestFile, type ManifestLock } from './manifest.ts';
+import { bundleDigest, MANIFEST_FILE, type ManifestFile, type ManifestLock, manifestText } from './manifest.ts';
 import { loadPublishConfig, manifestPublish, publishYamlPath } from './publish-config.ts';
 import { selectFiles } from './select.ts';
 import { swapIn, tempDirFor } from './swap-dir.ts';
@@ -113,17 +113,6 @@ export async function curateBundle(checkpointDir: string, opts: CurateOptions = 
     excluded_count,
   });
   return result;
-}
-
-/** manifest.lock text: keys sorted at every level, two-space indentation, trailing newline. */
-export function manifestText(m: ManifestLock): string {
-  return `${JSON.stringify(sortKeys(m), null, 2)}\n`;
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
-  return v;
 }
 
 export function readManifest(path: string): ManifestLock | null {

@@ -44,3 +44,14 @@ export function bundleDigest(files: readonly ManifestFile[]): string {
   const records = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 }));
   return new Bun.CryptoHasher('sha256').update(canonicalJson(records)).digest('hex');
 }
+
+/** manifest.lock text: keys sorted at every level, two-space indentation, trailing newline. */
+export function manifestText(m: ManifestLock): string {
+  return `${JSON.stringify(sortKeys(m), null, 2)}\n`;
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+  return v;
+}
