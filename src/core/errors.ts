@@ -14,9 +14,9 @@ export class SvcError extends Error {
   }
 }
 
-/** A kind of SvcError: a class whose errors are named `name` and exit with `exitCode`. */
-function errorKind(name: string, exitCode: 1 | 2) {
-  return class extends SvcError {
+/** A kind of SvcError (or of a narrower `base`): a class whose errors are named `name` and exit with `exitCode` unless the base sets its own. */
+export function errorKind(name: string, exitCode: 1 | 2, base: new (message: string, hint?: string, exitCode?: 1 | 2) => SvcError = SvcError) {
+  return class extends base {
     constructor(message: string, hint?: string) {
       super(message, hint, exitCode);
       this.name = name;
