@@ -54,8 +54,8 @@ export function rawHeadersOf(abs: string): Record<string, string> {
   return { ...base, 'content-type': 'application/octet-stream' };
 }
 
-/** The first bytes of a file; null when it cannot be read. */
-function headOf(abs: string): Uint8Array | null {
+/** The first `bytes` bytes of a file (fewer when it is shorter); null when it cannot be read. */
+export function headOf(abs: string, bytes = SNIFF_BYTES): Buffer | null {
   let fd: number;
   try {
     fd = openSync(abs, 'r');
@@ -63,8 +63,8 @@ function headOf(abs: string): Uint8Array | null {
     return null;
   }
   try {
-    const buf = Buffer.alloc(SNIFF_BYTES);
-    return buf.subarray(0, readSync(fd, buf, 0, SNIFF_BYTES, 0));
+    const buf = Buffer.alloc(bytes);
+    return buf.subarray(0, readSync(fd, buf, 0, bytes, 0));
   } catch {
     return null;
   } finally {

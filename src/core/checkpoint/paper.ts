@@ -1,6 +1,7 @@
-import { openSync, readFileSync, readSync, closeSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isWithin, realOrSelf } from '../paths.ts';
+import { headOf } from './files-type.ts';
 
 /** Where the pipeline leaves a run's paper: the LaTeX source and the compiled PDF. */
 const TEX_CANDIDATES = ['full_paper.tex', join('paper', 'full_paper.tex')];
@@ -24,7 +25,7 @@ export function paperFacts(dir: string, env: Record<string, string | undefined> 
   const tex = firstFile(dir, TEX_CANDIDATES);
   const pdf = firstFile(dir, PDF_CANDIDATES);
   if (!tex && !pdf) return null;
-  return { tex_path: tex, pdf_path: pdf, title: tex ? texTitle(readHead(tex)) : null, pages: pdf ? pdfPageCount(dir, pdf, env) : null };
+  return { tex_path: tex, pdf_path: pdf, title: tex ? texTitle(headOf(tex, TITLE_SCAN_BYTES)?.toString('utf8') ?? '') : null, pages: pdf ? pdfPageCount(dir, pdf, env) : null };
 }
 
 function firstFile(dir: string, candidates: string[]): string | null {
@@ -38,20 +39,6 @@ function firstFile(dir: string, candidates: string[]): string | null {
     }
   }
   return null;
-}
-
-function readHead(file: string): string {
-  let fd: number | null = null;
-  try {
-    fd = openSync(file, 'r');
-    const buf = Buffer.alloc(TITLE_SCAN_BYTES);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    return buf.subarray(0, n).toString('utf8');
-  } catch {
-    return '';
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
 }
 
 /** The text of the first \title{...} (its optional short form skipped), as a reader sees it; null when there is none. */
