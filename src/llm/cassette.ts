@@ -1,4 +1,5 @@
-import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { headOf } from '../core/checkpoint/files-type.ts';
 import { writeFileAtomic } from '../core/atomic.ts';
 import { diskError, InputError, NotFoundError } from '../core/errors.ts';
 import { isMapping } from '../core/values.ts';
@@ -82,19 +83,10 @@ export function startCassette(path: string, workflowText: string): void {
 
 /** The header of the cassette at `path`, or null for a cassette without one (recorded before headers existed). */
 export function readCassetteHeader(path: string): CassetteHeader | null {
-  let first: string;
-  try {
-    // the header is the first line: a workflow's size, while the cassette may be megabytes of answers
-    const fd = openSync(path, 'r');
-    try {
-      const head = Buffer.alloc(Math.min(fstatSync(fd).size, MAX_HEADER_BYTES));
-      first = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('utf8').split('\n', 1)[0] ?? '';
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    throw new NotFoundError(`no cassette to replay at ${path}`, 'give the llm_cassette.jsonl of a recorded run');
-  }
+  // the header is the first line: a workflow's size, while the cassette may be megabytes of answers
+  const head = headOf(path, MAX_HEADER_BYTES);
+  if (head === null) throw new NotFoundError(`no cassette to replay at ${path}`, 'give the llm_cassette.jsonl of a recorded run');
+  const first = head.toString('utf8').split('\n', 1)[0] ?? '';
   try {
     const v: unknown = JSON.parse(first);
     if (isMapping(v) && v.svc_cassette === 1 && typeof v.workflow === 'string' && typeof v.workflow_sha256 === 'string') return v as CassetteHeader;
