@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAlive } from '../../core/checkpoint/pid.ts';
 import { localDir } from './local-state.ts';
@@ -24,12 +24,7 @@ export async function withLocalLock<T>(workspace: string, work: () => Promise<T>
 
 function take(file: string): boolean {
   try {
-    const fd = openSync(file, 'wx');
-    try {
-      writeSync(fd, `${process.pid}\n`);
-    } finally {
-      closeSync(fd);
-    }
+    writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
