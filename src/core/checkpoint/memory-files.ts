@@ -1,6 +1,6 @@
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCheckpointText } from './records.ts';
+import { parseCheckpointJson, readCheckpointText } from './records.ts';
 
 // The memory backup is memory/backup-format.ts's to read and write; here are the access logs.
 export const ACCESS_LOG = 'memory_access.jsonl';
@@ -56,14 +56,8 @@ export function readMemoryAccess(dir: string, opts: { limit: number; nodeId?: st
   }
   out.events = newestFirst.reverse();
   if (out.skipped > 0) out.problems.push(`${out.skipped} damaged line(s) skipped`);
-  const summaryText = readCheckpointText(join(dir, ACCESS_SUMMARY), out.problems);
-  if (summaryText !== null) {
-    try {
-      out.summary = JSON.parse(summaryText);
-    } catch (err) {
-      out.problems.push(`${join(dir, ACCESS_SUMMARY)}: is not valid JSON (${(err as Error).message})`);
-    }
-  }
+  const summaryFile = join(dir, ACCESS_SUMMARY);
+  out.summary = parseCheckpointJson(summaryFile, readCheckpointText(summaryFile, out.problems), out.problems) ?? null;
   return out;
 }
 
