@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { statOrNull } from '../core/paths.ts';
-import { isMapping } from '../core/values.ts';
+import { parseLine } from '../core/json-object.ts';
 
 type Bucket = { cost_usd: number; tokens: number };
 
@@ -81,7 +81,7 @@ export class TraceTally {
 
   private addLine(line: string): void {
     if (!line.trim()) return;
-    const record = parseRecord(line) ?? parseRecord(line.slice(Math.max(0, line.lastIndexOf(RECORD_START))));
+    const record = parseLine(line) ?? parseLine(line.slice(Math.max(0, line.lastIndexOf(RECORD_START))));
     if (record) this.add(record);
   }
 
@@ -89,15 +89,6 @@ export class TraceTally {
     this.offset = this.cost = this.tokens = this.calls = 0;
     this.byPhase = new Map();
     this.byModel = new Map();
-  }
-}
-
-function parseRecord(text: string): Record<string, unknown> | null {
-  try {
-    const v: unknown = JSON.parse(text);
-    return isMapping(v) ? v : null;
-  } catch {
-    return null;
   }
 }
 

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCheckpointJson, readCheckpointText } from './records.ts';
+import { parseLine } from '../json-object.ts';
 
 // The memory backup is memory/backup-format.ts's to read and write; here are the access logs.
 export const ACCESS_LOG = 'memory_access.jsonl';
@@ -103,16 +104,5 @@ function readTail(file: string, problems: string[]): { text: string; cut: boolea
     return { text: text.slice(text.indexOf('\n') + 1), cut: true };
   } finally {
     closeSync(fd);
-  }
-}
-
-/** undefined for a blank line, null for one that is not a JSON object. */
-export function parseLine(line: string): Json | null | undefined {
-  if (line.trim() === '') return undefined;
-  try {
-    const v: unknown = JSON.parse(line);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null;
-  } catch {
-    return null;
   }
 }

@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 
 import { dirname, join } from 'node:path';
 import type { CostTraceRecord } from '../../schema/checkpoint.ts';
 import { isFileAt } from '../paths.ts';
+import { parseLine } from '../json-object.ts';
 
 /**
  * Where a reader of the run log is: byte offsets into the run log and into cost_trace.jsonl, both
@@ -182,13 +183,8 @@ export function stripAnsi(text: string): string {
 
 /** A cost_trace.jsonl record as a log line: `[hh:mm:ss] <skill> | model=<m> tokens=<n> node=<id>`; null for a line that is not a record. */
 export function costMessage(line: string): string | null {
-  let r: CostTraceRecord;
-  try {
-    r = JSON.parse(line) as CostTraceRecord;
-  } catch {
-    return null;
-  }
-  if (r === null || typeof r !== 'object' || Array.isArray(r)) return null;
+  const r = parseLine(line) as CostTraceRecord | null | undefined;
+  if (!r) return null;
   const time = r.timestamp ? new Date(r.timestamp) : null;
   const hms = time && !Number.isNaN(time.getTime()) ? time.toISOString().slice(11, 19) : '--:--:--';
   const tokens = r.total_tokens ?? (r.prompt_tokens ?? 0) + (r.completion_tokens ?? 0);
