@@ -2,6 +2,7 @@ import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { headOf } from '../core/checkpoint/files-type.ts';
 import { writeFileAtomic } from '../core/atomic.ts';
 import { diskError, InputError, NotFoundError } from '../core/errors.ts';
+import { parseLine } from '../core/json-object.ts';
 import { isMapping } from '../core/values.ts';
 import { ReplayDivergedError } from './errors.ts';
 import { type ModelRole, withoutBackendPrefix } from './route.ts';
@@ -87,13 +88,9 @@ export function readCassetteHeader(path: string): CassetteHeader | null {
   const head = headOf(path, MAX_HEADER_BYTES);
   if (head === null) throw new NotFoundError(`no cassette to replay at ${path}`, 'give the llm_cassette.jsonl of a recorded run');
   const first = head.toString('utf8').split('\n', 1)[0] ?? '';
-  try {
-    const v: unknown = JSON.parse(first);
-    if (isMapping(v) && v.svc_cassette === 1 && typeof v.workflow === 'string' && typeof v.workflow_sha256 === 'string') return v as CassetteHeader;
-  } catch {
-    // an entry, or a torn line: no header
-  }
-  return null;
+  const v = parseLine(first);
+  // an entry, or a torn line: no header
+  return v && v.svc_cassette === 1 && typeof v.workflow === 'string' && typeof v.workflow_sha256 === 'string' ? (v as CassetteHeader) : null;
 }
 
 /** Refuses to replay a cassette under a workflow other than the one it was recorded with. */
@@ -161,14 +158,9 @@ export class CassettePlayer {
 }
 
 function parseEntry(line: string): { key: string; response: RecordedCompletion } | null {
-  if (!line.trim()) return null;
-  try {
-    const v: unknown = JSON.parse(line);
-    if (!isMapping(v) || typeof v.key !== 'string' || !isMapping(v.response)) return null;
-    const r = v.response;
-    if (typeof r.text !== 'string' || !Array.isArray(r.toolCalls) || !isMapping(r.usage)) return null;
-    return { key: v.key, response: r as RecordedCompletion };
-  } catch {
-    return null;
-  }
+  const v = parseLine(line);
+  if (!v || typeof v.key !== 'string' || !isMapping(v.response)) return null;
+  const r = v.response;
+  if (typeof r.text !== 'string' || !Array.isArray(r.toolCalls) || !isMapping(r.usage)) return null;
+  return { key: v.key, response: r as RecordedCompletion };
 }
