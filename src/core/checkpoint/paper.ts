@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isWithin, realOrSelf } from '../paths.ts';
+import { isWithin, realOrSelf, statOrNull } from '../paths.ts';
 import { headOf } from './files-type.ts';
 
 /** Where the pipeline leaves a run's paper: the LaTeX source and the compiled PDF. */
@@ -32,11 +32,7 @@ function firstFile(dir: string, candidates: string[]): string | null {
   const root = realOrSelf(dir);
   for (const rel of candidates) {
     const file = join(dir, rel);
-    try {
-      if (statSync(file).isFile() && isWithin(root, realOrSelf(file))) return file;
-    } catch {
-      // absent
-    }
+    if (statOrNull(file)?.isFile() && isWithin(root, realOrSelf(file))) return file;
   }
   return null;
 }

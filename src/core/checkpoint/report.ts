@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NodeRecord } from '../../schema/checkpoint.ts';
+import { statOrNull } from '../paths.ts';
 import { type PaperFacts, paperFacts } from './paper.ts';
 import { nodePlacements, type Placement } from './placement.ts';
 import { parseCheckpointJson, readCheckpointText } from './records.ts';
@@ -98,12 +98,8 @@ function readJson(file: string, problems: string[]): unknown {
 }
 
 function readLimited(file: string, problems: string[]): string | null {
-  let size = 0;
-  try {
-    size = statSync(file).size;
-  } catch {
-    // absent, or its directory is a file: readCheckpointText says which, if anything
-  }
+  // absent, or its directory is a file: readCheckpointText says which, if anything
+  const size = statOrNull(file)?.size ?? 0;
   if (size > MAX_REPORT_BYTES) {
     problems.push(`${file}: is ${(size / 1024 / 1024).toFixed(1)} MB, over the ${MAX_REPORT_BYTES / 1024 / 1024} MB shown in a summary`);
     return null;

@@ -1,7 +1,7 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CostTraceRecord } from '../../schema/checkpoint.ts';
-import { isFileAt } from '../paths.ts';
+import { isFileAt, statOrNull } from '../paths.ts';
 import { parseLine } from '../json-object.ts';
 
 /**
@@ -199,9 +199,5 @@ function lastLineEnd(file: string): number {
 }
 
 function fileSize(file: string): number {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
-  }
+  return statOrNull(file)?.size ?? 0;
 }

@@ -1,10 +1,10 @@
-import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { CostSummary, type CostTraceRecord, EvaluationCriteria, IdeaFile, type NodeRecord, ReviewScore, type TreeFile } from '../../schema/checkpoint.ts';
 import { recordCheckCode } from '../../schema/record-check.ts' with { type: 'macro' };
 import { compiledCheck, readCheckpointText, readRecord } from './records.ts';
 import { type CheckpointStatus, checkpointStatus, countNodes, type NodeCounts } from './status.ts';
 import { readTree, type TreeRead } from './tree.ts';
+import { statOrNull } from '../paths.ts';
 
 // the records a summary reads are checked by TypeBox's compiled checks, written when svc is built:
 // a valid record costs neither the compiler nor TypeBox's value module
@@ -124,11 +124,8 @@ function firstLine(s: unknown): string | null {
 
 function modifiedAt(dir: string, treeFile: string | null): string {
   const times = [dir, treeFile].flatMap((p) => {
-    try {
-      return p ? [statSync(p).mtimeMs] : [];
-    } catch {
-      return [];
-    }
+    const st = p ? statOrNull(p) : null;
+    return st ? [st.mtimeMs] : [];
   });
   return new Date(Math.max(...times, 0)).toISOString();
 }
