@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InputError } from './errors.ts';
 
@@ -81,6 +81,15 @@ export function exists(p: string): boolean {
 export function statOrNull(path: string): Stats | null {
   try {
     return statSync(path, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The names in a directory, or null when it cannot be read (absent, not a directory, not permitted). */
+export function readdirOrNull(dir: string): string[] | null {
+  try {
+    return readdirSync(dir);
   } catch {
     return null;
   }

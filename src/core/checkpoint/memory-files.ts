@@ -1,5 +1,6 @@
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { readdirOrNull } from '../paths.ts';
 import { parseCheckpointJson, readCheckpointText } from './records.ts';
 import { parseLine } from '../json-object.ts';
 
@@ -64,12 +65,7 @@ export function readMemoryAccess(dir: string, opts: { limit: number; nodeId?: st
 
 /** The live log first, then rotated ones by their epoch suffix, newest first. */
 export function accessLogsNewestFirst(dir: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
+  const names = readdirOrNull(dir) ?? [];
   const rotated = names
     .map((n) => ({ n, m: /^memory_access\.(\d+)\.jsonl$/.exec(n) }))
     .filter((x) => x.m !== null)

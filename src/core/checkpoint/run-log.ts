@@ -1,7 +1,7 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CostTraceRecord } from '../../schema/checkpoint.ts';
-import { isFileAt, statOrNull } from '../paths.ts';
+import { isFileAt, readdirOrNull, statOrNull } from '../paths.ts';
 import { parseLine } from '../json-object.ts';
 
 /**
@@ -45,12 +45,8 @@ export function findRunLog(checkpointDir: string): string | null {
 
 function newestRunLog(dir: string): string | null {
   let best: { file: string; epoch: number } | null = null;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return null;
-  }
+  const names = readdirOrNull(dir);
+  if (names === null) return null;
   for (const name of names) {
     const epoch = Number(RUN_LOG.exec(name)?.[1] ?? Number.NaN);
     if (Number.isNaN(epoch) || (best && best.epoch >= epoch)) continue;

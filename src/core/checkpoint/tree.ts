@@ -1,5 +1,6 @@
-import { readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { readdirOrNull } from '../paths.ts';
 import type { NodeRecord, TreeFile } from '../../schema/checkpoint.ts';
 import { readCheckpointText } from './records.ts';
 import { readOutline } from './tree-outline.ts';
@@ -99,13 +100,7 @@ function treeOf(parsed: unknown, file: string, problems: string[]): FileRead {
 }
 
 function legacyTreeFile(dir: string): string | null {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return null;
-  }
-  for (const name of entries.filter((n) => n.startsWith('node_')).sort()) {
+  for (const name of (readdirOrNull(dir) ?? []).filter((n) => n.startsWith('node_')).sort()) {
     const f = join(dir, name, 'tree.json');
     try {
       if (statSync(f).size > 2) return f;

@@ -1,7 +1,7 @@
-import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { NotFoundError, TooLargeError } from '../errors.ts';
-import { resolveInside } from '../paths.ts';
+import { readdirOrNull, resolveInside } from '../paths.ts';
 import { experimentLine, experimentPartition } from './experiment-md.ts';
 
 /** What the wizard shows of an experiment description. */
@@ -128,13 +128,7 @@ function listUploadedFiles(uploads: string): Omit<ProvidedFile, 'mentioned'>[] {
   const base = dirname(uploads);
   const found: Omit<ProvidedFile, 'mentioned'>[] = [];
   const walk = (dir: string) => {
-    let names: string[];
-    try {
-      names = readdirSync(dir).sort();
-    } catch {
-      return;
-    }
-    for (const name of names) {
+    for (const name of readdirOrNull(dir)?.sort() ?? []) {
       if (found.length >= MAX_LISTED_UPLOADS) return;
       if (name.startsWith('.')) continue;
       const full = join(dir, name);

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirOrNull } from '../../core/paths.ts';
 import { basename } from 'node:path';
 import type { Env } from '../../core/config/env-vars.ts';
 import { oneLine } from '../../core/errors.ts';
@@ -117,10 +117,8 @@ async function singularityInstances(env: Env, probes: Record<string, string>): P
 
 /** `letta server` (pip) and `svc memory serve` (embedded) processes, from /proc. */
 function serverProcesses(skip: Set<number>, probes: Record<string, string>): Omit<Deployment, 'reachable'>[] {
-  let pids: number[];
-  try {
-    pids = readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number);
-  } catch {
+  const pids = readdirOrNull('/proc')?.filter((n) => /^\d+$/.test(n)).map(Number);
+  if (pids === undefined) {
     probes.processes = 'no /proc to list processes from';
     return [];
   }
