@@ -118,12 +118,8 @@ function baseUrlFor(backend: Backend, isConfigured: boolean, cfg: Config): strin
 /** LOCALLLM_HOST as the daemon's URL: from `host:port`, a bare host (port 11434) or a full URL. */
 export function daemonUrl(host: string): string {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host : `http://${host}`;
-  let url: URL;
-  try {
-    url = new URL(withScheme);
-  } catch {
-    throw new InputError(`LOCALLLM_HOST '${host}' is not a host:port or a URL`, 'e.g. 127.0.0.1:11434');
-  }
+  const url = URL.parse(withScheme);
+  if (url === null) throw new InputError(`LOCALLLM_HOST '${host}' is not a host:port or a URL`, 'e.g. 127.0.0.1:11434');
   if (withScheme !== host && url.port === '') url.port = '11434';
   // the daemon's address, not its OpenAI-compatible API under /v1
   return url.href.replace(/\/+$/, '').replace(/\/v1$/, '');

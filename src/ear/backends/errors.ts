@@ -55,12 +55,7 @@ export async function request(url: string, init: RequestInit, what: string): Pro
   try {
     return await fetch(url, init);
   } catch (err) {
-    let host = url;
-    try {
-      host = new URL(url).host;
-    } catch {
-      /* not a URL */
-    }
+    const host = URL.parse(url)?.host ?? url;
     const why = err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
     throw new BackendError('network', `${what}: cannot reach ${host} (${why})`);
   }
