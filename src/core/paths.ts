@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InputError } from './errors.ts';
 
@@ -81,6 +81,15 @@ export function exists(p: string): boolean {
 export function statOrNull(path: string): Stats | null {
   try {
     return statSync(path, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** A file's text, or null when it cannot be read (absent, a directory, not permitted). */
+export function readTextOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
   } catch {
     return null;
   }

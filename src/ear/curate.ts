@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../core/atomic.ts';
 import { loadEnv } from '../core/config/environment.ts';
@@ -11,6 +11,8 @@ import { loadPublishConfig, manifestPublish, publishYamlPath } from './publish-c
 import { selectFiles } from './select.ts';
 import { swapIn, tempDirFor } from './swap-dir.ts';
 import { canonicalJson } from '../llm/cassette.ts';
+import { parseLine } from '../core/json-object.ts';
+import { readTextOrNull } from '../core/paths.ts';
 
 export const EAR_DIR = 'ear';
 export const PUBLISHED_DIR = 'ear_published';
@@ -116,12 +118,8 @@ export async function curateBundle(checkpointDir: string, opts: CurateOptions = 
 }
 
 export function readManifest(path: string): ManifestLock | null {
-  try {
-    const m = JSON.parse(readFileSync(path, 'utf8')) as ManifestLock;
-    return m && typeof m === 'object' && Array.isArray(m.files) ? m : null;
-  } catch {
-    return null;
-  }
+  const m = parseLine(readTextOrNull(path) ?? '');
+  return m && Array.isArray(m.files) ? (m as ManifestLock) : null;
 }
 
 /** SOURCE_DATE_EPOCH (seconds), the reproducible-builds convention, else now. */

@@ -1,5 +1,6 @@
-import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, statSync } from 'node:fs';
 import { headOf } from '../core/checkpoint/files-type.ts';
+import { readTextOrNull } from '../core/paths.ts';
 import { writeFileAtomic } from '../core/atomic.ts';
 import { diskError, InputError, NotFoundError } from '../core/errors.ts';
 import { parseLine } from '../core/json-object.ts';
@@ -138,10 +139,8 @@ export class CassettePlayer {
 
   private load(): Map<string, RecordedCompletion[]> {
     if (this.answers) return this.answers;
-    let text: string;
-    try {
-      text = readFileSync(this.path, 'utf8');
-    } catch {
+    const text = readTextOrNull(this.path);
+    if (text === null) {
       throw new NotFoundError(`no cassette to replay at ${this.path}`, 'record a run first (SVC_LLM_RECORD on, the default), or set SVC_REPLAY_CASSETTE to its llm_cassette.jsonl');
     }
     const answers = new Map<string, RecordedCompletion[]>();

@@ -1,8 +1,9 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAlive } from '../../core/checkpoint/pid.ts';
 import { localDir } from './local-state.ts';
 import { makeOwnDir } from '../../core/workspace.ts';
+import { readTextOrNull } from '../../core/paths.ts';
 
 /**
  * One start-local, stop-local or restart at a time per workspace. Two starts that overlap would
@@ -36,10 +37,6 @@ function take(file: string): boolean {
 }
 
 function ownerOf(file: string): number | null {
-  try {
-    const text = readFileSync(file, 'utf8').trim();
-    return /^\d+$/.test(text) ? Number(text) : null;
-  } catch {
-    return null;
-  }
+  const text = readTextOrNull(file)?.trim() ?? '';
+  return /^\d+$/.test(text) ? Number(text) : null;
 }
