@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readFileSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InputError } from './errors.ts';
 
@@ -83,6 +83,17 @@ export function statOrNull(path: string): Stats | null {
     return statSync(path, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
+  }
+}
+
+/** Up to `length` bytes of a file from byte `start` (fewer at its end); throws when it cannot be read. */
+export function readRange(file: string, start: number, length: number): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(length);
+    return buf.subarray(0, readSync(fd, buf, 0, length, start));
+  } finally {
+    closeSync(fd);
   }
 }
 

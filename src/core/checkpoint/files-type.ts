@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { readRange } from '../paths.ts';
 import { extname } from 'node:path';
 
 export type FileType = 'text' | 'image' | 'pdf' | 'binary';
@@ -56,18 +56,9 @@ export function rawHeadersOf(abs: string): Record<string, string> {
 
 /** The first `bytes` bytes of a file (fewer when it is shorter); null when it cannot be read. */
 export function headOf(abs: string, bytes = SNIFF_BYTES): Buffer | null {
-  let fd: number;
   try {
-    fd = openSync(abs, 'r');
+    return readRange(abs, 0, bytes);
   } catch {
     return null;
-  }
-  try {
-    const buf = Buffer.alloc(bytes);
-    return buf.subarray(0, readSync(fd, buf, 0, bytes, 0));
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
   }
 }

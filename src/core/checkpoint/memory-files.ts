@@ -1,6 +1,6 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { readdirOrNull } from '../paths.ts';
+import { readdirOrNull, readRange } from '../paths.ts';
 import { parseCheckpointJson, readCheckpointText } from './records.ts';
 import { parseLine } from '../json-object.ts';
 
@@ -92,13 +92,6 @@ function readTail(file: string, problems: string[]): { text: string; cut: boolea
     const text = readCheckpointText(file, problems);
     return text === null ? null : { text, cut: false };
   }
-  const fd = openSync(file, 'r');
-  try {
-    const buf = Buffer.alloc(MAX_ACCESS_READ_BYTES);
-    const n = readSync(fd, buf, 0, buf.length, size - buf.length);
-    const text = buf.subarray(0, n).toString('utf8');
-    return { text: text.slice(text.indexOf('\n') + 1), cut: true };
-  } finally {
-    closeSync(fd);
-  }
+  const text = readRange(file, size - MAX_ACCESS_READ_BYTES, MAX_ACCESS_READ_BYTES).toString('utf8');
+  return { text: text.slice(text.indexOf('\n') + 1), cut: true };
 }
