@@ -63,24 +63,28 @@ const status = defineCommand({
   },
 });
 
-/** A publish or promote outcome: the record as JSON, or its ref, visibility and digest. */
-function printRecord(r: PublishRecord, json: boolean, verb: string): void {
-  if (json) {
-    printJson(r);
-    return;
+/**
+ * A publish or promote outcome: the record as JSON, or its ref, visibility and digest; a backend
+ * failure as one line naming its kind (and, with --json, the error object on stdout).
+ */
+async function report(outcome: Promise<PublishRecord>, json: boolean, verb: string, what: string): Promise<number> {
+  let r: PublishRecord;
+  try {
+    r = await outcome;
+  } catch (err) {
+    if (!(err instanceof BackendError)) throw err;
+    const o = backendErrorObject(err);
+    if (json) printJson(o);
+    log.error(`${what} failed (${o.kind}): ${o.error}`);
+    return err.exitCode;
   }
-  print(`${r.dry_run ? `dry run: would have ${verb}` : verb} ${r.ref}`);
-  print(`visibility ${r.visibility}`);
-  print(`bundle_sha256 ${r.bundle_sha256}`);
-}
-
-/** A backend failure as one line naming its kind (and, with --json, the error object on stdout). */
-function backendFailure(err: unknown, json: boolean, what: string): number {
-  if (!(err instanceof BackendError)) throw err;
-  const o = backendErrorObject(err);
-  if (json) printJson(o);
-  log.error(`${what} failed (${o.kind}): ${o.error}`);
-  return err.exitCode;
+  if (json) printJson(r);
+  else {
+    print(`${r.dry_run ? `dry run: would have ${verb}` : verb} ${r.ref}`);
+    print(`visibility ${r.visibility}`);
+    print(`bundle_sha256 ${r.bundle_sha256}`);
+  }
+  return 0;
 }
 
 const publish = defineCommand({
@@ -96,14 +100,7 @@ const publish = defineCommand({
     const dir = checkpointOf(args.checkpoint);
     if (args.backend !== undefined && args.backend.trim() === '') throw new InputError('--backend needs a value', `use one of ${BACKEND_NAMES.join(', ')}`);
     if (args.visibility !== undefined && args.visibility.trim() === '') throw new InputError('--visibility needs a value');
-    const json = args.json === true;
-    try {
-      const r = await publishBundle(dir, { backend: args.backend, visibility: args.visibility, dryRun: args['dry-run'] === true, env: loadEnv({ checkpointDir: dir }) });
-      printRecord(r, json, 'published');
-      return 0;
-    } catch (err) {
-      return backendFailure(err, json, 'publish');
-    }
+    return report(publishBundle(dir, { backend: args.backend, visibility: args.visibility, dryRun: args['dry-run'] === true, env: loadEnv({ checkpointDir: dir }) }), args.json === true, 'published', 'publish');
   },
 });
 
@@ -118,13 +115,7 @@ const promote = defineCommand({
     const dir = checkpointOf(args.checkpoint);
     const target = args.target;
     if (target !== 'public' && target !== 'unlisted') throw new InputError(`--target must be public or unlisted, got '${String(target).slice(0, 40)}'`);
-    const json = args.json === true;
-    try {
-      printRecord(await promoteBundle(dir, target, loadEnv({ checkpointDir: dir })), json, 'promoted');
-      return 0;
-    } catch (err) {
-      return backendFailure(err, json, 'promote');
-    }
+    return report(promoteBundle(dir, target, loadEnv({ checkpointDir: dir })), args.json === true, 'promoted', 'promote');
   },
 });
 

@@ -25,11 +25,16 @@ function maxUploadBytes(): number {
   return Number(raw) * 1024 * 1024;
 }
 
-/** The token database of an existing data root. */
-function tokenStore(given: string | undefined): TokenStore {
+/** Runs `use` on the token database of an existing data root, closing it after. */
+function withTokens(given: string | undefined, use: (tokens: TokenStore) => void): void {
   const root = dataRoot(given);
   requireRoot(root);
-  return new TokenStore(root);
+  const tokens = new TokenStore(root);
+  try {
+    use(tokens);
+  } finally {
+    tokens.close();
+  }
 }
 
 const serve = defineCommand({
@@ -52,14 +57,11 @@ const issue = defineCommand({
   meta: { description: 'Issue a token for a user; it is shown once and stored only as a hash' },
   args: { user: { type: 'positional', required: true, description: 'user name' }, ...dataDirArg },
   run({ args }) {
-    const tokens = tokenStore(args['data-dir']);
-    try {
+    withTokens(args['data-dir'], (tokens) => {
       const { token, record } = tokens.issue(String(args.user));
       print(token);
       warn(`token ${record.id} for ${record.user}: shown once, keep it now`);
-    } finally {
-      tokens.close();
-    }
+    });
   },
 });
 
@@ -67,14 +69,11 @@ const list = defineCommand({
   meta: { description: 'List tokens: id, user, created, revoked (never the token)' },
   args: { ...dataDirArg },
   run({ args }) {
-    const tokens = tokenStore(args['data-dir']);
-    try {
+    withTokens(args['data-dir'], (tokens) => {
       const rows = tokens.list();
       if (rows.length === 0) print('no tokens');
       for (const r of rows) print(`${r.id}  ${r.user}  created ${r.created_at}  ${r.revoked_at ? `revoked ${r.revoked_at}` : 'active'}`);
-    } finally {
-      tokens.close();
-    }
+    });
   },
 });
 
@@ -82,13 +81,10 @@ const revoke = defineCommand({
   meta: { description: 'Revoke a token by its id (see token list)' },
   args: { 'token-id': { type: 'positional', required: true, description: 'token id (16 hex)' }, ...dataDirArg },
   run({ args }) {
-    const tokens = tokenStore(args['data-dir']);
-    try {
+    withTokens(args['data-dir'], (tokens) => {
       const r = tokens.revoke(String(args['token-id']));
       print(`revoked ${r.id} (${r.user}) at ${r.revoked_at}`);
-    } finally {
-      tokens.close();
-    }
+    });
   },
 });
 

@@ -2,6 +2,7 @@ import { posix, sep } from 'node:path';
 import { Parser, type ReadEntry, Unpack } from 'tar';
 import { ArchiveRefusedError, MAX_ENTRIES, readTarFile, TarFeed } from '../ear/archive.ts';
 import { isRootManifest, MAX_MANIFEST_BYTES } from '../ear/manifest.ts';
+import { parseLine } from '../core/json-object.ts';
 
 const ALLOWED = new Set(['File', 'OldFile', 'ContiguousFile', 'Directory', 'SymbolicLink', 'Link']);
 
@@ -92,17 +93,13 @@ async function scanTarball(file: string, maxEntries: number): Promise<number> {
 
 /** The bytes manifest.lock says its bundle holds (its files and itself), or null when it cannot say. */
 function declaredBytes(manifest: Buffer): number | null {
-  try {
-    const lock = JSON.parse(manifest.toString('utf8')) as { files?: { size?: unknown }[] };
-    if (!Array.isArray(lock.files)) return null;
-    let total = manifest.length;
-    for (const f of lock.files) {
-      if (typeof f?.size !== 'number' || !Number.isSafeInteger(f.size) || f.size < 0) return null;
-      total += f.size;
-    }
-    return total;
-  } catch {
-    // verification says what is wrong with it
-    return null;
+  // one that is not JSON, or lists no files: verification says what is wrong with it
+  const files = parseLine(manifest.toString('utf8'))?.files;
+  if (!Array.isArray(files)) return null;
+  let total = manifest.length;
+  for (const f of files as { size?: unknown }[]) {
+    if (typeof f?.size !== 'number' || !Number.isSafeInteger(f.size) || f.size < 0) return null;
+    total += f.size;
   }
+  return total;
 }

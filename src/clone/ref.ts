@@ -20,12 +20,8 @@ export function parseRef(ref: string): CloneRef {
     return { scheme: 'file', path };
   }
   if (ref.startsWith('https://') || ref.startsWith('http://')) {
-    let u: URL;
-    try {
-      u = new URL(ref);
-    } catch {
-      throw bad('not a URL');
-    }
+    const u = URL.parse(ref);
+    if (u === null) throw bad('not a URL');
     // plain http only to this machine (test servers); anything remote must be https
     if (u.protocol === 'http:' && !LOOPBACK.has(u.hostname)) throw bad('http:// is only allowed to a loopback address; use https://');
     return { scheme: 'https', url: u.href };

@@ -2,6 +2,7 @@ import { copyFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Env } from '../core/config/env-vars.ts';
 import { InputError, NotFoundError, UnavailableError } from '../core/errors.ts';
+import { statOrNull } from '../core/paths.ts';
 import { RegistryClient } from '../registry/client.ts';
 import { loadRegistries, type RegistryEntry } from '../registry/registries.ts';
 import { downloadToFile, fetchJson, registryFailure } from './fetch.ts';
@@ -48,12 +49,8 @@ export async function placeArtifact(ref: CloneRef, file: string, opts: ResolveOp
 /** file://: a tarball, or a directory holding bundle.tar.gz (or exactly one *.tar.gz). */
 function localTarball(path: string, cwd?: string): string {
   const abs = resolve(cwd ?? process.cwd(), path);
-  let st: ReturnType<typeof statSync>;
-  try {
-    st = statSync(abs);
-  } catch {
-    throw new NotFoundError(`file://${path}: no such file or directory`);
-  }
+  const st = statOrNull(abs);
+  if (!st) throw new NotFoundError(`file://${path}: no such file or directory`);
   if (st.isFile()) return abs;
   if (!st.isDirectory()) throw new InputError(`file://${path} is neither a file nor a directory`);
   const names = readdirSync(abs);

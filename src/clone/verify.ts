@@ -1,8 +1,8 @@
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidRecordError } from '../core/errors.ts';
 import { hashFile } from '../core/file-hash.ts';
-import { bundleDigest, MANIFEST_FILE, type ManifestFile, MAX_MANIFEST_BYTES } from '../ear/manifest.ts';
+import { bundleDigest, bundleFiles, MANIFEST_FILE, type ManifestFile, MAX_MANIFEST_BYTES } from '../ear/manifest.ts';
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
@@ -48,18 +48,6 @@ function readLock(dir: string): { files: ManifestFile[]; declared: string; bytes
   return { files: out, declared: bundle_sha256, bytes, license: typeof lic === 'string' && lic !== '' ? lic : null };
 }
 
-/** Every non-directory entry under `dir` (POSIX relative paths); anything but a regular file fails. */
-function listFiles(dir: string, rel = '', out: string[] = []): string[] {
-  for (const name of readdirSync(join(dir, rel)).sort()) {
-    const r = rel === '' ? name : `${rel}/${name}`;
-    const st = lstatSync(join(dir, r));
-    if (st.isDirectory()) listFiles(dir, r, out);
-    else if (st.isFile()) out.push(r);
-    else throw fail(`${r} is not a regular file`);
-  }
-  return out;
-}
-
 /**
  * Steps 3 and 4: every file listed in manifest.lock is present with its size and SHA-256, no file
  * is present that the lock does not list (manifest.lock aside), and the bundle digest recomputed
@@ -67,7 +55,7 @@ function listFiles(dir: string, rel = '', out: string[] = []): string[] {
  */
 export async function verifyTree(dir: string): Promise<VerifiedTree> {
   const lock = readLock(dir);
-  const present = new Set(listFiles(dir).filter((p) => p !== MANIFEST_FILE));
+  const present = new Set(bundleFiles(dir, (r) => fail(`${r} is not a regular file`)).filter((p) => p !== MANIFEST_FILE));
   const listed = new Set(lock.files.map((f) => f.path));
   const extra = [...present].filter((p) => !listed.has(p));
   if (extra.length > 0) throw fail(`${extra[0]} is in the bundle but not in ${MANIFEST_FILE}${extra.length > 1 ? ` (and ${extra.length - 1} more)` : ''}`);

@@ -14,69 +14,47 @@ export class SvcError extends Error {
   }
 }
 
-/** Bad input from the user: a flag, an argument or a file they gave us. */
-export class InputError extends SvcError {
-  constructor(message: string, hint?: string) {
-    super(message, hint, 2);
-    this.name = 'InputError';
-  }
+/** A kind of SvcError (or of a narrower `base`): a class whose errors are named `name` and exit with `exitCode` unless the base sets its own. */
+export function errorKind(name: string, exitCode: 1 | 2, base: new (message: string, hint?: string, exitCode?: 1 | 2) => SvcError = SvcError) {
+  return class extends base {
+    constructor(message: string, hint?: string) {
+      super(message, hint, exitCode);
+      this.name = name;
+    }
+  };
 }
+
+/** Bad input from the user: a flag, an argument or a file they gave us. */
+export const InputError = errorKind('InputError', 2);
+export type InputError = InstanceType<typeof InputError>;
 
 /** A named thing (checkpoint, file, rubric) that does not exist. */
-export class NotFoundError extends SvcError {
-  constructor(message: string, hint?: string) {
-    super(message, hint, 2);
-    this.name = 'NotFoundError';
-  }
-}
+export const NotFoundError = errorKind('NotFoundError', 2);
+export type NotFoundError = InstanceType<typeof NotFoundError>;
 
 /** The request clashes with the current state: a running checkpoint, no active checkpoint, an existing name. */
-export class ConflictError extends SvcError {
-  constructor(message: string, hint?: string) {
-    super(message, hint, 1);
-    this.name = 'ConflictError';
-  }
-}
+export const ConflictError = errorKind('ConflictError', 1);
+export type ConflictError = InstanceType<typeof ConflictError>;
 
 /** Input over a size limit. */
-export class TooLargeError extends SvcError {
-  constructor(message: string, hint?: string) {
-    super(message, hint, 2);
-    this.name = 'TooLargeError';
-  }
-}
+export const TooLargeError = errorKind('TooLargeError', 2);
+export type TooLargeError = InstanceType<typeof TooLargeError>;
 
 /** A tool or service svc needs is missing or not reachable (latexmk, nvidia-smi, ssh, a server). */
-export class UnavailableError extends SvcError {
-  constructor(message: string, hint?: string) {
-    super(message, hint, 1);
-    this.name = 'UnavailableError';
-  }
-}
+export const UnavailableError = errorKind('UnavailableError', 1);
+export type UnavailableError = InstanceType<typeof UnavailableError>;
 
 /** A file that exists but is not the record it should be (not JSON, not an object). */
-export class InvalidRecordError extends SvcError {
-  constructor(message: string, hint?: string) {
-    super(message, hint, 1);
-    this.name = 'InvalidRecordError';
-  }
-}
+export const InvalidRecordError = errorKind('InvalidRecordError', 1);
+export type InvalidRecordError = InstanceType<typeof InvalidRecordError>;
 
 /** A service svc called answered, but not with what was asked for (a model's answer that is no JSON). */
-export class UpstreamAnswerError extends SvcError {
-  constructor(message: string, hint?: string) {
-    super(message, hint, 1);
-    this.name = 'UpstreamAnswerError';
-  }
-}
+export const UpstreamAnswerError = errorKind('UpstreamAnswerError', 1);
+export type UpstreamAnswerError = InstanceType<typeof UpstreamAnswerError>;
 
 /** A limit the user set is reached (a spending budget): nothing more of the kind starts. */
-export class LimitReachedError extends SvcError {
-  constructor(message: string, hint?: string) {
-    super(message, hint, 1);
-    this.name = 'LimitReachedError';
-  }
-}
+export const LimitReachedError = errorKind('LimitReachedError', 1);
+export type LimitReachedError = InstanceType<typeof LimitReachedError>;
 
 const DISK_REFUSALS: Readonly<Record<string, string>> = {
   ENOSPC: 'no space left on device',

@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InputError } from './errors.ts';
 
@@ -81,6 +81,35 @@ export function exists(p: string): boolean {
 export function statOrNull(path: string): Stats | null {
   try {
     return statSync(path, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Up to `length` bytes of a file from byte `start` (fewer at its end); throws when it cannot be read. */
+export function readRange(file: string, start: number, length: number, flags: string | number = 'r'): Buffer {
+  const fd = openSync(file, flags);
+  try {
+    const buf = Buffer.alloc(length);
+    return buf.subarray(0, readSync(fd, buf, 0, length, start));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A file's text, or null when it cannot be read (absent, a directory, not permitted). */
+export function readTextOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** The names in a directory, or null when it cannot be read (absent, not a directory, not permitted). */
+export function readdirOrNull(dir: string): string[] | null {
+  try {
+    return readdirSync(dir);
   } catch {
     return null;
   }

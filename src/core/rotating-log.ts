@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { statOrNull } from './paths.ts';
 
@@ -36,15 +36,8 @@ export class RotatingLog {
     } catch (err) {
       onRotateError(err);
     }
-    const fd = openSync(this.file, 'a');
-    try {
-      const bytes = Buffer.from(text);
-      // a regular file takes the whole buffer in one write; the loop only guards a short write
-      let off = 0;
-      while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-    } finally {
-      closeSync(fd);
-    }
+    // a regular file opened for appending takes the whole text in one write
+    appendFileSync(this.file, text);
   }
 
   /** Renames the full log out of the way; a writer that finds the lock taken just appends. */

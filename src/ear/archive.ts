@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { createGunzip, type Gunzip } from 'node:zlib';
 import type { Parser } from 'tar';
@@ -98,16 +99,7 @@ export class TarFeed {
       if (!this.unpack(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))) await this.parserDrained();
       return;
     }
-    if (this.gunzip.write(chunk)) return;
-    await new Promise<void>((resolve) => {
-      const go = () => {
-        this.gunzip.off('drain', go);
-        this.gunzip.off('close', go);
-        resolve();
-      };
-      this.gunzip.once('drain', go);
-      this.gunzip.once('close', go);
-    });
+    if (!this.gunzip.write(chunk)) await firstEvent(this.gunzip, ['drain', 'close']);
   }
 
   /** The archive's source has ended: finishes parsing and throws the first problem met. */
@@ -165,17 +157,7 @@ export class TarFeed {
   }
 
   private parserDrained(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const go = () => {
-        this.parser.off('drain', go);
-        this.parser.off('error', go);
-        this.parser.off('end', go);
-        resolve();
-      };
-      this.parser.once('drain', go);
-      this.parser.once('error', go);
-      this.parser.once('end', go);
-    });
+    return firstEvent(this.parser, ['drain', 'error', 'end']);
   }
 
   /** Stops reading here, as at the end marker: the caller has what it needed. */
@@ -194,6 +176,17 @@ export class TarFeed {
       this.parser.end();
     });
   }
+}
+
+/** Resolves at the first of `events` on `emitter` (a stream that can take more, or will take nothing more), listening no longer. */
+export function firstEvent(emitter: EventEmitter, events: readonly string[]): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const go = () => {
+      for (const e of events) emitter.off(e, go);
+      resolve();
+    };
+    for (const e of events) emitter.on(e, go);
+  });
 }
 
 /** The longest magic number isCompressed looks for. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../core/atomic.ts';
 import { loadEnv } from '../core/config/environment.ts';
@@ -6,11 +6,13 @@ import { loadWorkflow } from '../core/config/workflow.ts';
 import { InputError, SvcError, TooLargeError } from '../core/errors.ts';
 import { CopyError, copyAllHashed } from './hash-copy.ts';
 import { ensureLicense, LICENSE_FILE } from './license.ts';
-import { bundleDigest, MANIFEST_FILE, type ManifestFile, type ManifestLock } from './manifest.ts';
+import { bundleDigest, MANIFEST_FILE, type ManifestFile, type ManifestLock, manifestText } from './manifest.ts';
 import { loadPublishConfig, manifestPublish, publishYamlPath } from './publish-config.ts';
 import { selectFiles } from './select.ts';
 import { swapIn, tempDirFor } from './swap-dir.ts';
 import { canonicalJson } from '../llm/cassette.ts';
+import { parseLine } from '../core/json-object.ts';
+import { readTextOrNull } from '../core/paths.ts';
 
 export const EAR_DIR = 'ear';
 export const PUBLISHED_DIR = 'ear_published';
@@ -115,24 +117,9 @@ export async function curateBundle(checkpointDir: string, opts: CurateOptions = 
   return result;
 }
 
-/** manifest.lock text: keys sorted at every level, two-space indentation, trailing newline. */
-export function manifestText(m: ManifestLock): string {
-  return `${JSON.stringify(sortKeys(m), null, 2)}\n`;
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
-  return v;
-}
-
 export function readManifest(path: string): ManifestLock | null {
-  try {
-    const m = JSON.parse(readFileSync(path, 'utf8')) as ManifestLock;
-    return m && typeof m === 'object' && Array.isArray(m.files) ? m : null;
-  } catch {
-    return null;
-  }
+  const m = parseLine(readTextOrNull(path) ?? '');
+  return m && Array.isArray(m.files) ? (m as ManifestLock) : null;
 }
 
 /** SOURCE_DATE_EPOCH (seconds), the reproducible-builds convention, else now. */

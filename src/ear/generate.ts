@@ -5,7 +5,8 @@ import { nodeWorkDir } from '../core/checkpoint/files-node.ts';
 import { NODE_REPORT_FILE } from '../core/checkpoint/node-report.ts';
 import { InputError, oneLine } from '../core/errors.ts';
 import { hashFileSync } from '../core/file-hash.ts';
-import { readJsonObject } from '../core/json-object.ts';
+import { parseLine } from '../core/json-object.ts';
+import { readTextOrNull } from '../core/paths.ts';
 import { RESULTS_FILE } from '../evaluate/node-results.ts';
 import type { ModelClient } from '../llm/client.ts';
 import type { ScienceData } from '../schema/science-data.ts';
@@ -134,12 +135,8 @@ function keepAuthorFiles(earDir: string, into: string): string[] {
 
 /** The command the run last ran in the work directory, from the node's report. */
 function runCommand(workDir: string): string | null {
-  try {
-    const cmd = readJsonObject(join(workDir, NODE_REPORT_FILE))?.run_command;
-    return typeof cmd === 'string' && cmd.trim() !== '' ? cmd.trim() : null;
-  } catch {
-    return null;
-  }
+  const cmd = parseLine(readTextOrNull(join(workDir, NODE_REPORT_FILE)) ?? '')?.run_command;
+  return typeof cmd === 'string' && cmd.trim() !== '' ? cmd.trim() : null;
 }
 
 function copyInto(from: string, to: string): void {

@@ -1,3 +1,5 @@
+import { lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { canonicalJson } from '../llm/cassette.ts';
 
 /** One file of a curated bundle, relative to `ear/` (POSIX separators). */
@@ -43,4 +45,30 @@ export const isRootManifest = (path: string): boolean => path.replace(/^(\.\/)+/
 export function bundleDigest(files: readonly ManifestFile[]): string {
   const records = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 }));
   return new Bun.CryptoHasher('sha256').update(canonicalJson(records)).digest('hex');
+}
+
+/** manifest.lock text: keys sorted at every level, two-space indentation, trailing newline. */
+export function manifestText(m: ManifestLock): string {
+  return `${JSON.stringify(sortKeys(m), null, 2)}\n`;
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+  return v;
+}
+
+/**
+ * Every file under a bundle directory, as POSIX paths relative to it, names sorted within each
+ * directory; any entry but a directory or a regular file (a symlink, a device) is `refuse`d.
+ */
+export function bundleFiles(dir: string, refuse: (rel: string, abs: string) => Error, rel = '', out: string[] = []): string[] {
+  for (const name of readdirSync(join(dir, rel)).sort()) {
+    const r = rel === '' ? name : `${rel}/${name}`;
+    const st = lstatSync(join(dir, r));
+    if (st.isDirectory()) bundleFiles(dir, refuse, r, out);
+    else if (st.isFile()) out.push(r);
+    else throw refuse(r, join(dir, r));
+  }
+  return out;
 }

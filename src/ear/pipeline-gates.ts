@@ -51,14 +51,12 @@ export async function autoPromote(checkpointDir: string, grade: unknown, env: En
     return { skipped: `publish.yaml cannot be read: ${oneLine(err)}` };
   }
   if (!autoPromoteOn) return { skipped: 'publish.yaml does not set auto_promote' };
-  const record = (() => {
-    try {
-      return readJsonObject(join(checkpointDir, PUBLISH_RECORD_FILE), 'publish the bundle again') as PublishRecord | null;
-    } catch (err) {
-      return oneLine(err);
-    }
-  })();
-  if (typeof record === 'string') return { skipped: record };
+  let record: PublishRecord | null;
+  try {
+    record = readJsonObject(join(checkpointDir, PUBLISH_RECORD_FILE), 'publish the bundle again') as PublishRecord | null;
+  } catch (err) {
+    return { skipped: oneLine(err) };
+  }
   if (!record) return { skipped: 'nothing was published' };
   if (record.dry_run) return { skipped: 'the publish was a dry run' };
   if (record.visibility !== 'staged') return { skipped: `the bundle is ${record.visibility}, not staged` };

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { isAlive } from '../core/checkpoint/pid.ts';
 
 /**
  * A directory of the checkpoint is made whole beside it, in `.<name>.<pid>.<random>.tmp`, then
@@ -32,17 +33,7 @@ function removeStaleTemps(checkpointDir: string, name: string): void {
   const pattern = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)\\.[a-z0-9]+\\.tmp(\\.old)?$`);
   for (const entry of readdirSync(checkpointDir)) {
     const m = pattern.exec(entry);
-    if (!m || alive(Number(m[1]))) continue;
+    if (!m || isAlive(Number(m[1]))) continue;
     rmSync(join(checkpointDir, entry), { recursive: true, force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

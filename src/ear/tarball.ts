@@ -1,10 +1,11 @@
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { writeStreamAtomic } from '../core/atomic.ts';
 import { InputError } from '../core/errors.ts';
+import { bundleFiles } from './manifest.ts';
 
 const BLOCK = 512;
 const CHUNK = 1 << 20;
@@ -45,19 +46,10 @@ export async function writeBundleTarball(publishedDir: string, outFile: string):
   return { sha256: hasher.digest('hex'), size };
 }
 
-/** Regular files under `dir`, as sorted POSIX paths; a symlink or special file is refused. */
+/** Regular files under `dir`, as POSIX paths sorted by their bytes; a symlink or special file is refused. */
 function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  const visit = (abs: string, prefix: string) => {
-    for (const ent of readdirSync(abs, { withFileTypes: true })) {
-      const rel = prefix ? `${prefix}/${ent.name}` : ent.name;
-      if (ent.isDirectory()) visit(join(abs, ent.name), rel);
-      else if (ent.isFile()) out.push(rel);
-      else throw new InputError(`${join(abs, ent.name)} is not a regular file; a bundle holds regular files only`, 'curate the bundle again');
-    }
-  };
-  visit(dir, '');
-  return out.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const files = bundleFiles(dir, (_rel, abs) => new InputError(`${abs} is not a regular file; a bundle holds regular files only`, 'curate the bundle again'));
+  return files.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
 }
 
 async function* tarStream(dir: string, files: string[]): AsyncGenerator<Buffer> {

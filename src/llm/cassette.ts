@@ -1,6 +1,9 @@
-import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, statSync } from 'node:fs';
+import { headOf } from '../core/checkpoint/files-type.ts';
+import { readTextOrNull } from '../core/paths.ts';
 import { writeFileAtomic } from '../core/atomic.ts';
 import { diskError, InputError, NotFoundError } from '../core/errors.ts';
+import { parseLine } from '../core/json-object.ts';
 import { isMapping } from '../core/values.ts';
 import { ReplayDivergedError } from './errors.ts';
 import { type ModelRole, withoutBackendPrefix } from './route.ts';
@@ -101,26 +104,14 @@ export function startCassette(path: string, workflowText: string, files: Record<
 
 /** The header of the cassette at `path`, or null for a cassette without one (recorded before headers existed). */
 export function readCassetteHeader(path: string): CassetteHeader | null {
-  let first: string;
-  try {
-    // the header is the first line: a workflow's size, while the cassette may be megabytes of answers
-    const fd = openSync(path, 'r');
-    try {
-      const head = Buffer.alloc(Math.min(fstatSync(fd).size, MAX_HEADER_BYTES));
-      first = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('utf8').split('\n', 1)[0] ?? '';
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    throw new NotFoundError(`no cassette to replay at ${path}`, 'give the llm_cassette.jsonl of a recorded run');
-  }
-  try {
-    const v: unknown = JSON.parse(first);
-    if (isMapping(v) && v.svc_cassette === 1 && typeof v.workflow === 'string' && typeof v.workflow_sha256 === 'string' && (v.files === undefined || (isMapping(v.files) && Object.values(v.files).every((f) => typeof f === 'string')))) return v as CassetteHeader;
-  } catch {
-    // an entry, or a torn line: no header
-  }
-  return null;
+  // the header is the first line: a workflow's size, while the cassette may be megabytes of answers
+  const head = headOf(path, MAX_HEADER_BYTES);
+  if (head === null) throw new NotFoundError(`no cassette to replay at ${path}`, 'give the llm_cassette.jsonl of a recorded run');
+  const first = head.toString('utf8').split('\n', 1)[0] ?? '';
+  const v = parseLine(first);
+  // an entry, or a torn line: no header
+  const files = v?.files;
+  return v && v.svc_cassette === 1 && typeof v.workflow === 'string' && typeof v.workflow_sha256 === 'string' && (files === undefined || (isMapping(files) && Object.values(files).every((f) => typeof f === 'string'))) ? (v as CassetteHeader) : null;
 }
 
 /** Refuses to replay a cassette under a workflow other than the one it was recorded with. */
@@ -168,10 +159,8 @@ export class CassettePlayer {
 
   private load(): Map<string, RecordedCompletion[]> {
     if (this.answers) return this.answers;
-    let text: string;
-    try {
-      text = readFileSync(this.path, 'utf8');
-    } catch {
+    const text = readTextOrNull(this.path);
+    if (text === null) {
       throw new NotFoundError(`no cassette to replay at ${this.path}`, 'record a run first (SVC_LLM_RECORD on, the default), or set SVC_REPLAY_CASSETTE to its llm_cassette.jsonl');
     }
     const answers = new Map<string, RecordedCompletion[]>();
@@ -188,14 +177,9 @@ export class CassettePlayer {
 }
 
 function parseEntry(line: string): { key: string; response: RecordedCompletion } | null {
-  if (!line.trim()) return null;
-  try {
-    const v: unknown = JSON.parse(line);
-    if (!isMapping(v) || typeof v.key !== 'string' || !isMapping(v.response)) return null;
-    const r = v.response;
-    if (typeof r.text !== 'string' || !Array.isArray(r.toolCalls) || !isMapping(r.usage)) return null;
-    return { key: v.key, response: r as RecordedCompletion };
-  } catch {
-    return null;
-  }
+  const v = parseLine(line);
+  if (!v || typeof v.key !== 'string' || !isMapping(v.response)) return null;
+  const r = v.response;
+  if (typeof r.text !== 'string' || !Array.isArray(r.toolCalls) || !isMapping(r.usage)) return null;
+  return { key: v.key, response: r as RecordedCompletion };
 }

@@ -1,4 +1,4 @@
-import { InputError, LimitReachedError, SvcError, UnavailableError, UpstreamAnswerError } from '../core/errors.ts';
+import { errorKind, InputError, LimitReachedError, UnavailableError, UpstreamAnswerError } from '../core/errors.ts';
 
 /** SVC_BUDGET_USD is spent: no new model call starts. */
 export class BudgetExceededError extends LimitReachedError {
@@ -13,33 +13,17 @@ export class BudgetExceededError extends LimitReachedError {
 }
 
 /** The replay backend was asked something the recorded run did not ask. */
-export class ReplayDivergedError extends SvcError {
-  constructor(message: string, hint: string) {
-    super(message, hint);
-    this.name = 'ReplayDivergedError';
-  }
-}
+export const ReplayDivergedError = errorKind('ReplayDivergedError', 1);
+export type ReplayDivergedError = InstanceType<typeof ReplayDivergedError>;
 
 /** A model's answer is not what was asked for (JSON), even after a corrective retry. */
-export class ModelAnswerError extends UpstreamAnswerError {
-  constructor(message: string, hint?: string) {
-    super(message, hint);
-    this.name = 'ModelAnswerError';
-  }
-}
+export const ModelAnswerError = errorKind('ModelAnswerError', 1, UpstreamAnswerError);
+export type ModelAnswerError = InstanceType<typeof ModelAnswerError>;
 
 /** No model backend answers at the configured address: every call of the run would fail alike. */
-export class ModelUnreachableError extends UnavailableError {
-  constructor(message: string, hint: string) {
-    super(message, hint);
-    this.name = 'ModelUnreachableError';
-  }
-}
+export const ModelUnreachableError = errorKind('ModelUnreachableError', 1, UnavailableError);
+export type ModelUnreachableError = InstanceType<typeof ModelUnreachableError>;
 
 /** The backend's key is missing or refused: every call of the run would fail alike. */
-export class ModelKeyError extends InputError {
-  constructor(message: string, hint: string) {
-    super(message, hint);
-    this.name = 'ModelKeyError';
-  }
-}
+export const ModelKeyError = errorKind('ModelKeyError', 2, InputError);
+export type ModelKeyError = InstanceType<typeof ModelKeyError>;

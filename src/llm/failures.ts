@@ -22,21 +22,20 @@ function apiCallError(err: unknown): ApiCallError | null {
   return err instanceof Error && err.name === 'AI_APICallError' ? (err as ApiCallError) : null;
 }
 
+/** The error and its causes, five deep at most. */
+function* causeChain(err: unknown): Generator<object> {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) yield e;
+}
+
 /** A network error code on the error or anywhere down its cause chain. */
 function networkCode(err: unknown): string | null {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (UNREACHABLE.has(code) || CUT.has(code))) return code;
-  }
-  return null;
+  const codes = [...causeChain(err)].map((e) => (e as { code?: unknown }).code);
+  return codes.find((code): code is string => typeof code === 'string' && (UNREACHABLE.has(code) || CUT.has(code))) ?? null;
 }
 
 /** An error of ours the SDK wrapped (an answer over the size cap, read by the SDK): reported as it is. */
 function ownCause(err: unknown): SvcError | null {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof SvcError) return e;
-  }
-  return null;
+  return [...causeChain(err)].find((e): e is SvcError => e instanceof SvcError) ?? null;
 }
 
 /** 408, 429, 5xx and cut connections are retried; the server's Retry-After sets the wait. */

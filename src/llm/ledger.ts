@@ -55,10 +55,6 @@ export class CostLedger {
     this.tally.catchUp();
   }
 
-  get spentUsd(): number {
-    return this.tally.spentUsd;
-  }
-
   summary(): CostSummary {
     this.tally.catchUp();
     return this.tally.summary();

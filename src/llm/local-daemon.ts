@@ -42,12 +42,7 @@ export async function proxyGet(url: string, path: string, search: string, fetchF
   const target = new URL(url);
   target.pathname = `/${path.replace(/^\/+/, '')}`;
   target.search = search;
-  let res: Response;
-  try {
-    res = await fetchFn(target, { signal: AbortSignal.timeout(30_000), redirect: 'manual' });
-  } catch (err) {
-    throw unreachable(url, err);
-  }
+  const res = await reach(url, target, 30_000, fetchFn, { redirect: 'manual' });
   const headers = new Headers();
   const type = res.headers.get('content-type');
   if (type) headers.set('content-type', type);
@@ -55,12 +50,7 @@ export async function proxyGet(url: string, path: string, search: string, fetchF
 }
 
 async function getJson(url: string, path: string, fetchFn: typeof fetch): Promise<unknown> {
-  let res: Response;
-  try {
-    res = await fetchFn(new URL(path, url), { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
-  } catch (err) {
-    throw unreachable(url, err);
-  }
+  const res = await reach(url, new URL(path, url), PROBE_TIMEOUT_MS, fetchFn);
   if (!res.ok) throw new UnavailableError(`the local model daemon at ${url} answered ${res.status} to ${path}`);
   try {
     return await res.json();
@@ -69,9 +59,14 @@ async function getJson(url: string, path: string, fetchFn: typeof fetch): Promis
   }
 }
 
-function unreachable(url: string, err: unknown): UnavailableError {
-  const why = (err as Error)?.name === 'TimeoutError' ? 'no answer in time' : 'not reachable';
-  return new UnavailableError(`local model daemon at ${url}: ${why}`, 'start it, or set LOCALLLM_HOST to where it listens');
+/** A request to the daemon at `url`, held to `timeoutMs`; one that gets no answer is an UnavailableError naming the daemon. */
+async function reach(url: string, target: URL, timeoutMs: number, fetchFn: typeof fetch, init: RequestInit = {}): Promise<Response> {
+  try {
+    return await fetchFn(target, { signal: AbortSignal.timeout(timeoutMs), ...init });
+  } catch (err) {
+    const why = (err as Error)?.name === 'TimeoutError' ? 'no answer in time' : 'not reachable';
+    throw new UnavailableError(`local model daemon at ${url}: ${why}`, 'start it, or set LOCALLLM_HOST to where it listens');
+  }
 }
 
 function localModel(m: Record<string, unknown>): LocalModel {

@@ -7,6 +7,7 @@ import { diskFigures, memoryFigures } from '../core/system/metrics.ts';
 import { withoutCredentials } from '../core/text.ts';
 import { KEY_VARIABLE } from '../core/config/env-vars.ts';
 import { type DaemonModels, daemonModels, loadedModels } from './local-daemon.ts';
+import { PROVIDER_ID } from './prices.ts';
 import { type Backend, daemonUrl, MODEL_ROLES, type ModelChoice, modelFor } from './route.ts';
 
 export type HostedProvider = { id: Backend; key_variable: string; key_present: boolean; models: string[]; models_from: string };
@@ -20,8 +21,6 @@ export type ModelCatalogue = {
   openai_compatible: { base_url: string | null; key_present: boolean };
 };
 
-const PRICE_TABLE_PROVIDER: Readonly<Partial<Record<Backend, string>>> = { providera: 'openai', providerb: 'anthropic' };
-
 /** What models svc can use here: the role routing, the local daemon's models, hosted providers with keys. */
 export async function modelCatalogue(cfg: Config, env: Env, fetchFn: typeof fetch = fetch): Promise<ModelCatalogue> {
   // a user:password in an API base is a secret: shown without it
@@ -31,7 +30,7 @@ export async function modelCatalogue(cfg: Config, env: Env, fetchFn: typeof fetc
   for (const id of ['providera', 'providerb'] as const) {
     const variable = KEY_VARIABLE[id] as string;
     if (!env[variable]) continue;
-    providers.push({ id, key_variable: variable, key_present: true, models: await priceTableModels(PRICE_TABLE_PROVIDER[id] as string), models_from: 'price table' });
+    providers.push({ id, key_variable: variable, key_present: true, models: await priceTableModels(PROVIDER_ID[id] as string), models_from: 'price table' });
   }
   const base = effective(cfg, 'base_url').value;
   return { roles, local, providers, openai_compatible: { base_url: base === null ? null : withoutCredentials(String(base)), key_present: Boolean(env.LLM_API_KEY) } };

@@ -13,7 +13,7 @@ export type Price = { costUsd: number; source: PriceSource };
 /** One row of a price file: a model-id substring and USD per 1K tokens. */
 type Row = { key: string; input: number; output: number };
 
-const PROVIDER_ID: Partial<Record<Backend, string>> = { providera: 'openai', providerb: 'anthropic' };
+export const PROVIDER_ID: Readonly<Partial<Record<Backend, string>>> = { providera: 'openai', providerb: 'anthropic' };
 
 /**
  * Prices calls: the override file first (the first key that is a substring of the lower-cased

@@ -1,8 +1,9 @@
 import { type Config, type Effective, effective } from '../core/config/config.ts';
 import { InputError } from '../core/errors.ts';
 
-/** What a model is asked to do; each role has its own model setting (setting-defs.ts). */
-export type ModelRole = 'run' | 'idea' | 'bfts' | 'paper' | 'eval' | 'lineage' | 'root_select' | 'rubric_gen' | 'rubric_audit' | 'replicate' | 'judge' | 'vlm';
+export const MODEL_ROLES = ['run', 'idea', 'bfts', 'paper', 'eval', 'lineage', 'root_select', 'rubric_gen', 'rubric_audit', 'replicate', 'judge', 'vlm'] as const;
+/** What a model is asked to do; each role has its own model setting (settings.ts): `model` for the run, `model_<role>` for the others. */
+export type ModelRole = (typeof MODEL_ROLES)[number];
 
 export type Backend = 'localllm' | 'providera' | 'providerb' | 'openai-compatible' | 'replay';
 
@@ -18,25 +19,8 @@ const ALIASES: Readonly<Record<string, Backend>> = { openai: 'providera', anthro
  */
 export type ModelChoice = { role: ModelRole; model: string; backend: Backend; baseUrl: string | null; why: string };
 
-const ROLE_SETTING: Readonly<Record<ModelRole, string>> = {
-  run: 'model',
-  idea: 'model_idea',
-  bfts: 'model_bfts',
-  paper: 'model_paper',
-  eval: 'model_eval',
-  lineage: 'model_lineage',
-  root_select: 'model_root_select',
-  rubric_gen: 'model_rubric_gen',
-  rubric_audit: 'model_rubric_audit',
-  replicate: 'model_replicate',
-  judge: 'model_judge',
-  vlm: 'model_vlm',
-};
-
-export const MODEL_ROLES = Object.keys(ROLE_SETTING) as ModelRole[];
-
 export function modelFor(role: ModelRole, cfg: Config): ModelChoice {
-  const setting = ROLE_SETTING[role];
+  const setting = role === 'run' ? 'model' : `model_${role}`;
   const m = effective(cfg, setting);
   if (m.value === null) throw new InputError(`no model is configured for the ${role} role (${setting})`, 'set SVC_MODEL or llm.model in the workflow');
   const b = effective(cfg, 'backend');
@@ -118,12 +102,8 @@ function baseUrlFor(backend: Backend, isConfigured: boolean, cfg: Config): strin
 /** LOCALLLM_HOST as the daemon's URL: from `host:port`, a bare host (port 11434) or a full URL. */
 export function daemonUrl(host: string): string {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host : `http://${host}`;
-  let url: URL;
-  try {
-    url = new URL(withScheme);
-  } catch {
-    throw new InputError(`LOCALLLM_HOST '${host}' is not a host:port or a URL`, 'e.g. 127.0.0.1:11434');
-  }
+  const url = URL.parse(withScheme);
+  if (url === null) throw new InputError(`LOCALLLM_HOST '${host}' is not a host:port or a URL`, 'e.g. 127.0.0.1:11434');
   if (withScheme !== host && url.port === '') url.port = '11434';
   // the daemon's address, not its OpenAI-compatible API under /v1
   return url.href.replace(/\/+$/, '').replace(/\/v1$/, '');

@@ -1,6 +1,6 @@
-import { closeSync, openSync, readSync } from 'node:fs';
 import { statOrNull } from '../core/paths.ts';
-import { isMapping } from '../core/values.ts';
+import { parseLine } from '../core/json-object.ts';
+import { readLines } from '../core/checkpoint/run-log.ts';
 
 type Bucket = { cost_usd: number; tokens: number };
 
@@ -13,7 +13,8 @@ export type CostSummary = {
   by_model: Record<string, Bucket>;
 };
 
-const CHUNK = 1 << 20;
+/** Lines counted per read: a long trace is read a batch at a time, not held whole. */
+const BATCH = 10_000;
 /** Every record starts with its timestamp: where a record glued to a torn line begins. */
 const RECORD_START = '{"timestamp"';
 
@@ -42,25 +43,12 @@ export class TraceTally {
     const size = statOrNull(this.path)?.size ?? 0;
     if (size < this.offset) this.reset(); // the trace was replaced: count it again
     if (size === this.offset) return size;
-    const fd = openSync(this.path, 'r');
-    try {
-      let pending = Buffer.alloc(0);
-      while (this.offset + pending.length < size) {
-        const want = Math.min(CHUNK, size - this.offset - pending.length);
-        const chunk = Buffer.alloc(want);
-        const got = readSync(fd, chunk, 0, want, this.offset + pending.length);
-        if (got === 0) break;
-        pending = Buffer.concat([pending, chunk.subarray(0, got)]);
-        const end = pending.lastIndexOf(0x0a);
-        if (end < 0) continue;
-        for (const line of pending.subarray(0, end).toString('utf8').split('\n')) this.addLine(line);
-        this.offset += end + 1;
-        pending = pending.subarray(end + 1);
-      }
-    } finally {
-      closeSync(fd);
+    for (;;) {
+      const { lines, end } = readLines(this.path, this.offset, BATCH, false);
+      if (lines.length === 0) return size;
+      for (const l of lines) this.addLine(l.text);
+      this.offset = end;
     }
-    return size;
   }
 
   /** Counts one record directly (a client without a checkpoint keeps its totals in memory). */
@@ -81,7 +69,7 @@ export class TraceTally {
 
   private addLine(line: string): void {
     if (!line.trim()) return;
-    const record = parseRecord(line) ?? parseRecord(line.slice(Math.max(0, line.lastIndexOf(RECORD_START))));
+    const record = parseLine(line) ?? parseLine(line.slice(Math.max(0, line.lastIndexOf(RECORD_START))));
     if (record) this.add(record);
   }
 
@@ -89,15 +77,6 @@ export class TraceTally {
     this.offset = this.cost = this.tokens = this.calls = 0;
     this.byPhase = new Map();
     this.byModel = new Map();
-  }
-}
-
-function parseRecord(text: string): Record<string, unknown> | null {
-  try {
-    const v: unknown = JSON.parse(text);
-    return isMapping(v) ? v : null;
-  } catch {
-    return null;
   }
 }
 

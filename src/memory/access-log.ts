@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { type Env, envValue } from '../core/config/env-vars.ts';
+import { onOff } from '../core/config/settings.ts';
 import { oneLine } from '../core/errors.ts';
 import { RotatingLog } from '../core/rotating-log.ts';
 import { log } from '../core/log.ts';
@@ -50,7 +51,7 @@ export class AccessLog {
   /** The log of SVC_CHECKPOINT_DIR, or null when SVC_MEMORY_ACCESS_LOG is off or there is no checkpoint. */
   static fromEnv(env: Env): AccessLog | null {
     const dir = envValue(env, 'SVC_CHECKPOINT_DIR');
-    if (dir === null || isOff(envValue(env, 'SVC_MEMORY_ACCESS_LOG'))) return null;
+    if (dir === null || onOff(envValue(env, 'SVC_MEMORY_ACCESS_LOG') ?? '') === false) return null;
     const raw = envValue(env, 'SVC_MEMORY_ACCESS_LOG_MAX_MB');
     let mb = Number(raw);
     if (!Number.isFinite(mb) || mb <= 0) {
@@ -78,10 +79,6 @@ export class AccessLog {
     if (!this.warned) log.warn(`memory access log ${this.file} ${problem}`);
     this.warned = true;
   }
-}
-
-function isOff(value: string | null): boolean {
-  return value !== null && ['off', 'false', '0', 'no'].includes(value.trim().toLowerCase());
 }
 
 function nowSeconds(): number {

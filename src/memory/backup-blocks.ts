@@ -1,4 +1,4 @@
-import { isMapping } from '../core/values.ts';
+import { parseLine } from '../core/json-object.ts';
 import type { CoreSeedLine, Json } from './backup-format.ts';
 import type { MemoryClient } from './client.ts';
 import { CONTEXT_BLOCKS } from './research/experiment-context.ts';
@@ -46,10 +46,5 @@ export function seedToBlocks(seed: CoreSeedLine): Partial<Record<CoreBlock, stri
 function decodeField(field: string, value: string): unknown {
   if (field === 'higher_is_better') return value === 'true' ? true : value === 'false' ? false : value;
   if (field !== 'selected_idea') return value;
-  try {
-    const v: unknown = JSON.parse(value);
-    return isMapping(v) ? v : value;
-  } catch {
-    return value;
-  }
+  return parseLine(value) ?? value;
 }

@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { constants, createGunzip, createGzip, gunzipSync } from 'node:zlib';
 import { writeStreamAtomic } from '../core/atomic.ts';
 import { TooLargeError } from '../core/errors.ts';
+import { parseLine } from '../core/json-object.ts';
 import { isMapping } from '../core/values.ts';
 
 /** The file a checkpoint's memory snapshot lives in (the reference implementation's name). */
@@ -146,13 +147,8 @@ export function readMemoryBackup(dir: string, nodeId?: string): MemoryBackup {
 /** Each non-blank line of `text` as the JSON object it holds, or null for one that holds none. */
 function* records(text: string): Generator<Json | null> {
   for (const raw of text.split('\n')) {
-    if (raw.trim() === '') continue;
-    try {
-      const v: unknown = JSON.parse(raw);
-      yield isMapping(v) ? v : null;
-    } catch {
-      yield null;
-    }
+    const record = parseLine(raw);
+    if (record !== undefined) yield record;
   }
 }
 

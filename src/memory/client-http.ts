@@ -1,4 +1,5 @@
 import { NotFoundError, SvcError, UnavailableError } from '../core/errors.ts';
+import { parseLine } from '../core/json-object.ts';
 
 export type HttpOptions = { baseUrl: string; apiKey?: string | null; timeoutMs: number; fetch?: typeof fetch };
 
@@ -53,12 +54,9 @@ function parse(text: string, url: string): unknown {
 
 /** Letta's error text: a string `detail`, or FastAPI's list of validation messages. */
 function detailOf(text: string): string {
-  try {
-    const d = (JSON.parse(text) as { detail?: unknown })?.detail;
-    if (typeof d === 'string') return d.split('\n')[0] ?? '';
-    if (Array.isArray(d)) return d.map((e) => (e as { msg?: string })?.msg ?? JSON.stringify(e)).join('; ');
-  } catch {
-    // not JSON: the status alone says it
-  }
+  const d = parseLine(text)?.detail;
+  if (typeof d === 'string') return d.split('\n')[0] ?? '';
+  if (Array.isArray(d)) return d.map((e) => (e as { msg?: string })?.msg ?? JSON.stringify(e)).join('; ');
+  // not JSON: the status alone says it
   return text.slice(0, 200).split('\n')[0] ?? '';
 }

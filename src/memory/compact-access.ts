@@ -2,7 +2,8 @@ import { createReadStream, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { writeJsonAtomic, writeStreamAtomic } from '../core/atomic.ts';
-import { ACCESS_LOG, ACCESS_SUMMARY, accessLogsNewestFirst, parseLine } from '../core/checkpoint/memory-files.ts';
+import { ACCESS_LOG, ACCESS_SUMMARY, accessLogsNewestFirst } from '../core/checkpoint/memory-files.ts';
+import { parseLine } from '../core/json-object.ts';
 import { runningPid } from '../core/checkpoint/pid.ts';
 import { ConflictError } from '../core/errors.ts';
 

@@ -1,3 +1,5 @@
+import { parseLine } from '../core/json-object.ts';
+
 /**
  * Passage metadata travels inside the passage text, after a separator line, as one line of JSON:
  * a real Letta server has no metadata field to filter on, but it keeps the text as given.
@@ -23,11 +25,7 @@ export function passageBody(text: string): string {
 export function decodePassageText(text: string): { body: string; metadata: Record<string, unknown> } {
   const at = text.lastIndexOf(META_SEPARATOR);
   if (at < 0) return { body: text, metadata: {} };
-  try {
-    const meta: unknown = JSON.parse(text.slice(at + META_SEPARATOR.length));
-    if (meta && typeof meta === 'object' && !Array.isArray(meta)) return { body: text.slice(0, at), metadata: meta as Record<string, unknown> };
-  } catch {
-    // not ours: a passage that merely contains the separator keeps its text whole
-  }
-  return { body: text, metadata: {} };
+  const meta = parseLine(text.slice(at + META_SEPARATOR.length));
+  // not ours: a passage that merely contains the separator keeps its text whole
+  return meta ? { body: text.slice(0, at), metadata: meta } : { body: text, metadata: {} };
 }

@@ -2,7 +2,6 @@ import { writeStreamAtomic } from '../core/atomic.ts';
 import { SvcError } from '../core/errors.ts';
 import { hashFile } from '../core/file-hash.ts';
 import { fetchWithStallTimeout, readCapped } from '../core/outbound.ts';
-import { MAX_MANIFEST_BYTES } from '../ear/manifest.ts';
 
 /** How long the client waits for the registry to send anything before it gives up, by default. */
 const DEFAULT_STALL_MS = 60_000;
@@ -41,7 +40,6 @@ export type BundleInfo = { sha256: string; size: number; visibility: string };
 type RequestOptions = {
   body?: string | Blob;
   headers?: Record<string, string>;
-  allow404?: boolean;
   /** the body is a bundle: the answer comes only once all of it is sent, so that wait is no stall */
   sendsBundle?: boolean;
 };
@@ -79,13 +77,6 @@ export class RegistryClient {
     return answer<UploadResult>(res, 'POST', path);
   }
 
-  /** The bundle's digest, size and visibility without its bytes; null when the registry has no such id. */
-  async head(id: string): Promise<BundleInfo | null> {
-    const res = await this.request('HEAD', `/artifact/${encodeURIComponent(id)}`, { allow404: true });
-    if (res.status === 404) return null;
-    return info(res);
-  }
-
   /** Downloads a bundle into `toFile` (atomically), verifying its SHA-256 on the way. */
   async download(id: string, toFile: string): Promise<BundleInfo> {
     const res = await this.request('GET', `/artifact/${encodeURIComponent(id)}`);
@@ -96,24 +87,11 @@ export class RegistryClient {
     return { sha256: announced.sha256, size: received.bytes, visibility: announced.visibility };
   }
 
-  /** The stored manifest.lock, as text. */
-  async manifest(id: string): Promise<string> {
-    const path = `/artifact/${encodeURIComponent(id)}/manifest.lock`;
-    const res = await this.request('GET', path);
-    return readCapped(res, MAX_MANIFEST_BYTES, () => new RegistryError(502, `${named('GET', path)}: the manifest is larger than ${MAX_MANIFEST_BYTES} bytes`));
-  }
-
   /** Widens the bundle's visibility (owner only); a demotion is refused (409). */
   async promote(id: string, target: string): Promise<{ id: string; visibility: string }> {
     const path = `/artifact/${encodeURIComponent(id)}/promote`;
     const res = await this.request('POST', path, { body: JSON.stringify({ target }), headers: { 'Content-Type': 'application/json' } });
     return answer<{ id: string; visibility: string }>(res, 'POST', path);
-  }
-
-  /** Deletes the bundle (owner only). */
-  async remove(id: string): Promise<{ deleted: string }> {
-    const path = `/artifact/${encodeURIComponent(id)}`;
-    return answer<{ deleted: string }>(await this.request('DELETE', path), 'DELETE', path);
   }
 
   private async request(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
@@ -129,8 +107,8 @@ export class RegistryClient {
       if (err instanceof RegistryError) throw err;
       throw new RegistryError(0, `cannot reach the registry at ${this.url}: ${(err as Error).message}`, 'is svc registry serve running there?');
     }
-    if (res.ok || (opts.allow404 && res.status === 404)) return res;
-    const message = method === 'HEAD' ? `${res.status} ${res.statusText}` : await refusal(res);
+    if (res.ok) return res;
+    const message = await refusal(res);
     throw new RegistryError(res.status, `${what}: ${message}`, undefined, message);
   }
 }

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { InputError, TooLargeError } from '../core/errors.ts';
+import { firstEvent } from '../ear/archive.ts';
 import { MAX_MANIFEST_BYTES } from '../ear/manifest.ts';
 import type { ArtifactStore } from './storage.ts';
 import { type Received, receiveUpload } from './upload.ts';
@@ -81,27 +82,12 @@ export function receiveMultipart(store: ArtifactStore, req: Request, opts: { max
         for (;;) {
           const { done, value } = await reader.read();
           if (done || failure) break;
-          if (!parser.write(value)) await drained(parser);
+          if (!parser.write(value)) await firstEvent(parser, ['drain', 'close', 'error']);
         }
         if (!failure) parser.end();
       } catch (err) {
         fail(new InputError(`the upload ended early: ${(err as Error).message}`));
       }
     })();
-  });
-}
-
-/** The parser can take more, or will take nothing more (it failed or closed). */
-function drained(parser: busboy.Busboy): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      parser.off('drain', done);
-      parser.off('close', done);
-      parser.off('error', done);
-      resolve();
-    };
-    parser.on('drain', done);
-    parser.on('close', done);
-    parser.on('error', done);
   });
 }

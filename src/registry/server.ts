@@ -24,21 +24,19 @@ export type RegistryServerOptions = {
   dataDir: string;
   /** refuse bodies over this (413); default DEFAULT_MAX_UPLOAD_MB MiB */
   maxUploadBytes?: number;
-  /** the clock embargoes are judged by (tests); default Date.now */
-  now?: () => number;
 };
 
 export type RegistryServer = { url: string; port: number; store: ArtifactStore; tokens: TokenStore; stop: () => Promise<void> };
 
 /** The registry's HTTP app over a store and its tokens; `startRegistryServer` puts it on a port. */
-function registryApp(store: ArtifactStore, tokens: TokenStore, opts: { maxUploadBytes: number; now: () => number }) {
+function registryApp(store: ArtifactStore, tokens: TokenStore, maxUploadBytes: number) {
   return httpApp({ name: 'svc registry', bodies: { '/artifact': { read: 'stream' }, '/artifact/:id/promote': { limit: MAX_PROMOTE_BODY, read: 'json', optional: true } } })
     .get('/healthz', () => ({ ok: true }))
     .get('/version', () => ({ service: 'svc-registry', version }))
-    .post('/artifact', ({ request }) => upload(request, store, tokens, opts.maxUploadBytes))
-    .get('/artifact/:id', ({ request, params }) => fetchBundle(request, artifactId(params.id), store, tokens, opts.now, false))
-    .head('/artifact/:id', ({ request, params }) => fetchBundle(request, artifactId(params.id), store, tokens, opts.now, true))
-    .get(`/artifact/:id/${MANIFEST_FILE}`, ({ request, params }) => fetchManifest(request, artifactId(params.id), store, tokens, opts.now))
+    .post('/artifact', ({ request }) => upload(request, store, tokens, maxUploadBytes))
+    .get('/artifact/:id', ({ request, params }) => fetchBundle(request, artifactId(params.id), store, tokens, false))
+    .head('/artifact/:id', ({ request, params }) => fetchBundle(request, artifactId(params.id), store, tokens, true))
+    .get(`/artifact/:id/${MANIFEST_FILE}`, ({ request, params }) => fetchManifest(request, artifactId(params.id), store, tokens))
     .post('/artifact/:id/promote', ({ request, params, body, query }) => promote(request, artifactId(params.id), body, query.target, store, tokens), { body: PromoteBody, query: PromoteQuery })
     .delete('/artifact/:id', ({ request, params }) => remove(request, artifactId(params.id), store, tokens));
 }
@@ -81,11 +79,11 @@ function hiddenFrom(meta: ArtifactMeta, who: Caller): boolean {
 }
 
 /** The meta of a bundle the caller may read, or the refusal. */
-function readable(req: Request, id: string, store: ArtifactStore, tokens: TokenStore, now: () => number): ArtifactMeta {
+function readable(req: Request, id: string, store: ArtifactStore, tokens: TokenStore): ArtifactMeta {
   const who = caller(req, tokens);
   const meta = metaOrFail(store, id);
   if (hiddenFrom(meta, who)) throw absent(id);
-  const access = readAccess(meta.visibility, meta.owner, who, now());
+  const access = readAccess(meta.visibility, meta.owner, who, Date.now());
   if (access === 'token') throw new HttpError(401, `artifact ${id} is ${meta.visibility}: a valid token is required`);
   if (access === 'refused') throw new HttpError(403, `artifact ${id} is ${meta.visibility}`);
   return meta;
@@ -99,8 +97,8 @@ function ownerOnly(req: Request, id: string, store: ArtifactStore, tokens: Token
   return meta;
 }
 
-function fetchBundle(req: Request, id: string, store: ArtifactStore, tokens: TokenStore, now: () => number, head: boolean): Response {
-  const meta = readable(req, id, store, tokens, now);
+function fetchBundle(req: Request, id: string, store: ArtifactStore, tokens: TokenStore, head: boolean): Response {
+  const meta = readable(req, id, store, tokens);
   const headers = {
     'Content-Type': 'application/gzip',
     'Content-Length': String(meta.size),
@@ -112,8 +110,8 @@ function fetchBundle(req: Request, id: string, store: ArtifactStore, tokens: Tok
   return new Response(head ? null : Bun.file(store.file(id, BUNDLE_FILE)), { status: 200, headers });
 }
 
-function fetchManifest(req: Request, id: string, store: ArtifactStore, tokens: TokenStore, now: () => number): Response {
-  const meta = readable(req, id, store, tokens, now);
+function fetchManifest(req: Request, id: string, store: ArtifactStore, tokens: TokenStore): Response {
+  const meta = readable(req, id, store, tokens);
   return new Response(Bun.file(store.file(id, MANIFEST_FILE)), { status: 200, headers: { 'Content-Type': 'application/json', 'X-Svc-Visibility': meta.visibility } });
 }
 
@@ -241,7 +239,7 @@ export function startRegistryServer(opts: RegistryServerOptions): RegistryServer
     releasePid(opts.dataDir, SERVER_PID.name);
     throw err;
   }
-  const app = registryApp(store, tokens, { maxUploadBytes: opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_MB * 1024 * 1024, now: opts.now ?? Date.now });
+  const app = registryApp(store, tokens, opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_MB * 1024 * 1024);
   const close = () => {
     tokens.close();
     releasePid(opts.dataDir, SERVER_PID.name);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../core/atomic.ts';
 import { NotFoundError } from '../core/errors.ts';
@@ -100,10 +100,5 @@ export class ArtifactStore {
     const gone = this.tempPath(`deleted-${id}`);
     renameSync(this.dir(id), gone);
     rmSync(gone, { recursive: true, force: true });
-  }
-
-  /** The ids held; for tests and tools. */
-  ids(): string[] {
-    return readdirSync(this.artifacts).filter(isArtifactId).sort();
   }
 }

@@ -14,5 +14,3 @@ export function createApp(ctx: ServerContext) {
   ctx.routing.replay = async (req) => app.handle(req);
   return app;
 }
-
-export type DashboardApp = ReturnType<typeof createApp>;

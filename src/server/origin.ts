@@ -11,7 +11,7 @@ export type OriginClass = 'none' | 'trusted' | 'foreign';
 
 /** `http://127.0.0.1:*`, `http://localhost:*`, `http://[::1]:*`: pages served by this machine. */
 export function isLoopbackOrigin(origin: string): boolean {
-  const url = parseOrigin(origin);
+  const url = URL.parse(origin);
   return url !== null && url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 }
 
@@ -21,7 +21,7 @@ export function isLoopbackOrigin(origin: string): boolean {
  */
 export function classifyOrigin(origin: string | null, host: string | null, listed: ReadonlySet<string>): OriginClass {
   if (origin === null) return 'none';
-  const url = parseOrigin(origin);
+  const url = URL.parse(origin);
   if (url === null) return 'foreign';
   if (isLoopbackOrigin(origin) || listed.has(url.origin)) return 'trusted';
   // the page this server served (reached by a non-loopback address) calling back home
@@ -37,7 +37,7 @@ export function classifyOrigin(origin: string | null, host: string | null, liste
 export function parseOriginList(text: string, from: string): Set<string> {
   const out = new Set<string>();
   for (const item of text.split(/[\s,]+/).filter(Boolean)) {
-    const url = parseOrigin(item);
+    const url = URL.parse(item);
     const bare = url !== null && url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && !item.includes('*');
     if (url === null || !bare || !['http:', 'https:'].includes(url.protocol)) {
       throw new InputError(`${from}: '${item}' is not an origin`, 'give origins such as https://notebook.example.org or http://192.168.1.5:3000, separated by commas');
@@ -45,12 +45,4 @@ export function parseOriginList(text: string, from: string): Set<string> {
     out.add(url.origin);
   }
   return out;
-}
-
-function parseOrigin(origin: string): URL | null {
-  try {
-    return new URL(origin);
-  } catch {
-    return null;
-  }
 }

@@ -1,7 +1,6 @@
-import { statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { InputError, NotFoundError } from '../errors.ts';
-import { isSafeId, resolveInside } from '../paths.ts';
+import { isSafeId, resolveInside, statOrNull } from '../paths.ts';
 import { experimentsDirOf, workspaceOf } from '../workspace.ts';
 
 /**
@@ -54,13 +53,7 @@ export function nodeWorkDir(checkpointDir: string, nodeId: string): string {
   const experiments = servedExperimentsDir(checkpointDir);
   // the id is a plain name, so joining it cannot leave the experiments directory; a link can
   const dir = join(experiments, nodeId);
-  let isDir = false;
-  try {
-    isDir = statSync(dir).isDirectory();
-  } catch {
-    // missing: reported below
-  }
-  if (!isDir) throw new NotFoundError(`node ${nodeId} has no work directory`, `looked for ${dir}`);
+  if (!statOrNull(dir)?.isDirectory()) throw new NotFoundError(`node ${nodeId} has no work directory`, `looked for ${dir}`);
   return resolveInside(experiments, nodeId, 'node work directory');
 }
 

@@ -1,8 +1,8 @@
-import { type Stats, statSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { InputError, NotFoundError } from '../errors.ts';
 import { isSecretPath } from '../secret-files.ts';
-import { realOfDeepestExisting, realOrSelf, resolveInside } from '../paths.ts';
+import { realOfDeepestExisting, realOrSelf, resolveInside, statOrNull } from '../paths.ts';
 
 /**
  * A file path a client names inside a checkpoint (or a node's work directory): relative, inside
@@ -21,12 +21,8 @@ export function displayPath(root: string, abs: string): string {
 
 /** The stat of a regular file the client asked for: 404 when missing, 400 for a directory, a device or a hard link. */
 export function regularFileStat(abs: string, rel: string): Stats {
-  let st: Stats;
-  try {
-    st = statSync(abs);
-  } catch {
-    throw new NotFoundError(`no file '${rel}' in this checkpoint`);
-  }
+  const st = statOrNull(abs);
+  if (!st) throw new NotFoundError(`no file '${rel}' in this checkpoint`);
   if (st.isDirectory()) throw new InputError(`'${rel}' is a directory`, 'give the path of a file; GET …/files lists them');
   if (!st.isFile()) throw new InputError(`'${rel}' is not a regular file`);
   refuseHardLink(st, rel);

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { readRange } from '../paths.ts';
 import { extname } from 'node:path';
 
 export type FileType = 'text' | 'image' | 'pdf' | 'binary';
@@ -54,20 +54,11 @@ export function rawHeadersOf(abs: string): Record<string, string> {
   return { ...base, 'content-type': 'application/octet-stream' };
 }
 
-/** The first bytes of a file; null when it cannot be read. */
-function headOf(abs: string): Uint8Array | null {
-  let fd: number;
+/** The first `bytes` bytes of a file (fewer when it is shorter); null when it cannot be read. */
+export function headOf(abs: string, bytes = SNIFF_BYTES): Buffer | null {
   try {
-    fd = openSync(abs, 'r');
+    return readRange(abs, 0, bytes);
   } catch {
     return null;
-  }
-  try {
-    const buf = Buffer.alloc(SNIFF_BYTES);
-    return buf.subarray(0, readSync(fd, buf, 0, SNIFF_BYTES, 0));
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
   }
 }

@@ -1,8 +1,9 @@
-import { readFileSync, rmdirSync } from 'node:fs';
+import { rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { version } from '../../../package.json';
 import { writeFileAtomic } from '../atomic.ts';
-import { statOrNull } from '../paths.ts';
+import { readTextOrNull, statOrNull } from '../paths.ts';
+import { parseLine } from '../json-object.ts';
 import { isMapping } from '../values.ts';
 import type { CheckpointStatus } from './status.ts';
 import type { Snapshot } from './snapshot.ts';
@@ -59,12 +60,7 @@ const unwritable = new Set<string>();
  * unreadable, damaged, of another format or version, or written for another root gives none.
  */
 export function loadIndex(root: string): Map<string, IndexRecord> {
-  let stored: unknown;
-  try {
-    stored = JSON.parse(readFileSync(indexFile(root), 'utf8'));
-  } catch {
-    return new Map();
-  }
+  const stored = parseLine(readTextOrNull(indexFile(root)) ?? '');
   // a workspace moved elsewhere keeps its inodes but not the paths the entries hold
   if (!isMapping(stored) || stored.format !== FORMAT || stored.svc !== version || stored.root !== root || !isMapping(stored.checkpoints)) return new Map();
   const records = new Map<string, IndexRecord>();

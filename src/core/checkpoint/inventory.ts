@@ -1,7 +1,7 @@
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LaunchConfig, RunMeta } from '../../schema/checkpoint.ts';
 import { readRecord } from './records.ts';
+import { statOrNull } from '../paths.ts';
 
 /** Files of a checkpoint worth pointing a researcher at, in pipeline order. */
 const NOTABLE = [
@@ -28,12 +28,8 @@ export type FileEntry = { path: string; size: number; kind: 'file' | 'dir' };
 
 export function notableFiles(dir: string): FileEntry[] {
   return NOTABLE.flatMap((rel) => {
-    try {
-      const st = statSync(join(dir, rel));
-      return [{ path: rel, size: st.isDirectory() ? 0 : st.size, kind: st.isDirectory() ? ('dir' as const) : ('file' as const) }];
-    } catch {
-      return [];
-    }
+    const st = statOrNull(join(dir, rel));
+    return st ? [{ path: rel, size: st.isDirectory() ? 0 : st.size, kind: st.isDirectory() ? ('dir' as const) : ('file' as const) }] : [];
   });
 }
 

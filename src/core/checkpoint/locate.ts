@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { InputError } from '../errors.ts';
-import { resolveInside } from '../paths.ts';
+import { resolveInside, statOrNull } from '../paths.ts';
 
 /**
  * Files only a run writes, whose presence makes a directory a checkpoint. An experiment.md alone
@@ -45,13 +45,7 @@ export function listCheckpointDirs(root: string): string[] {
   return names
     .filter((n) => !n.startsWith('.'))
     .map((n) => join(root, n))
-    .filter((d) => {
-      try {
-        return statSync(d).isDirectory() && isCheckpointDir(d);
-      } catch {
-        return false;
-      }
-    })
+    .filter((d) => statOrNull(d)?.isDirectory() === true && isCheckpointDir(d))
     .sort()
     .reverse();
 }

@@ -1,6 +1,8 @@
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCheckpointText } from './records.ts';
+import { readdirOrNull, readRange } from '../paths.ts';
+import { parseCheckpointJson, readCheckpointText } from './records.ts';
+import { parseLine } from '../json-object.ts';
 
 // The memory backup is memory/backup-format.ts's to read and write; here are the access logs.
 export const ACCESS_LOG = 'memory_access.jsonl';
@@ -56,25 +58,14 @@ export function readMemoryAccess(dir: string, opts: { limit: number; nodeId?: st
   }
   out.events = newestFirst.reverse();
   if (out.skipped > 0) out.problems.push(`${out.skipped} damaged line(s) skipped`);
-  const summaryText = readCheckpointText(join(dir, ACCESS_SUMMARY), out.problems);
-  if (summaryText !== null) {
-    try {
-      out.summary = JSON.parse(summaryText);
-    } catch (err) {
-      out.problems.push(`${join(dir, ACCESS_SUMMARY)}: is not valid JSON (${(err as Error).message})`);
-    }
-  }
+  const summaryFile = join(dir, ACCESS_SUMMARY);
+  out.summary = parseCheckpointJson(summaryFile, readCheckpointText(summaryFile, out.problems), out.problems) ?? null;
   return out;
 }
 
 /** The live log first, then rotated ones by their epoch suffix, newest first. */
 export function accessLogsNewestFirst(dir: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
+  const names = readdirOrNull(dir) ?? [];
   const rotated = names
     .map((n) => ({ n, m: /^memory_access\.(\d+)\.jsonl$/.exec(n) }))
     .filter((x) => x.m !== null)
@@ -101,24 +92,6 @@ function readTail(file: string, problems: string[]): { text: string; cut: boolea
     const text = readCheckpointText(file, problems);
     return text === null ? null : { text, cut: false };
   }
-  const fd = openSync(file, 'r');
-  try {
-    const buf = Buffer.alloc(MAX_ACCESS_READ_BYTES);
-    const n = readSync(fd, buf, 0, buf.length, size - buf.length);
-    const text = buf.subarray(0, n).toString('utf8');
-    return { text: text.slice(text.indexOf('\n') + 1), cut: true };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** undefined for a blank line, null for one that is not a JSON object. */
-export function parseLine(line: string): Json | null | undefined {
-  if (line.trim() === '') return undefined;
-  try {
-    const v: unknown = JSON.parse(line);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null;
-  } catch {
-    return null;
-  }
+  const text = readRange(file, size - MAX_ACCESS_READ_BYTES, MAX_ACCESS_READ_BYTES).toString('utf8');
+  return { text: text.slice(text.indexOf('\n') + 1), cut: true };
 }

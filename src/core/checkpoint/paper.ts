@@ -1,7 +1,8 @@
-import { closeSync, constants, lstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { constants, lstatSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { writeJsonAtomic } from '../atomic.ts';
-import { isWithin, realOrSelf } from '../paths.ts';
+import { isWithin, readRange, realOrSelf, statOrNull } from '../paths.ts';
+import { headOf } from './files-type.ts';
 
 /** Where the pipeline leaves a run's paper: the LaTeX source and the compiled PDF. */
 const TEX_CANDIDATES = ['full_paper.tex', join('paper', 'full_paper.tex')];
@@ -26,7 +27,7 @@ export function paperFacts(dir: string): PaperFacts | null {
   const tex = firstFile(dir, TEX_CANDIDATES);
   const pdf = firstFile(dir, PDF_CANDIDATES);
   if (!tex && !pdf) return null;
-  return { tex_path: tex, pdf_path: pdf, title: tex ? texTitle(readHead(tex)) : null, pages: pdf ? (recordedPages(pdf) ?? finalizePages(dir, pdf)) : null };
+  return { tex_path: tex, pdf_path: pdf, title: tex ? texTitle(headOf(tex, TITLE_SCAN_BYTES)?.toString('utf8') ?? '') : null, pages: pdf ? (recordedPages(pdf) ?? finalizePages(dir, pdf)) : null };
 }
 
 /** What a compile records beside `<name>.pdf`, in `<name>.pages.json`: the PDF's page count and the size and mtime of the PDF it counted. */
@@ -53,7 +54,7 @@ export function recordedPages(pdf: string): number | null {
   try {
     const rst = lstatSync(file, { throwIfNoEntry: false });
     if (!rst?.isFile() || rst.size > MAX_PAGES_RECORD_BYTES) return null;
-    const text = readHead(file, MAX_PAGES_RECORD_BYTES + 1, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const text = readRange(file, 0, MAX_PAGES_RECORD_BYTES + 1, constants.O_RDONLY | constants.O_NOFOLLOW).toString('utf8');
     if (Buffer.byteLength(text) > MAX_PAGES_RECORD_BYTES) return null;
     const r = JSON.parse(text) as Partial<PagesRecord>;
     const st = statSync(pdf);
@@ -68,28 +69,9 @@ function firstFile(dir: string, candidates: string[]): string | null {
   const root = realOrSelf(dir);
   for (const rel of candidates) {
     const file = join(dir, rel);
-    try {
-      if (statSync(file).isFile() && isWithin(root, realOrSelf(file))) return file;
-    } catch {
-      // absent
-    }
+    if (statOrNull(file)?.isFile() && isWithin(root, realOrSelf(file))) return file;
   }
   return null;
-}
-
-/** The first `bytes` of a file as text; '' when it cannot be read. */
-function readHead(file: string, bytes = TITLE_SCAN_BYTES, flags: string | number = 'r'): string {
-  let fd: number | null = null;
-  try {
-    fd = openSync(file, flags);
-    const buf = Buffer.alloc(bytes);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    return buf.subarray(0, n).toString('utf8');
-  } catch {
-    return '';
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
 }
 
 /** The text of the first \title{...} (its optional short form skipped), as a reader sees it; null when there is none. */

@@ -1,8 +1,9 @@
-import { linkSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { linkSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic.ts';
 import { ConflictError } from '../errors.ts';
 import { type FileLock, tryLockFile } from '../file-lock.ts';
+import { readTextOrNull } from '../paths.ts';
 
 export const PID_FILE = '.svc_pid';
 /** written by the reference implementation; read so its running checkpoints show as running */
@@ -11,12 +12,8 @@ const LEGACY_PID_FILE = '.ari_pid';
 /** The PID recorded in a checkpoint, or null when none (empty, non-numeric or ≤ 0 count as none). */
 export function readPid(dir: string): number | null {
   for (const name of [PID_FILE, LEGACY_PID_FILE]) {
-    let text: string;
-    try {
-      text = readFileSync(join(dir, name), 'utf8').trim();
-    } catch {
-      continue;
-    }
+    const text = readTextOrNull(join(dir, name))?.trim();
+    if (text === undefined) continue;
     const pid = /^\d+$/.test(text) ? Number(text) : 0;
     return pid > 0 ? pid : null;
   }
@@ -153,10 +150,6 @@ export function releasePid(dir: string, name = PID_FILE): void {
 }
 
 function pidIn(file: string): number | null {
-  try {
-    const text = readFileSync(file, 'utf8').trim();
-    return /^\d+$/.test(text) && Number(text) > 0 ? Number(text) : null;
-  } catch {
-    return null;
-  }
+  const text = readTextOrNull(file)?.trim() ?? '';
+  return /^\d+$/.test(text) && Number(text) > 0 ? Number(text) : null;
 }

@@ -1,9 +1,8 @@
 import { edenGC } from 'bun:jsc';
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NodeRecord } from '../../schema/checkpoint.ts';
-import { readJsonObject } from '../json-object.ts';
-import { isSafeId } from '../paths.ts';
+import { parseLine } from '../json-object.ts';
+import { isSafeId, readTextOrNull, statOrNull } from '../paths.ts';
 import { printable } from '../text.ts';
 import { isMapping } from '../values.ts';
 import { experimentsDirOf } from '../workspace.ts';
@@ -43,16 +42,11 @@ export function nodePlacements(dir: string, nodes: NodeRecord[]): Record<string,
 const COLLECT_EVERY = 16;
 
 function readPlacement(path: string): Placement | null {
-  let r: Record<string, unknown> | null;
-  try {
-    // not a regular file (a FIFO would hang the read), or far too large to be a report
-    const st = statSync(path, { throwIfNoEntry: false });
-    if (!st?.isFile() || st.size > MAX_NODE_REPORT_BYTES) return null;
-    r = readJsonObject(path);
-  } catch {
-    return null;
-  }
-  if (r === null) return null;
+  // not a regular file (a FIFO would hang the read), or far too large to be a report
+  const st = statOrNull(path);
+  if (!st?.isFile() || st.size > MAX_NODE_REPORT_BYTES) return null;
+  const r = parseLine(readTextOrNull(path) ?? '');
+  if (!r) return null;
   const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
   return { executor: text(r.executor), host: text(r.hostname), job_id: text(r.slurm_job_id), image: isMapping(r.container) ? text(r.container.image) : null };
 }

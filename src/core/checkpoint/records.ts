@@ -10,15 +10,8 @@ import type { TSchema } from '@sinclair/typebox';
  */
 export function readRecord<S extends TSchema>(dir: string, name: string, schema: S, problems: string[], check?: (value: unknown) => boolean): S['static'] | null {
   const file = join(dir, name);
-  const text = readCheckpointText(file, problems);
-  if (text === null) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    problems.push(`${file}: is not valid JSON (${(err as Error).message})`);
-    return null;
-  }
+  const value = parseCheckpointJson(file, readCheckpointText(file, problems), problems);
+  if (value === undefined) return null;
   if (check?.(value)) return value as S['static'];
   const { firstRecordError } = require('./record-errors.ts') as typeof import('./record-errors.ts');
   const error = firstRecordError(schema, value);
@@ -48,5 +41,16 @@ export function readCheckpointText(file: string, problems: string[]): string | n
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${file}: cannot be read (${(err as Error).message})`);
     return null;
+  }
+}
+
+/** The JSON value of a checkpoint file's text; undefined when there is no text, or when it is not JSON (then named in problems). */
+export function parseCheckpointJson(file: string, text: string | null, problems: string[]): unknown {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    problems.push(`${file}: is not valid JSON (${(err as Error).message})`);
+    return undefined;
   }
 }

@@ -1,9 +1,9 @@
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NodeRecord } from '../../schema/checkpoint.ts';
+import { statOrNull } from '../paths.ts';
 import { type PaperFacts, paperFacts } from './paper.ts';
 import { nodePlacements, type Placement } from './placement.ts';
-import { readCheckpointText } from './records.ts';
+import { parseCheckpointJson, readCheckpointText } from './records.ts';
 import { type CheckpointSummary, summarizeCheckpoint } from './summary.ts';
 
 /** Report files larger than this are named as a problem instead of being sent whole. */
@@ -94,23 +94,12 @@ function orsResults(dir: string, problems: string[]): CheckpointReport['ors'] | 
 
 /** A JSON file's value; undefined when it is absent or damaged (then named in problems). */
 function readJson(file: string, problems: string[]): unknown {
-  const text = readLimited(file, problems);
-  if (text === null) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    problems.push(`${file}: is not valid JSON (${(err as Error).message})`);
-    return undefined;
-  }
+  return parseCheckpointJson(file, readLimited(file, problems), problems);
 }
 
 function readLimited(file: string, problems: string[]): string | null {
-  let size = 0;
-  try {
-    size = statSync(file).size;
-  } catch {
-    // absent, or its directory is a file: readCheckpointText says which, if anything
-  }
+  // absent, or its directory is a file: readCheckpointText says which, if anything
+  const size = statOrNull(file)?.size ?? 0;
   if (size > MAX_REPORT_BYTES) {
     problems.push(`${file}: is ${(size / 1024 / 1024).toFixed(1)} MB, over the ${MAX_REPORT_BYTES / 1024 / 1024} MB shown in a summary`);
     return null;

@@ -1,7 +1,8 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CostTraceRecord } from '../../schema/checkpoint.ts';
-import { isFileAt } from '../paths.ts';
+import { isFileAt, readdirOrNull, statOrNull } from '../paths.ts';
+import { parseLine } from '../json-object.ts';
 
 /**
  * Where a reader of the run log is: byte offsets into the run log and into cost_trace.jsonl, both
@@ -44,12 +45,8 @@ export function findRunLog(checkpointDir: string): string | null {
 
 function newestRunLog(dir: string): string | null {
   let best: { file: string; epoch: number } | null = null;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return null;
-  }
+  const names = readdirOrNull(dir);
+  if (names === null) return null;
   for (const name of names) {
     const epoch = Number(RUN_LOG.exec(name)?.[1] ?? Number.NaN);
     if (Number.isNaN(epoch) || (best && best.epoch >= epoch)) continue;
@@ -182,13 +179,8 @@ export function stripAnsi(text: string): string {
 
 /** A cost_trace.jsonl record as a log line: `[hh:mm:ss] <skill> | model=<m> tokens=<n> node=<id>`; null for a line that is not a record. */
 export function costMessage(line: string): string | null {
-  let r: CostTraceRecord;
-  try {
-    r = JSON.parse(line) as CostTraceRecord;
-  } catch {
-    return null;
-  }
-  if (r === null || typeof r !== 'object' || Array.isArray(r)) return null;
+  const r = parseLine(line) as CostTraceRecord | null | undefined;
+  if (!r) return null;
   const time = r.timestamp ? new Date(r.timestamp) : null;
   const hms = time && !Number.isNaN(time.getTime()) ? time.toISOString().slice(11, 19) : '--:--:--';
   const tokens = r.total_tokens ?? (r.prompt_tokens ?? 0) + (r.completion_tokens ?? 0);
@@ -203,9 +195,5 @@ function lastLineEnd(file: string): number {
 }
 
 function fileSize(file: string): number {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
-  }
+  return statOrNull(file)?.size ?? 0;
 }

@@ -24,20 +24,11 @@ export function statusWithoutProcess(tree: TreeFile | null): Exclude<CheckpointS
 
 export type NodeCounts = { total: number; pending: number; running: number; success: number; failed: number; other: number };
 
-/** Older files say completed or done for success. */
+/** Node statuses as counted; older files say completed or done for success. */
+const NODE_STATUS = new Map<string | undefined, Exclude<keyof NodeCounts, 'total' | 'other'>>([['pending', 'pending'], ['running', 'running'], ['success', 'success'], ['failed', 'failed'], ['completed', 'success'], ['done', 'success']]);
+
 export function normalizeNodeStatus(s: string | undefined): 'pending' | 'running' | 'success' | 'failed' | 'other' {
-  switch (s) {
-    case 'pending':
-    case 'running':
-    case 'success':
-    case 'failed':
-      return s;
-    case 'completed':
-    case 'done':
-      return 'success';
-    default:
-      return 'other';
-  }
+  return NODE_STATUS.get(s) ?? 'other';
 }
 
 export function countNodes(tree: TreeFile | null): NodeCounts {

@@ -1,10 +1,11 @@
-import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { CostSummary, type CostTraceRecord, EvaluationCriteria, IdeaFile, type NodeRecord, ReviewScore, type TreeFile } from '../../schema/checkpoint.ts';
 import { recordCheckCode } from '../../schema/record-check.ts' with { type: 'macro' };
 import { compiledCheck, readCheckpointText, readRecord } from './records.ts';
 import { type CheckpointStatus, checkpointStatus, countNodes, type NodeCounts } from './status.ts';
 import { readTree, type TreeRead } from './tree.ts';
+import { statOrNull } from '../paths.ts';
+import { experimentGoal } from '../config/experiment-detail.ts';
 
 // the records a summary reads are checked by TypeBox's compiled checks, written when svc is built:
 // a valid record costs neither the compiler nor TypeBox's value module
@@ -107,15 +108,9 @@ function reviewScore(dir: string, problems: string[]): number | null {
 /** The first paragraph under `## Research Goal` or `## Goal`, else the first one that is not a heading. */
 function goalOf(dir: string, problems: string[]): string | null {
   const text = readCheckpointText(join(dir, 'experiment.md'), problems);
-  if (text === null) return null;
-  const lines = text.split(/\r?\n/).map((l) => l.trim());
-  const heading = lines.findIndex((l) => /^#{1,6}\s*(research\s+)?goal\s*$/i.test(l));
-  const after = heading >= 0 ? lines.slice(heading + 1) : lines;
-  const start = after.findIndex((l) => l !== '' && !l.startsWith('#'));
-  if (start < 0) return null;
-  const end = after.findIndex((l, i) => i > start && (l === '' || l.startsWith('#')));
-  const paragraph = after.slice(start, end < 0 ? undefined : end).join(' ');
-  return paragraph.length > 240 ? `${paragraph.slice(0, 237)}...` : paragraph;
+  // the summary's heading takes no colon
+  const paragraph = text === null ? null : experimentGoal(text, /^#{1,6}\s*(research\s+)?goal\s*$/i);
+  return paragraph !== null && paragraph.length > 240 ? `${paragraph.slice(0, 237)}...` : paragraph;
 }
 
 function firstLine(s: unknown): string | null {
@@ -124,11 +119,8 @@ function firstLine(s: unknown): string | null {
 
 function modifiedAt(dir: string, treeFile: string | null): string {
   const times = [dir, treeFile].flatMap((p) => {
-    try {
-      return p ? [statSync(p).mtimeMs] : [];
-    } catch {
-      return [];
-    }
+    const st = p ? statOrNull(p) : null;
+    return st ? [st.mtimeMs] : [];
   });
   return new Date(Math.max(...times, 0)).toISOString();
 }

@@ -1,5 +1,6 @@
-import { readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { readdirOrNull } from '../paths.ts';
 import type { NodeRecord, TreeFile } from '../../schema/checkpoint.ts';
 import { readCheckpointText } from './records.ts';
 import { readOutline } from './tree-outline.ts';
@@ -99,13 +100,7 @@ function treeOf(parsed: unknown, file: string, problems: string[]): FileRead {
 }
 
 function legacyTreeFile(dir: string): string | null {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return null;
-  }
-  for (const name of entries.filter((n) => n.startsWith('node_')).sort()) {
+  for (const name of (readdirOrNull(dir) ?? []).filter((n) => n.startsWith('node_')).sort()) {
     const f = join(dir, name, 'tree.json');
     try {
       if (statSync(f).size > 2) return f;
@@ -117,50 +112,19 @@ function legacyTreeFile(dir: string): string | null {
 }
 
 /**
- * The complete node objects of a truncated or corrupted tree file: scans to the top-level
- * "nodes" array and parses each element that is closed before the damage.
+ * The complete node objects of a truncated or corrupted tree file: one scan finds the top-level
+ * "nodes" array (the `[` after that key in the outermost object) and parses each element of it
+ * that is closed before the damage.
  */
 export function salvageNodes(text: string): NodeRecord[] {
-  const start = findTopLevelArray(text, 'nodes');
-  if (start < 0) return [];
   const out: NodeRecord[] = [];
-  let depth = 0;
-  let inString = false;
-  let elementStart = -1;
-  for (let i = start + 1; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (c === '"') inString = true;
-    else if (c === '{' || c === '[') {
-      if (depth === 0) elementStart = i;
-      depth++;
-    } else if (c === '}' || c === ']') {
-      if (depth === 0) break; // end of the nodes array
-      depth--;
-      if (depth === 0 && elementStart >= 0) {
-        try {
-          const node = JSON.parse(text.slice(elementStart, i + 1)) as NodeRecord;
-          if (node && typeof node.id === 'string') out.push(node);
-        } catch {
-          return out;
-        }
-        elementStart = -1;
-      }
-    }
-  }
-  return out;
-}
-
-/** Index of the `[` that opens `"key": [` in the outermost object, or -1. */
-function findTopLevelArray(text: string, key: string): number {
   let depth = 0;
   let inString = false;
   let stringStart = -1;
   let lastKey = '';
+  /** the depth of the array's elements, once the array is found */
+  let list: number | null = null;
+  let elementStart = -1;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (inString) {
@@ -175,10 +139,22 @@ function findTopLevelArray(text: string, key: string): number {
       inString = true;
       stringStart = i;
     } else if (c === '{' || c === '[') {
-      if (c === '[' && depth === 1 && lastKey === key) return i;
+      if (list === null && c === '[' && depth === 1 && lastKey === 'nodes') list = depth + 1;
+      else if (depth === list) elementStart = i;
       depth++;
-    } else if (c === '}' || c === ']') depth--;
-    else if (c === ',') lastKey = '';
+    } else if (c === '}' || c === ']') {
+      if (depth === list) break; // end of the nodes array
+      depth--;
+      if (depth === list && elementStart >= 0) {
+        try {
+          const node = JSON.parse(text.slice(elementStart, i + 1)) as NodeRecord;
+          if (node && typeof node.id === 'string') out.push(node);
+        } catch {
+          return out;
+        }
+        elementStart = -1;
+      }
+    } else if (c === ',') lastKey = '';
   }
-  return -1;
+  return out;
 }

@@ -1,7 +1,7 @@
-import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { NotFoundError, TooLargeError } from '../errors.ts';
-import { resolveInside } from '../paths.ts';
+import { readdirOrNull, resolveInside } from '../paths.ts';
 import { experimentLine, experimentPartition } from './experiment-md.ts';
 
 /** What the wizard shows of an experiment description. */
@@ -36,11 +36,11 @@ export function experimentTitle(markdown: string): string | null {
   return m?.[1] ?? null;
 }
 
-/** The first paragraph under `## Research Goal` or `## Goal`, else the first paragraph that is not a heading. */
-export function experimentGoal(markdown: string): string | null {
+/** The first paragraph under `## Research Goal` or `## Goal` (the `heading`), else the first paragraph that is not a heading. */
+export function experimentGoal(markdown: string, heading = /^#{1,6}\s*(research\s+)?goal\s*:?\s*$/i): string | null {
   const lines = markdown.split(/\r?\n/).map((l) => l.trim());
-  const heading = lines.findIndex((l) => /^#{1,6}\s*(research\s+)?goal\s*:?\s*$/i.test(l));
-  const after = heading >= 0 ? lines.slice(heading + 1) : lines;
+  const at = lines.findIndex((l) => heading.test(l));
+  const after = at >= 0 ? lines.slice(at + 1) : lines;
   const start = after.findIndex((l) => l !== '' && !l.startsWith('#'));
   if (start < 0) return null;
   const end = after.findIndex((l, i) => i > start && (l === '' || l.startsWith('#')));
@@ -128,13 +128,7 @@ function listUploadedFiles(uploads: string): Omit<ProvidedFile, 'mentioned'>[] {
   const base = dirname(uploads);
   const found: Omit<ProvidedFile, 'mentioned'>[] = [];
   const walk = (dir: string) => {
-    let names: string[];
-    try {
-      names = readdirSync(dir).sort();
-    } catch {
-      return;
-    }
-    for (const name of names) {
+    for (const name of readdirOrNull(dir)?.sort() ?? []) {
       if (found.length >= MAX_LISTED_UPLOADS) return;
       if (name.startsWith('.')) continue;
       const full = join(dir, name);

@@ -22,9 +22,7 @@ export function readSavedSettings(file: string): SavedSettings {
   } catch (err) {
     throw new InputError(`${file} is not valid JSON: ${(err as Error).message}`, 'fix or remove the file');
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new InputError(`${file} must hold a JSON object`, 'fix or remove the file');
-  }
+  if (!isMapping(parsed)) throw new InputError(`${file} must hold a JSON object`, 'fix or remove the file');
   return parsed as SavedSettings;
 }
 

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { InputError, UnavailableError } from '../errors.ts';
 import { printable } from '../text.ts';
+import { runCommand } from '../../memory/deploy/run-command.ts';
 
 /** A login to probe, as a client gives it; empty strings count as not given. */
 export type SshLogin = { host: string; port?: number; user?: string; key?: string };
@@ -69,14 +70,7 @@ export async function probeSsh(target: SshTarget, opts: ProbeOptions): Promise<S
     '--', target.user ? `${target.user}@${target.host}` : target.host, 'true',
   ];
   const started = performance.now();
-  const proc = Bun.spawn([opts.ssh, ...args], { env: sshEnv(opts.env), stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' });
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    proc.kill('SIGKILL');
-  }, timeoutMs);
-  const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
-  clearTimeout(timer);
+  const { code, stderr, timedOut } = await runCommand([opts.ssh, ...args], sshEnv(opts.env), timeoutMs);
   if (timedOut) return { ok: false, host: target.host, reason: `timed out after ${seconds(timeoutMs)} s` };
   if (code === 0) return { ok: true, host: target.host, elapsed_ms: Math.round(performance.now() - started) };
   return { ok: false, host: target.host, reason: errorLine(stderr) ?? `ssh exited with status ${code}` };

@@ -1,4 +1,5 @@
 import { SvcError } from '../../core/errors.ts';
+import { parseLine } from '../../core/json-object.ts';
 
 /** Why a backend failed, as the publish record and transform-skill tools report it. */
 export type BackendErrorKind = 'auth' | 'network' | 'conflict' | 'not_found' | 'invalid';
@@ -36,13 +37,9 @@ export async function httpError(res: Response, what: string, secrets: readonly (
   let detail = '';
   try {
     const text = (await res.text()).trim();
-    try {
-      const j = JSON.parse(text) as Record<string, unknown>;
-      const m = j.error ?? j.message ?? j.Message;
-      detail = typeof m === 'string' ? m : typeof m === 'object' && m ? JSON.stringify(m) : text;
-    } catch {
-      detail = text;
-    }
+    const j = parseLine(text);
+    const m = j?.error ?? j?.message ?? j?.Message;
+    detail = typeof m === 'string' ? m : typeof m === 'object' && m ? JSON.stringify(m) : text;
   } catch {
     /* no body */
   }
@@ -55,12 +52,7 @@ export async function request(url: string, init: RequestInit, what: string): Pro
   try {
     return await fetch(url, init);
   } catch (err) {
-    let host = url;
-    try {
-      host = new URL(url).host;
-    } catch {
-      /* not a URL */
-    }
+    const host = URL.parse(url)?.host ?? url;
     const why = err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
     throw new BackendError('network', `${what}: cannot reach ${host} (${why})`);
   }

@@ -1,12 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MANIFEST_FILE, type ManifestLock } from '../manifest.ts';
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
-  return v;
-}
+import { MANIFEST_FILE, type ManifestLock, manifestText } from '../manifest.ts';
 
 /**
  * The manifest.lock bytes to publish beside the tarball: the checkpoint's own
@@ -20,5 +14,5 @@ export function manifestBytes(checkpointDir: string, manifest: ManifestLock): st
   } catch {
     /* absent or unreadable: write it out */
   }
-  return `${JSON.stringify(sortKeys(manifest), null, 2)}\n`;
+  return manifestText(manifest);
 }

@@ -24,12 +24,8 @@ export function objectStoreConfig(settings: Record<string, unknown>, env: Env, r
   if (!bucket) throw new BackendError('invalid', 'no bucket for object-store', 'set bucket in the publish settings or SVC_OBJECT_STORE_BUCKET');
   const region = str(settings.region) ?? str(recorded.region) ?? str(env.SVC_OBJECT_STORE_REGION) ?? str(env.AWS_REGION) ?? str(env.AWS_DEFAULT_REGION) ?? 'us-east-1';
   const endpoint = (str(settings.endpoint) ?? str(recorded.endpoint) ?? str(env.SVC_OBJECT_STORE_ENDPOINT) ?? str(env.AWS_ENDPOINT_URL_S3) ?? str(env.AWS_ENDPOINT_URL) ?? `https://s3.${region}.amazonaws.com`).replace(/\/+$/, '');
-  try {
-    const u = new URL(endpoint);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
-  } catch {
-    throw new BackendError('invalid', `object-store endpoint ${endpoint} is not an http(s) URL`);
-  }
+  const scheme = URL.parse(endpoint)?.protocol;
+  if (scheme !== 'http:' && scheme !== 'https:') throw new BackendError('invalid', `object-store endpoint ${endpoint} is not an http(s) URL`);
   const prefix = (str(settings.prefix) ?? str(recorded.prefix) ?? str(env.SVC_OBJECT_STORE_PREFIX) ?? 'svc-bundles').replace(/^\/+|\/+$/g, '');
   if (prefix.split('/').some((s) => s === '..' || s === '.')) throw new BackendError('invalid', `object-store prefix ${prefix} has a . or .. segment`);
   const accessKeyId = str(env.SVC_OBJECT_STORE_ACCESS_KEY_ID) ?? str(env.AWS_ACCESS_KEY_ID);

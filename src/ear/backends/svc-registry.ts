@@ -7,12 +7,8 @@ import type { Backend, Env, PublishInput, PublishOutcome, PublishedRecord, Promo
 export function registryTarget(settings: Record<string, unknown>, env: Env, recorded?: unknown): { url: string; token: string | undefined } {
   const url = str(settings.url) ?? str(recorded) ?? str(env.SVC_REGISTRY_URL);
   if (!url) throw new BackendError('invalid', 'no registry URL for svc-registry', 'add the registry to .svc/registries.yaml or set SVC_REGISTRY_URL');
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new BackendError('invalid', `registry URL ${url} is not a URL`);
-  }
+  const parsed = URL.parse(url);
+  if (parsed === null) throw new BackendError('invalid', `registry URL ${url} is not a URL`);
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new BackendError('invalid', `registry URL ${url} is not http(s)`);
   return { url: url.replace(/\/+$/, ''), token: str(settings.token) ?? str(env.SVC_REGISTRY_TOKEN) };
 }

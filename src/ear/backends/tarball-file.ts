@@ -1,14 +1,10 @@
-import { statSync } from 'node:fs';
+import { statOrNull } from '../../core/paths.ts';
 import { BackendError } from './errors.ts';
 
 /** The tarball's size, failing as `invalid` when it is not a readable file. */
 export function tarballSize(path: string): number {
-  let st;
-  try {
-    st = statSync(path);
-  } catch {
-    throw new BackendError('invalid', `bundle tarball ${path} does not exist`, 'curate and build the bundle first');
-  }
+  const st = statOrNull(path);
+  if (!st) throw new BackendError('invalid', `bundle tarball ${path} does not exist`, 'curate and build the bundle first');
   if (!st.isFile()) throw new BackendError('invalid', `bundle tarball ${path} is not a file`);
   return st.size;
 }

@@ -1,7 +1,8 @@
-import { readdirSync } from 'node:fs';
+import { readdirOrNull } from '../../core/paths.ts';
 import { basename } from 'node:path';
 import type { Env } from '../../core/config/env-vars.ts';
 import { oneLine } from '../../core/errors.ts';
+import { parseLine } from '../../core/json-object.ts';
 import { MemoryClient } from '../client.ts';
 import { LETTA_PORT } from './docker.ts';
 import { commandLineOf, type LocalPath, readRecord, recordIsOurs } from './local-state.ts';
@@ -83,7 +84,7 @@ async function dockerContainers(env: Env, probes: Record<string, string>): Promi
   probes.docker = 'ok';
   return r.stdout
     .split('\n')
-    .map((l) => parseJson(l))
+    .map((l) => parseLine(l))
     .filter((c) => typeof c?.Image === 'string' && c.Image.startsWith('letta/letta'))
     .map((c) => {
       const port = /(?:^|,\s*)[\d.:[\]]*:(\d+)->8283\/tcp/.exec(String(c?.Ports ?? ''))?.[1];
@@ -100,7 +101,7 @@ async function singularityInstances(env: Env, probes: Record<string, string>): P
       continue;
     }
     const r = await runCommand([bin, 'instance', 'list', '--json'], env, PROBE_TIMEOUT_MS);
-    const list = parseJson(r.stdout)?.instances;
+    const list = parseLine(r.stdout)?.instances;
     if (r.code !== 0 || !Array.isArray(list)) {
       probes[name] = `instance list failed: ${lastLine(r.stderr) ?? `exit ${r.code}`}`;
       continue;
@@ -116,10 +117,8 @@ async function singularityInstances(env: Env, probes: Record<string, string>): P
 
 /** `letta server` (pip) and `svc memory serve` (embedded) processes, from /proc. */
 function serverProcesses(skip: Set<number>, probes: Record<string, string>): Omit<Deployment, 'reachable'>[] {
-  let pids: number[];
-  try {
-    pids = readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number);
-  } catch {
+  const pids = readdirOrNull('/proc')?.filter((n) => /^\d+$/.test(n)).map(Number);
+  if (pids === undefined) {
     probes.processes = 'no /proc to list processes from';
     return [];
   }
@@ -141,13 +140,4 @@ function serverProcesses(skip: Set<number>, probes: Record<string, string>): Omi
     out.push({ path, found_by: 'process list', id: String(pid), url: `http://127.0.0.1:${port}`, managed: false });
   }
   return out;
-}
-
-function parseJson(text: string): Record<string, unknown> | null {
-  try {
-    const v: unknown = JSON.parse(text);
-    return v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }

@@ -1,8 +1,9 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAlive } from '../../core/checkpoint/pid.ts';
 import { localDir } from './local-state.ts';
 import { makeOwnDir } from '../../core/workspace.ts';
+import { readTextOrNull } from '../../core/paths.ts';
 
 /**
  * One start-local, stop-local or restart at a time per workspace. Two starts that overlap would
@@ -24,12 +25,7 @@ export async function withLocalLock<T>(workspace: string, work: () => Promise<T>
 
 function take(file: string): boolean {
   try {
-    const fd = openSync(file, 'wx');
-    try {
-      writeSync(fd, `${process.pid}\n`);
-    } finally {
-      closeSync(fd);
-    }
+    writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -41,10 +37,6 @@ function take(file: string): boolean {
 }
 
 function ownerOf(file: string): number | null {
-  try {
-    const text = readFileSync(file, 'utf8').trim();
-    return /^\d+$/.test(text) ? Number(text) : null;
-  } catch {
-    return null;
-  }
+  const text = readTextOrNull(file)?.trim() ?? '';
+  return /^\d+$/.test(text) ? Number(text) : null;
 }

@@ -1,7 +1,9 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../../core/atomic.ts';
 import { isAlive } from '../../core/checkpoint/pid.ts';
+import { parseLine } from '../../core/json-object.ts';
+import { readTextOrNull } from '../../core/paths.ts';
 
 /** How a local memory server is deployed: the embedded server, or Letta in docker, singularity/apptainer or a pip venv. */
 export const LOCAL_PATHS = ['auto', 'docker', 'singularity', 'pip'] as const;
@@ -36,12 +38,8 @@ export const recordFile = (workspace: string) => join(localDir(workspace), 'loca
 export const logFile = (workspace: string) => join(localDir(workspace), 'server.log');
 
 export function readRecord(workspace: string): LocalRecord | null {
-  try {
-    const v = JSON.parse(readFileSync(recordFile(workspace), 'utf8')) as LocalRecord;
-    return typeof v === 'object' && v !== null && typeof v.path === 'string' ? v : null;
-  } catch {
-    return null;
-  }
+  const v = parseLine(readTextOrNull(recordFile(workspace)) ?? '');
+  return typeof v?.path === 'string' ? (v as LocalRecord) : null;
 }
 
 export function writeRecord(workspace: string, record: LocalRecord): void {
@@ -78,10 +76,6 @@ export function recordIsOurs(record: LocalRecord): boolean {
 
 /** A process's arguments from /proc; null where that is not readable. */
 export function commandLineOf(pid: number): string[] | null {
-  try {
-    const raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    return raw.split('\0').filter((a, i, all) => a !== '' || i < all.length - 1);
-  } catch {
-    return null;
-  }
+  const raw = readTextOrNull(`/proc/${pid}/cmdline`);
+  return raw === null ? null : raw.split('\0').filter((a, i, all) => a !== '' || i < all.length - 1);
 }

@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync } from 'node:fs';
 import type { Env } from '../../core/config/env-vars.ts';
 import { definedEnv } from '../../core/config/environment.ts';
 import { UnavailableError } from '../../core/errors.ts';
@@ -137,11 +137,5 @@ function spawnServe(plan: LaunchPlan, env: Env, log: string) {
 }
 
 function appendLog(file: string, text: string): void {
-  if (text === '') return;
-  const fd = openSync(file, 'a');
-  try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
+  if (text !== '') appendFileSync(file, text);
 }

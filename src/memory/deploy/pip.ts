@@ -10,13 +10,9 @@ export function pipPlan(ctx: PlanContext, letta: string): LaunchPlan {
   return { path: 'pip', dirs: [], setup: [], serve: [letta, 'server', '--host', ctx.host, '--port', String(ctx.port)], teardown: [], startTimeoutMs: 180_000 };
 }
 
-/** The venv start-local looks in first; `letta` on PATH otherwise. */
-export function lettaVenv(workspace: string): string {
-  return join(localDir(workspace), 'letta-venv');
-}
-
+/** The letta of the venv start-local looks in first; `letta` on PATH otherwise. */
 export function findLetta(workspace: string, env: Env): string {
-  const venv = lettaVenv(workspace);
+  const venv = join(localDir(workspace), 'letta-venv');
   const inVenv = join(venv, 'bin', 'letta');
   if (isFileAt(inVenv)) return inVenv;
   const onPath = Bun.which('letta', { PATH: env.PATH ?? '' });

@@ -17,12 +17,8 @@ export function backendUrl(env: Env): string {
  */
 export function localTarget(env: Env): LocalTarget {
   const url = backendUrl(env);
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new InputError(`MEMBACKEND_BASE_URL is not a URL: '${url}'`, 'set it like http://localhost:8283');
-  }
+  const parsed = URL.parse(url);
+  if (parsed === null) throw new InputError(`MEMBACKEND_BASE_URL is not a URL: '${url}'`, 'set it like http://localhost:8283');
   if (parsed.protocol !== 'http:') throw new InputError(`MEMBACKEND_BASE_URL must be an http:// URL for a local server, got '${url}'`);
   if (!LOOPBACK.has(parsed.hostname)) {
     throw new InputError(`MEMBACKEND_BASE_URL (${url}) is not on this machine, so a local server would not be the one svc uses`, 'unset it, or set it to http://localhost:<port>');

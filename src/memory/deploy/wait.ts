@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRange } from '../../core/paths.ts';
 import { isAlive } from '../../core/checkpoint/pid.ts';
 import type { MemoryClient } from '../client.ts';
 
@@ -48,14 +49,8 @@ export function logTail(file: string, maxLines = 5): string {
   let text: string;
   try {
     const size = statSync(file).size;
-    const fd = openSync(file, 'r');
-    try {
-      const buf = Buffer.alloc(Math.min(size, 4096));
-      const n = readSync(fd, buf, 0, buf.length, size - buf.length);
-      text = buf.subarray(0, n).toString('utf8');
-    } finally {
-      closeSync(fd);
-    }
+    const length = Math.min(size, 4096);
+    text = readRange(file, size - length, length).toString('utf8');
   } catch {
     return '(no log)';
   }

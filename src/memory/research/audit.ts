@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { MAX_NODE_REPORT_BYTES, NODE_REPORT_FILE } from '../../core/checkpoint/node-report.ts';
 import { InputError, NotFoundError } from '../../core/errors.ts';
-import { isSafeId, isWithin, statOrNull } from '../../core/paths.ts';
+import { isSafeId, isWithin, readTextOrNull, statOrNull } from '../../core/paths.ts';
+import { parseLine } from '../../core/json-object.ts';
 import { printable } from '../../core/text.ts';
 import { type ArtifactStatus, checkArtifacts } from './artifacts.ts';
 import type { MemoryEntry } from './entries.ts';
@@ -81,12 +82,8 @@ function readReport(file: string): NodeReport | null | undefined {
   const st = statOrNull(file);
   if (st === null) return undefined;
   if (!st.isFile() || st.size > MAX_NODE_REPORT_BYTES) return null;
-  try {
-    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    return Value.Check(NodeReport, value) ? value : null;
-  } catch {
-    return null;
-  }
+  const value = parseLine(readTextOrNull(file) ?? '');
+  return Value.Check(NodeReport, value) ? value : null;
 }
 
 /** Directory names in `dir`, sorted; symlinks are not followed out of the tree. */

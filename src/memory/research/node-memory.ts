@@ -23,7 +23,6 @@ export type NewEntry = { nodeId: string; kind: NodeKind; text: string; metadata:
 
 /** Agent ids by backend and name, shared by every NodeMemory of the process; a pending lookup is shared too. */
 const agentIds = new Map<string, Promise<string>>();
-const PAGE = 1000;
 
 /**
  * The node-scoped memory of one checkpoint: entries owned by nodes of its search tree. Reads are
@@ -133,18 +132,13 @@ export class NodeMemory {
     });
   }
 
+  /** The agent's entries (of the tags, when given) that `keep` keeps, oldest first; the client reads them page by page. */
   private async listAll(agent: string, tags: string[] | undefined, keep: (e: MemoryEntry) => boolean): Promise<MemoryEntry[]> {
-    const out: MemoryEntry[] = [];
-    let after: string | undefined;
-    for (;;) {
-      const page = await this.opts.client.listPassages(agent, { ...(tags ? { tags } : {}), limit: PAGE, ...(after ? { after } : {}) });
-      for (const p of page) {
-        const e = entryOf(p);
-        if (e && keep(e)) out.push(e);
-      }
-      if (page.length < PAGE) return out;
-      after = page[page.length - 1]?.id;
-    }
+    const passages = await this.opts.client.listPassages(agent, tags ? { tags } : {});
+    return passages.flatMap((p) => {
+      const e = entryOf(p);
+      return e && keep(e) ? [e] : [];
+    });
   }
 
   /** The agent id, or null when it does not exist yet: reads never create it. */

@@ -1,4 +1,4 @@
-import { type ArtifactCheck, checkArtifacts } from './artifacts.ts';
+import { type ArtifactCheck, type ArtifactStatus, checkArtifacts } from './artifacts.ts';
 import type { MemoryEntry } from './entries.ts';
 import type { NodeMemory } from './node-memory.ts';
 
@@ -54,15 +54,13 @@ export async function buildVerifiedContext(memory: NodeMemory, ancestorIds: stri
   };
 }
 
+/** What an artifact of each status but verified says against its result. */
+const ARTIFACT_PROBLEMS: Readonly<Record<ArtifactStatus, string | null>> = { verified: null, mismatch: 'sha256 differs from the recorded one', missing: 'missing', unhashed: 'no sha256 recorded', invalid: "not a valid reference inside the entry's work_dir" };
+
 function problems(c: ContextClaim): string[] {
   const out: string[] = [];
   if (c.artifacts.length === 0) out.push('no artifacts recorded');
-  for (const a of c.artifacts) {
-    if (a.status === 'mismatch') out.push(`${a.path}: sha256 differs from the recorded one`);
-    else if (a.status === 'missing') out.push(`${a.path}: missing`);
-    else if (a.status === 'unhashed') out.push(`${a.path}: no sha256 recorded`);
-    else if (a.status === 'invalid') out.push(`${a.path}: not a valid reference inside the entry's work_dir`);
-  }
+  for (const a of c.artifacts) if (ARTIFACT_PROBLEMS[a.status]) out.push(`${a.path}: ${ARTIFACT_PROBLEMS[a.status]}`);
   if (c.repro_status === 'rerun_failed') out.push('a rerun failed to reproduce it');
   return out;
 }

@@ -6,7 +6,8 @@ import { readSavedSettings, saveSettings } from '../../core/config/saved-setting
 import { secretKeyPath, withoutSecretKeys } from '../../core/config/secrets.ts';
 import { InputError, NotFoundError, oneLine } from '../../core/errors.ts';
 import { readJsonObject } from '../../core/json-object.ts';
-import { BACKEND_NAMES, BackendError, getBackend } from '../../ear/backends/index.ts';
+import { isMapping } from '../../core/values.ts';
+import { BACKEND_NAMES, BackendError, type BackendErrorKind, getBackend } from '../../ear/backends/index.ts';
 import { isVisibility, LOCAL_BACKEND, publishPreview } from '../../ear/publish-preview.ts';
 import { promoteBundle, publishBundle } from '../../ear/publish.ts';
 import { PUBLISH_RECORD_FILE } from '../../ear/status.ts';
@@ -17,20 +18,12 @@ import { HttpError } from '../../http/response.ts';
 import { routingChanges } from '../routing-guard.ts';
 import { PublishPreviewQuery } from '../../schema/dashboard-api.ts';
 
+const BACKEND_STATUS: Partial<Record<BackendErrorKind, number>> = { invalid: 400, not_found: 404, conflict: 409 };
+
 /** The HTTP status of a backend failure: invalid 400, auth 401 (403 when the server said so), not_found 404, conflict 409, network 502. */
 export function backendStatus(err: BackendError): number {
-  switch (err.kind) {
-    case 'invalid':
-      return 400;
-    case 'auth':
-      return /\bHTTP 403\b/.test(err.message) ? 403 : 401;
-    case 'not_found':
-      return 404;
-    case 'conflict':
-      return 409;
-    default:
-      return 502;
-  }
+  if (err.kind === 'auth') return /\bHTTP 403\b/.test(err.message) ? 403 : 401;
+  return BACKEND_STATUS[err.kind] ?? 502;
 }
 
 /** Runs `f`, turning a BackendError into its status (the kind stays in the one-line message). */
@@ -48,7 +41,7 @@ export const PUBLISH_SETTINGS_KEY = 'publish';
 
 function publishBlock(file: string): Record<string, unknown> {
   const b = readSavedSettings(file)[PUBLISH_SETTINGS_KEY];
-  return b !== null && typeof b === 'object' && !Array.isArray(b) ? (b as Record<string, unknown>) : {};
+  return isMapping(b) ? b : {};
 }
 
 const settingsView = (file: string) => ({ publish: withoutSecretKeys(publishBlock(file)), backends: BACKEND_NAMES, file });
