@@ -86,7 +86,7 @@ export function statOrNull(path: string): Stats | null {
   }
 }
 
-/** Up to `length` bytes of a file from byte `start` (fewer at its end); throws when it cannot be read. */
+/** Up to `length` bytes of a file from byte `start` (fewer at its end), opened with `flags` (O_NOFOLLOW refuses a link); throws when it cannot be read. */
 export function readRange(file: string, start: number, length: number, flags: string | number = 'r'): Buffer {
   const fd = openSync(file, flags);
   try {
