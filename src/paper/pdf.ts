@@ -1,6 +1,6 @@
 import type { Env } from '../core/config/env-vars.ts';
 import { SvcError, UnavailableError } from '../core/errors.ts';
-import { lastLine, runCommand } from '../memory/deploy/run-command.ts';
+import { lastLine, runCommand } from '../core/run-command.ts';
 
 const PDFINFO_TIMEOUT_MS = 30_000;
 

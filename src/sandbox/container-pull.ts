@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Env } from '../core/config/env-vars.ts';
 import { definedEnv } from '../core/config/environment.ts';
-import { shellLine } from '../memory/deploy/run-command.ts';
+import { shellLine } from '../core/run-command.ts';
 import { type ChosenRuntime, pullCommand, sifName } from './container.ts';
 import { containerCacheDir } from './image-cache.ts';
 

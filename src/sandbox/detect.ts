@@ -1,6 +1,6 @@
 import type { Env } from '../core/config/env-vars.ts';
 import { UnavailableError } from '../core/errors.ts';
-import { lastLine, runCommand } from '../memory/deploy/run-command.ts';
+import { lastLine, runCommand } from '../core/run-command.ts';
 
 /** Container runtimes svc can run node commands in, in the order `container.mode: auto` prefers them. */
 export const RUNTIMES = ['docker', 'podman', 'apptainer', 'singularity'] as const;

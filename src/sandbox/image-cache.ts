@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from '../core/config/env-vars.ts';
-import { lastLine, runCommand } from '../memory/deploy/run-command.ts';
+import { lastLine, runCommand } from '../core/run-command.ts';
 import { findBinary, PROBE_TIMEOUT_MS } from './detect.ts';
 
 /** Where apptainer/singularity images pulled for a workspace are kept. */

@@ -1,7 +1,7 @@
 import { type Config, effective } from '../core/config/config.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { UnavailableError } from '../core/errors.ts';
-import { runCommand } from '../memory/deploy/run-command.ts';
+import { runCommand } from '../core/run-command.ts';
 import { findBinary, PROBE_TIMEOUT_MS } from './detect.ts';
 import { checkGpuRequest } from './preconditions.ts';
 import { wallMinutes } from './slurm-script.ts';

@@ -6,7 +6,7 @@ import { type ChosenRuntime, chooseRuntime, type PullPolicy, pullCommand } from 
 import { containerSettings } from './container-info.ts';
 import { findBinary, PROBE_TIMEOUT_MS } from './detect.ts';
 import { runnableImage } from './image.ts';
-import { lastLine, runCommand } from '../memory/deploy/run-command.ts';
+import { lastLine, runCommand } from '../core/run-command.ts';
 import { askedCpus, checkNodeResources } from './node-resources.ts';
 import { resolvePartition } from './partition.ts';
 import { checkSandbox, FALLBACK_OVERRIDE } from './preconditions.ts';

@@ -2,7 +2,7 @@ import { log } from '../core/log.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { UnavailableError } from '../core/errors.ts';
 import { dockerDaemon, findBinary, gresList, PROBE_TIMEOUT_MS } from './detect.ts';
-import { lastLine, runCommand } from '../memory/deploy/run-command.ts';
+import { lastLine, runCommand } from '../core/run-command.ts';
 
 export const SANDBOX_KINDS = ['local', 'slurm', 'docker', 'apptainer', 'singularity'] as const;
 export type SandboxKind = (typeof SANDBOX_KINDS)[number];

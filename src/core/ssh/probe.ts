@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { InputError, UnavailableError } from '../errors.ts';
 import { printable } from '../text.ts';
-import { runCommand } from '../../memory/deploy/run-command.ts';
+import { runCommand } from '../run-command.ts';
 
 /** A login to probe, as a client gives it; empty strings count as not given. */
 export type SshLogin = { host: string; port?: number; user?: string; key?: string };

@@ -6,7 +6,7 @@ import { parseLine } from '../../core/json-object.ts';
 import { MemoryClient } from '../client.ts';
 import { LETTA_PORT } from './docker.ts';
 import { commandLineOf, type LocalPath, readRecord, recordIsOurs } from './local-state.ts';
-import { lastLine, runCommand } from './run-command.ts';
+import { lastLine, runCommand } from '../../core/run-command.ts';
 import { backendUrl } from './target.ts';
 
 /** One memory server found running, and whether it answers its health check. */

@@ -3,7 +3,7 @@ import type { Env } from '../../core/config/env-vars.ts';
 import { UnavailableError } from '../../core/errors.ts';
 import { realOrSelf } from '../../core/paths.ts';
 import type { LaunchPlan, PlanContext } from './launch-plan.ts';
-import { lastLine, runCommand } from './run-command.ts';
+import { lastLine, runCommand } from '../../core/run-command.ts';
 
 export const LETTA_IMAGE = 'letta/letta:latest';
 /** The port the Letta image serves on inside its container. */

@@ -7,7 +7,7 @@ import { withLocalLock } from './local-lock.ts';
 import { isOurProcess, type LocalPath, recordIsOurs, type LocalRecord, localDir, logFile, readRecord, removeRecord, writeRecord } from './local-state.ts';
 import type { LaunchPlan } from './launch-plan.ts';
 import { planFor } from './plan.ts';
-import { lastLine, runCommand, shellLine } from './run-command.ts';
+import { lastLine, runCommand, shellLine } from '../../core/run-command.ts';
 import { localTarget } from './target.ts';
 import { logTail, stopProcess, waitHealthy } from './wait.ts';
 import { makeOwnDir } from '../../core/workspace.ts';

@@ -1,5 +1,5 @@
-import type { Env } from '../../core/config/env-vars.ts';
-import { definedEnv } from '../../core/config/environment.ts';
+import type { Env } from './config/env-vars.ts';
+import { definedEnv } from './config/environment.ts';
 
 export type CommandResult = { code: number; stdout: string; stderr: string; timedOut: boolean };
 
