@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { checkpointFilePath, regularFileStat } from '../core/checkpoint/files-path.ts';
 import { recordPages } from '../core/checkpoint/paper.ts';
 import type { Env } from '../core/config/env-vars.ts';
+import { definedEnv } from '../core/config/environment.ts';
 import { ConflictError, InputError, NotFoundError, SvcError, UnavailableError } from '../core/errors.ts';
 import { isFileAt, resolveInside, statOrNull } from '../core/paths.ts';
 import { printable } from '../core/text.ts';
@@ -31,8 +32,7 @@ export function findPaperTex(root: string, rel?: string): string {
     return abs;
   }
   for (const candidate of PAPER_CANDIDATES) {
-    const abs = join(root, candidate);
-    if (existsSync(abs) && statSync(abs).isFile()) return checkpointFilePath(root, candidate);
+    if (isFileAt(join(root, candidate))) return checkpointFilePath(root, candidate);
   }
   throw new NotFoundError(`no paper to compile: none of ${PAPER_CANDIDATES.join(', ')} exists`, 'give the .tex to compile as path');
 }
@@ -133,9 +133,7 @@ function requireTool(name: string, env: Env): string {
  * that load code into Perl or the dynamic linker (PERL5OPT, LD_PRELOAD) and credentials stay out.
  */
 function toolEnv(env: Env): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && TOOL_ENV.test(k)) out[k] = v;
-  return out;
+  return Object.fromEntries(Object.entries(definedEnv(env)).filter(([k]) => TOOL_ENV.test(k)));
 }
 
 const TOOL_ENV = /^(PATH|HOME|LANG|LC_[A-Z]+|TZ|TMPDIR|TEXINPUTS|BIBINPUTS|BSTINPUTS|TEXMF[A-Z]*|SOURCE_DATE_EPOCH)$/;
