@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.ts';
 import { statOrNull } from '../core/paths.ts';
@@ -105,7 +105,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     }
     if (stage.tool === REPRODUCIBILITY_TOOL && (outcome.status === 'done' || outcome.output)) {
       // a check skipped for its existing grade (skip_if_exists) has still been made: that grade counts
-      const grade = outcome.status === 'done' ? lastResult : readJson(outcome.output as string);
+      const grade = outcome.status === 'done' ? lastResult : await Bun.file(outcome.output as string).json().catch(() => null);
       result.promotion = await autoPromote(opts.checkpointDir, grade, opts.env);
       opts.log(`auto_promote: ${describePromotion(result.promotion)}`);
     }
@@ -184,14 +184,6 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
       outputs[s.stage] = { outputs: { file: output } };
     } else outputs[s.stage] = { outputs: {} };
     return { ...base, status: 'done', detail: output ?? '', ...(output ? { output } : {}) };
-  }
-}
-
-function readJson(path: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'));
-  } catch {
-    return null;
   }
 }
 
