@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { checkpointFilePath, regularFileStat } from '../core/checkpoint/files-path.ts';
 import { recordPages } from '../core/checkpoint/paper.ts';
 import type { Env } from '../core/config/env-vars.ts';
+import { definedEnv } from '../core/config/environment.ts';
 import { ConflictError, InputError, NotFoundError, SvcError, UnavailableError } from '../core/errors.ts';
 import { isFileAt, resolveInside, statOrNull } from '../core/paths.ts';
 import { printable } from '../core/text.ts';
@@ -31,8 +32,7 @@ export function findPaperTex(root: string, rel?: string): string {
     return abs;
   }
   for (const candidate of PAPER_CANDIDATES) {
-    const abs = join(root, candidate);
-    if (existsSync(abs) && statSync(abs).isFile()) return checkpointFilePath(root, candidate);
+    if (isFileAt(join(root, candidate))) return checkpointFilePath(root, candidate);
   }
   throw new NotFoundError(`no paper to compile: none of ${PAPER_CANDIDATES.join(', ')} exists`, 'give the .tex to compile as path');
 }
@@ -75,7 +75,7 @@ export async function compilePaper(texDir: string, mainFile: string, env: Env): 
   if (!isFileAt(main)) throw new NotFoundError(`main_file '${printable(mainFile)}' is not in ${texDir}`, 'give the .tex that holds \\documentclass');
   const built = await compileLatex(main, { env });
   if (!built.ok) throw new SvcError(built.error);
-  const log = readLog(join(dirname(main), `${basename(main, extname(main))}.log`)) ?? '';
+  const log = (await readLog(join(dirname(main), `${basename(main, extname(main))}.log`))) ?? '';
   return { pdf_path: built.pdf, pages: built.pages ?? (await pdfPages(built.pdf, env)), warnings: texWarnings(log) };
 }
 
@@ -106,14 +106,14 @@ async function runLatexmk(latexmk: string, texAbs: string, env: Env, timeoutMs: 
   clearTimeout(timer);
 
   const output = `${stdout}\n${stderr}`;
-  const log = readLog(join(dir, `${stem}.log`)) ?? output;
+  const log = (await readLog(join(dir, `${stem}.log`))) ?? output;
   const logTail = tailLines(log, LOG_TAIL_LINES);
   const pdf = join(dir, `${stem}.pdf`);
   if (timedOut) return { ok: false, error: `LaTeX failed: latexmk did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped`, logTail };
   if (code === 0 && existsSync(pdf)) return { ok: true, pdf, logTail };
   const error = firstTexError(log) ?? firstTexError(output);
   if (error) return { ok: false, error: `LaTeX failed at ${describeTexError(error)}${missingFileHint(error.message)}`, logTail };
-  return { ok: false, error: `LaTeX failed: ${bibliographyProblem(output, readLog(join(dir, `${stem}.blg`))) ?? `latexmk exited with code ${code}; see ${stem}.log`}`, logTail };
+  return { ok: false, error: `LaTeX failed: ${bibliographyProblem(output, await readLog(join(dir, `${stem}.blg`))) ?? `latexmk exited with code ${code}; see ${stem}.log`}`, logTail };
 }
 
 export function tailLines(text: string, n: number): string[] {
@@ -133,9 +133,7 @@ function requireTool(name: string, env: Env): string {
  * that load code into Perl or the dynamic linker (PERL5OPT, LD_PRELOAD) and credentials stay out.
  */
 function toolEnv(env: Env): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && TOOL_ENV.test(k)) out[k] = v;
-  return out;
+  return Object.fromEntries(Object.entries(definedEnv(env)).filter(([k]) => TOOL_ENV.test(k)));
 }
 
 const TOOL_ENV = /^(PATH|HOME|LANG|LC_[A-Z]+|TZ|TMPDIR|TEXINPUTS|BIBINPUTS|BSTINPUTS|TEXMF[A-Z]*|SOURCE_DATE_EPOCH)$/;
@@ -144,13 +142,7 @@ const TOOL_ENV = /^(PATH|HOME|LANG|LC_[A-Z]+|TZ|TMPDIR|TEXINPUTS|BIBINPUTS|BSTIN
  * TeX's log of the document. When latexmk finds nothing to do it leaves the previous log, which
  * still describes the document as it is.
  */
-function readLog(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-}
+const readLog = (file: string): Promise<string | null> => Bun.file(file).text().catch(() => null);
 
 function killGroup(pid: number): void {
   try {

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConflictError, NotFoundError } from '../core/errors.ts';
 import { resolveInside } from '../core/paths.ts';
@@ -76,7 +76,7 @@ function readRecord(path: string, problems: string[]): Record<string, unknown> |
 export function exampleFiles(dir: string, exampleId: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
-    .filter((n) => n.startsWith(`${exampleId}.`) && !isDirectory(join(dir, n)))
+    .filter((n) => n.startsWith(`${exampleId}.`) && !lstatOrNull(join(dir, n))?.isDirectory())
     .sort();
 }
 
@@ -91,18 +91,13 @@ export function deleteExample(projectRoot: string, rubricId: string, rawExample:
 }
 
 /** A regular file, not a symlink: a link could show a file from anywhere as an example. */
-function isRegularFile(path: string): boolean {
-  try {
-    return lstatSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
+const isRegularFile = (path: string) => lstatOrNull(path)?.isFile() ?? false;
 
-function isDirectory(path: string): boolean {
+/** What is at `path` itself, a link not followed; null when nothing can be examined there. */
+function lstatOrNull(path: string): Stats | null {
   try {
-    return lstatSync(path).isDirectory();
+    return lstatSync(path);
   } catch {
-    return false;
+    return null;
   }
 }

@@ -9,16 +9,12 @@ export function latexText(text: string): { latex: string; dropped: number } {
   let out = '';
   let dropped = 0;
   for (const ch of text.normalize('NFC')) {
-    const known = ASCII_SPECIAL[ch] ?? (isPlainAscii(ch) ? ch : SYMBOLS[ch]);
+    const known = ASCII_SPECIAL[ch] ?? (ch >= ' ' && ch <= '~' ? ch : SYMBOLS[ch]);
     const { piece, lost } = known === undefined ? accented(ch) : { piece: known, lost: 0 };
     out += piece;
     dropped += lost;
   }
   return { latex: out.replace(/ {2,}/g, ' ').trim(), dropped };
-}
-
-function isPlainAscii(ch: string): boolean {
-  return ch >= ' ' && ch <= '~';
 }
 
 /** ASCII characters LaTeX treats as commands; braces as text commands, so BibTeX's brace count stays balanced. */

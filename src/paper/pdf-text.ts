@@ -41,13 +41,12 @@ async function cappedText(stream: ReadableStream<Uint8Array>, stop: () => void):
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of stream) {
-    if (size + chunk.byteLength > MAX_TEXT_BYTES) {
-      chunks.push(chunk.subarray(0, MAX_TEXT_BYTES - size));
-      stop();
-      return { text: Buffer.concat(chunks).toString('utf8'), truncated: true };
-    }
-    chunks.push(chunk);
+    chunks.push(chunk.subarray(0, MAX_TEXT_BYTES - size));
     size += chunk.byteLength;
+    if (size > MAX_TEXT_BYTES) {
+      stop();
+      break;
+    }
   }
-  return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
+  return { text: Buffer.concat(chunks).toString('utf8'), truncated: size > MAX_TEXT_BYTES };
 }

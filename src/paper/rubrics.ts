@@ -1,11 +1,11 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConflictError, NotFoundError } from '../core/errors.ts';
 import { Rubric, UserRubric } from '../schema/rubric.ts';
 import { cleanId } from './fewshot-ids.ts';
 import { BUNDLED_RUBRIC_TEXTS } from './rubrics/bundled.ts';
 import { parseRubric } from './rubrics/parse.ts';
-import { isFileAt } from '../core/paths.ts';
+import { isFileAt, statOrNull } from '../core/paths.ts';
 
 /** The rubric directory of a project; a definition file there adds or overrides a rubric. */
 export const RUBRIC_DIR = 'reviewer_rubrics';
@@ -69,7 +69,7 @@ export function loadRubricCatalog(projectRoot: string): RubricCatalog {
 
 /** Definition files in the rubric directory; `.yaml` wins over `.yml` of the same id. */
 function userRubricFiles(dir: string, problems: string[]): { id: string; path: string }[] {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
+  if (!statOrNull(dir)?.isDirectory()) return [];
   const names = readdirSync(dir).sort();
   const files: { id: string; path: string }[] = [];
   for (const name of names) {

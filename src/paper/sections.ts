@@ -75,10 +75,10 @@ async function ask<T>(a: Author, what: string, op: string, system: string, check
 }
 
 /** A `{"latex": ...}` answer the paper can take (writtenProblem); a leading \section line is dropped first. */
-function latexCheck(f: PaperFacts, refs = true): JsonCheck {
+function latexCheck(f: PaperFacts): JsonCheck {
   return (v) => {
     if (!isMapping(v) || typeof v.latex !== 'string') return 'the answer must be {"latex": "..."}';
-    return writtenProblem(stripHeading(v.latex), f, { refs });
+    return writtenProblem(stripHeading(v.latex), f);
   };
 }
 

@@ -68,8 +68,7 @@ export function describeTexError(e: TexError): string {
   return `${where}${e.message}${e.context ? ` (TeX stopped at: ${e.context})` : ''}`;
 }
 
-const REFERENCE = /(?:LaTeX|Package \w+) Warning: Reference [`'](.+?)' on page \d+ undefined on input line (\d+)/;
-const CITATION = /(?:LaTeX|Package \w+) Warning: Citation [`'](.+?)' on page \d+ undefined on input line (\d+)/;
+const UNDEFINED = /(?:LaTeX|Package \w+) Warning: (Reference|Citation) [`'](.+?)' on page \d+ undefined on input line (\d+)/;
 const OVERFULL = /^Overfull \\[hv]box \((.+?)\) (?:in paragraph|in alignment|detected|has occurred)[^\d]*(?:(\d+)(?:--\d+)?)?/;
 const OTHER = /^(?:LaTeX|Package [\w-]+|Class [\w-]+|LaTeX Font) Warning: /;
 /** Summaries that repeat the warnings already listed one by one. */
@@ -88,8 +87,7 @@ export function texWarnings(log: string): TexWarning[] {
     const text = lines[i] ?? '';
     const file = files.findLast((f) => f !== null) ?? null;
     let m: RegExpExecArray | null;
-    if ((m = REFERENCE.exec(text))) add({ kind: 'undefined_reference', message: `reference '${m[1]}' is undefined`, file, line: Number(m[2]) });
-    else if ((m = CITATION.exec(text))) add({ kind: 'undefined_citation', message: `citation '${m[1]}' is undefined`, file, line: Number(m[2]) });
+    if ((m = UNDEFINED.exec(text))) add({ kind: m[1] === 'Reference' ? 'undefined_reference' : 'undefined_citation', message: `${m[1]?.toLowerCase()} '${m[2]}' is undefined`, file, line: Number(m[3]) });
     else if ((m = OVERFULL.exec(text))) add({ kind: 'overfull_box', message: text.trim(), file, line: m[2] ? Number(m[2]) : null });
     else if (OTHER.test(text) && !SUMMARY.test(text)) {
       const message = warningText(text, lines, i);

@@ -4,29 +4,15 @@
  * Debian packages of the TeX files svc's venue templates use, beyond texlive-latex-base: a missing
  * one is named with the package to install.
  */
-const PACKAGE_OF: Readonly<Record<string, string>> = {
-  'acmart.cls': 'texlive-publishers',
-  'IEEEtran.cls': 'texlive-publishers',
-  'llncs.cls': 'texlive-publishers',
-  'ACM-Reference-Format.bst': 'texlive-publishers',
-  'IEEEtran.bst': 'texlive-publishers',
-  'splncs04.bst': 'texlive-publishers',
-  // acmart loads these
-  'xstring.sty': 'texlive-latex-extra',
-  'totpages.sty': 'texlive-latex-extra',
-  'environ.sty': 'texlive-latex-extra',
-  'hyperxmp.sty': 'texlive-latex-extra',
-  'comment.sty': 'texlive-latex-extra',
-  'manyfoot.sty': 'texlive-latex-extra',
-  'draftwatermark.sty': 'texlive-latex-extra',
-  'booktabs.sty': 'texlive-latex-recommended',
-  'microtype.sty': 'texlive-latex-recommended',
-  'xcolor.sty': 'texlive-latex-recommended',
-  'caption.sty': 'texlive-latex-recommended',
-  'subcaption.sty': 'texlive-latex-recommended',
-  'cite.sty': 'texlive-latex-recommended',
-  'lmodern.sty': 'lmodern',
-};
+const PACKAGE_OF: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries({
+    'texlive-publishers': 'acmart.cls IEEEtran.cls llncs.cls ACM-Reference-Format.bst IEEEtran.bst splncs04.bst',
+    // acmart loads these
+    'texlive-latex-extra': 'xstring.sty totpages.sty environ.sty hyperxmp.sty comment.sty manyfoot.sty draftwatermark.sty',
+    'texlive-latex-recommended': 'booktabs.sty microtype.sty xcolor.sty caption.sty subcaption.sty cite.sty',
+    lmodern: 'lmodern.sty',
+  }).flatMap(([pkg, files]) => files.split(' ').map((file) => [file, pkg])),
+);
 const FIGURE = /\.(?:pdf|png|jpe?g|eps|mps|jbig2|jb2)$/i;
 
 /** A hint for a `File `x' not found.` error, with its leading space; empty for any other error. */

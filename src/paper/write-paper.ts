@@ -34,7 +34,7 @@ export type WrittenPaper = {
  */
 export async function writePaper(a: Author, f: PaperFacts, opts: { dir: string; authors: string[]; maxRounds: number; checkpointDir: string | null; env: Env }): Promise<WrittenPaper> {
   const drafts = await Promise.all(SECTIONS.map((s) => generateSection(a, f, s)));
-  const bySection = (texts: string[]) => Object.fromEntries(SECTIONS.map((s, i) => [s, texts[i] ?? ''])) as Record<SectionName, string>;
+  const bySection = <T>(items: T[]) => Object.fromEntries(SECTIONS.map((s, i) => [s, items[i]])) as Record<SectionName, T>;
   // the title and abstract are written from the drafts while the drafts are reviewed; only a
   // section the review sends back makes them be written again, from the revised text
   const [fromDrafts, written] = await Promise.all([titleAndAbstract(a, f, bySection(drafts)), Promise.all(SECTIONS.map((s, i) => refineSection(a, f, s, drafts[i] ?? '', opts.maxRounds)))]);
@@ -55,8 +55,7 @@ export async function writePaper(a: Author, f: PaperFacts, opts: { dir: string; 
 
   const build = await compilePaper(opts.dir, 'main.tex', opts.env);
   const report = await checkFormat(a.venue, build.pdf_path, opts.env, f.data);
-  const reviews = Object.fromEntries(SECTIONS.map((s, i) => [s, written[i]?.reviews ?? []])) as Record<SectionName, Review[]>;
-  return { latex: readFileSync(main, 'utf8'), bib: f.bib, pdf_path: build.pdf_path, pages: build.pages, title, format: report.findings, reviews };
+  return { latex: readFileSync(main, 'utf8'), bib: f.bib, pdf_path: build.pdf_path, pages: build.pages, title, format: report.findings, reviews: bySection(written.map((w) => w.reviews)) };
 }
 
 /** The figures of the manifest whose files are there, their captions' numbers anchored, and the results table. */

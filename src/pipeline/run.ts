@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.ts';
 import { statOrNull } from '../core/paths.ts';
@@ -105,7 +105,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     }
     if (stage.tool === REPRODUCIBILITY_TOOL && (outcome.status === 'done' || outcome.output)) {
       // a check skipped for its existing grade (skip_if_exists) has still been made: that grade counts
-      const grade = outcome.status === 'done' ? lastResult : readJson(outcome.output as string);
+      const grade = outcome.status === 'done' ? lastResult : await Bun.file(outcome.output as string).json().catch(() => null);
       result.promotion = await autoPromote(opts.checkpointDir, grade, opts.env);
       opts.log(`auto_promote: ${describePromotion(result.promotion)}`);
     }
@@ -165,7 +165,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     const missing = unresolvedPlaceholders(JSON.stringify(args));
     if (missing.length > 0) return { ...base, status: 'failed', detail: `its inputs use ${[...new Set(missing)].map((m) => `{{${m}}}`).join(', ')}, which this run does not provide` };
 
-    const before = output ? mtime(output) : null;
+    const before = output ? (statOrNull(output)?.mtimeMs ?? null) : null;
     const reply = await opts.pool.call(tool, args, { skill: s.skillName, signal: opts.signal });
     if ('error' in reply) return { ...base, status: 'failed', detail: reply.error };
     const value = reply.result;
@@ -175,7 +175,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     lastResult = value;
     if (output) {
       // a tool that wrote its output file itself keeps it; otherwise the result is the output
-      const after = mtime(output);
+      const after = statOrNull(output)?.mtimeMs ?? null;
       if (after === null || after === before) {
         mkdirSync(dirname(output), { recursive: true });
         const problem = keepStageOutput(output, value, s.stage, opts.checkpointDir);
@@ -184,22 +184,6 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
       outputs[s.stage] = { outputs: { file: output } };
     } else outputs[s.stage] = { outputs: {} };
     return { ...base, status: 'done', detail: output ?? '', ...(output ? { output } : {}) };
-  }
-}
-
-function readJson(path: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'));
-  } catch {
-    return null;
-  }
-}
-
-function mtime(path: string): number | null {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return null;
   }
 }
 

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { statOrNull } from '../core/paths.ts';
 import { dependsOn } from '../core/config/workflow.ts';
 import type { Stage, Workflow } from '../schema/workflow.ts';
 
@@ -24,9 +25,8 @@ export function skillName(skill: string): string {
  * is an object without a top-level `error` key.
  */
 export function usableOutput(path: string): boolean {
-  if (!existsSync(path)) return false;
-  const st = statSync(path);
-  if (!st.isFile() || st.size === 0) return false;
+  const st = statOrNull(path);
+  if (!st?.isFile() || st.size === 0) return false;
   if (!path.endsWith('.json')) return true;
   try {
     const v = JSON.parse(readFileSync(path, 'utf8')) as unknown;

@@ -1,4 +1,4 @@
-import type { PaperRecord } from '../ideas/papers.ts';
+import { normalizeTitle, type PaperRecord } from '../ideas/papers.ts';
 import { latexText } from '../paper/latex-text.ts';
 
 /** Authors listed by name; past this many, `and others` (BibTeX's et al.). */
@@ -156,13 +156,7 @@ function firstTitleWord(title: string): string {
 }
 
 /** Lower-case ASCII letters and digits only: accents dropped, everything else removed. */
-function asciiWord(word: string): string {
-  return word
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '');
-}
+const asciiWord = (word: string) => normalizeTitle(word).replaceAll(' ', '');
 
 /**
  * The whole .bib: a comment line saying where it came from, then one entry per paper, a library's

@@ -117,7 +117,7 @@ export async function collectReferences(req: CollectRequest): Promise<Collected>
     let added = 0;
     for (const p of found.papers) if (remember({ ...p, found_by: q.query })) added++;
     const failed = found.sources.filter((s) => s.error !== undefined);
-    rounds.push({ round: rounds.length + 1, query: q.query, origin: q.origin, found: found.papers.length, new: added, ...(failed.length ? { errors: failed.map(describe) } : {}) });
+    rounds.push({ round: rounds.length + 1, query: q.query, origin: q.origin, found: found.papers.length, new: added, ...(failed.length ? { errors: failed.map((s) => `${s.backend} (${s.provider}): ${s.error}`) } : {}) });
     if (found.note) notes.add(found.note);
     if (failed.length < found.sources.length) {
       failingRounds = 0;
@@ -169,10 +169,6 @@ function paperKeys(p: PaperRecord): string[] {
 /** Papers asked of a backend per query: enough that a few rounds reach min_papers, within what a page gives. */
 function perQuery(minPapers: number): number {
   return Math.min(20, Math.max(5, minPapers));
-}
-
-function describe(s: SourceReport): string {
-  return `${s.backend} (${s.provider}): ${s.error}`;
 }
 
 /** What the rounds lacked, in one line; null when min_papers was reached. */

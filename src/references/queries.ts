@@ -19,17 +19,8 @@ const STOP = new Set(
 /** Keywords as one list: split at commas, semicolons and line breaks (a template renders a list as text), each once. */
 export function keywordList(keywords: string | readonly string[]): string[] {
   const parts = (typeof keywords === 'string' ? [keywords] : keywords).flatMap((k) => k.split(/[,;\n]+/));
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const raw of parts) {
-    const k = raw.replace(/^[\s"'\-*•[\]]+|[\s"'\]]+$/g, '').replace(/\s+/g, ' ').slice(0, 200);
-    const norm = k.toLowerCase();
-    if (k && !seen.has(norm)) {
-      seen.add(norm);
-      out.push(k);
-    }
-  }
-  return out;
+  const cleaned = parts.map((raw) => raw.replace(/^[\s"'\-*•[\]]+|[\s"'\]]+$/g, '').replace(/\s+/g, ' ').slice(0, 200));
+  return uniqueBy(cleaned, (k) => k.toLowerCase());
 }
 
 /** The summary's most frequent telling words (ties: first seen first), markup and numbers left out. */
@@ -65,15 +56,17 @@ export function plannedQueries(summary: string, keywords: readonly string[]): { 
     for (const t of terms.slice(0, 3)) if (!k.toLowerCase().includes(t)) derived.push({ query: `${k} ${t}`, origin: 'derived' });
   }
   for (let i = 1; i + 3 <= terms.length; i += 2) derived.push({ query: terms.slice(i, i + 3).join(' '), origin: 'derived' });
+  const unique = (list: PlannedQuery[]) => uniqueBy(list, (q) => normalizeQuery(q.query));
   return { seeds: unique(seeds), derived: unique(derived) };
 }
 
-function unique(list: PlannedQuery[]): PlannedQuery[] {
+/** The items with a key, each key once: the first item with it is kept. */
+function uniqueBy<T>(list: readonly T[], key: (item: T) => string): T[] {
   const seen = new Set<string>();
-  return list.filter((q) => {
-    const key = normalizeQuery(q.query);
-    if (!key || seen.has(key)) return false;
-    seen.add(key);
+  return list.filter((item) => {
+    const k = key(item);
+    if (!k || seen.has(k)) return false;
+    seen.add(k);
     return true;
   });
 }

@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../core/atomic.ts';
+import { statOrNull } from '../core/paths.ts';
 import { bibFile, citeKeys } from './bibtex.ts';
 import type { Collected, FoundPaper } from './collect.ts';
 
@@ -40,7 +40,7 @@ export function relatedRefs(collected: Collected, opts: { minPapers: number; bac
   if (bib.dropped > 0) notes.push(`${bib.dropped} character${bib.dropped === 1 ? '' : 's'} that LaTeX cannot set (such as CJK script or emoji) were left out of refs.bib`);
   let bibPath: string | null = null;
   if (opts.dir === null) notes.push('SVC_CHECKPOINT_DIR is not set, so related_refs.json and refs.bib were not written');
-  else if (!statSync(opts.dir, { throwIfNoEntry: false })?.isDirectory()) notes.push(`${opts.dir} (SVC_CHECKPOINT_DIR) is not a directory, so related_refs.json and refs.bib were not written`);
+  else if (!statOrNull(opts.dir)?.isDirectory()) notes.push(`${opts.dir} (SVC_CHECKPOINT_DIR) is not a directory, so related_refs.json and refs.bib were not written`);
   else bibPath = join(opts.dir, REFS_BIB_FILE);
   const out: RelatedRefs = {
     papers,

@@ -20,13 +20,9 @@ export function compare(configs: readonly ScienceConfiguration[], metric: string
   const key = metricKey(configs, metric);
   if (key === null) return { metric: null, best: null, baseline: null };
   const measured = configs.filter((c) => typeof c.metrics[key] === 'number');
-  const at = (c: ScienceConfiguration | undefined): Pick => (c ? { node_id: c.node_id, value: c.metrics[key] as number } : null);
-  let best: ScienceConfiguration | undefined;
-  for (const c of measured) {
-    const v = c.metrics[key] as number;
-    const b = best?.metrics[key] as number | undefined;
-    if (b === undefined || (higherIsBetter ? v > b : v < b)) best = c;
-  }
+  const value = (c: ScienceConfiguration) => c.metrics[key] as number;
+  const at = (c: ScienceConfiguration | undefined): Pick => (c ? { node_id: c.node_id, value: value(c) } : null);
+  const best = measured.reduce<ScienceConfiguration | undefined>((b, c) => (b === undefined || (higherIsBetter ? value(c) > value(b) : value(c) < value(b)) ? c : b), undefined);
   const drafts = measured.filter((c) => c.label === 'draft').sort((a, b) => a.depth - b.depth);
   const baseline = measured.find((c) => c.label === 'baseline') ?? measured.find((c) => c.parent_id === null) ?? drafts[0];
   return { metric: key, best: at(best), baseline: at(baseline) };

@@ -51,7 +51,8 @@ function invalid(path: string, key: string, why: string): InvalidRecordError {
   return new InvalidRecordError(`${path} is not valid science data: ${key ? `${key}: ` : ''}${why}`, REWRITE);
 }
 
-function shown(value: unknown): string {
+/** A value as a message about it shows it: its JSON, cut at 60 characters; `nothing` when absent. */
+export function shown(value: unknown): string {
   const text = value === undefined ? 'nothing' : JSON.stringify(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -17,21 +17,6 @@ import workshop from './workshop.yaml' with { type: 'text' };
 import genericConference from './generic_conference.yaml' with { type: 'text' };
 
 /** The sixteen bundled rubrics (the spec's order), id to YAML text. */
-export const BUNDLED_RUBRIC_TEXTS: ReadonlyMap<string, string> = new Map([
-  ['neurips', neurips],
-  ['iclr', iclr],
-  ['icml', icml],
-  ['cvpr', cvpr],
-  ['acl', acl],
-  ['sc', sc],
-  ['osdi', osdi],
-  ['usenix_security', usenixSecurity],
-  ['stoc', stoc],
-  ['siggraph', siggraph],
-  ['chi', chi],
-  ['icra', icra],
-  ['nature', nature],
-  ['journal_generic', journalGeneric],
-  ['workshop', workshop],
-  ['generic_conference', genericConference],
-] as [string, unknown][] as [string, string][]);
+export const BUNDLED_RUBRIC_TEXTS: ReadonlyMap<string, string> = new Map(
+  Object.entries({ neurips, iclr, icml, cvpr, acl, sc, osdi, usenix_security: usenixSecurity, stoc, siggraph, chi, icra, nature, journal_generic: journalGeneric, workshop, generic_conference: genericConference }) as [string, string][],
+);

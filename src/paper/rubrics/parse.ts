@@ -4,6 +4,7 @@ import { parseYamlFile } from '../../core/config/yaml.ts';
 import { InputError } from '../../core/errors.ts';
 import type { UserRubric } from '../../schema/rubric.ts';
 import { keyPath } from '../../core/key-path.ts';
+import { shown } from '../../science/read.ts';
 
 /**
  * Parse a rubric file and check it against `schema` and for consistency. Every failure is one
@@ -13,11 +14,7 @@ export function parseRubric<S extends TSchema>(text: string, file: string, id: s
   const raw = parseYamlFile(text, file);
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw invalid(file, '', 'must be a mapping of keys');
   const first = Value.Errors(schema, raw).First();
-  if (first) {
-    const shown = first.value === undefined ? 'nothing' : JSON.stringify(first.value);
-    const got = shown.length > 60 ? `${shown.slice(0, 57)}...` : shown;
-    throw invalid(file, keyPath(first.path), `${first.message.toLowerCase()} (got ${got})`);
-  }
+  if (first) throw invalid(file, keyPath(first.path), `${first.message.toLowerCase()} (got ${shown(first.value)})`);
   const problem = inconsistency(raw as UserRubric, id);
   if (problem) throw invalid(file, problem.key, problem.why);
   return raw as S['static'];

@@ -96,9 +96,8 @@ function bestVsBaseline(d: Data): DrawnFigure[] | string {
   const percent = values[`improvement.${d.metric}.percent`];
   if (ratio) source[`improvement.${d.metric}.ratio`] = ratio.value;
   if (percent) source[`improvement.${d.metric}.percent`] = percent.value;
-  if (ratio && percent) caption += ` That is ${formatNumber(ratio.value, 'plain')} times better, a change of ${formatNumber(percent.value, 'plain')}% from the baseline.`;
-  else if (ratio) caption += ` That is ${formatNumber(ratio.value, 'plain')} times better.`;
-  else if (percent) caption += ` That is a change of ${formatNumber(percent.value, 'plain')}% from the baseline.`;
+  const change = [ratio && `${formatNumber(ratio.value, 'plain')} times better`, percent && `a change of ${formatNumber(percent.value, 'plain')}% from the baseline`].filter(Boolean);
+  if (change.length) caption += ` That is ${change.join(', ')}.`;
   return [{ kind: 'best_vs_baseline', name: 'fig_best_vs_baseline', label: 'fig:best_vs_baseline', svg, caption, source }];
 }
 

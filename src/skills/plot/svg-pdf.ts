@@ -1,3 +1,4 @@
+import { definedEnv } from '../../core/config/environment.ts';
 import { SvcError } from '../../core/errors.ts';
 
 /** Debian's package for it, named wherever the converter is missing. */
@@ -23,7 +24,7 @@ export async function svgToPdf(converter: string, svg: string, env: Readonly<Rec
     stdin: new TextEncoder().encode(svg),
     stdout: 'pipe',
     stderr: 'pipe',
-    env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && TOOL_ENV.test(e[0]))),
+    env: Object.fromEntries(Object.entries(definedEnv(env)).filter(([k]) => TOOL_ENV.test(k))),
     timeout: CONVERT_TIMEOUT_MS,
     signal,
   });

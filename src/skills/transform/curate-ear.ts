@@ -1,9 +1,8 @@
-import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Type as T } from '@sinclair/typebox';
 import { isCheckpointDir } from '../../core/checkpoint/locate.ts';
 import { InputError, NotFoundError } from '../../core/errors.ts';
-import { isWithin, realOrSelf } from '../../core/paths.ts';
+import { isWithin, realOrSelf, statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
 import { curateBundle } from '../../ear/curate.ts';
 import { defineTool, toolParams, type ToolContext } from '../../mcp/tool.ts';
@@ -30,7 +29,7 @@ export function checkpointArg(given: string | undefined, env: ToolContext['env']
   if (!name) throw new InputError('no checkpoint_dir given and SVC_CHECKPOINT_DIR is not set');
   const dir = root === undefined ? resolve(name) : realOrSelf(resolve(name));
   if (root !== undefined && (!isWithin(root, dir) || dir === root)) throw new InputError(`checkpoint_dir '${printable(name)}' is outside the checkpoints root ${root}`, 'give a run checkpoint inside it');
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new NotFoundError(`checkpoint_dir '${printable(name)}' is not a directory`);
+  if (!statOrNull(dir)?.isDirectory()) throw new NotFoundError(`checkpoint_dir '${printable(name)}' is not a directory`);
   if (!isCheckpointDir(dir)) throw new InputError(`checkpoint_dir '${printable(name)}' is not a checkpoint`, 'a checkpoint holds tree.json, idea.json or launch_config.json');
   return dir;
 }

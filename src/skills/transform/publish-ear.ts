@@ -19,15 +19,7 @@ export type PublishToolResult =
   | { ref: string; visibility: string; promoted_at: string | null; promote_failed_at: string | null; backend: string; bundle_sha256: string; dry_run: boolean }
   | { error: string; kind: BackendErrorKind };
 
-const resultOf = (r: PublishRecord): PublishToolResult => ({
-  ref: r.ref,
-  visibility: r.visibility,
-  promoted_at: r.promoted_at,
-  promote_failed_at: r.promote_failed_at,
-  backend: r.backend,
-  bundle_sha256: r.bundle_sha256,
-  dry_run: r.dry_run,
-});
+const resultOf = ({ ref, visibility, promoted_at, promote_failed_at, backend, bundle_sha256, dry_run }: PublishRecord): PublishToolResult => ({ ref, visibility, promoted_at, promote_failed_at, backend, bundle_sha256, dry_run });
 
 /** A failure as the result object, so its kind survives the MCP layer; anything unexpected still throws. */
 function failure(err: unknown): PublishToolResult {

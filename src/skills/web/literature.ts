@@ -12,16 +12,14 @@ const OFFLINE = 'A provider that cannot be reached, times out or keeps answering
 const SEARCH_BUDGET_S = 150;
 const MAX_EXTRA_QUERIES = 5;
 
+/** The parameters of search_arxiv and search_papers: the query, and papers at most (`max` unless given). */
+const searchParams = (max: number) =>
+  T.Object({ query: T.String({ description: 'words to search for' }), max_results: T.Integer({ default: max, description: `papers at most, 1 to ${MAX_PAPERS_LIMIT}` }) }, { additionalProperties: false });
+
 export const searchArxivTool = defineTool({
   name: 'search_arxiv',
   description: `Search arXiv (its export API; SVC_SCHOLAR_B_URL or retrieval.endpoint names a mirror) for papers matching the query's words. Returns {query, papers: [${PAPER_FIELDS}], sources, offline?, note?}. ${OFFLINE}`,
-  params: T.Object(
-    {
-      query: T.String({ description: 'words to search for' }),
-      max_results: T.Integer({ default: 5, description: `papers at most, 1 to ${MAX_PAPERS_LIMIT}` }),
-    },
-    { additionalProperties: false },
-  ),
+  params: searchParams(5),
   timeoutS: SEARCH_BUDGET_S + 30,
   async run(args, ctx) {
     const found = await searchPaperRecords('search_arxiv', args.query, args.max_results, webRetrieval(ctx.env), { backends: ['scholar_b'], deadline: Date.now() + SEARCH_BUDGET_S * 1000, signal: ctx.signal });
@@ -72,13 +70,7 @@ export const searchScholarTool = defineTool({
 export const searchPapersTool = defineTool({
   name: 'search_papers',
   description: `Search the literature through the retrieval backend in force (retrieval.backend, SVC_RETRIEVAL_BACKEND, or what set_retrieval_backend chose): scholar_a (Semantic Scholar), scholar_b (arXiv) or both (merged, each paper once). Returns {query, backend, papers: [${PAPER_FIELDS}], sources, offline?, note?}. ${OFFLINE}`,
-  params: T.Object(
-    {
-      query: T.String({ description: 'words to search for' }),
-      max_results: T.Integer({ default: 10, description: `papers at most, 1 to ${MAX_PAPERS_LIMIT}` }),
-    },
-    { additionalProperties: false },
-  ),
+  params: searchParams(10),
   timeoutS: SEARCH_BUDGET_S + 30,
   async run(args, ctx) {
     const settings = webRetrieval(ctx.env);

@@ -1,4 +1,3 @@
-import { closeSync, openSync, readSync } from 'node:fs';
 import { extname } from 'node:path';
 import { Type as T } from '@sinclair/typebox';
 import { listUploads, MAX_LISTED_UPLOADS, uploadedFilePath } from '../../core/checkpoint/uploads-read.ts';
@@ -45,7 +44,7 @@ export const readUploadedFileTool = defineTool({
     const { abs, size } = uploadedFilePath(checkpointOf(ctx.env), args.filename);
     const base = { filename: args.filename, size };
     // a UTF-8 character is at most 4 bytes: more than this cannot fit in max_chars
-    const head = readHead(abs, Math.min(size, args.max_chars * 4));
+    const head = await Bun.file(abs).slice(0, Math.min(size, args.max_chars * 4)).bytes();
     if (extname(abs).toLowerCase() === '.pdf' || Buffer.from(head.subarray(0, 5)).toString('latin1') === '%PDF-') {
       const pdf = await pdfText({ path: abs }, `uploads/${args.filename}`, ctx.env);
       const text = pdf.text.replace(/\f/g, '\n\n').trim();
@@ -57,19 +56,3 @@ export const readUploadedFileTool = defineTool({
     return { ...base, kind: 'text', text: text.slice(0, args.max_chars), chars: whole ? text.length : null, truncated: !whole || text.length > args.max_chars };
   },
 });
-
-function readHead(path: string, bytes: number): Uint8Array {
-  const buf = new Uint8Array(bytes);
-  const fd = openSync(path, 'r');
-  try {
-    let got = 0;
-    while (got < bytes) {
-      const n = readSync(fd, buf, got, bytes - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return buf.subarray(0, got);
-  } finally {
-    closeSync(fd);
-  }
-}
