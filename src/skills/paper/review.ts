@@ -3,6 +3,8 @@ import { dirname, join } from 'node:path';
 import { Type as T } from '@sinclair/typebox';
 import { writeJsonAtomic } from '../../core/atomic.ts';
 import { InputError, NotFoundError, oneLine } from '../../core/errors.ts';
+import { type Config, resolveSetting } from '../../core/config/config.ts';
+import { setting, type SettingValue } from '../../core/config/settings.ts';
 import { isFileAt } from '../../core/paths.ts';
 import { createModelClient } from '../../llm/client.ts';
 import { defineTool, type ToolContext, toolParams } from '../../mcp/tool.ts';
@@ -17,21 +19,30 @@ import { skillConfig } from '../skill-config.ts';
 export const REVIEW_REPORT = 'review_report.json';
 const MAX_FINDINGS_CHARS = 4000;
 
-/** A variable's value; empty counts as unset (the rubric's own parameter then applies). */
-const envRaw = (env: ToolContext['env'], name: string) => env[name]?.trim() || undefined;
-
-/** A count by precedence: the argument, the variable, the rubric's parameter, the default; out of range is one line naming where it came from. */
-function count(what: string, arg: number | undefined, env: ToolContext['env'], variable: string | null, param: number | undefined, fallback: number, min: number, max: number): number {
-  const fromEnv = variable ? envRaw(env, variable) : undefined;
-  const [value, from] = arg !== undefined ? [arg, what] : fromEnv !== undefined ? [Number(fromEnv), variable as string] : [param ?? fallback, `${what} of the rubric`];
-  if (!Number.isInteger(value) || value < min || value > max) throw new InputError(`${from} must be a whole number from ${min} to ${max}, got ${arg ?? fromEnv ?? param}`, `give ${what} from ${min} to ${max}`);
-  return value;
+/**
+ * A review setting: the argument, else the one resolver (the saved settings, the environment) and,
+ * where neither gives one, the rubric's parameter before the built-in default.
+ */
+function reviewSetting(cfg: Config, key: string, explicit: SettingValue | undefined, param: SettingValue | undefined): { value: SettingValue; from: string } {
+  if (explicit !== undefined) return { value: explicit, from: key };
+  const s = setting(key);
+  if (!s) throw new Error(`no setting ${key}`);
+  const r = resolveSetting(cfg, s);
+  if (r.origin === 'default' && param !== undefined) return { value: param, from: `${key} of the rubric` };
+  return { value: r.value, from: `${key} from ${r.source}` };
 }
 
-function fewshotMode(arg: string | undefined, env: ToolContext['env'], param: string | undefined): FewshotMode {
-  const [value, from] = arg !== undefined ? [arg.trim(), 'fewshot_mode'] : envRaw(env, 'SVC_FEWSHOT_MODE') !== undefined ? [envRaw(env, 'SVC_FEWSHOT_MODE') as string, 'SVC_FEWSHOT_MODE'] : [param ?? 'static', 'fewshot_mode of the rubric'];
-  if (value !== 'static' && value !== 'dynamic') throw new InputError(`${from} must be static or dynamic, got '${value}'`, 'give static or dynamic');
-  return value;
+/** A whole number in [min, max]; out of range is one line naming where it came from. */
+function countIn(what: string, got: { value: SettingValue; from: string }, min: number, max: number): number {
+  const v = got.value;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new InputError(`${got.from} must be a whole number from ${min} to ${max}, got ${String(v)}`, `give ${what} from ${min} to ${max}`);
+  return v;
+}
+
+function fewshotMode(cfg: Config, arg: string | undefined, param: string | undefined): FewshotMode {
+  const got = reviewSetting(cfg, 'fewshot_mode', arg?.trim() || undefined, param);
+  if (got.value !== 'static' && got.value !== 'dynamic') throw new InputError(`${got.from} must be static or dynamic, got '${String(got.value)}'`, 'give static or dynamic');
+  return got.value;
 }
 
 /** The figure captions: the manifest's when given, else the \caption{...} lines of the LaTeX. */
@@ -88,13 +99,14 @@ export const reviewCompiledPaperTool = defineTool({
   run: async (args, ctx) => {
     const cfg = skillConfig(ctx.env);
     const catalog = loadRubricCatalog(cfg.projectRoot);
-    const chosen = args.rubric_id !== undefined ? { id: args.rubric_id } : defaultRubric(catalog, envRaw(ctx.env, 'SVC_RUBRIC'));
+    // an unknown rubric asked for by name is an error; one from the settings falls back to neurips with a warning
+    const chosen = args.rubric_id !== undefined ? { id: args.rubric_id } : defaultRubric(catalog, String(reviewSetting(cfg, 'rubric', undefined, undefined).value));
     const rubric = usableRubric(catalog, chosen.id);
     const params = rubric.rubric.params ?? {};
-    const numReflections = count('num_reflections', args.num_reflections, ctx.env, 'SVC_NUM_REFLECTIONS', params.num_reflections, 5, 0, 20);
-    const numExamples = count('num_fs_examples', args.num_fs_examples, ctx.env, null, params.num_fs_examples, 1, 0, 20);
-    const numReviews = count('num_reviews_ensemble', args.num_reviews_ensemble, ctx.env, 'SVC_NUM_REVIEWS_ENSEMBLE', params.num_reviews_ensemble, 1, 1, 20);
-    const mode = fewshotMode(args.fewshot_mode, ctx.env, params.fewshot_mode);
+    const numReflections = countIn('num_reflections', reviewSetting(cfg, 'num_reflections', args.num_reflections, params.num_reflections), 0, 20);
+    const numExamples = countIn('num_fs_examples', { value: args.num_fs_examples ?? params.num_fs_examples ?? 1, from: args.num_fs_examples === undefined ? 'num_fs_examples of the rubric' : 'num_fs_examples' }, 0, 20);
+    const numReviews = countIn('num_reviews_ensemble', reviewSetting(cfg, 'num_reviews_ensemble', args.num_reviews_ensemble, params.num_reviews_ensemble), 1, 20);
+    const mode = fewshotMode(cfg, args.fewshot_mode, params.fewshot_mode);
 
     const tex = args.tex_path?.trim() ? checkpointPath(args.tex_path, 'tex_path', ctx.env) : null;
     const pdf = args.pdf_path?.trim() ? checkpointPath(args.pdf_path, 'pdf_path', ctx.env) : tex ? tex.replace(/\.tex$/, '') + '.pdf' : null;
@@ -139,8 +151,9 @@ export const listRubricsTool = defineTool({
     'Returns {rubrics: [{id, venue, domain, version, source, dimensions, scales, text_sections, decision_options}], default (SVC_RUBRIC, else neurips), warning?, problems (rubric files that cannot be used)}.',
   params: toolParams({}),
   run: (_args, ctx) => {
-    const catalog = loadRubricCatalog(skillConfig(ctx.env).projectRoot);
-    const chosen = defaultRubric(catalog, envRaw(ctx.env, 'SVC_RUBRIC'));
+    const cfg = skillConfig(ctx.env);
+    const catalog = loadRubricCatalog(cfg.projectRoot);
+    const chosen = defaultRubric(catalog, String(reviewSetting(cfg, 'rubric', undefined, undefined).value));
     return {
       rubrics: catalog.rubrics.map((r) => ({
         ...rubricSummary(r),

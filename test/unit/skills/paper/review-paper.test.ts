@@ -173,7 +173,9 @@ describe.skipIf(skip)('review_compiled_paper', () => {
     expect(await msg({ rubric_id: 'icse' })).toStartWith("unknown rubric 'icse' (add reviewer_rubrics/icse.yaml or use one of: acl, chi, cvpr,");
     expect(await msg({ num_reviews_ensemble: 0 })).toBe('num_reviews_ensemble must be a whole number from 1 to 20, got 0 (give num_reviews_ensemble from 1 to 20)');
     expect(await msg({ num_reflections: 21 })).toBe('num_reflections must be a whole number from 0 to 20, got 21 (give num_reflections from 0 to 20)');
-    expect(await msg({}, { SVC_NUM_REFLECTIONS: 'many' })).toBe('SVC_NUM_REFLECTIONS must be a whole number from 0 to 20, got many (give num_reflections from 0 to 20)');
+    expect(await msg({}, { SVC_NUM_REFLECTIONS: 'many' })).toBe("num_reflections from env SVC_NUM_REFLECTIONS must be a positive whole number, got 'many'");
+    expect(await msg({}, { SVC_NUM_REVIEWS_ENSEMBLE: '50' })).toBe('num_reviews_ensemble from env SVC_NUM_REVIEWS_ENSEMBLE must be a whole number from 1 to 20, got 50 (give num_reviews_ensemble from 1 to 20)');
+    expect(await msg({}, { SVC_FEWSHOT_MODE: 'random' })).toStartWith('fewshot_mode from env SVC_FEWSHOT_MODE must be ');
     expect(await msg({ fewshot_mode: 'random' })).toBe("fewshot_mode must be static or dynamic, got 'random' (give static or dynamic)");
     expect(await msg({ pdf_path: undefined })).toBe('no paper to review: neither pdf_path nor tex_path is given (give pdf_path, the compiled paper)');
     expect(await msg({ figures_manifest_json: 'figures/none.json' })).toBe(`figures_manifest_json '${join(ckpt, 'figures', 'none.json')}' does not exist (make the figures first (generate_figures), or leave it out)`);
