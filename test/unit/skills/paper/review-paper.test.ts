@@ -167,6 +167,22 @@ describe.skipIf(skip)('review_compiled_paper', () => {
     expect(r.meta_review.source_review_count).toBe(2);
   });
 
+  test("a rubric of the project's rubric directory: its own dimensions, its file's hash; an unknown SVC_RUBRIC falls back to neurips with a warning", async () => {
+    const rubrics = join(dir, 'project', 'reviewer_rubrics');
+    mkdirSync(rubrics, { recursive: true });
+    const yaml = 'score_dimensions:\n  - { name: rigour, scale: [0, 3] }\n  - { name: overall, scale: [0, 3] }\ntext_sections:\n  - { name: comments, required: true }\n';
+    writeFileSync(join(rubrics, 'mini.yaml'), yaml);
+    try {
+      const r = await review({ rubric_id: 'mini', num_reflections: 0 });
+      expect(r).toMatchObject({ rubric_id: 'mini', rubric_hash: sha256(yaml), rubric_source: join(rubrics, 'mini.yaml'), scores: { rigour: 2, overall: 2 }, overall_score: 2, decision: null, fewshot_sources: [] });
+      expect(typeof r.comments).toBe('string');
+      const fallback = await review({ num_reflections: 0 }, { SVC_RUBRIC: 'nope' });
+      expect(fallback).toMatchObject({ rubric_id: 'neurips', warnings: ["SVC_RUBRIC names 'nope', which is not a known rubric; using neurips"] });
+    } finally {
+      removeDir(rubrics);
+    }
+  });
+
   test('bad input is one line naming the fix, before any model call', async () => {
     const msg = async (args: Record<string, unknown>, more?: Record<string, string>) => oneLine(await failure(review(args, more)));
     expect(await msg({ pdf_path: 'paper/none.pdf' })).toBe(`no compiled paper at ${join(ckpt, 'paper', 'none.pdf')} (compile the paper first (compile_paper, or the write_paper stage))`);
