@@ -8,10 +8,11 @@ const REVIEW_STAGE = 'review_paper';
 /** The stages that describe the experiment: --experiment replaces what they are told. */
 const EXPERIMENT_STAGES = ['search_related_work', 'write_paper', 'review_paper'];
 
-function count(flag: string, given: string | undefined): number | undefined {
+/** The review's counts, as review_compiled_paper takes them. */
+function count(flag: string, given: string | undefined, min: number, max: number): number | undefined {
   if (given === undefined) return undefined;
-  const n = Number(given);
-  if (!Number.isInteger(n) || n < 1 || n > 100) throw new InputError(`--${flag} must be a whole number from 1 to 100, got '${given}'`);
+  const n = given.trim() === '' ? Number.NaN : Number(given);
+  if (!Number.isInteger(n) || n < min || n > max) throw new InputError(`--${flag} must be a whole number from ${min} to ${max}, got '${given}'`);
   return n;
 }
 
@@ -26,8 +27,8 @@ export function paperOverrides(flags: PaperFlags): Record<string, Record<string,
   if (flags.rubric !== undefined && flags.rubric.trim() === '') throw new InputError('--rubric is empty', 'give a rubric id, such as neurips');
   put(REVIEW_STAGE, 'rubric_id', flags.rubric?.trim());
   put(REVIEW_STAGE, 'fewshot_mode', mode);
-  put(REVIEW_STAGE, 'num_reviews_ensemble', count('num-reviews-ensemble', flags['num-reviews-ensemble']));
-  put(REVIEW_STAGE, 'num_reflections', count('num-reflections', flags['num-reflections']));
+  put(REVIEW_STAGE, 'num_reviews_ensemble', count('num-reviews-ensemble', flags['num-reviews-ensemble'], 1, 20));
+  put(REVIEW_STAGE, 'num_reflections', count('num-reflections', flags['num-reflections'], 0, 20));
   if (flags.experiment !== undefined) {
     let text: string;
     try {

@@ -139,3 +139,9 @@ export function rubricSummary(r: LoadedRubric) {
     dimensions: r.rubric.score_dimensions.map((d) => d.name),
   };
 }
+
+/** sha256 of the rubric's definition as written (the bundled YAML, or the user's file). */
+export function rubricHash(r: LoadedRubric): string {
+  const text = r.source === 'bundled' ? (BUNDLED_RUBRIC_TEXTS.get(r.id) ?? '') : readFileSync(r.source);
+  return new Bun.CryptoHasher('sha256').update(text).digest('hex');
+}

@@ -27,6 +27,9 @@ const KNOWN_PROMPTS = [
   'paper/section',
   'paper/review',
   'paper/abstract',
+  'paper/reviewer',
+  'paper/reviewer_reflection',
+  'paper/meta_review',
   'pipeline/keywords',
   'transform/configurations',
   'transform/ear_readme',
@@ -91,8 +94,10 @@ describe('svc run of the demo', () => {
     expect(refs.papers.every((p: { library?: { key: string }; cite_key: string }) => p.library?.key === p.cite_key)).toBe(true);
 
     // after the search, the science data and the artifact bundle, curated and published
-    for (const stage of ['transform_data', 'generate_ear', 'ear_curate', 'ear_publish']) expect(run.stderr).toContain(`${stage}: done`);
-    expect(names).toEqual(expect.arrayContaining(['pipeline/keywords', 'transform/configurations', 'transform/ear_readme']));
+    for (const stage of ['transform_data', 'generate_ear', 'ear_curate', 'ear_publish', 'review_paper']) expect(run.stderr).toContain(`${stage}: done`);
+    expect(names).toEqual(expect.arrayContaining(['pipeline/keywords', 'transform/configurations', 'transform/ear_readme', 'paper/reviewer', 'paper/reviewer_reflection']));
+    // the compiled paper reviewed with the default rubric: its score is the checkpoint's review score
+    expect(JSON.parse(readFileSync(join(recordedCheckpoint, 'review_report.json'), 'utf8'))).toMatchObject({ rubric_id: 'neurips', n: 1, decision: 'accept', overall_score: 8 });
     const science = JSON.parse(readFileSync(join(recordedCheckpoint, 'science_data.json'), 'utf8'));
     expect(science.values['best.comparisons'].value).toBe(30850);
     expect(science.best.value).toBe(30850);

@@ -7,6 +7,7 @@ import { expandReply, lineageReply, rootIdeaReply, selectReply } from './scripte
 import { configurationsReply, earReadmeReply, keywordsReply } from './scripted-transform.ts';
 import { paperAbstractReply, paperReviewReply, paperSectionReply } from './scripted-paper.ts';
 import { type OpenAIChatRequest, promptName, textOfRoles } from './scripted-request.ts';
+import { metaReviewReply, paperReflectionReply, paperReviewerReply } from './scripted-review.ts';
 import { nextQueriesReply } from './scripted-web.ts';
 
 export type { OpenAIChatRequest } from './scripted-request.ts';
@@ -61,6 +62,12 @@ export function researcherReply(body: OpenAIChatRequest): ReplyStep {
       return { text: paperReviewReply() };
     case 'paper/abstract':
       return { text: paperAbstractReply(body) };
+    case 'paper/reviewer':
+      return { text: paperReviewerReply(body) };
+    case 'paper/reviewer_reflection':
+      return { text: paperReflectionReply(body) };
+    case 'paper/meta_review':
+      return { text: metaReviewReply(body) };
     default:
       if (/one zero-based index/i.test(textOfRoles(body, ['system', 'user']))) return { text: selectReply(body) };
       return { text: `scripted researcher: unknown prompt ${name === null ? '(the first system message has no <!-- prompt: group/name --> line)' : `'${name}'`}` };
