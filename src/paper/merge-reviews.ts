@@ -39,13 +39,15 @@ function tagged(text: string, labels: string[], given: string | null = null): Fi
 /**
  * The findings of vlm_review.json: vlm_review_figures' review of the figures as a whole
  * ({reviewed, score, issues, suggestions, figures}) and, when it has them, the reviews of single
- * figures ({reviews: [{label, score, issues, suggestions}]}, as review_figures_all returns).
+ * figures ({reviews: [{label, score, issues, suggestions}]}, as review_figures_all returns), which
+ * then stand for the top-level lists (those repeat them with the label in front).
  */
 export function vlmFindings(v: Record<string, unknown>): VlmFindings {
   const perFigure = Array.isArray(v.reviews) ? v.reviews.filter(isMapping) : [];
   const labels = [...new Set([...strings(v.figures), ...perFigure.map((r) => (typeof r.label === 'string' ? r.label : '')).filter(Boolean)])];
-  const issues = strings(v.issues).map((t) => tagged(t, labels));
-  const suggestions = strings(v.suggestions).map((t) => tagged(t, labels));
+  // with single-figure reviews, the top-level lists are those reviews' findings again
+  const issues = perFigure.length ? [] : strings(v.issues).map((t) => tagged(t, labels));
+  const suggestions = perFigure.length ? [] : strings(v.suggestions).map((t) => tagged(t, labels));
   for (const r of perFigure) {
     const label = typeof r.label === 'string' && r.label.trim() ? r.label.trim() : null;
     issues.push(...strings(r.issues).map((t) => tagged(t, labels, label)));

@@ -37,8 +37,8 @@ export type ModelServer = {
 
 export type ModelServerOptions = {
   models?: string[];
-  /** answers every chat request while the script is empty (a pure function of the request body) */
-  respond?: (body: Record<string, unknown>, protocol: Protocol) => Step;
+  /** answers every chat request while the script is empty (a pure function of the request body; a promise holds the answer back until it settles) */
+  respond?: (body: Record<string, unknown>, protocol: Protocol) => Step | Promise<Step>;
   /** a fixed port (a server started again where a stopped one listened); a free one when absent */
   port?: number;
 };
@@ -97,7 +97,7 @@ async function answer(protocol: Protocol, body: Record<string, unknown>, steps: 
     step = steps.shift();
   }
   if (!step && respond) {
-    step = respond(body, protocol);
+    step = await respond(body, protocol);
     if (!isReply(step)) return errorReply(protocol, { status: 500 }, `the model server's responder gave no answer for request ${n}`);
   }
   if (!step) return errorReply(protocol, { status: 500 }, `the model server's script is empty (request ${n})`);

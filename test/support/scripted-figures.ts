@@ -47,3 +47,22 @@ export function figureReviewReply(body: OpenAIChatRequest): string {
   }
   return JSON.stringify({ score: 0.85, issues: [], suggestions: [`${labels[0]}: a logarithmic axis would show the smaller values apart`] });
 }
+
+/**
+ * A review of one figure: fair when its picture came, with one issue and one suggestion naming the
+ * figure's label; unusable without a picture.
+ */
+export function singleFigureReviewReply(body: OpenAIChatRequest): string {
+  const label = /Figure (\S+?)\. Caption:/.exec(textOfRoles(body, ['user']))?.[1] ?? '(no label)';
+  if (!pngImages(body).some(isPng)) return JSON.stringify({ score: 0.1, issues: ['no picture was received'], suggestions: ['send the figure as an image'] });
+  return JSON.stringify({ score: label.length % 2 === 0 ? 0.8 : 0.6, issues: [`the y axis of ${label} has no unit`], suggestions: [`label the y axis of ${label} with its unit`] });
+}
+
+/** A review of tables given as LaTeX: one issue for a table without a caption, one suggestion always; unusable without a tabular. */
+export function tableReviewReply(body: OpenAIChatRequest): string {
+  const user = textOfRoles(body, ['user']);
+  const tabulars = [...user.matchAll(/\\begin\{tabular/g)].length;
+  if (tabulars === 0) return JSON.stringify({ score: 0.1, issues: ['no table was received'], suggestions: [] });
+  const captions = [...user.matchAll(/\\caption\{/g)].length;
+  return JSON.stringify({ score: 0.75, issues: captions < tabulars ? [`${tabulars - captions} of ${tabulars} tables have no caption`] : [], suggestions: ['align the numbers at the decimal point'] });
+}

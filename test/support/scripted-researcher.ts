@@ -1,6 +1,6 @@
 import type { ReplyStep } from './model-server.ts';
 import { agentStep } from './scripted-agent.ts';
-import { figureCaptionReply, figureReviewReply } from './scripted-figures.ts';
+import { figureCaptionReply, figureReviewReply, singleFigureReviewReply, tableReviewReply } from './scripted-figures.ts';
 import { ideaAgentReply, ideaDiscussionReply, ideaSynthesisReply } from './scripted-ideas.ts';
 import { judgeReply, metricSpecReply } from './scripted-judge.ts';
 import { expandReply, lineageReply, rootIdeaReply, selectReply } from './scripted-orchestrator.ts';
@@ -47,6 +47,10 @@ export function researcherReply(body: OpenAIChatRequest): ReplyStep {
       return { text: figureCaptionReply(body) };
     case 'vlm/figure_review':
       return { text: figureReviewReply(body) };
+    case 'vlm/single_figure_review':
+      return { text: singleFigureReviewReply(body) };
+    case 'vlm/table_review':
+      return { text: tableReviewReply(body) };
     case 'web/next_queries':
       return { text: nextQueriesReply(body) };
     case 'pipeline/keywords':

@@ -61,17 +61,21 @@ export const vlmReviewFigures = defineTool({
 });
 
 /** The PNG of a figure, from inside the manifest's directory (a manifest cannot send other files to the model). */
-function readPng(dir: string, f: FigureEntry): Uint8Array {
-  const path = resolveInside(dir, f.png, `the PNG of ${f.label}`);
+export function readPng(dir: string, f: FigureEntry): Uint8Array {
+  return pngFile(resolveInside(dir, f.png, `the PNG of ${f.label}`), `the PNG of ${f.label}`, 'make the figures again (generate_figures)');
+}
+
+/** A PNG file's bytes: it must exist, be a PNG and be no larger than a figure may be. */
+export function pngFile(path: string, what: string, fix: string): Uint8Array {
   const st = statOrNull(path);
-  if (!st?.isFile()) throw new NotFoundError(`the PNG of ${f.label} is missing: no file ${path}`, 'make the figures again (generate_figures)');
-  if (st.size > MAX_PNG_BYTES) throw new TooLargeError(`the PNG of ${f.label} has ${st.size} bytes, more than the ${MAX_PNG_BYTES} a figure may have`);
+  if (!st?.isFile()) throw new NotFoundError(`${what} is missing: no file ${path}`, fix);
+  if (st.size > MAX_PNG_BYTES) throw new TooLargeError(`${what} has ${st.size} bytes, more than the ${MAX_PNG_BYTES} a figure may have`);
   const bytes = new Uint8Array(readFileSync(path));
-  if (!PNG_SIGNATURE.every((b, i) => bytes[i] === b)) throw new InputError(`the PNG of ${f.label} (${path}) is not a PNG file`, 'make the figures again (generate_figures)');
+  if (!PNG_SIGNATURE.every((b, i) => bytes[i] === b)) throw new InputError(`${what} (${path}) is not a PNG file`, fix);
   return bytes;
 }
 
-function reviewCheck(v: unknown): string | null {
+export function reviewCheck(v: unknown): string | null {
   if (!isMapping(v)) return 'the answer must be a JSON object {score, issues, suggestions}';
   if (typeof v.score !== 'number' || !(v.score >= 0 && v.score <= 1)) return 'score must be a number from 0 to 1';
   for (const key of ['issues', 'suggestions']) {
