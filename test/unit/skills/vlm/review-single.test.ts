@@ -81,13 +81,16 @@ describe('vlm-skill review tools', () => {
     const labels = manifest().figures.map((f) => f.label);
     // every answer is held back until all the figures' requests have come: one at a time would never get there
     const waiting: (() => void)[] = [];
+    const timers: ReturnType<typeof setTimeout>[] = [];
     let arrived = 0;
     respond = (body) =>
       new Promise((done) => {
         arrived++;
         waiting.push(() => done(researcherReply(body)));
-        if (arrived === labels.length) for (const go of waiting) go();
-        else setTimeout(() => done({ text: JSON.stringify({ score: 0, issues: ['asked one at a time'], suggestions: [] }) }), 10_000);
+        if (arrived === labels.length) {
+          for (const t of timers) clearTimeout(t);
+          for (const go of waiting) go();
+        } else timers.push(setTimeout(() => done({ text: JSON.stringify({ score: 0, issues: ['asked one at a time'], suggestions: [] }) }), 4_000));
       });
     const r = await callTool(reviewFiguresAllTool, { figures_manifest_json: 'figures/figures_manifest.json', context: 'Sort.' }, vision());
     expect(arrived).toBe(labels.length);
