@@ -44,7 +44,7 @@ export function sectionName(given: string): SectionName {
   return s as SectionName;
 }
 
-function venueLine(v: Venue): string {
+export function venueLine(v: Venue): string {
   return `${v.name}${v.pageLimit ? `, ${v.pageLimit} pages before the references` : ''}`;
 }
 
@@ -82,7 +82,7 @@ function latexCheck(f: PaperFacts): JsonCheck {
   };
 }
 
-function stripHeading(latex: string): string {
+export function stripHeading(latex: string): string {
   return latex.replace(/^\s*\\section\*?\s*\{[^}]*\}\s*/, '').trim();
 }
 

@@ -27,7 +27,7 @@ describe('skills and tools', () => {
     const byName = Object.fromEntries(body.skills.map((s: { name: string }) => [s.name, s]));
     expect(byName['coding-skill']).toMatchObject({ tool_count: 5, phases: ['bfts', 'reproduce'], builtin: true, found: true, enabled: true, uses_model: false, problem: null });
     expect(byName['benchmark-skill'].tool_count).toBe(3);
-    expect(byName['paper-skill']).toMatchObject({ tool_count: 12, uses_model: true, phases: ['paper'], builtin: true, found: true, problem: null });
+    expect(byName['paper-skill']).toMatchObject({ tool_count: 13, uses_model: true, phases: ['paper'], builtin: true, found: true, problem: null });
     expect(byName['plot-skill']).toMatchObject({ tool_count: 1, phases: ['paper'], builtin: true, found: true, problem: null });
     expect(byName['paper-re-skill']).toMatchObject({ tool_count: null, found: false, problem: 'built in, not in this version yet' });
     expect(byName['coding-skill'].tools).toBeUndefined();

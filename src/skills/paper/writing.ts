@@ -14,7 +14,7 @@ import { skillConfig } from '../skill-config.ts';
 import { checkpointPath } from '../checkpoint-path.ts';
 
 /** The paper model; none configured is an error at once: a paper is not written without one. */
-function author(ctx: ToolContext, venue: string, context: string): Author {
+export function author(ctx: ToolContext, venue: string, context: string): Author {
   const client = createModelClient({ cfg: skillConfig(ctx.env) });
   const why = client.unavailable('paper');
   if (why) throw new InputError(`a paper cannot be written without a model: ${why}`, 'set SVC_MODEL_PAPER, SVC_MODEL or the workflow llm block');
