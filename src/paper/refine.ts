@@ -92,7 +92,7 @@ export function sectionSpan(tex: string, s: SectionName): { start: number; end: 
   if (!heading) return null;
   const start = heading.index + heading[0].length;
   const rest = tex.slice(start);
-  const stops = [/\\section\*?\s*\{/, /\\bibliographystyle\b/, /\\bibliography\s*\{/, /\\end\{document\}/, /\\appendix\b/, /%%? svc:/, ...(s === 'experiment' ? [/\\begin\{(?:figure|table)\*?\}/] : [])];
+  const stops = [/\\section\*?\s*\{/, /\\bibliographystyle\b/, /\\bibliography\s*\{/, /\\end\{document\}/, /\\appendix\b/, /\\svcreferences\b/, /%%? svc:/, ...(s === 'experiment' ? [/\\begin\{(?:figure|table)\*?\}/] : [])];
   const end = Math.min(rest.length, ...stops.map((re) => re.exec(rest)?.index ?? rest.length));
   return { start, end: start + end };
 }

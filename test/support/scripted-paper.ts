@@ -67,3 +67,15 @@ export function paperAbstractReply(body: OpenAIChatRequest): string {
   const abstract = `We search for the Shell sort gap ratio that needs the fewest element comparisons on a fixed pseudo-random array, against plain insertion sort as the baseline. The best configuration needs ${claim(l, 'best.comparisons', 'far fewer')} comparisons, against ${claim(l, 'baseline.comparisons', 'many more')} for insertion sort: ${claim(l, 'improvement.comparisons.ratio', 'many')} times fewer.`;
   return JSON.stringify({ title: 'Fewer Comparisons: A Geometric Gap Ratio for Shell Sort', abstract });
 }
+
+/**
+ * paper/refine: the section as it is, every anchor kept, and one sentence per reviewer's point
+ * saying it was acted on (the point's words without digits or LaTeX specials, so no number is made up).
+ */
+export function paperRefineReply(body: OpenAIChatRequest): string {
+  const text = textOfRoles(body, ['system']);
+  const now = /## The section now\n([\s\S]*?)\n## The reviewers' points on this section\n/.exec(text)?.[1]?.trim() ?? '';
+  const points = /## The reviewers' points on this section\n([\s\S]*?)\n\nAct on/.exec(text)?.[1] ?? '';
+  const acted = [...points.matchAll(/^- (.+)$/gm)].map((m) => `As the review asked, this section now answers: ${(m[1] ?? '').replace(/[\d%\\{}$&#_^~[\]]/g, '').replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '')}.`);
+  return JSON.stringify({ latex: [now, ...acted].join('\n') });
+}

@@ -5,7 +5,7 @@ import { ideaAgentReply, ideaDiscussionReply, ideaSynthesisReply } from './scrip
 import { judgeReply, metricSpecReply } from './scripted-judge.ts';
 import { expandReply, lineageReply, rootIdeaReply, selectReply } from './scripted-orchestrator.ts';
 import { configurationsReply, earReadmeReply, keywordsReply } from './scripted-transform.ts';
-import { paperAbstractReply, paperReviewReply, paperSectionReply } from './scripted-paper.ts';
+import { paperAbstractReply, paperRefineReply, paperReviewReply, paperSectionReply } from './scripted-paper.ts';
 import { type OpenAIChatRequest, promptName, textOfRoles } from './scripted-request.ts';
 import { metaReviewReply, paperReflectionReply, paperReviewerReply } from './scripted-review.ts';
 import { nextQueriesReply } from './scripted-web.ts';
@@ -66,6 +66,8 @@ export function researcherReply(body: OpenAIChatRequest): ReplyStep {
       return { text: paperReviewReply() };
     case 'paper/abstract':
       return { text: paperAbstractReply(body) };
+    case 'paper/refine':
+      return { text: paperRefineReply(body) };
     case 'paper/reviewer':
       return { text: paperReviewerReply(body) };
     case 'paper/reviewer_reflection':
