@@ -121,6 +121,8 @@ describe.skipIf(skip)('paper_refine', () => {
     // each told once why, then given up
     const asked = refineCalls().map(sectionAsked);
     expect(asked.filter((s) => s === 'introduction')).toHaveLength(2);
+    const retry = refineCalls().filter((b) => sectionAsked(b) === 'introduction')[1] as OpenAIChatRequest;
+    expect(textOfRoles(retry, ['user'])).toContain('rejected: it drops the claim anchors best.comparisons, baseline.comparisons');
     expect(asked).not.toContain('method');
     const tex = readFileSync(out.refined_tex_path, 'utf8');
     expect(tex).toContain('\\svcclaim{baseline.comparisons}');
@@ -128,6 +130,20 @@ describe.skipIf(skip)('paper_refine', () => {
     expect(tex).not.toContain('42 percent');
     expect(tex).toContain(CONCLUSION);
     expect(out.compiled).toBe(true);
+  }, 180_000);
+});
+
+describe.skipIf(skip)('paper_refine: the semantic review', () => {
+  test("its findings are points like the review's; a semantic review that is not there is no error", async () => {
+    writeFileSync(join(ckpt, 'review_report.json'), JSON.stringify({ weaknesses: [] }));
+    writeFileSync(join(ckpt, 'semantic.json'), JSON.stringify({ findings: [{ text: 'The method does not say how ties are counted.' }, 'Unclear throughout.'] }));
+    const r = await refine({ semantic_review_path: 'semantic.json' });
+    expect(r.sections).toEqual([{ section: 'method', accepted: true, points: 1 }]);
+    expect(r.unplaced).toEqual(['Unclear throughout.']);
+    expect(readFileSync(r.refined_tex_path, 'utf8')).toContain('this section now answers: The method does not say how ties are counted.');
+    const none = await refine({ semantic_review_path: 'no-such-review.json' });
+    expect(none.sections).toEqual([]);
+    expect(none.compiled).toBe(true);
   }, 180_000);
 });
 
