@@ -41,7 +41,11 @@ const MENTIONS: Readonly<Record<SectionName, RegExp>> = {
   conclusion: /\bconclusions?\b|\blimitations?\b|\bfuture\s+work\b/i,
 };
 
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.flatMap((x) => (typeof x === 'string' ? [x] : isMapping(x) ? [pointText(x)].filter((s): s is string => s !== null) : [])) : []);
+/** The points of a review field: a list of strings or of objects with their text, or a text of one point a line (a bullet dropped, a heading line ending in a colon left out). */
+function strings(v: unknown): string[] {
+  if (typeof v === 'string') return v.split('\n').map((l) => l.replace(/^\s*(?:[-*\u2022]|\d+[.)])\s*/, '').trim()).filter((l) => l !== '' && !l.endsWith(':'));
+  return Array.isArray(v) ? v.flatMap((x) => (typeof x === 'string' ? [x] : isMapping(x) ? [pointText(x)].filter((s): s is string => s !== null) : [])) : [];
+}
 
 function pointText(x: Record<string, unknown>): string | null {
   for (const k of ['revision', 'suggestion', 'text', 'issue', 'message', 'comment', 'change']) if (typeof x[k] === 'string' && (x[k] as string).trim()) return (x[k] as string).trim();

@@ -19,6 +19,13 @@ describe('reviewPoints', () => {
     expect(unplaced).toEqual(['Proofread.']);
   });
 
+  test("a text field (the rubric's weaknesses, with merge_reviews' figure lines) is a point a line", () => {
+    const weaknesses = 'The method omits how ties are counted.\n\nFrom the figure review:\n- [fig:ratio] The axis has no label.';
+    const { points, unplaced } = reviewPoints({ weaknesses, issues: ['[fig:ratio] The axis has no label.'] }, null, null);
+    expect(Object.fromEntries(points)).toEqual({ method: ['The method omits how ties are counted.'], experiment: ['[fig:ratio] The axis has no label.'] });
+    expect(unplaced).toEqual([]);
+  });
+
   test('suggested revisions: a list or {"revisions": [...]}, the section by key or heading; anything else is refused', () => {
     expect(Object.fromEntries(reviewPoints({}, [{ section: 'Related Work', revision: 'Cite more.' }], null).points)).toEqual({ related_work: ['Cite more.'] });
     expect(Object.fromEntries(reviewPoints({}, { revisions: [{ section: 'method', suggestion: 'Say how.' }] }, null).points)).toEqual({ method: ['Say how.'] });
