@@ -44,7 +44,7 @@ describe('skills and tools', () => {
 
   test('GET /api/tools: the combined catalogue follows the workflow switches', async () => {
     const before = (await viz.get('/api/tools')).body.tools;
-    expect(before).toHaveLength(65);
+    expect(before).toHaveLength(66);
     expect(before.find((t: { name: string }) => t.name === 'collect_references_iterative')).toMatchObject({ skill: 'web-skill', phases: ['paper', 'reproduce'], enabled: true });
     expect(before.find((t: { name: string }) => t.name === 'curate_ear')).toMatchObject({ skill: 'transform-skill', phases: ['paper'], enabled: true });
     expect(before.find((t: { name: string }) => t.name === 'plot')).toMatchObject({ skill: 'benchmark-skill', phases: ['bfts'], enabled: true, disabled: false });
