@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { writeJsonAtomic, writeFileAtomic } from '../core/atomic.ts';
 import type { Env } from '../core/config/env-vars.ts';
-import { InputError, InvalidRecordError, NotFoundError, oneLine } from '../core/errors.ts';
+import { InputError, InvalidRecordError, NotFoundError, oneLine, SvcError } from '../core/errors.ts';
 import { readJsonObject } from '../core/json-object.ts';
 import { isFileAt } from '../core/paths.ts';
 import { isMapping } from '../core/values.ts';
@@ -144,7 +144,8 @@ async function refineOne(a: Author, f: PaperFacts, s: SectionName, latex: string
     return { latex: stripHeading(answer.latex) };
   } catch (err) {
     if (err instanceof ModelAnswerError) return { reason: rejected ?? oneLine(err) };
-    throw err;
+    if (a.signal?.aborted) throw err;
+    throw new SvcError(`the paper model could not refine the ${HEADINGS[s].toLowerCase()} section: ${oneLine(err)}`, 'check the paper model (SVC_MODEL_PAPER, or the workflow llm block); the draft is left as it is');
   }
 }
 

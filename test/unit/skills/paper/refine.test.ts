@@ -147,6 +147,25 @@ describe.skipIf(skip)('paper_refine: the semantic review', () => {
   }, 180_000);
 });
 
+describe.skipIf(skip)('paper_refine: when it cannot finish', () => {
+  test('a refined paper that does not compile is recorded with the error; a model that does not answer is one line, the draft kept', async () => {
+    writePaper(join(ckpt, 'paper'), 'arxiv', { body: BODY.replace(METHOD, `${METHOD} \\nosuchmacro`) });
+    const r = await refine();
+    expect(r).toMatchObject({ compiled: false, pdf_path: null, pages: null, format: [], format_passes: null });
+    expect(r.compile_error).toContain('nosuchmacro');
+    expect(JSON.parse(readFileSync(join(ckpt, 'paper_refine.json'), 'utf8')).compiled).toBe(false);
+    rmSync(join(ckpt, 'paper_refine.json'));
+    rmSync(join(ckpt, 'paper', 'main_refined.tex'));
+    const before = draft();
+    const e = await failure(callTool(paperRefineTool, {}, { ...env(), LLM_API_BASE: 'http://127.0.0.1:9/v1' }));
+    expect(e.message).toStartWith('the paper model could not refine the ');
+    expect(e.message).not.toContain('\n');
+    expect(existsSync(join(ckpt, 'paper_refine.json'))).toBe(false);
+    expect(existsSync(join(ckpt, 'paper', 'main_refined.tex'))).toBe(false);
+    expect(draft()).toBe(before);
+  }, 180_000);
+});
+
 describe('paper_refine: what it is given', () => {
   test('a missing review, a paper outside the checkpoint and bad arguments are one clear line each, before any model call', async () => {
     rmSync(join(ckpt, 'review_report.json'));
