@@ -5,6 +5,7 @@ import { paperRefineTool } from '../../../../src/skills/paper/refine.ts';
 import { lacks } from '../../../support/components.ts';
 import { type ModelServer, startModelServer } from '../../../support/model-server.ts';
 import { pdfText, writePaper } from '../../../support/paper.ts';
+import { paperRefineReply } from '../../../support/scripted-paper.ts';
 import { researcherReply } from '../../../support/scripted-researcher.ts';
 import { type OpenAIChatRequest, promptName, textOfRoles } from '../../../support/scripted-request.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
@@ -31,7 +32,7 @@ const REVIEW = {
 let dir: string;
 let ckpt: string;
 let server: ModelServer;
-let respond: (b: OpenAIChatRequest) => string | null = () => null;
+let respond: (b: OpenAIChatRequest) => string | null | Promise<string> = () => null;
 const failure = (p: Promise<unknown>) => p.then(() => new Error('no error'), (e: unknown) => e as Error);
 
 beforeAll(() => {
@@ -39,8 +40,8 @@ beforeAll(() => {
   ckpt = join(dir, 'ckpt');
   mkdirSync(join(dir, 'project'), { recursive: true });
   server = startModelServer([], {
-    respond: (b) => {
-      const own = respond(b as OpenAIChatRequest);
+    respond: async (b) => {
+      const own = await respond(b as OpenAIChatRequest);
       return own === null ? researcherReply(b as OpenAIChatRequest) : { text: own };
     },
   });
@@ -130,6 +131,32 @@ describe.skipIf(skip)('paper_refine', () => {
     expect(tex).not.toContain('42 percent');
     expect(tex).toContain(CONCLUSION);
     expect(out.compiled).toBe(true);
+  }, 180_000);
+});
+
+describe.skipIf(skip)('paper_refine: the sections at once', () => {
+  test('the three sections are asked before any of them is answered', async () => {
+    const held: Array<() => void> = [];
+    let timedOut = false;
+    const fallback = setTimeout(() => {
+      timedOut = true;
+      for (const go of held) go();
+    }, 10_000);
+    respond = (b) => {
+      if (promptName(b) !== 'paper/refine') return null;
+      const answer = paperRefineReply(b);
+      return new Promise<string>((resolve) => {
+        held.push(() => resolve(answer));
+        if (held.length === 3) for (const go of held) go();
+      });
+    };
+    try {
+      const r = await refine();
+      expect(timedOut).toBe(false);
+      expect(r.sections.map((s: { accepted: boolean }) => s.accepted)).toEqual([true, true, true]);
+    } finally {
+      clearTimeout(fallback);
+    }
   }, 180_000);
 });
 
