@@ -134,16 +134,16 @@ async function refineOne(a: Author, f: PaperFacts, s: SectionName, latex: string
         ...(a.signal ? { signal: a.signal } : {}),
       },
       (v) => {
-        if (!isMapping(v) || typeof v.latex !== 'string') return (rejected = null), 'the answer must be {"latex": "..."}';
-        rejected = editProblem(latex, stripHeading(v.latex), f);
-        return rejected;
+        rejected = !isMapping(v) || typeof v.latex !== 'string' ? null : editProblem(latex, stripHeading(v.latex), f);
+        return isMapping(v) && typeof v.latex === 'string' ? rejected : 'the answer must be {"latex": "..."}';
       },
       // one retry, told why the edit was refused
       { retries: 1 },
     );
     return { latex: stripHeading(answer.latex) };
   } catch (err) {
-    if (err instanceof ModelAnswerError) return { reason: rejected ?? oneLine(err) };
+    // the edit refused on the last attempt: the reason the paper is not changed; any other failed answer as the client says it
+    if (err instanceof ModelAnswerError) return { reason: rejected !== null && err.message.endsWith(rejected) ? rejected : oneLine(err) };
     if (a.signal?.aborted) throw err;
     throw new SvcError(`the paper model could not refine the ${HEADINGS[s].toLowerCase()} section: ${oneLine(err)}`, 'check the paper model (SVC_MODEL_PAPER, or the workflow llm block); the draft is left as it is');
   }

@@ -134,6 +134,19 @@ describe.skipIf(skip)('paper_refine', () => {
   }, 180_000);
 });
 
+describe.skipIf(skip)('paper_refine: an answer that is no edit', () => {
+  test('an answer refused for an anchor, then one that is not JSON: the reason is the last one', async () => {
+    let n = 0;
+    respond = (b) => (promptName(b) !== 'paper/refine' ? null : n++ === 0 ? JSON.stringify({ latex: 'No anchors here.' }) : 'I would rather not.');
+    writeFileSync(join(ckpt, 'review_report.json'), JSON.stringify({ weaknesses: ['The introduction is vague.'] }));
+    const r = await refine();
+    expect(r.sections).toHaveLength(1);
+    expect(r.sections[0].accepted).toBe(false);
+    expect(r.sections[0].reason).toContain('not valid JSON');
+    expect(readFileSync(r.refined_tex_path, 'utf8')).toContain('\\svcclaim{baseline.comparisons}');
+  }, 180_000);
+});
+
 describe.skipIf(skip)('paper_refine: the sections at once', () => {
   test('the three sections are asked before any of them is answered', async () => {
     const held: Array<() => void> = [];
