@@ -7,6 +7,9 @@ import { InputError } from '../core/errors.ts';
 import { SCHOLAR_A_DEFAULT_URL } from './scholar-a.ts';
 import { SCHOLAR_B_DEFAULT_URL } from './scholar-b.ts';
 
+/** The variables a skill that searches the literature is given. */
+export const RETRIEVAL_ENV = ['SVC_RETRIEVAL_BACKEND', 'SVC_SCHOLAR_A_URL', 'SVC_SCHOLAR_A_API_KEY', 'SVC_SCHOLAR_B_URL', 'SVC_RETRIEVAL_TIMEOUT_S'] as const;
+
 /** Where and how the survey searches. */
 export type RetrievalSettings = {
   backend: 'scholar_a' | 'scholar_b' | 'both';

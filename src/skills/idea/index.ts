@@ -1,17 +1,14 @@
 import type { SkillDef } from '../../mcp/tool.ts';
 import { generateIdeasTool } from './generate-ideas.ts';
 import { surveyTool } from './survey.ts';
+import { RETRIEVAL_ENV } from '../../ideas/retrieval-settings.ts';
 
 const ideaSkill: SkillDef = {
   name: 'idea-skill',
   description: 'Survey the literature on a topic and generate research ideas by a multi-agent discussion; the best idea becomes the root of the search.',
   phases: ['bfts'],
   env: [
-    'SVC_RETRIEVAL_BACKEND',
-    'SVC_SCHOLAR_A_URL',
-    'SVC_SCHOLAR_A_API_KEY',
-    'SVC_SCHOLAR_B_URL',
-    'SVC_RETRIEVAL_TIMEOUT_S',
+    ...RETRIEVAL_ENV,
     'SVC_IDEA_MA_REAL',
     'SVC_MODEL_IDEA',
     'SVC_CHECKPOINT_DIR',

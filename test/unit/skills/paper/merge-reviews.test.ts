@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { mergeReviewsTool } from '../../../../src/skills/paper/merge-reviews.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 import { callTool } from '../coding/tool-call.ts';
+import { rejection } from '../../llm/helpers.ts';
 
 let dir: string;
 let env: Record<string, string>;
@@ -13,7 +14,6 @@ beforeEach(() => {
 });
 afterEach(() => removeDir(dir));
 
-const failure = (p: Promise<unknown>) => p.then(() => new Error('no error'), (e: unknown) => e as Error);
 const read = (name: string) => JSON.parse(readFileSync(join(dir, name), 'utf8'));
 
 /** A report in review_compiled_paper's shape, cut down. */
@@ -107,24 +107,24 @@ describe('merge_reviews', () => {
   });
 
   test('a missing or damaged review report is one line with the fix; nothing is written', async () => {
-    let err = await failure(merge());
+    let err = await rejection(merge());
     expect(err.message).toBe(`no review report at ${join(dir, 'review_report.json')}`);
     expect((err as { hint?: string }).hint).toContain('review_paper stage');
     writeFileSync(join(dir, 'review_report.json'), '{"scores": ');
     writeFileSync(join(dir, 'vlm_review.json'), JSON.stringify(VLM));
-    err = await failure(merge());
+    err = await rejection(merge());
     expect(err.message).toStartWith(`the review report ${join(dir, 'review_report.json')} is not JSON: `);
     expect(err.message).not.toContain('\n');
     writeFileSync(join(dir, 'review_report.json'), '[1]');
-    expect((await failure(merge())).message).toBe(`the review report ${join(dir, 'review_report.json')} is not a review (no scores)`);
+    expect((await rejection(merge())).message).toBe(`the review report ${join(dir, 'review_report.json')} is not a review (no scores)`);
     expect(existsSync(join(dir, 'review_merge_log.json'))).toBe(false);
   });
 
   test('a damaged vlm_review.json is an error naming it; paths outside the checkpoint are refused', async () => {
     setUp('{"issues": [');
-    expect((await failure(merge())).message).toStartWith(`the figure review ${join(dir, 'vlm_review.json')} is not JSON: `);
+    expect((await rejection(merge())).message).toStartWith(`the figure review ${join(dir, 'vlm_review.json')} is not JSON: `);
     expect(read('review_report.json')).toEqual(REPORT);
-    expect((await failure(merge({ vlm_review_path: '../vlm_review.json' }))).message).toContain('vlm_review_path');
-    expect((await failure(merge({ review_report_path: '/etc/passwd' }))).message).toContain('review_report_path');
+    expect((await rejection(merge({ vlm_review_path: '../vlm_review.json' }))).message).toContain('vlm_review_path');
+    expect((await rejection(merge({ review_report_path: '/etc/passwd' }))).message).toContain('review_report_path');
   });
 });

@@ -9,6 +9,7 @@ import { getTemplate } from '../../../../src/skills/paper/venue-tools.ts';
 import { writePaper } from '../../../support/paper.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 import { callTool } from '../coding/tool-call.ts';
+import { rejection } from '../../llm/helpers.ts';
 
 const SHA = 'b'.repeat(64);
 let dir: string;
@@ -19,7 +20,6 @@ beforeEach(() => {
 });
 afterEach(() => removeDir(dir));
 
-const failure = (p: Promise<unknown>) => p.then(() => new Error('no error'), (e: unknown) => e as Error);
 
 describe('paper-skill tools', () => {
   test('a built-in skill of the paper phase that uses the paper model, serving the writing and the deterministic paper tools', async () => {
@@ -32,19 +32,19 @@ describe('paper-skill tools', () => {
 
   test('paths: absolute, or relative to the checkpoint; a relative one without a checkpoint is refused', async () => {
     const { SVC_CHECKPOINT_DIR: _, ...noCheckpoint } = env;
-    expect((await failure(callTool(compilePaperTool, { tex_dir: 'paper' }, noCheckpoint))).message).toBe("tex_dir 'paper' is relative and SVC_CHECKPOINT_DIR is not set");
-    expect((await failure(callTool(compilePaperTool, { tex_dir: 'paper' }, env))).message).toBe(`tex_dir '${join(dir, 'paper')}' is not a directory`);
-    expect((await failure(callTool(compilePaperTool, { tex_dir: '' }, env))).message).toBe('tex_dir is empty');
+    expect((await rejection(callTool(compilePaperTool, { tex_dir: 'paper' }, noCheckpoint))).message).toBe("tex_dir 'paper' is relative and SVC_CHECKPOINT_DIR is not set");
+    expect((await rejection(callTool(compilePaperTool, { tex_dir: 'paper' }, env))).message).toBe(`tex_dir '${join(dir, 'paper')}' is not a directory`);
+    expect((await rejection(callTool(compilePaperTool, { tex_dir: '' }, env))).message).toBe('tex_dir is empty');
   });
 
   test('an unknown venue is refused before anything is read', async () => {
-    expect((await failure(callTool(getTemplate, { venue: 'icml' }, env))).message).toBe("unknown venue 'icml' (known: neurips, icpp, sc, isc, arxiv, acm)");
-    expect((await failure(callTool(checkFormatTool, { venue: 'icml', pdf_path: 'nope.pdf' }, env))).message).toStartWith("unknown venue 'icml'");
+    expect((await rejection(callTool(getTemplate, { venue: 'icml' }, env))).message).toBe("unknown venue 'icml' (known: neurips, icpp, sc, isc, arxiv, acm)");
+    expect((await rejection(callTool(checkFormatTool, { venue: 'icml', pdf_path: 'nope.pdf' }, env))).message).toStartWith("unknown venue 'icml'");
   });
 
   test("check_format: a checkpoint science_data.json that is not science data fails loud", async () => {
     writeFileSync(join(dir, 'science_data.json'), '{"schema_version": 2}');
-    const err = await failure(callTool(checkFormatTool, { venue: 'arxiv', pdf_path: 'paper/main.pdf' }, env));
+    const err = await rejection(callTool(checkFormatTool, { venue: 'arxiv', pdf_path: 'paper/main.pdf' }, env));
     expect(err.message).toStartWith(`${join(dir, 'science_data.json')} is not valid science data: `);
   });
 
@@ -55,7 +55,7 @@ describe('paper-skill tools', () => {
     const out = await callTool(injectCodeAvailabilityTool, { tex_path: 'paper/main.tex', sha256: SHA, license_id: '' }, env);
     expect(out).toMatchObject({ tex_path: tex, sha256: SHA, license_id: null, ref: null, doi: null });
     expect(readFileSync(tex, 'utf8')).not.toContain('MIT license');
-    expect((await failure(callTool(injectCodeAvailabilityTool, { tex_path: tex, checkpoint_dir: join(dir, 'nope') }, env))).message).toBe(`checkpoint_dir '${join(dir, 'nope')}' is not a directory`);
-    expect((await failure(callTool(injectCodeAvailabilityTool, { tex_path: tex, sha256: 1 }, env))).message).toContain("argument 'sha256'");
+    expect((await rejection(callTool(injectCodeAvailabilityTool, { tex_path: tex, checkpoint_dir: join(dir, 'nope') }, env))).message).toBe(`checkpoint_dir '${join(dir, 'nope')}' is not a directory`);
+    expect((await rejection(callTool(injectCodeAvailabilityTool, { tex_path: tex, sha256: 1 }, env))).message).toContain("argument 'sha256'");
   });
 });

@@ -10,6 +10,7 @@ import { researcherReply } from '../../../support/scripted-researcher.ts';
 import { type OpenAIChatRequest, promptName, textOfRoles } from '../../../support/scripted-request.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 import { callTool } from '../coding/tool-call.ts';
+import { rejection } from '../../llm/helpers.ts';
 
 // paper_refine against real LaTeX and the scripted model server
 const skip = lacks('latex') || lacks('pdftools');
@@ -33,7 +34,6 @@ let dir: string;
 let ckpt: string;
 let server: ModelServer;
 let respond: (b: OpenAIChatRequest) => string | null | Promise<string> = () => null;
-const failure = (p: Promise<unknown>) => p.then(() => new Error('no error'), (e: unknown) => e as Error);
 
 beforeAll(() => {
   dir = tempDir();
@@ -197,7 +197,7 @@ describe.skipIf(skip)('paper_refine: when it cannot finish', () => {
     rmSync(join(ckpt, 'paper_refine.json'));
     rmSync(join(ckpt, 'paper', 'main_refined.tex'));
     const before = draft();
-    const e = await failure(callTool(paperRefineTool, {}, { ...env(), LLM_API_BASE: 'http://127.0.0.1:9/v1' }));
+    const e = await rejection(callTool(paperRefineTool, {}, { ...env(), LLM_API_BASE: 'http://127.0.0.1:9/v1' }));
     expect(e.message).toStartWith('the paper model could not refine the ');
     expect(e.message).not.toContain('\n');
     expect(existsSync(join(ckpt, 'paper_refine.json'))).toBe(false);
@@ -209,24 +209,24 @@ describe.skipIf(skip)('paper_refine: when it cannot finish', () => {
 describe('paper_refine: what it is given', () => {
   test('a missing review, a paper outside the checkpoint and bad arguments are one clear line each, before any model call', async () => {
     rmSync(join(ckpt, 'review_report.json'));
-    let e = await failure(refine());
+    let e = await rejection(refine());
     expect(e.message).toBe(`merged_review_path '${join(ckpt, 'review_report.json')}' does not exist`);
     expect((e as Error & { hint?: string }).hint ?? '').toContain('merge_reviews');
     writeFileSync(join(ckpt, 'review_report.json'), JSON.stringify(REVIEW));
-    e = await failure(refine({ tex_path: '/etc/passwd.tex' }));
+    e = await rejection(refine({ tex_path: '/etc/passwd.tex' }));
     expect(e.message).toContain("tex_path '/etc/passwd.tex'");
     expect(e.message).toContain('outside');
-    e = await failure(refine({ tex_path: 'paper/nope.tex' }));
+    e = await rejection(refine({ tex_path: 'paper/nope.tex' }));
     expect(e.message).toBe(`tex_path '${join(ckpt, 'paper', 'nope.tex')}' does not exist`);
-    e = await failure(refine({ tex_path: 'review_report.json' }));
+    e = await rejection(refine({ tex_path: 'review_report.json' }));
     expect(e.message).toContain('is not a .tex file');
-    e = await failure(refine({ max_rounds: 3 }));
+    e = await rejection(refine({ max_rounds: 3 }));
     expect(e.message).toContain('max_rounds');
     writeFileSync(join(ckpt, 'revisions.json'), JSON.stringify([{ section: 'appendix', revision: 'x' }]));
-    e = await failure(refine({ suggested_revisions_json: 'revisions.json' }));
+    e = await rejection(refine({ suggested_revisions_json: 'revisions.json' }));
     expect(e.message).toBe('suggested revision 1 has no known section or no revision text');
     writeFileSync(join(ckpt, 'revisions.json'), '{');
-    e = await failure(refine({ suggested_revisions_json: 'revisions.json' }));
+    e = await rejection(refine({ suggested_revisions_json: 'revisions.json' }));
     expect(e.message).toStartWith(`suggested_revisions_json '${join(ckpt, 'revisions.json')}' is not JSON`);
     expect(refineCalls()).toHaveLength(0);
     expect(existsSync(join(ckpt, 'paper_refine.json'))).toBe(false);

@@ -14,13 +14,13 @@ import { researcherReply } from '../../../support/scripted-researcher.ts';
 import { type OpenAIChatRequest, promptName, textOfRoles } from '../../../support/scripted-request.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 import { callTool } from '../coding/tool-call.ts';
+import { rejection } from '../../llm/helpers.ts';
 
 // the reviewer of the compiled paper: a real PDF read by pdftotext, the scripted model server
 const skip = lacks('latex') || lacks('pdftools');
 let dir: string;
 let ckpt: string;
 let server: ModelServer;
-const failure = (p: Promise<unknown>) => p.then(() => new Error('no error'), (e: unknown) => e as Error);
 const sha256 = (s: string) => new Bun.CryptoHasher('sha256').update(s).digest('hex');
 
 beforeAll(async () => {
@@ -117,7 +117,7 @@ describe.skipIf(skip)('review_compiled_paper', () => {
 
     rmSync(join(ckpt, 'review_report.json'));
     server.push({ text: 'no JSON here' }, { text: 'nor here' });
-    const err = await failure(review({ rubric_id: 'neurips', num_reflections: 0 }));
+    const err = await rejection(review({ rubric_id: 'neurips', num_reflections: 0 }));
     expect(oneLine(err)).toStartWith('the reviewer gave no usable review (review_compiled_paper): the paper model scripted-reviewer gave no acceptable JSON in 2 attempts: the last answer was not valid JSON');
     expect(oneLine(err).split('\n').length).toBe(1);
     expect(existsSync(join(ckpt, 'review_report.json'))).toBe(false);
@@ -184,7 +184,7 @@ describe.skipIf(skip)('review_compiled_paper', () => {
   });
 
   test('bad input is one line naming the fix, before any model call', async () => {
-    const msg = async (args: Record<string, unknown>, more?: Record<string, string>) => oneLine(await failure(review(args, more)));
+    const msg = async (args: Record<string, unknown>, more?: Record<string, string>) => oneLine(await rejection(review(args, more)));
     expect(await msg({ pdf_path: 'paper/none.pdf' })).toBe(`no compiled paper at ${join(ckpt, 'paper', 'none.pdf')} (compile the paper first (compile_paper, or the write_paper stage))`);
     expect(await msg({ rubric_id: 'icse' })).toStartWith("unknown rubric 'icse' (add reviewer_rubrics/icse.yaml or use one of: acl, chi, cvpr,");
     expect(await msg({ num_reviews_ensemble: 0 })).toBe('num_reviews_ensemble must be a whole number from 1 to 20, got 0 (give num_reviews_ensemble from 1 to 20)');

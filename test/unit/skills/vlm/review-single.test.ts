@@ -10,6 +10,7 @@ import { researcherReply } from '../../../support/scripted-researcher.ts';
 import { promptName, textOfRoles } from '../../../support/scripted-request.ts';
 import { callTool } from '../coding/tool-call.ts';
 import { usePlace } from '../plot/fixture.ts';
+import { rejection } from '../../llm/helpers.ts';
 
 type Body = Parameters<typeof researcherReply>[0];
 const place = usePlace();
@@ -25,7 +26,6 @@ const noVision = () => ({ PATH: process.env.PATH, HOME: place().home, SVC_CHECKP
 const vision = () => ({ ...noVision(), SVC_BACKEND: 'openai-compatible', LLM_API_BASE: `${server.url}/v1`, VLM_MODEL: 'scripted-vision', SVC_LLM_MAX_RETRIES: '0' });
 const manifestPath = () => join(place().out, 'figures_manifest.json');
 const manifest = () => JSON.parse(readFileSync(manifestPath(), 'utf8')) as { figures: { label: string; png: string; caption: string }[] };
-const failure = (p: Promise<unknown>) => p.then(() => new Error('no error'), (e: unknown) => e as Error);
 const bodies = () => server.requests.map((q) => q.body as Body);
 
 /** The fixture's three figures, with the data captions. */
@@ -69,10 +69,10 @@ describe('vlm-skill review tools', () => {
     expect(bodies().map((b) => promptName(b))).toEqual(['vlm/table_review', 'vlm/table_review']);
     expect(textOfRoles(bodies()[1] as Body, ['user'])).toBe(`Table 1:\n${TABLE}`);
     // neither, both, or a file without a table
-    expect((await failure(callTool(reviewTableTool, {}, vision()))).message).toBe('review_table needs a table: give either tex_path or table_latex');
-    expect((await failure(callTool(reviewTableTool, { tex_path: 'paper.tex', table_latex: TABLE }, vision()))).message).toBe('review_table needs a table: give either tex_path or table_latex');
+    expect((await rejection(callTool(reviewTableTool, {}, vision()))).message).toBe('review_table needs a table: give either tex_path or table_latex');
+    expect((await rejection(callTool(reviewTableTool, { tex_path: 'paper.tex', table_latex: TABLE }, vision()))).message).toBe('review_table needs a table: give either tex_path or table_latex');
     writeFileSync(join(place().checkpoint, 'empty.tex'), 'No tables here.\n');
-    expect((await failure(callTool(reviewTableTool, { tex_path: 'empty.tex' }, vision()))).message).toBe(`${join(place().checkpoint, 'empty.tex')} has no table (no table or tabular environment)`);
+    expect((await rejection(callTool(reviewTableTool, { tex_path: 'empty.tex' }, vision()))).message).toBe(`${join(place().checkpoint, 'empty.tex')} has no table (no table or tabular environment)`);
     expect(server.requests).toHaveLength(2);
   });
 
@@ -132,7 +132,7 @@ describe('vlm-skill review tools', () => {
       [reviewFiguresAllTool, { figures_manifest_json: '../outside.json' }],
       [reviewTableTool, { tex_path: join(place().base, 'outside.tex') }],
     ] as const) {
-      const err = await failure(callTool(tool as typeof reviewFigureTool, args as Record<string, unknown>, vision()));
+      const err = await rejection(callTool(tool as typeof reviewFigureTool, args as Record<string, unknown>, vision()));
       expect(err.message).toMatch(/image_path|figures_manifest_json|tex_path/);
       expect(err.message).not.toBe('no error');
     }
@@ -140,12 +140,12 @@ describe('vlm-skill review tools', () => {
     const m = manifest();
     (m.figures[0] as { png: string }).png = '../../outside.png';
     writeFileSync(manifestPath(), JSON.stringify(m));
-    expect((await failure(callTool(reviewFiguresAllTool, { figures_manifest_json: 'figures/figures_manifest.json' }, vision()))).message).toContain('the PNG of');
+    expect((await rejection(callTool(reviewFiguresAllTool, { figures_manifest_json: 'figures/figures_manifest.json' }, vision()))).message).toContain('the PNG of');
     expect(server.requests).toEqual([]);
   });
 
   test('a file that is not a PNG is refused', async () => {
     writeFileSync(join(place().checkpoint, 'fake.png'), 'not a picture');
-    expect((await failure(callTool(reviewFigureTool, { image_path: 'fake.png', caption: 'x' }, vision()))).message).toBe(`the figure ${join(place().checkpoint, 'fake.png')} (${join(place().checkpoint, 'fake.png')}) is not a PNG file`);
+    expect((await rejection(callTool(reviewFigureTool, { image_path: 'fake.png', caption: 'x' }, vision()))).message).toBe(`the figure ${join(place().checkpoint, 'fake.png')} (${join(place().checkpoint, 'fake.png')}) is not a PNG file`);
   });
 });
