@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadWorkflow } from '../../../src/core/config/workflow.ts';
 import { BUNDLED_PROMPTS } from '../../../src/prompts/bundled.ts';
@@ -62,6 +62,11 @@ test("the library retrieval.library names is copied into the checkpoint as libra
   writeFileSync(join(dir, 'cfg', 'library.bib'), bib);
   writeFileSync(join(dir, 'cfg', 'w2.yaml'), 'retrieval:\n  library: library.bib   # kept\n');
   expect(checkpointWorkflowText(loadWorkflow({ configPath: join(dir, 'cfg', 'w2.yaml'), env: {} }), join(dir, 'ckpt'))).toBe('retrieval:\n  library: library.bib   # kept\n');
+  // an absolute path is copied as well, and the copy named by its checkpoint name
+  writeFileSync(join(dir, 'cfg', 'w4.yaml'), `retrieval:\n  library: ${join(dir, 'cfg', 'refs', 'mine.bib')}\n`);
+  rmSync(join(dir, 'ckpt', 'library.bib'));
+  expect(checkpointWorkflowText(loadWorkflow({ configPath: join(dir, 'cfg', 'w4.yaml'), env: {} }), join(dir, 'ckpt'))).toBe('retrieval:\n  library: library.bib\n');
+  expect(readFileSync(join(dir, 'ckpt', 'library.bib'), 'utf8')).toBe(bib);
   writeFileSync(join(dir, 'cfg', 'w3.yaml'), 'retrieval:\n  library: nowhere.bib\n');
   expect(() => checkLibrary(libraryPath(loadConfig({ env: { SVC_ROOT: dir, HOME: dir }, cwd: '/', configPath: join(dir, 'cfg', 'w3.yaml') })) ?? '')).toThrow(/^retrieval\.library: cannot read the library .*cfg\/nowhere\.bib/);
 });
