@@ -1,8 +1,8 @@
 import { defineCommand } from 'citty';
-import { pipelineSummary } from '../pipeline/run.ts';
 import { runPostSearch } from '../run/post-search.ts';
 import { print } from './output.ts';
 import { paperOverrides } from './paper-args.ts';
+import { printPipelineEnd } from './run-end.ts';
 
 export default defineCommand({
   meta: { description: "Run the post-search pipeline of a checkpoint: the workflow's pipeline stages, in dependency order" },
@@ -20,7 +20,7 @@ export default defineCommand({
     const overrides = paperOverrides(args);
     const r = await runPostSearch({ checkpoint: args.checkpoint_dir, configPath: args.config, stage: args.stage, overrides }, process.env, process.cwd(), (line) => process.stderr.write(`${line}\n`));
     print(`checkpoint: ${r.checkpointDir}`);
-    print(pipelineSummary(r));
+    printPipelineEnd(r.checkpointDir, r);
     return r.failure ? 1 : 0;
   },
 });

@@ -3,6 +3,7 @@ import type { RunEnd } from '../run/execute.ts';
 import { scoreOf } from '../search/contract.ts';
 import { print } from './output.ts';
 import { type PipelineResult, pipelineSummary } from '../pipeline/run.ts';
+import { finalPaper, reviewLine } from '../paper/outcome.ts';
 
 /** What a run prints when it ends, on stdout; exit code 0 unless it was stopped before the end or its pipeline failed. */
 export function printRunEnd(end: RunEnd): number {
@@ -26,17 +27,25 @@ export function printRunEnd(end: RunEnd): number {
     return 1;
   }
   if (end.ended === 'terminated') print('the lineage judge ended the search');
-  if (end.pipeline) {
-    print(pipelineSummary(end.pipeline));
-    const paper = compiledPaper(end.pipeline);
-    if (paper) print(`paper: ${paper}`);
-  }
+  if (end.pipeline) printPipelineEnd(end.checkpointDir, end.pipeline);
   const failed = end.nodes.filter((x) => x.status === 'failed');
   if (end.nodes.length > 0 && failed.length === end.nodes.length) {
     print(`every node failed: ${commonReason(failed)}`);
     return 1;
   }
   return end.pipeline?.failure ? 1 : 0;
+}
+
+/** The end of a post-search pipeline: how its stages ended, the review's scores, and the paper, final or why not. */
+export function printPipelineEnd(checkpointDir: string, pipeline: PipelineResult): void {
+  print(pipelineSummary(pipeline));
+  const review = reviewLine(checkpointDir);
+  if (review) print(review);
+  const final = finalPaper(checkpointDir);
+  const paper = compiledPaper(pipeline);
+  if (final?.final) print(`paper: ${final.pdf} (final)`);
+  else if (final) print(`paper: ${paper ?? 'none'} (not final: ${final.reason})`);
+  else if (paper) print(`paper: ${paper}`);
 }
 
 /** Why the nodes failed: the reason most of them give, with how many gave it. */
@@ -50,9 +59,10 @@ function commonReason(failed: RunEnd['nodes']): string {
   return count === failed.length ? why : `${why} (${count} of ${failed.length} nodes; svc status shows the others)`;
 }
 
-/** The PDF of the paper a stage wrote (its .tex output, compiled beside it), if there is one. */
+/** The PDF of the last paper a stage wrote (its .tex or .pdf output, compiled beside it), if there is one: the refined paper over the draft. */
 function compiledPaper(p: PipelineResult): string | null {
-  for (const s of p.stages) {
+  for (const s of [...p.stages].reverse()) {
+    if (s.output?.endsWith('.pdf') && isFileAt(s.output)) return s.output;
     const pdf = s.output?.endsWith('.tex') ? s.output.replace(/\.tex$/, '.pdf') : null;
     if (pdf && isFileAt(pdf)) return pdf;
   }

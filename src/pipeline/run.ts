@@ -2,6 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic.ts';
 import { statOrNull } from '../core/paths.ts';
+import { isMapping } from '../core/values.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { listSkills } from '../core/config/skills.ts';
 import { renderDeep, renderTemplate, templateVars, unresolvedPlaceholders } from '../core/config/template.ts';
@@ -50,8 +51,8 @@ export type PipelineOptions = {
  * Runs the workflow's post-search stages in file order (each below those it depends on), each a call to its skill's tool with
  * the stage's inputs ({{template}} variables filled), after the pre-flight (preflight.ts), whose
  * sanity gate may stop the pipeline before any stage. A stage whose skill or tool this version does
- * not have is unavailable; one whose output is already usable is skipped (skip_if_exists); a stage
- * after a failed, unavailable or skipped-without-output one is skipped. A failure ends only that
+ * not have is unavailable; one whose output is already usable is skipped (skip_if_exists), as is
+ * one whose tool declines with a reason ({skipped: true, reason}); a stage after a failed, unavailable or skipped-without-output one is skipped. A failure ends only that
  * stage, unless it is the publish and publish.yaml sets `required: true`: then the pipeline fails
  * and stops. A stage with loop_back_to whose result scores low sends the pipeline back to an
  * earlier stage (loop-back.ts). After the reproducibility check, auto_promote may promote the staged bundle.
@@ -169,8 +170,8 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     const reply = await opts.pool.call(tool, args, { skill: s.skillName, signal: opts.signal });
     if ('error' in reply) return { ...base, status: 'failed', detail: reply.error };
     const value = reply.result;
-    if (value !== null && typeof value === 'object' && !Array.isArray(value) && 'error' in value) {
-      return { ...base, status: 'failed', detail: String((value as { error: unknown }).error) };
+    if (isMapping(value) && 'error' in value) {
+      return { ...base, status: 'failed', detail: String(value.error) };
     }
     lastResult = value;
     if (output) {
@@ -183,6 +184,9 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
       }
       outputs[s.stage] = { outputs: { file: output } };
     } else outputs[s.stage] = { outputs: {} };
+    // a tool that chose not to do its work says why ({skipped: true, reason}); what it wrote is kept
+    const declined = isMapping(value) && value.skipped === true && typeof value.reason === 'string' ? value.reason : null;
+    if (declined !== null) return { ...base, status: 'skipped', detail: declined, ...(output ? { output } : {}) };
     return { ...base, status: 'done', detail: output ?? '', ...(output ? { output } : {}) };
   }
 }

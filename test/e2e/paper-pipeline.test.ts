@@ -258,5 +258,5 @@ describe('svc paper: the paper skill as pipeline stages', () => {
     expect(readFileSync(join(run, 'full_paper.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdfText(join(run, 'full_paper.pdf')).replace(/\s+/g, '')).toContain(finalize.sha256.slice(0, 16));
     expect(JSON.parse(readFileSync(join(run, 'format_check.json'), 'utf8'))).toMatchObject({ venue: 'sc', passes: true, findings: [] });
-  });
+  }, 60_000);
 });

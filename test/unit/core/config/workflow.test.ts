@@ -19,8 +19,31 @@ describe('bundled workflow', () => {
     expect(wf.bfts_pipeline[3]?.loop_back_to).toBe('select_and_run');
   });
 
-  test('pipeline keeps the spec order of post-search stages', () => {
-    const order = ['search_related_work', 'transform_data', 'generate_figures', 'write_paper', 'review_paper', 'ear_curate', 'finalize_paper', 'ear_publish', 'merge_reviews', 'ors_generate_rubric', 'ors_seed_sandbox', 'ors_build_reproduce', 'ors_run_reproduce', 'ors_grade'];
+  test("pipeline keeps the reference's order of post-search stages: the paper reviewed, refined, checked, published, then finalized", () => {
+    const order = [
+      'search_related_work',
+      'transform_data',
+      'generate_figures',
+      'write_paper',
+      'link_paper_claims_draft',
+      'claim_evidence_hard_gate_draft',
+      'review_paper',
+      'evidence_grounded_semantic_review',
+      'merge_reviews',
+      'paper_refine',
+      'render_paper',
+      'link_paper_claims_final',
+      'evidence_grounded_semantic_review_post_refine',
+      'claim_evidence_hard_gate_final',
+      'ear_curate',
+      'ear_publish',
+      'finalize_paper',
+      'ors_generate_rubric',
+      'ors_seed_sandbox',
+      'ors_build_reproduce',
+      'ors_run_reproduce',
+      'ors_grade',
+    ];
     const names = wf.pipeline.map((s) => s.stage);
     const positions = order.map((n) => names.indexOf(n));
     expect(positions.every((p) => p >= 0)).toBe(true);
