@@ -42,7 +42,8 @@ export function finalPaper(checkpointDir: string): { final: true; pdf: string } 
   } catch {
     return { final: false, reason: `${FINALIZE_RECORD} cannot be read` };
   }
-  if (!r) return null;
+  // a workflow whose finalize_paper stage is another tool (inject_code_availability) keeps another record there
+  if (!r || typeof r.finalized !== 'boolean') return null;
   if (r.finalized === true && typeof r.pdf_path === 'string' && isFileAt(r.pdf_path)) return { final: true, pdf: r.pdf_path };
   return { final: false, reason: typeof r.reason === 'string' ? r.reason : 'the final paper is missing' };
 }

@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { printRunEnd } from '../../../src/cli/run-end.ts';
 import type { RunEnd } from '../../../src/run/execute.ts';
+import { removeDir, tempDir } from '../../support/svc.ts';
 
 let lines: string[];
 let write: typeof process.stdout.write;
@@ -43,5 +46,50 @@ describe('printRunEnd', () => {
     expect(lines.at(-1)).toBe('every node failed: model call failed at step 1: HTTP 500 (2 of 3 nodes; svc status shows the others)');
     expect(printRunEnd(end({ nodes: nodes.slice(0, 2) }))).toBe(1);
     expect(lines.at(-1)).toBe('every node failed: model call failed at step 1: HTTP 500');
+  });
+
+  describe('the paper at the end', () => {
+    let ck: string;
+    beforeEach(() => {
+      ck = tempDir();
+    });
+    afterEach(() => removeDir(ck));
+    const write = (name: string, v: unknown) => writeFileSync(join(ck, name), typeof v === 'string' ? v : JSON.stringify(v));
+    const paperStages = () => ({ stages: [{ stage: 'write_paper', status: 'done' as const, detail: '', output: join(ck, 'full_paper.tex') }, { stage: 'render_paper', status: 'done' as const, detail: '', output: join(ck, 'full_paper_refined.pdf') }], failure: null });
+
+    test("the review's scores in one line, then the final paper", () => {
+      write('review_report.json', {
+        rubric_id: 'neurips',
+        overall_score: 8,
+        decision: 'accept',
+        score_dimensions: [
+          { name: 'soundness', value: 3, scale: [1, 4] },
+          { name: 'overall', value: 8, scale: [1, 10] },
+          { name: 'confidence', value: 4, scale: [1, 5] },
+        ],
+        ensemble_reviews: [{}, {}, {}],
+      });
+      write('final_paper.pdf', '%PDF-1.5');
+      write('finalize_paper.json', { finalized: true, pdf_path: join(ck, 'final_paper.pdf') });
+      expect(printRunEnd(end({ checkpointDir: ck, pipeline: paperStages() }))).toBe(0);
+      expect(lines.slice(-2)).toEqual(['review: neurips rubric, overall 8/10, accept (meta review of 3 reviews); soundness 3/4, confidence 4/5', `paper: ${join(ck, 'final_paper.pdf')} (final)`]);
+    });
+
+    test('a paper the gate holds back: the last compiled paper and why it is not final', () => {
+      write('full_paper_refined.pdf', '%PDF-1.5');
+      write('finalize_paper.json', { finalized: false, reason: 'the final claim gate (strict mode) blocks it: 1 blocking error' });
+      printRunEnd(end({ checkpointDir: ck, pipeline: paperStages() }));
+      expect(lines.at(-1)).toBe(`paper: ${join(ck, 'full_paper_refined.pdf')} (not final: the final claim gate (strict mode) blocks it: 1 blocking error)`);
+    });
+
+    test('a finalize record of another tool, or none, and no review: the compiled paper alone', () => {
+      write('full_paper.pdf', '%PDF-1.5');
+      write('finalize_paper.json', { tex_path: 'x.tex', statement: 'code' });
+      printRunEnd(end({ checkpointDir: ck, pipeline: { stages: [{ stage: 'write_paper', status: 'done', detail: '', output: join(ck, 'full_paper.tex') }], failure: null } }));
+      expect(lines.slice(-2)).toEqual(['post-search pipeline: 1 done', `paper: ${join(ck, 'full_paper.pdf')}`]);
+      write('review_report.json', '{"rubric_id": ');
+      printRunEnd(end({ checkpointDir: ck, pipeline: { stages: [], failure: null } }));
+      expect(lines.at(-1)).toBe('post-search pipeline: no stages');
+    });
   });
 });
