@@ -35,7 +35,27 @@ describe('planStage', () => {
   test.each(['bfts', 'resume', 'generate_idea', 'select_and_run', 'evaluate', 'frontier_expand'])('%s resumes the search', (stage) => {
     expect(planStage(stage, wf)).toEqual({ kind: 'search', stage });
   });
-  test.each(['paper', 'write_paper', 'review_paper', 'generate_ear', 'ors_grade', 'search_related_work', 'transform_data', 'generate_figures', 'vlm_review_figures'])('%s is a post-search stage', (stage) => {
+  test.each([
+    'paper',
+    'write_paper',
+    'review_paper',
+    'generate_ear',
+    'ors_grade',
+    'search_related_work',
+    'transform_data',
+    'generate_figures',
+    'vlm_review_figures',
+    'link_paper_claims_draft',
+    'claim_evidence_hard_gate_draft',
+    'evidence_grounded_semantic_review',
+    'merge_reviews',
+    'paper_refine',
+    'render_paper',
+    'link_paper_claims_final',
+    'evidence_grounded_semantic_review_post_refine',
+    'claim_evidence_hard_gate_final',
+    'finalize_paper',
+  ])('%s is a post-search stage', (stage) => {
     expect(planStage(stage, wf)).toEqual({ kind: 'post_search', stage });
   });
   test('an unknown stage is refused naming the known ones', () => {
