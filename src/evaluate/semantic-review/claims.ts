@@ -65,10 +65,11 @@ export function claimSentences(tex: string, data: ScienceData): PaperClaims {
   }
   const claims = [...bySpan.values()].map((s, i) => ({
     id: `C${i + 1}`,
-    sentence: cut(plainText(tex.slice(s.start, s.end)), s.first),
+    // the masked source: a comment inside a sentence is not part of what the paper says
+    sentence: cut(plainText(src.slice(s.start, s.end)), s.first),
     keys: s.keys,
     section: sectionAt(src, s.start),
-    line: lineAt(tex, s.start + Math.max(0, tex.slice(s.start, s.end).search(/\S/))),
+    line: lineAt(tex, s.start + Math.max(0, src.slice(s.start, s.end).search(/\S/))),
   }));
   return { claims, unknownKeys: [...unknown], inTables };
 }

@@ -70,7 +70,8 @@ export type SemanticReviewJob = {
 export async function semanticReview(job: SemanticReviewJob): Promise<{ record: SemanticReviewRecord; path: string }> {
   const size = statOrNull(job.texPath)?.size ?? 0;
   if (size > MAX_TEX_BYTES) throw new TooLargeError(`tex_path ${job.texPath} is over ${MAX_TEX_BYTES} bytes`, 'give the paper source, not a generated file');
-  const tex = readFileSync(job.texPath, 'utf8');
+  const bytes = readFileSync(job.texPath);
+  const tex = bytes.toString('utf8');
   const data = readScienceDataFile(join(job.checkpointDir, SCIENCE_DATA_FILE));
   const contract = readMetricContract(job.checkpointDir);
   const paper = claimSentences(tex, data);
@@ -84,7 +85,7 @@ export async function semanticReview(job: SemanticReviewJob): Promise<{ record: 
   const record: SemanticReviewRecord = {
     phase: job.phase,
     tex_path: job.texPath,
-    tex_sha256: new Bun.CryptoHasher('sha256').update(tex).digest('hex'),
+    tex_sha256: new Bun.CryptoHasher('sha256').update(bytes).digest('hex'),
     model: null,
     status: 'ok',
     claims_total: paper.claims.length,

@@ -15,7 +15,7 @@ const data = JSON.parse(readFileSync(FIXTURE, 'utf8')) as ScienceData;
 
 const paper = (body: string, abstract = 'We sort.') => `\\documentclass{article}\n\\newcommand{\\svcclaim}[2]{#2}\n\\begin{document}\n\\begin{abstract}\n${abstract}\n\\end{abstract}\n${body}\n\\end{document}\n`;
 const INTRO = 'Sorting is our subject (e.g. in databases). Shell sort always needs \\svcclaim{best.comparisons}{20{,}573} comparisons against \\svcclaim{baseline.comparisons}{1{,}003{,}112} for insertion sort. We go on.';
-const EXPERIMENT = 'The best is \\svcclaim{improvement.comparisons.ratio}{48.8} times better than the baseline.\n% \\svcclaim{node_a.moves}{1} in a comment\nAn unknown \\svcclaim{no.such_key}{3} here.';
+const EXPERIMENT = 'The best is \\svcclaim{improvement.comparisons.ratio}{48.8} times better % significantly\nthan the baseline.\n% \\svcclaim{node_a.moves}{1} in a comment\nAn unknown \\svcclaim{no.such_key}{3} here.';
 const TABLE = '\\begin{table}[h]\n\\begin{tabular}{lr}\nbest & \\svcclaim{best.comparisons}{20{,}573}\\\\\n\\end{tabular}\n\\caption{All \\svcclaim{count.configurations}{5} configurations.}\n\\end{table}';
 const TEX = paper(`\\section{Introduction}\n${INTRO}\n\n\\section{Experiments}\n${EXPERIMENT}\n\n${TABLE}\n`, 'The best needs \\svcclaim{best.comparisons}{20{,}573} comparisons.');
 
@@ -32,7 +32,7 @@ describe('the claim sentences of a paper', () => {
         line: 8,
       },
       { id: 'C3', sentence: 'The best is 48.8 [improvement.comparisons.ratio] times better than the baseline.', keys: ['improvement.comparisons.ratio'], section: 'experiments', line: 11 },
-      { id: 'C4', sentence: 'All 5 [count.configurations] configurations.', keys: ['count.configurations'], section: 'experiments', line: 19 },
+      { id: 'C4', sentence: 'All 5 [count.configurations] configurations.', keys: ['count.configurations'], section: 'experiments', line: 20 },
     ]);
     expect(r.unknownKeys).toEqual(['no.such_key']);
     expect(r.inTables).toBe(1);
