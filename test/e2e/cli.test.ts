@@ -358,7 +358,7 @@ describe('svc settings and skills-list', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/coding-skill\s+5\s+bfts,reproduce\s+built in\n/);
     expect(r.stdout).toMatch(/benchmark-skill\s+3\s+bfts\s+built in\n/);
-    expect(r.stdout).toMatch(/evaluator-skill\s+2\s+bfts\s+built in\n/);
+    expect(r.stdout).toMatch(/evaluator-skill\s+3\s+bfts\s+built in\n/);
     expect(r.stdout).toMatch(/web-skill\s+9\s+paper,reproduce\s+built in\n/);
     expect(r.stdout).toMatch(/paper-skill\s+13\s+paper\s+built in\n/);
     const all = JSON.parse((await svc(['skills-list', '--json'], { cwd: dir })).stdout);

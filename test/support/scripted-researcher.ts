@@ -8,6 +8,7 @@ import { configurationsReply, earReadmeReply, keywordsReply } from './scripted-t
 import { paperAbstractReply, paperRefineReply, paperReviewReply, paperSectionReply } from './scripted-paper.ts';
 import { type OpenAIChatRequest, promptName, textOfRoles } from './scripted-request.ts';
 import { metaReviewReply, paperReflectionReply, paperReviewerReply } from './scripted-review.ts';
+import { semanticReviewReply } from './scripted-semantic-review.ts';
 import { nextQueriesReply } from './scripted-web.ts';
 
 export type { OpenAIChatRequest } from './scripted-request.ts';
@@ -28,6 +29,8 @@ export function researcherReply(body: OpenAIChatRequest): ReplyStep {
       return { text: judgeReply(body) };
     case 'evaluator/metric_spec':
       return { text: metricSpecReply(body) };
+    case 'evaluator/semantic_review':
+      return { text: semanticReviewReply(body) };
     case 'orchestrator/bfts_select':
     case 'orchestrator/bfts_expand_select':
       return { text: selectReply(body) };
