@@ -1,5 +1,5 @@
 import { copyFileSync, rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { writeJsonAtomic } from '../core/atomic.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { InputError, NotFoundError, oneLine } from '../core/errors.ts';
@@ -53,7 +53,7 @@ export async function finalizePaper(opts: { checkpointDir: string; tex: string; 
   const removeFinal = () => {
     for (const ext of ['.tex', '.pdf', '.pages.json']) rmSync(finalTex.replace(/\.tex$/, ext), { force: true });
   };
-  const { gate, blocked } = gateDecision(opts.gateReport, source_sha256);
+  const { gate, blocked } = gateDecision(opts.gateReport, relative(opts.checkpointDir, opts.gateReport), source_sha256);
   if (blocked !== null) {
     removeFinal();
     const out: FinalizeRecord = { finalized: false, reason: blocked, gate, ...base, finalized_at: new Date().toISOString() };
@@ -77,17 +77,17 @@ export async function finalizePaper(opts: { checkpointDir: string; tex: string; 
 }
 
 /** The final gate's report on the paper with this digest; `blocked` is why the paper may not be final, or null. */
-function gateDecision(path: string, sha256: string): { gate: GateVerdict | null; blocked: string | null } {
+function gateDecision(path: string, shown: string, sha256: string): { gate: GateVerdict | null; blocked: string | null } {
   let report: Record<string, unknown> | null;
   try {
     report = readJsonObject(path);
   } catch (err) {
     return { gate: null, blocked: `the final claim gate's report cannot be read: ${oneLine(err)}` };
   }
-  if (report === null) return { gate: null, blocked: `the final claim gate has not checked the paper (no ${path}); run the claim_evidence_hard_gate_final stage` };
+  if (report === null) return { gate: null, blocked: `the final claim gate has not checked the paper (no ${shown}); run the claim_evidence_hard_gate_final stage` };
   const text = (v: unknown) => (typeof v === 'string' ? v : null);
   const gate: GateVerdict = { report: path, phase: text(report.phase), mode: isMapping(report.policy) ? text(report.policy.mode) : null, status: text(report.status), should_block: report.should_block === true };
-  if (gate.phase !== 'final') return { gate, blocked: `${path} is not a report of the final phase` };
+  if (gate.phase !== 'final') return { gate, blocked: `${shown} is not a report of the final phase` };
   if (report.tex_sha256 !== sha256) return { gate, blocked: 'the final claim gate checked another version of the paper; run the claim_evidence_hard_gate_final stage again' };
   if (gate.should_block) return { gate, blocked: `the final claim gate (${gate.mode ?? 'unknown'} mode) blocks it: ${text(report.reason) ?? firstError(report) ?? 'see the report'}` };
   return { gate, blocked: null };
