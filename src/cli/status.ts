@@ -41,6 +41,13 @@ export function printSummary(s: CheckpointSummary): void {
   } else print('best: -');
   if (s.cost) print(`cost: ${fmtCost(s.cost.usd)} over ${s.cost.calls} calls, ${s.cost.tokens} tokens`);
   if (s.review_score !== null) print(`review score: ${s.review_score}`);
+  if (s.claim_gate) print(claimGateLine(s.claim_gate));
+}
+
+/** e.g. `claim gate (final, warn mode): pass, 0 errors, 1 warning` */
+export function claimGateLine(g: NonNullable<CheckpointSummary['claim_gate']>): string {
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  return `claim gate (${g.phase}, ${g.mode} mode): ${g.status}, ${count(g.errors, 'error')}, ${count(g.warnings, 'warning')}${g.should_block ? ', blocks the final paper' : ''}`;
 }
 
 /** Characters of the node tree written at once. */

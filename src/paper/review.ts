@@ -71,12 +71,16 @@ function shownReview(r: NormalizedReview): string {
   return JSON.stringify({ ...r.scores, ...r.text, ...r.lists, ...(r.reviewer_decision ? { decision: r.reviewer_decision } : {}) }, null, 1);
 }
 
-/** One reviewer: a review, then reflection rounds until the reviewer says it is done or the rounds are spent. */
-async function oneReview(job: ReviewJob, reviewer: number): Promise<ReviewerResult> {
+/**
+ * One reviewer: a review, then reflection rounds until the reviewer says it is done or the rounds
+ * are spent. `first` hears of the first review before the reflection rounds start.
+ */
+async function oneReview(job: ReviewJob, reviewer: number, first?: (r: ReviewerResult) => void): Promise<ReviewerResult> {
   const form = formBlocks(job.rubric.rubric);
   const base = { ...shared(job), ...form, reviewer };
   const system = fillOwnPrompt(reviewerTemplate, { ...base, rubric_description: job.rubric.rubric.description?.trim() ?? '', fewshot: examplesBlock(job.fewshot) }, 'paper/reviewer');
   let review = normalizeReview(job.rubric.rubric, await ask(job, system, 'review_compiled_paper'));
+  first?.({ ...review, reviewer, reflections: 0 });
   let reflections = 0;
   const doneForm = formBlocks(job.rubric.rubric, { done: '<true | false>' });
   for (let round = 1; round <= job.numReflections; round++) {
@@ -89,13 +93,57 @@ async function oneReview(job: ReviewJob, reviewer: number): Promise<ReviewerResu
   return { ...review, reviewer, reflections };
 }
 
-/** The area chair's meta review of the ensemble's reviews. */
-async function metaReview(job: ReviewJob, reviews: ReviewerResult[]): Promise<NormalizedReview> {
+/** The area chair's prompt for the ensemble's reviews: the same reviews shown make the same prompt. */
+function metaPrompt(job: ReviewJob, reviews: ReviewerResult[]): string {
   const form = formBlocks(job.rubric.rubric);
-  const shown = reviews.map((r) => `### Reviewer ${r.reviewer}\n${shownReview(r)}`).join('\n\n');
+  const shown = [...reviews]
+    .sort((a, b) => a.reviewer - b.reviewer)
+    .map((r) => `### Reviewer ${r.reviewer}\n${shownReview(r)}`)
+    .join('\n\n');
   const { venue, rubric_id, reviewers, experiment } = shared(job);
-  const system = fillOwnPrompt(metaTemplate, { venue, rubric_id, reviewers, experiment, ...form, reviews: shown }, 'paper/meta_review');
+  return fillOwnPrompt(metaTemplate, { venue, rubric_id, reviewers, experiment, ...form, reviews: shown }, 'paper/meta_review');
+}
+
+/** The area chair's meta review for its prompt. */
+async function metaReview(job: ReviewJob, system: string): Promise<NormalizedReview> {
   return normalizeReview(job.rubric.rubric, await ask(job, system, 'meta_review'));
+}
+
+type EarlyMeta = { system: string; answer: Promise<NormalizedReview>; stop: AbortController };
+
+/**
+ * The ensemble's reviews, all at once, and the area chair's meta review. The meta review is asked
+ * as soon as every reviewer has a first review, beside the reflection rounds: when the reflections
+ * leave every review as the area chair was shown it (reviewers done at once, or no rounds), that
+ * answer stands and the meta review adds no wait after the last reflection. When a reflection
+ * changed a review, the early ask is aborted and the area chair is asked again with the final
+ * reviews: one call more at most, and never an answer to reviews the report does not hold.
+ */
+async function reviewEnsemble(job: ReviewJob): Promise<{ reviews: ReviewerResult[]; meta: NormalizedReview }> {
+  const firsts: ReviewerResult[] = [];
+  const held: { early: EarlyMeta | null } = { early: null };
+  const first = (r: ReviewerResult) => {
+    firsts.push(r);
+    if (firsts.length < job.numReviews) return;
+    const system = metaPrompt(job, firsts);
+    const stop = new AbortController();
+    const signal = job.signal ? AbortSignal.any([job.signal, stop.signal]) : stop.signal;
+    const answer = metaReview({ ...job, signal }, system);
+    // awaited only when the final reviews make the same prompt; an outdated one's failure is nobody's
+    answer.catch(() => {});
+    held.early = { system, answer, stop };
+  };
+  try {
+    const reviews = await Promise.all(Array.from({ length: job.numReviews }, (_, i) => oneReview(job, i + 1, first)));
+    const system = metaPrompt(job, reviews);
+    const early = held.early;
+    if (early && early.system === system) return { reviews, meta: await early.answer };
+    early?.stop.abort();
+    return { reviews, meta: await metaReview(job, system) };
+  } catch (err) {
+    held.early?.stop.abort();
+    throw err;
+  }
 }
 
 /** A review in the report's shape: its scores by dimension and as a list, its text sections and lists. */
@@ -122,8 +170,7 @@ function reviewRecord(rubric: LoadedRubric['rubric'], r: NormalizedReview, score
  */
 export async function reviewPaper(job: ReviewJob): Promise<Record<string, unknown>> {
   const rubric = job.rubric.rubric;
-  const reviews = await Promise.all(Array.from({ length: job.numReviews }, (_, i) => oneReview(job, i + 1)));
-  const meta = reviews.length > 1 ? await metaReview(job, reviews) : null;
+  const { reviews, meta } = job.numReviews > 1 ? await reviewEnsemble(job) : { reviews: [await oneReview(job, 1)], meta: null };
   const scores = meta ? meanScores(rubric, reviews) : (reviews[0] as ReviewerResult).scores;
   const main = meta ?? (reviews[0] as ReviewerResult);
   const clamped: { reviewer: number | 'meta'; dimension: string; given: number; kept: number }[] = reviews.flatMap((r) => r.clamped.map((c) => ({ reviewer: r.reviewer, ...c })));

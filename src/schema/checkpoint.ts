@@ -72,6 +72,23 @@ const Score = T.Optional(T.Union([T.Number(), T.Null()]));
 export const ReviewScore = T.Object({ overall_score: Score, score: Score });
 export type ReviewScore = Static<typeof ReviewScore>;
 
+/**
+ * evaluation/claim_evidence_hard_gate_{draft,final}.json, the claim gate's report: svc reads its
+ * verdict and counts its findings; the findings and metrics themselves are shown as written.
+ */
+export const ClaimGateReport = T.Object(
+  {
+    phase: T.Union([T.Literal('draft'), T.Literal('final')]),
+    policy: T.Object({ mode: T.String() }, { additionalProperties: true }),
+    status: T.Union([T.Literal('pass'), T.Literal('warn'), T.Literal('fail'), T.Literal('off')]),
+    should_block: T.Boolean(),
+    errors: T.Array(T.Unknown()),
+    warnings: T.Array(T.Unknown()),
+  },
+  { additionalProperties: true },
+);
+export type ClaimGateReport = Static<typeof ClaimGateReport>;
+
 /** idea.json: the idea skill's result, kept verbatim; svc reads the fields below. */
 export const IdeaFile = T.Object(
   {

@@ -123,6 +123,26 @@ describe('svc status', () => {
     expect(JSON.parse((await svc(['status', moved, '--json'], { cwd: dir })).stdout)).toMatchObject({ id: 'abc', run_id: '20261101130000_recorded' });
   });
 
+  test("the review score and the claim gate's verdict, one line each; a damaged gate report is named, not a crash", async () => {
+    const ck = writeCheckpoint(root);
+    writeFileSync(join(ck, 'review_report.json'), JSON.stringify({ overall_score: 6 }));
+    mkdirSync(join(ck, 'evaluation'));
+    const gate = { gate: 'claim_evidence_hard_gate', phase: 'final', policy: { mode: 'warn' }, status: 'pass', should_block: false, errors: [], warnings: [{ type: 'no_claims', message: 'nothing to check' }], metrics: { total_claims: 0, grounded_claims: 0 } };
+    const file = join(ck, 'evaluation', 'claim_evidence_hard_gate_final.json');
+    writeFileSync(file, JSON.stringify(gate));
+    const r = await svc(['status', ck], { cwd: dir });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toContain('review score: 6\nclaim gate (final, warn mode): pass, 0 errors, 1 warning\n');
+    writeFileSync(file, JSON.stringify({ ...gate, policy: { mode: 'strict' }, status: 'fail', should_block: true, errors: [{ type: 'numeric_mismatch' }, { type: 'missing_evidence' }], warnings: [] }));
+    expect((await svc(['status', ck], { cwd: dir })).stdout).toContain('claim gate (final, strict mode): fail, 2 errors, 0 warnings, blocks the final paper\n');
+    expect(JSON.parse((await svc(['status', ck, '--json'], { cwd: dir })).stdout).claim_gate).toEqual({ phase: 'final', status: 'fail', mode: 'strict', should_block: true, errors: 2, warnings: 0 });
+    writeFileSync(file, '{"gate": "claim_');
+    const damaged = await svc(['status', ck], { cwd: dir });
+    expect(damaged.code).toBe(1);
+    expect(damaged.stdout).not.toContain('claim gate');
+    expect(damaged.stderr).toContain(`${file}: is not valid JSON`);
+  });
+
   test('a checkpoint id resolves inside ./workspace/checkpoints', async () => {
     writeCheckpoint(root, { runId: 'by_id' });
     expect((await svc(['status', 'by_id'], { cwd: dir })).code).toBe(0);

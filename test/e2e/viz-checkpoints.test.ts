@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { writeCheckpoint } from '../support/checkpoint.ts';
 import { lacks } from '../support/components.ts';
@@ -36,6 +36,13 @@ async function start(): Promise<Viz> {
   return viz;
 }
 
+/** The claim gate's report of a phase, as the gate writes it; `fields` replace the defaults. */
+function writeGate(ck: string, phase: 'draft' | 'final', fields: Record<string, unknown> = {}): void {
+  mkdirSync(join(ck, 'evaluation'), { recursive: true });
+  const report = { gate: 'claim_evidence_hard_gate', phase, policy: { mode: 'warn' }, status: 'warn', should_block: false, errors: [], warnings: [], metrics: { total_claims: 1, grounded_claims: 1 }, ...fields };
+  writeFileSync(join(ck, 'evaluation', `claim_evidence_hard_gate_${phase}.json`), JSON.stringify(report));
+}
+
 const A = '20261101090000_alpha';
 const B = '20261102090000_beta';
 
@@ -56,6 +63,23 @@ describe('GET /api/checkpoints', () => {
     expect(body[0]).toMatchObject({ id: B, path: b, status: 'done', node_count: 3, review_score: 7.5, best_metric: null, best_scientific_score: 0.9, cost: { usd: 1.25, tokens: 5000 } });
     expect(Number.isNaN(Date.parse(body[0].mtime))).toBe(false);
     expect(body[1]).toMatchObject({ id: A, node_count: 5, review_score: null });
+  });
+
+  test("the review score and the claim gate's verdict: the final report, else the draft's, else null", async () => {
+    const a = writeCheckpoint(root, { runId: A });
+    const b = writeCheckpoint(root, { runId: B });
+    const c = writeCheckpoint(root, { runId: '20261103090000_gamma' });
+    writeFileSync(join(b, 'review_report.json'), JSON.stringify({ overall_score: 7.5 }));
+    writeGate(a, 'draft', { status: 'fail', errors: [{ type: 'numeric_mismatch' }] });
+    writeGate(b, 'draft', { status: 'pass' });
+    writeGate(b, 'final', { warnings: [{ type: 'no_claims' }] });
+    const { status, body } = await (await start()).get('/api/checkpoints');
+    expect(status).toBe(200);
+    expect(body.map((e: { id: string; review_score: number | null; claim_gate: unknown }) => [e.id, e.review_score, e.claim_gate])).toEqual([
+      [basename(c), null, null],
+      [B, 7.5, { phase: 'final', status: 'warn', mode: 'warn', should_block: false, errors: 0, warnings: 1 }],
+      [A, null, { phase: 'draft', status: 'fail', mode: 'warn', should_block: false, errors: 1, warnings: 0 }],
+    ]);
   });
 
   test('only <digits>_<slug> directories are runs: a stray folder, even one holding a tree, is not listed', async () => {
@@ -114,6 +138,7 @@ describe('GET /api/checkpoint/:id/summary', () => {
   test('the run summary; report files when present; the node list only when asked', async () => {
     const a = writeCheckpoint(root, { runId: A, nodes: 8 });
     writeFileSync(join(a, 'review_report.json'), JSON.stringify({ overall_score: 6, decision: 'accept' }));
+    writeGate(a, 'final', { policy: { mode: 'strict' }, status: 'fail', should_block: true, errors: [{ type: 'numeric_mismatch' }] });
     writeFileSync(join(a, 'ors_grade.json'), JSON.stringify({ ors_score: 0.5, raw_score: 0.5, leaf_grades: [] }));
     mkdirSync(join(a, 'repro'));
     writeFileSync(join(a, 'repro', 'reproducibility_report.json'), JSON.stringify({ verdict: 'reproduced', checks: 3 }));
@@ -132,6 +157,7 @@ describe('GET /api/checkpoint/:id/summary', () => {
       top_metric: { name: 'throughput', value: 107, node_id: 'node_00000007' },
       cost: { usd: 1.25, tokens: 5000, calls: 12 },
       review_score: 6,
+      claim_gate: { phase: 'final', status: 'fail', mode: 'strict', should_block: true, errors: 1, warnings: 0 },
       review: { overall_score: 6, decision: 'accept' },
       reproducibility_report: { verdict: 'reproduced', checks: 3 },
       ors: { grade: { ors_score: 0.5, raw_score: 0.5, leaf_grades: [] } },

@@ -5,6 +5,7 @@ import { writeFileAtomic } from '../atomic.ts';
 import { readTextOrNull, statOrNull } from '../paths.ts';
 import { parseLine } from '../json-object.ts';
 import { isMapping } from '../values.ts';
+import type { ClaimGateStatus } from './claim-gate-status.ts';
 import type { CheckpointStatus } from './status.ts';
 import type { Snapshot } from './snapshot.ts';
 import { log } from '../log.ts';
@@ -16,6 +17,7 @@ export type CheckpointListEntry = {
   status: CheckpointStatus;
   node_count: number;
   review_score: number | null;
+  claim_gate: ClaimGateStatus | null;
   /** the spec keeps this key and always answers null */
   best_metric: null;
   /** ISO time of the last change of the directory or its tree file */
@@ -39,7 +41,7 @@ export type IndexRecord = {
  * The layout of the file. Another format, or another svc version (whose summaries may read a
  * checkpoint differently), is not trusted: the index is then rebuilt from the checkpoints.
  */
-const FORMAT = 1;
+const FORMAT = 2;
 
 type IndexFile = { format: number; svc: string; root: string; checkpoints: Record<string, IndexRecord> };
 

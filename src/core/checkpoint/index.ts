@@ -2,6 +2,7 @@ import { readdirSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SvcError } from '../errors.ts';
 import { type CheckpointListEntry, type IndexRecord, loadIndex, saveIndex } from './index-file.ts';
+import { CLAIM_GATE_REPORTS } from './claim-gate-status.ts';
 import { isCheckpointDir } from './locate.ts';
 import { resolveInside, statOrNull } from '../paths.ts';
 import { isAlive, readPid } from './pid.ts';
@@ -13,8 +14,11 @@ import { readTreeOutline } from './tree.ts';
 export type { CheckpointListEntry };
 
 
-/** Files whose change changes an entry, besides the directory itself. */
-const WATCHED = ['tree.json', 'nodes_tree.json', 'review_report.json', 'cost_summary.json', '.svc_pid', '.ari_pid'];
+/**
+ * Files whose change changes an entry, besides the directory itself. `evaluation` is watched as a
+ * directory: a gate report written there changes it, not the checkpoint's own directory.
+ */
+const WATCHED = ['tree.json', 'nodes_tree.json', 'review_report.json', 'cost_summary.json', 'evaluation', ...CLAIM_GATE_REPORTS, '.svc_pid', '.ari_pid'];
 
 const roots = new Map<string, Map<string, IndexRecord>>();
 
@@ -98,6 +102,7 @@ function entryOf(dir: string): { entry: CheckpointListEntry; fromTreeJson: boole
       status: statusWithoutProcess(s.tree),
       node_count: s.nodes.total,
       review_score: s.review_score,
+      claim_gate: s.claim_gate,
       best_metric: null,
       mtime: s.modified,
       ...(score === undefined ? {} : { best_scientific_score: score }),
@@ -107,7 +112,7 @@ function entryOf(dir: string): { entry: CheckpointListEntry; fromTreeJson: boole
     return { entry, fromTreeJson };
   } catch {
     // the directory itself could not be read (permissions, I/O error): listed, marked unreadable
-    const entry: CheckpointListEntry = { id: basename(dir), path: dir, status: 'unreadable', node_count: 0, review_score: null, best_metric: null, mtime: new Date(0).toISOString(), goal: null, cost: null };
+    const entry: CheckpointListEntry = { id: basename(dir), path: dir, status: 'unreadable', node_count: 0, review_score: null, claim_gate: null, best_metric: null, mtime: new Date(0).toISOString(), goal: null, cost: null };
     return { entry, fromTreeJson: false };
   }
 }

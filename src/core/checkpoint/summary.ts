@@ -1,6 +1,7 @@
 import { basename, join } from 'node:path';
 import { CostSummary, type CostTraceRecord, EvaluationCriteria, IdeaFile, type NodeRecord, ReviewScore, type TreeFile } from '../../schema/checkpoint.ts';
 import { recordCheckCode } from '../../schema/record-check.ts' with { type: 'macro' };
+import { type ClaimGateStatus, claimGateStatus } from './claim-gate-status.ts';
 import { compiledCheck, readCheckpointText, readRecord } from './records.ts';
 import { type CheckpointStatus, checkpointStatus, countNodes, type NodeCounts } from './status.ts';
 import { readTree, type TreeRead } from './tree.ts';
@@ -31,6 +32,8 @@ export type CheckpointSummary = {
   best: BestNode | null;
   cost: Cost | null;
   review_score: number | null;
+  /** the claim gate's final report, else its draft's; null when the gate has not run */
+  claim_gate: ClaimGateStatus | null;
   modified: string;
   /** the file the nodes were read from */
   tree_file: string | null;
@@ -58,6 +61,7 @@ export function summarizeCheckpoint(dir: string, read: (dir: string) => TreeRead
     best: bestNode(tree?.nodes ?? [], metric),
     cost: costOf(dir, problems),
     review_score: reviewScore(dir, problems),
+    claim_gate: claimGateStatus(dir, problems),
     modified: modifiedAt(dir, file),
     tree_file: file,
     problems,

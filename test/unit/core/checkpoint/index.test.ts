@@ -49,6 +49,7 @@ describe('listCheckpointIndex', () => {
       status: 'done',
       node_count: 5,
       review_score: 6.5,
+      claim_gate: null,
       best_metric: null,
       mtime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       best_scientific_score: 0.9,
@@ -151,6 +152,26 @@ describe('listCheckpointIndex', () => {
     expect(listCheckpointIndex(root)[0]?.review_score).toBe(8);
     rmSync(b, { recursive: true });
     expect(ids()).toEqual(['20260101000000_a']);
+  });
+
+  test('notices the reports of the claim gate: a draft, then the final one beside it, then a rewrite in place', () => {
+    const ck = writeCheckpoint(root, { runId: '20260101000000_a' });
+    const evaluation = join(ck, 'evaluation');
+    const gate = (phase: string, status: string) => JSON.stringify({ gate: 'claim_evidence_hard_gate', phase, policy: { mode: 'warn' }, status, should_block: false, errors: [], warnings: [] });
+    // the evaluation directory exists first: a report written into it leaves the checkpoint's own directory as it was
+    mkdirSync(evaluation);
+    Bun.sleepSync(60);
+    expect(listCheckpointIndex(root)[0]?.claim_gate).toBeNull();
+    writeFileSync(join(evaluation, 'claim_evidence_hard_gate_draft.json'), gate('draft', 'warn'));
+    expect(listCheckpointIndex(root)[0]?.claim_gate).toMatchObject({ phase: 'draft', status: 'warn' });
+    Bun.sleepSync(60);
+    listCheckpointIndex(root);
+    writeFileSync(join(evaluation, 'claim_evidence_hard_gate_final.json'), gate('final', 'pass'));
+    expect(listCheckpointIndex(root)[0]?.claim_gate).toMatchObject({ phase: 'final', status: 'pass' });
+    Bun.sleepSync(60);
+    listCheckpointIndex(root);
+    writeFileSync(join(evaluation, 'claim_evidence_hard_gate_final.json'), gate('final', 'fail'));
+    expect(listCheckpointIndex(root)[0]?.claim_gate).toMatchObject({ phase: 'final', status: 'fail' });
   });
 
   test('running follows the recorded process on every call, with no file changing', async () => {

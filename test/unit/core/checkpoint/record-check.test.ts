@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'bun:test';
 import { Value } from '@sinclair/typebox/value';
 import { compiledCheck } from '../../../../src/core/checkpoint/records.ts';
-import { CostSummary, EvaluationCriteria, IdeaFile, ReviewScore } from '../../../../src/schema/checkpoint.ts';
+import { ClaimGateReport, CostSummary, EvaluationCriteria, IdeaFile, ReviewScore } from '../../../../src/schema/checkpoint.ts';
 import { recordCheckCode } from '../../../../src/schema/record-check.ts';
 
-const SCHEMAS = { IdeaFile, EvaluationCriteria, CostSummary, ReviewScore };
+const SCHEMAS = { IdeaFile, EvaluationCriteria, CostSummary, ReviewScore, ClaimGateReport };
 
 /** Records near each schema's shape: valid ones, and ones with one field changed or gone. */
 function records(): unknown[] {
@@ -14,6 +14,7 @@ function records(): unknown[] {
     { total_cost_usd: 1.25, total_tokens: 5000, call_count: 12, by_phase: { idea: { cost_usd: 1, tokens: 2 } }, by_model: {} },
     { overall_score: 7, score: null },
     { primary_metric: 'throughput' },
+    { gate: 'claim_evidence_hard_gate', phase: 'final', policy: { mode: 'warn' }, status: 'warn', should_block: false, errors: [], warnings: [{ type: 'no_claims' }] },
   ];
   const out: unknown[] = [...odd];
   for (const shape of shapes) {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readPid } from '../../../../src/core/checkpoint/pid.ts';
 import { checkpointStatus } from '../../../../src/core/checkpoint/status.ts';
@@ -87,5 +87,61 @@ describe('summarizeCheckpoint', () => {
     const ck = writeCheckpoint(dir);
     writeFileSync(join(ck, 'review_report.json'), '{"score": 6.5}');
     expect(summarizeCheckpoint(ck).review_score).toBe(6.5);
+  });
+});
+
+describe('the claim gate in the summary', () => {
+  const write = (ck: string, phase: 'draft' | 'final', fields: Record<string, unknown> = {}) => {
+    mkdirSync(join(ck, 'evaluation'), { recursive: true });
+    const report = {
+      gate: 'claim_evidence_hard_gate',
+      phase,
+      policy: { mode: 'warn', numeric_match: { default_tolerance: { absolute: 0, relative: 0.01 } } },
+      status: 'warn',
+      should_block: false,
+      errors: [],
+      warnings: [{ type: 'no_claims', message: 'no numeric claim and no required evidence to check' }],
+      metrics: { total_claims: 0, grounded_claims: 0 },
+      ...fields,
+    };
+    writeFileSync(join(ck, 'evaluation', `claim_evidence_hard_gate_${phase}.json`), JSON.stringify(report));
+  };
+
+  test('the final report wins over the draft, its findings as counts', () => {
+    const ck = writeCheckpoint(dir);
+    write(ck, 'draft', { status: 'fail', errors: [{ type: 'numeric_mismatch' }] });
+    write(ck, 'final', { policy: { mode: 'strict' }, status: 'fail', should_block: true, errors: [{ type: 'numeric_mismatch' }, { type: 'missing_evidence' }], warnings: [] });
+    const s = summarizeCheckpoint(ck);
+    expect(s.claim_gate).toEqual({ phase: 'final', status: 'fail', mode: 'strict', should_block: true, errors: 2, warnings: 0 });
+    expect(s.problems).toEqual([]);
+  });
+
+  test('the draft report alone', () => {
+    const ck = writeCheckpoint(dir);
+    write(ck, 'draft');
+    expect(summarizeCheckpoint(ck).claim_gate).toEqual({ phase: 'draft', status: 'warn', mode: 'warn', should_block: false, errors: 0, warnings: 1 });
+  });
+
+  test('no report: null, and no problem', () => {
+    const ck = writeCheckpoint(dir);
+    const s = summarizeCheckpoint(ck);
+    expect(s.claim_gate).toBeNull();
+    expect(s.problems).toEqual([]);
+  });
+
+  test('a damaged final report is a problem and null, not the draft it replaced', () => {
+    const ck = writeCheckpoint(dir);
+    write(ck, 'draft');
+    write(ck, 'final');
+    const file = join(ck, 'evaluation', 'claim_evidence_hard_gate_final.json');
+    writeFileSync(file, '{"gate": "claim_evidence_hard_gate", "phase": "fin');
+    const s = summarizeCheckpoint(ck);
+    expect(s.claim_gate).toBeNull();
+    expect(s.problems).toEqual([expect.stringContaining(`${file}: is not valid JSON`)]);
+    // JSON of another shape is named too
+    writeFileSync(file, JSON.stringify({ phase: 'final', status: 'maybe' }));
+    const odd = summarizeCheckpoint(ck);
+    expect(odd.claim_gate).toBeNull();
+    expect(odd.problems).toEqual([expect.stringMatching(new RegExp(`^${file.replace(/[.]/g, '\\.')}: `))]);
   });
 });
