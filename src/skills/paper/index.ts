@@ -2,6 +2,7 @@ import type { SkillDef } from '../../mcp/tool.ts';
 import { checkFormatTool } from './check-format.ts';
 import { injectCodeAvailabilityTool } from './code-availability.ts';
 import { compilePaperTool } from './compile-paper.ts';
+import { linkPaperClaimsTool } from './link-claims.ts';
 import { mergeReviewsTool } from './merge-reviews.ts';
 import { paperRefineTool } from './refine.ts';
 import { listRubricsTool, reviewCompiledPaperTool } from './review.ts';
@@ -10,12 +11,12 @@ import { generateSectionTool, reviewSectionTool, reviseSectionTool, writePaperIt
 
 const paperSkill: SkillDef = {
   name: 'paper-skill',
-  description: "Write the run's paper in LaTeX: sections written, reviewed and revised by the paper model with every number a claim anchor filled from science_data.json, venue templates, compiling with latexmk, checking the format against the venue, the code availability statement, the review of the compiled paper with a venue's reviewer rubric, the figure review folded into it, and the paper refined with the review, every claim anchor kept.",
+  description: "Write the run's paper in LaTeX: sections written, reviewed and revised by the paper model with every number a claim anchor filled from science_data.json, venue templates, compiling with latexmk, checking the format against the venue, the code availability statement, the review of the compiled paper with a venue's reviewer rubric, the figure review folded into it, and the paper refined with the review, every claim anchor kept, and every number of the paper linked to the data it comes from.",
   phases: ['paper'],
   env: ['SVC_CHECKPOINT_DIR', 'SVC_MODEL_PAPER', 'SVC_PAPER_LANGUAGE', 'SVC_RUBRIC', 'SVC_FEWSHOT_MODE', 'SVC_NUM_REVIEWS_ENSEMBLE', 'SVC_NUM_REFLECTIONS'],
   // the sections are written by the paper model; the tools around them are deterministic
   usesModel: true,
-  tools: [listVenuesTool, getTemplate, generateSectionTool, reviewSectionTool, reviseSectionTool, writePaperIterativeTool, compilePaperTool, checkFormatTool, injectCodeAvailabilityTool, reviewCompiledPaperTool, mergeReviewsTool, paperRefineTool, listRubricsTool],
+  tools: [listVenuesTool, getTemplate, generateSectionTool, reviewSectionTool, reviseSectionTool, writePaperIterativeTool, compilePaperTool, checkFormatTool, injectCodeAvailabilityTool, reviewCompiledPaperTool, mergeReviewsTool, paperRefineTool, listRubricsTool, linkPaperClaimsTool],
 };
 
 export default paperSkill;
