@@ -108,7 +108,8 @@ export function runClaimGate(input: GateInput): { report: GateReport; path: stri
     const ofPaper = new Set(paper?.claims);
     const refuted = new Set<number>();
     for (const claim of claims) {
-      counts.numeric++;
+      // a paper's claims are among its numbers, which the paper's outcome counts
+      if (!ofPaper.has(claim)) counts.numeric++;
       const checked = checkNumeric(claim, evidence, tol);
       if ('type' in checked) {
         errors.push(checked);
@@ -123,8 +124,8 @@ export function runClaimGate(input: GateInput): { report: GateReport; path: stri
       errors.push(...own.errors);
       warnings.push(...own.warnings.filter((w) => w.type !== 'evidence_unreadable' || !evidence.problems.includes(w.message)));
       backing.push(...own.backing);
-      counts.numeric += own.anchors;
-      counts.grounded += own.grounded;
+      counts.numeric += own.anchors + own.numbers;
+      counts.grounded += own.grounded + own.covered;
       paperMetrics = { anchors: own.anchors, numbers: own.numbers, covered_numbers: own.covered, coverage: own.coverage };
     }
     const mismatch = environmentFinding(backing, (id) => nodeEnvironment(run.experimentsDir, id));
@@ -143,7 +144,7 @@ export function runClaimGate(input: GateInput): { report: GateReport; path: stri
       errors.push(...checked.errors);
       warnings.push(...checked.warnings);
     }
-    if (counts.numeric + counts.required === 0 && !paperMetrics.numbers) warnings.push({ type: 'no_claims', message: 'no numeric claim and no required evidence to check' });
+    if (counts.numeric + counts.required === 0) warnings.push({ type: 'no_claims', message: 'no numeric claim and no required evidence to check' });
   }
   const blocking = blockingErrors(input.policy, input.phase, errors);
   const report: GateReport = {

@@ -26,9 +26,10 @@ export type PaperOutcome = {
 
 /**
  * What the gate finds in a LaTeX paper. Two steps, because the gate checks the metric claims of
- * the prose ("accuracy of 91.5%") with the text's rule first: `claims` are those, in the sections
- * the policy checks; `settle` then turns the claim links into findings, leaving out the numbers
- * of refuted claims (offsets), which already have their finding.
+ * the prose ("accuracy of 91.5%") with the text's rule first: `claims` are those among the
+ * numbers the linking left uncovered, in the sections the policy checks; `settle` then turns the
+ * claim links into findings, leaving out the numbers of refuted claims (offsets), which already
+ * have their finding.
  */
 export function paperFindings(input: PaperInput): { claims: NumericClaim[]; links: ClaimLinks; settle: (refuted: ReadonlySet<number>) => PaperOutcome } {
   const { policy, tex } = input;
@@ -37,7 +38,13 @@ export function paperFindings(input: PaperInput): { claims: NumericClaim[]; link
   const sections = paperSections(tex);
   const classOf = sectionClassifier(policy.numeric_coverage.target_sections);
   const name = basename(input.path);
+  // The linking decides first: a number it matched to the data or a setting stands, and one it
+  // does not count (a place in the paper, a name, an ordinal) is no claim. An uncovered number the
+  // prose gives for a metric is checked against that metric's evidence (numeric_mismatch, with the
+  // nearest values); the other uncovered numbers are uncovered_numeric.
+  const counted = new Set(links.numbers.filter((n) => n.status === 'uncovered').map((n) => n.offset));
   const claims = extractClaims(claimProse(tex), input.keys, name)
+    .filter((c) => counted.has(c.at))
     .map((c) => ({ c, kind: sectionAt(sections, c.at)?.kind ?? 'front_matter' }))
     .filter(({ kind }) => classOf(kind) !== 'excluded')
     .map(({ c, kind }) => ({ ...c, where: `${name} line ${lineAt(tex, c.at)}, ${kind}` }));
