@@ -54,7 +54,7 @@ export type NumberLink = {
   class: SectionClass;
   context: string;
   status: 'matched' | 'setting' | 'uncovered';
-  /** the first few science-data values and node measurements it matches, science data first */
+  /** the closest few science-data values and node measurements it matches, science data first among equals */
   matches: NumberSource[];
 };
 
@@ -156,7 +156,13 @@ export function linkPaperClaims(input: LinkInput): ClaimLinks {
     const value = numberValue(n.number);
     const percent = /^\s*(?:\\%|percent\b)/.test(src.slice(n.offset + n.number.length, n.offset + n.number.length + 12));
     const candidates = percent ? [value, value / 100] : [value];
-    const found = references.filter((r) => candidates.some((c) => matches(c, r.value, tolerance)) || printedAs(n.number, r.value) || (percent && printedAs(n.number, r.value * 100))).slice(0, MAX_MATCHES);
+    const distance = (r: NumberSource) => Math.min(...candidates.map((c) => Math.abs(c - r.value) / Math.max(Math.abs(r.value), 1e-12)));
+    const found = references
+      .filter((r) => candidates.some((c) => matches(c, r.value, tolerance)) || printedAs(n.number, r.value) || (percent && printedAs(n.number, r.value * 100)))
+      .map((r) => ({ r, d: distance(r) }))
+      .sort((a, b) => a.d - b.d)
+      .slice(0, MAX_MATCHES)
+      .map(({ r }) => r);
     for (const f of found) if (f.node_id) usedNodes.add(f.node_id);
     const status: NumberLink['status'] = found.length > 0 ? 'matched' : settings.has(value) ? 'setting' : 'uncovered';
     return { text: n.number, value, percent, line: n.line, offset: n.offset, ...place(n.offset), context: n.context, status, matches: found };
