@@ -128,7 +128,13 @@ export function runClaimGate(input: GateInput): { report: GateReport; path: stri
       counts.grounded += own.grounded + own.covered;
       paperMetrics = { anchors: own.anchors, numbers: own.numbers, covered_numbers: own.covered, coverage: own.coverage };
     }
-    const mismatch = environmentFinding(backing, (id) => nodeEnvironment(run.experimentsDir, id));
+    // each node's report is read once, however many claims it backs
+    const environments = new Map<string, string | null>();
+    const envOf = (id: string) => {
+      if (!environments.has(id)) environments.set(id, nodeEnvironment(run.experimentsDir, id));
+      return environments.get(id) ?? null;
+    };
+    const mismatch = environmentFinding(backing, envOf);
     if (mismatch) (input.policy.comparison_scope === 'same_environment' ? errors : warnings).push(mismatch);
     const requirements: { key: string; why: string; type: string }[] = [
       ...required.map((k) => ({ key: toKeyword(k), why: 'metric_contract.json required_measured', type: 'missing_evidence' })),

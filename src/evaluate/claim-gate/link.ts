@@ -12,7 +12,7 @@ import { toKeyword } from '../metric-keyword.ts';
 import { stringList } from './contract-checks.ts';
 import { type NodeArtifacts, type RunNodes, readRunNodes } from './nodes.ts';
 import type { GatePolicy, Tolerance } from './policy.ts';
-import { matches, printedAs } from './tolerance.ts';
+import { decimalsOf, matches, printedAs, roundsTo } from './tolerance.ts';
 
 /** How the policy checks the numbers of a section: strict, warn, or not at all. Sections it does not list are checked as warn. */
 export type SectionClass = 'strict' | 'warn' | 'excluded';
@@ -157,8 +157,9 @@ export function linkPaperClaims(input: LinkInput): ClaimLinks {
     const percent = /^\s*(?:\\%|percent\b)/.test(src.slice(n.offset + n.number.length, n.offset + n.number.length + 12));
     const candidates = percent ? [value, value / 100] : [value];
     const distance = (r: NumberSource) => Math.min(...candidates.map((c) => Math.abs(c - r.value) / Math.max(Math.abs(r.value), 1e-12)));
+    const decimals = decimalsOf(n.number);
     const found = references
-      .filter((r) => candidates.some((c) => matches(c, r.value, tolerance)) || printedAs(n.number, r.value) || (percent && printedAs(n.number, r.value * 100)))
+      .filter((r) => candidates.some((c) => matches(c, r.value, tolerance)) || roundsTo(decimals, value, r.value) || (percent && roundsTo(decimals, value, r.value * 100)))
       .map((r) => ({ r, d: distance(r) }))
       .sort((a, b) => a.d - b.d)
       .slice(0, MAX_MATCHES)

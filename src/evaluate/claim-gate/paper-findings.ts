@@ -43,7 +43,7 @@ export function paperFindings(input: PaperInput): { claims: NumericClaim[]; link
   // prose gives for a metric is checked against that metric's evidence (numeric_mismatch, with the
   // nearest values); the other uncovered numbers are uncovered_numeric.
   const counted = new Set(links.numbers.filter((n) => n.status === 'uncovered').map((n) => n.offset));
-  const claims = extractClaims(claimProse(tex), input.keys, name)
+  const claims = (counted.size === 0 ? [] : extractClaims(claimProse(tex), input.keys, name))
     .filter((c) => counted.has(c.at))
     .map((c) => ({ c, kind: sectionAt(sections, c.at)?.kind ?? 'front_matter' }))
     .filter(({ kind }) => classOf(kind) !== 'excluded')

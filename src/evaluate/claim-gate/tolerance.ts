@@ -12,8 +12,18 @@ export function matches(claimed: number, reported: number, tol: Tolerance): bool
  * not read this way, or "2" would stand for anything from 1.5 to 2.5.
  */
 export function printedAs(written: string, value: number): boolean {
-  const decimals = /\.(\d+)/.exec(written)?.[1]?.length ?? 0;
+  return roundsTo(decimalsOf(written), Number(written.replace(/\{,\}|,/g, '')), value);
+}
+
+/** How many decimals a number is written with. */
+export function decimalsOf(written: string): number {
+  return /\.(\d+)/.exec(written)?.[1]?.length ?? 0;
+}
+
+/** printedAs with the written number read already: the gate asks this of every value for every number. */
+export function roundsTo(decimals: number, shown: number, value: number): boolean {
   if (decimals === 0 || decimals > 12) return false;
-  const shown = Number(written.replace(/\{,\}|,/g, ''));
+  // most values are far from the number: only a near one is worth rounding
+  if (Math.abs(value - shown) > 10 ** -decimals) return false;
   return Number(value.toFixed(decimals)) === shown;
 }
