@@ -47,7 +47,7 @@ export function contractFindings(contract: Contract, nodes: readonly NodeArtifac
       if (d.kind === 'number' && (d.value === 0 || d.value === 1)) errors.push({ type: 'placeholder_denominator', where: 'formula', message: `the formula ${showExpression(formula)} divides by ${d.value}: a placeholder, not a measurement` });
     }
     for (const m of onKey.filter((x) => hasAll(x, operands))) {
-            const zero = denominators(formula).find((d) => d.kind !== 'number' && safe(d, m.values) === 0);
+      const zero = denominators(formula).find((d) => d.kind !== 'number' && safe(d, m.values) === 0);
       if (zero) {
         errors.push({ type: 'placeholder_denominator', where: m.node.node_id, message: `the formula ${showExpression(formula)} divides by ${showExpression(zero)}, which is 0 on ${m.node.node_id}` });
         continue;

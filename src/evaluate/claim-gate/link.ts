@@ -7,6 +7,7 @@ import { type PaperSection, paperSections, type SectionKind, sectionAt } from '.
 import { maskComments, proseView } from '../../paper/tex-text.ts';
 import type { ScienceData, ScienceValue } from '../../schema/science-data.ts';
 import { readScienceData, SCIENCE_DATA_FILE } from '../../science/build.ts';
+import { identifiers, parseExpression } from '../expression.ts';
 import { CONTRACT_FILE, readMetricContract } from '../metric-contract.ts';
 import { toKeyword } from '../metric-keyword.ts';
 import { stringList } from './contract-checks.ts';
@@ -130,7 +131,7 @@ export function linkPaperClaims(input: LinkInput): ClaimLinks {
     let status: AnchorLink['status'] = 'resolved';
     if (!entry) status = 'unresolved';
     else if (a.printed === null) status = 'unfilled';
-    else if (a.printed !== expected && !(printedValue !== null && agrees(a.printed, printedValue, entry.value, a.key, tolerance))) status = 'drift';
+    else if (a.printed !== expected && !(printedValue !== null && agrees(a.printed, printedValue, entry.value, tolerance))) status = 'drift';
     const node = entry?.node_id ? run.nodes.get(entry.node_id) : undefined;
     if (entry?.node_id) usedNodes.add(entry.node_id);
     const nodeValue = node && entry ? measuredValue(node, entry.metric) : null;
@@ -233,12 +234,21 @@ function contractRoles(contract: Record<string, unknown> | null): Map<string, st
   };
   if (!contract) return out;
   if (typeof contract.key === 'string') add(contract.key, 'key');
-  if (typeof contract.formula === 'string') for (const m of contract.formula.matchAll(/[A-Za-z_][A-Za-z0-9_.]*/g)) add(m[0], 'formula');
+  if (typeof contract.formula === 'string') for (const name of operandsOf(contract.formula)) add(name, 'formula');
   for (const r of stringList(contract.required_measured)) add(r, 'required_measured');
   (Array.isArray(contract.claims) ? contract.claims : []).forEach((c, i) => {
     if (isMapping(c)) for (const r of stringList(c.required_evidence)) add(r, `claims[${i}]`);
   });
   return out;
+}
+
+/** The names a formula reads; none when it does not parse (the gate reports that). */
+function operandsOf(formula: string): string[] {
+  try {
+    return identifiers(parseExpression(formula));
+  } catch {
+    return [];
+  }
 }
 
 /** Every number a paper may quote: science-data values first (they are what anchors name), then each node's measurements. */
@@ -279,10 +289,10 @@ function nodeCheck(node: NodeArtifacts | undefined, entry: ScienceValue, measure
 }
 
 /** Whether an anchor's print stands for the value: within tolerance, or the value rounded as printed. */
-function agrees(printed: string, shown: number, value: number, key: string, tol: Tolerance): boolean {
+function agrees(printed: string, shown: number, value: number, tol: Tolerance): boolean {
   if (matches(shown, value, tol)) return true;
   const plain = printed.replace(/\\ensuremath\{-\}/g, '-').replace(/\\%/g, '').trim();
-  return key.endsWith('.percent') ? printedAs(plain, value) : printedAs(plain, value);
+  return printedAs(plain, value);
 }
 
 /**
