@@ -28,12 +28,3 @@ export function extractClaims(text: string, keys: string[], where: string): Nume
   }
   return [...byNumber.entries()].sort((a, b) => a[0] - b[0]).map(([, { nameLength: _, ...claim }]) => claim);
 }
-
-/** LaTeX source as prose: comments, commands and braces dropped, `\%` kept as a percent sign. */
-export function texToText(tex: string): string {
-  return tex
-    .replace(/(?<!\\)%.*$/gm, '')
-    .replace(/\\%/g, '%')
-    .replace(/\\[A-Za-z]+\*?/g, ' ')
-    .replace(/[{}$~]/g, ' ');
-}

@@ -4,7 +4,6 @@ import { loadWorkflow } from '../../core/config/workflow.ts';
 import type { Env } from '../../core/config/env-vars.ts';
 import { InputError, NotFoundError, SvcError, TooLargeError } from '../../core/errors.ts';
 import { resolveInside, statOrNull } from '../../core/paths.ts';
-import { texToText } from './claims.ts';
 import { ALWAYS_BLOCKING } from './contract-checks.ts';
 import { type GatePhase, type GateReport, runClaimGate } from './gate.ts';
 import { resolvePolicy } from './policy.ts';
@@ -62,6 +61,6 @@ function gateText(req: GateRequest, checkpointDir: string): GateText {
   if (!stat?.isFile()) throw new NotFoundError(`tex_path ${file} is not a file`, 'give the paper source inside the checkpoint');
   if (stat.size > MAX_TEXT_BYTES) throw new TooLargeError(`tex_path ${file} is over ${MAX_TEXT_BYTES} bytes`);
   const raw = readFileSync(file, 'utf8');
-  if (file.endsWith('.tex')) return { text: texToText(raw), source: req.tex_path, paper: { path: file, tex: raw }, file: null };
+  if (file.endsWith('.tex')) return { text: null, source: req.tex_path, paper: { path: file, tex: raw }, file: null };
   return { text: raw, source: req.tex_path, paper: null, file: { path: file, text: raw } };
 }

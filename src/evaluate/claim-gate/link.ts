@@ -65,7 +65,7 @@ export type Coverage = { section: SectionKind; class: SectionClass; numbers: num
 
 export type ClaimLinks = {
   schema_version: 1;
-  phase: string;
+  phase: 'draft' | 'final';
   tex_path: string;
   tex_sha256: string;
   checkpoint_dir: string;
@@ -87,7 +87,7 @@ export type LinkInput = {
   texPath: string;
   /** the paper's source, as read from texPath */
   tex: string;
-  phase: string;
+  phase: 'draft' | 'final';
   tolerance: Tolerance;
   targetSections: TargetSections;
   /** the run's nodes, when the caller has read them already */
@@ -207,10 +207,18 @@ export function linkPaperClaims(input: LinkInput): ClaimLinks {
   };
 }
 
-/** The policy's class of a section kind; `results` covers the experiments section, and kinds it does not list are warn. */
+/**
+ * The policy's class of a section kind; `results` is also what a list calls the experiments.
+ * Kinds no list names (the method, the front matter, a code availability statement) are warn:
+ * a number there is reported, never left unread.
+ */
 export function sectionClassifier(target: TargetSections): (kind: SectionKind) => SectionClass {
-  const has = (list: string[], kind: string) => list.some((s) => toKeyword(s) === kind || (toKeyword(s) === 'experiments' && kind === 'results'));
-  return (kind) => (has(target.excluded, kind) ? 'excluded' : has(target.strict, kind) ? 'strict' : has(target.warn, kind) ? 'warn' : 'warn');
+  const named = (s: string) => {
+    const k = toKeyword(s);
+    return k === 'experiment' || k === 'experiments' ? 'results' : k;
+  };
+  const has = (list: string[], kind: string) => list.some((s) => named(s) === kind);
+  return (kind) => (has(target.excluded, kind) ? 'excluded' : has(target.strict, kind) ? 'strict' : 'warn');
 }
 
 /** science_data.json, or null with the reason among the problems. */

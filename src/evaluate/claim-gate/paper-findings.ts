@@ -10,7 +10,7 @@ import { type AnchorLink, type ClaimLinks, claimProse, type Coverage, linkPaperC
 import type { RunNodes } from './nodes.ts';
 import type { GatePolicy } from './policy.ts';
 
-export type PaperInput = { checkpointDir: string; path: string; tex: string; phase: string; policy: GatePolicy; keys: string[]; run: RunNodes };
+export type PaperInput = { checkpointDir: string; path: string; tex: string; phase: 'draft' | 'final'; policy: GatePolicy; keys: string[]; run: RunNodes };
 
 export type PaperOutcome = {
   errors: Finding[];
