@@ -121,6 +121,8 @@ export type BareNumber = {
   /** the number as written */
   number: string;
   line: number;
+  /** where it starts in the source */
+  offset: number;
   /** its source line, trimmed */
   context: string;
 };
@@ -160,7 +162,7 @@ export function unanchoredNumbers(tex: string): BareNumber[] {
     if (!counts(m[0], before, after)) continue;
     const lineStart = src.lastIndexOf('\n', at) + 1;
     const lineEnd = src.indexOf('\n', at);
-    out.push({ number: m[0], line: lineAt(tex, at), context: tex.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).trim().slice(0, 160) });
+    out.push({ number: m[0], line: lineAt(tex, at), offset: at, context: tex.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).trim().slice(0, 160) });
   }
   return out;
 }

@@ -4,8 +4,26 @@
  * file.
  */
 
+/**
+ * The last answer of a pure function of one text: a paper is read by several checks in a row
+ * (anchors, numbers, sections, claims), each asking for the same view of the same source.
+ */
+function lastOne(f: (tex: string) => string): (tex: string) => string {
+  let input: string | null = null;
+  let output = '';
+  return (tex) => {
+    if (tex !== input) {
+      output = f(tex);
+      input = tex;
+    }
+    return output;
+  };
+}
+
 /** The source with its comments (`%` to the end of the line, unless escaped) blanked. */
-export function maskComments(tex: string): string {
+export const maskComments = lastOne(maskCommentsOf);
+
+function maskCommentsOf(tex: string): string {
   return tex.replace(/(^|[^\\])((?:\\\\)*)%.*$/gm, (all, pre: string, slashes: string) => `${pre}${slashes}${' '.repeat(all.length - pre.length - slashes.length)}`);
 }
 
@@ -102,7 +120,9 @@ const ENV_ARGS: Readonly<Record<string, number>> = {
  * identifiers of svc's code availability statement. Text arguments (`\textbf{...}`,
  * `\texttt{...}`, `\caption{...}`, section titles) and math, inline or displayed, stay.
  */
-export function proseView(tex: string): string {
+export const proseView = lastOne(proseViewOf);
+
+function proseViewOf(tex: string): string {
   const src = maskComments(tex);
   const out = src.split('');
   const blank = (from: number, to: number) => {

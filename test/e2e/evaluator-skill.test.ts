@@ -60,5 +60,17 @@ describe('evidence_grounded_semantic_review served by svc skill serve evaluator-
       server.stop();
       await served.close();
     }
+
+describe('claim_evidence_hard_gate on a paper, served', () => {
+  test('a paper whose numbers match passes the strict final gate; the report names the paper', async () => {
+    writeFileSync(join(ckpt, 'paper.tex'), '\\documentclass{article}\n\\begin{document}\n\\begin{abstract}\nShell sort gives a speedup of 2.0.\n\\end{abstract}\n\\end{document}\n');
+    const out = await pool.call('claim_evidence_hard_gate', { checkpoint_dir: ckpt, phase: 'final', tex_path: 'paper.tex' });
+    expect(out).toEqual({ result: expect.objectContaining({ status: 'pass', should_block: false, tex_path: join(ckpt, 'paper.tex'), tex_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }) });
+  });
+
+  test('an unanchored number in the abstract blocks the strict final gate', async () => {
+    writeFileSync(join(ckpt, 'paper.tex'), '\\documentclass{article}\n\\begin{document}\n\\begin{abstract}\nEach sort takes 3.7 ms.\n\\end{abstract}\n\\end{document}\n');
+    const out = await pool.call('claim_evidence_hard_gate', { checkpoint_dir: ckpt, phase: 'final', tex_path: 'paper.tex' });
+    expect(out).toEqual({ error: expect.stringMatching(/^claim_evidence_hard_gate blocks the final paper: 1 blocking error, the first: 3\.7 \(paper\.tex line 4, abstract, strict section\) has no claim anchor/) });
   });
 });

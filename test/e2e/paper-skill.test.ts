@@ -46,7 +46,7 @@ function fill(template: string, body: string): string {
 describe('paper-skill through its server', () => {
   test('serves the paper tools in the paper phase', async () => {
     const tools = (await pool.tools('paper')).filter((t) => t.skill === 'paper-skill').map((t) => t.name);
-    expect(tools).toEqual(['list_venues', 'get_template', 'generate_section', 'review_section', 'revise_section', 'write_paper_iterative', 'compile_paper', 'check_format', 'inject_code_availability', 'review_compiled_paper', 'merge_reviews', 'paper_refine', 'finalize_paper', 'list_rubrics']);
+    expect(tools).toEqual(['list_venues', 'get_template', 'generate_section', 'review_section', 'revise_section', 'write_paper_iterative', 'compile_paper', 'check_format', 'inject_code_availability', 'review_compiled_paper', 'merge_reviews', 'link_paper_claims', 'paper_refine', 'finalize_paper', 'list_rubrics']);
     expect((await pool.tools('bfts')).some((t) => t.skill === 'paper-skill')).toBe(false);
   });
 

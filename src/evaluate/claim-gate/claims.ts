@@ -1,7 +1,7 @@
 import { keyPattern } from '../extract.ts';
 
 /** A number a text states for a metric: "accuracy of 91.2%", "speedup: 2.3x". */
-export type NumericClaim = { key: string; value: number; percent: boolean; snippet: string; where: string };
+export type NumericClaim = { key: string; value: number; percent: boolean; snippet: string; where: string; /** offset of the number in the text */ at: number };
 
 /** How far after the metric's name its number may stand ("accuracy reached a mean of 0.91"). */
 const WINDOW = 40;
@@ -23,17 +23,8 @@ export function extractClaims(text: string, keys: string[], where: string): Nume
       if (!Number.isFinite(value)) continue;
       const prior = byNumber.get(at);
       if (prior && prior.nameLength >= name.length) continue;
-      byNumber.set(at, { key, value, percent: m[4] !== undefined, snippet: m[0].replace(/\s+/g, ' ').trim(), where, nameLength: name.length });
+      byNumber.set(at, { key, value, percent: m[4] !== undefined, snippet: m[0].replace(/\s+/g, ' ').trim(), where, at, nameLength: name.length });
     }
   }
   return [...byNumber.entries()].sort((a, b) => a[0] - b[0]).map(([, { nameLength: _, ...claim }]) => claim);
-}
-
-/** LaTeX source as prose: comments, commands and braces dropped, `\%` kept as a percent sign. */
-export function texToText(tex: string): string {
-  return tex
-    .replace(/(?<!\\)%.*$/gm, '')
-    .replace(/\\%/g, '%')
-    .replace(/\\[A-Za-z]+\*?/g, ' ')
-    .replace(/[{}$~]/g, ' ');
 }

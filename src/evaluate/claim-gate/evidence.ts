@@ -1,10 +1,5 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { readTree } from '../../core/checkpoint/tree.ts';
-import { isSafeId } from '../../core/paths.ts';
-import { experimentsDirOf } from '../../core/workspace.ts';
 import { toKeyword } from '../metric-keyword.ts';
-import { readNodeResults } from '../node-results.ts';
+import { type RunNodes, readRunNodes } from './nodes.ts';
 
 /** One number a node reported, and where. */
 export type EvidenceValue = { key: string; value: number; node_id: string; source: 'results.json' | 'tree.json' };
@@ -22,8 +17,8 @@ export type Evidence = {
  * trial of a list and their mean), and the numeric metrics tree.json records for it (reserved `_`
  * keys excluded). The nodes are those of the tree and the work directories of the experiments.
  */
-export function collectEvidence(checkpointDir: string): Evidence {
-  const evidence: Evidence = { byKey: new Map(), nodes: new Set(), problems: [] };
+export function collectEvidence(checkpointDir: string, run: RunNodes = readRunNodes(checkpointDir)): Evidence {
+  const evidence: Evidence = { byKey: new Map(), nodes: new Set(), problems: [...run.problems] };
   const add = (key: string, value: number, node_id: string, source: EvidenceValue['source']) => {
     const k = toKeyword(key);
     if (!k || !Number.isFinite(value)) return;
@@ -32,35 +27,12 @@ export function collectEvidence(checkpointDir: string): Evidence {
     evidence.byKey.set(k, list);
     evidence.nodes.add(node_id);
   };
-  const tree = readTree(checkpointDir);
-  evidence.problems.push(...tree.problems);
-  const ids = new Set<string>();
-  for (const node of tree.tree?.nodes ?? []) {
-    if (isSafeId(node.id)) ids.add(node.id);
-    const metrics = (node as { metrics?: unknown }).metrics;
-    if (metrics === null || typeof metrics !== 'object') continue;
-    for (const [k, v] of Object.entries(metrics)) if (!k.startsWith('_') && typeof v === 'number') add(k, v, node.id, 'tree.json');
-  }
-  const experiments = experimentsDirOf(checkpointDir);
-  for (const id of workDirs(experiments)) ids.add(id);
-  for (const id of [...ids].sort()) {
-    const read = readNodeResults(join(experiments, id));
-    if (read.problem) evidence.problems.push(read.problem);
-    for (const [k, m] of Object.entries(read.results?.measurements ?? {})) {
-      const trials = Array.isArray(m) ? m : [m];
-      for (const v of trials) add(k, v, id, 'results.json');
-      if (trials.length > 1) add(k, read.results?.values[k] as number, id, 'results.json');
+  for (const node of run.nodes.values()) for (const [k, v] of Object.entries(node.tree_metrics)) add(k, v, node.node_id, 'tree.json');
+  for (const node of run.nodes.values()) {
+    for (const [k, trials] of Object.entries(node.trials)) {
+      for (const v of trials) add(k, v, node.node_id, 'results.json');
+      if (trials.length > 1) add(k, node.measurements[k] as number, node.node_id, 'results.json');
     }
   }
   return evidence;
-}
-
-function workDirs(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isDirectory() && isSafeId(e.name))
-      .map((e) => e.name);
-  } catch {
-    return [];
-  }
 }

@@ -1,19 +1,25 @@
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../../core/atomic.ts';
 import { isMapping } from '../../core/values.ts';
 import { readMetricContract } from '../metric-contract.ts';
 import { toKeyword } from '../metric-keyword.ts';
-import { experimentsDirOf } from '../../core/workspace.ts';
 import { extractClaims, type NumericClaim } from './claims.ts';
+import { ALWAYS_BLOCKING, contractFindings, stringList } from './contract-checks.ts';
 import { environmentFinding, nodeEnvironment } from './environment.ts';
 import { collectEvidence, type Evidence } from './evidence.ts';
 import type { Finding } from './finding.ts';
+import { paperFindings } from './paper-findings.ts';
+import type { Coverage } from './link.ts';
+import { readRunNodes } from './nodes.ts';
 import type { GatePolicy, Tolerance } from './policy.ts';
+import { matches } from './tolerance.ts';
+
+export { matches };
 
 export const GATE_NAME = 'claim_evidence_hard_gate';
 export const GATE_PHASES = ['draft', 'final'] as const;
 export type GatePhase = (typeof GATE_PHASES)[number];
-
 
 export type GateReport = {
   gate: typeof GATE_NAME;
@@ -21,6 +27,11 @@ export type GateReport = {
   policy: GatePolicy;
   status: 'pass' | 'warn' | 'fail' | 'off';
   should_block: boolean;
+  /** one line, when should_block: how many errors block and the first of them */
+  reason?: string;
+  /** the file checked and its SHA-256, so a later stage can tell which paper a report is for; null for text */
+  tex_path: string | null;
+  tex_sha256: string | null;
   errors: Finding[];
   warnings: Finding[];
   metrics: {
@@ -32,6 +43,11 @@ export type GateReport = {
     missing_evidence: number;
     evidence_values: number;
     nodes_with_evidence: number;
+    /** a paper's: its anchors, its numbers without one and how many of those are covered, by section */
+    anchors?: number;
+    numbers?: number;
+    covered_numbers?: number;
+    coverage?: Coverage[];
   };
 };
 
@@ -43,6 +59,10 @@ export type GateInput = {
   /** where the text came from, named in findings */
   textSource: string;
   policy: GatePolicy;
+  /** a LaTeX paper, read through the claim linking instead of as text */
+  paper?: { path: string; tex: string } | null;
+  /** the file the text was read from, for tex_path and tex_sha256 */
+  file?: { path: string; text: string } | null;
 };
 
 /** How many of the nearest reported values a mismatch names. */
@@ -52,16 +72,22 @@ const NEAREST = 3;
  * The deterministic claim/evidence gate: every number the text (and the metric contract's claims)
  * states for a metric must match, within the policy's tolerance, a number a node reported for it
  * (its results.json measurements, its tree.json metrics); every measurement the contract requires
- * must have been reported. Writes `evaluation/claim_evidence_hard_gate_{phase}.json` atomically.
- * It blocks only in strict mode, in the final phase, on an error of a block_on type; off checks nothing.
+ * must have been reported; the contract's formula, invariants, correctness check and ceiling must
+ * hold on the nodes. A LaTeX paper is read through the claim linking: its anchors against
+ * science_data.json and their nodes, its other numbers by section against the coverage policy,
+ * its figures against figures_manifest.json. Writes `evaluation/claim_evidence_hard_gate_{phase}.json`
+ * atomically. Off checks nothing; see shouldBlock for what blocks.
  */
 export function runClaimGate(input: GateInput): { report: GateReport; path: string } {
   const path = join(input.checkpointDir, 'evaluation', `${GATE_NAME}_${input.phase}.json`);
   const errors: Finding[] = [];
   const warnings: Finding[] = [];
   const counts = { numeric: 0, required: 0, grounded: 0, evidenceValues: 0, nodes: 0 };
+  let paperMetrics: Pick<GateReport['metrics'], 'anchors' | 'numbers' | 'covered_numbers' | 'coverage'> = {};
+  const file = input.paper ? { path: input.paper.path, text: input.paper.tex } : (input.file ?? null);
   if (input.policy.mode !== 'off') {
-    const evidence = collectEvidence(input.checkpointDir);
+    const run = readRunNodes(input.checkpointDir);
+    const evidence = collectEvidence(input.checkpointDir, run);
     counts.evidenceValues = [...evidence.byKey.values()].reduce((s, l) => s + l.length, 0);
     counts.nodes = evidence.nodes.size;
     for (const problem of evidence.problems) warnings.push({ type: 'evidence_unreadable', message: problem });
@@ -69,43 +95,73 @@ export function runClaimGate(input: GateInput): { report: GateReport; path: stri
     const required = stringList(contract?.required_measured);
     const contractClaims = (Array.isArray(contract?.claims) ? contract.claims : []).filter(isMapping);
     const keys = unique([...evidence.byKey.keys(), String(contract?.key ?? ''), String(contract?.metric_keyword ?? ''), ...required, ...contractClaims.flatMap((c) => stringList(c.required_evidence))].map(toKeyword).filter(Boolean));
+    const tol = input.policy.numeric_match.default_tolerance;
+    const backing: string[][] = [];
 
-    const claims = input.text === null ? [] : extractClaims(input.text, keys, input.textSource);
+    const claims: NumericClaim[] = [];
+    const paper = input.paper ? paperFindings({ checkpointDir: input.checkpointDir, path: input.paper.path, tex: input.paper.tex, phase: input.phase, policy: input.policy, keys, run }) : null;
+    if (paper) claims.push(...paper.claims);
+    else if (input.text !== null) claims.push(...extractClaims(input.text, keys, input.textSource));
     contractClaims.forEach((c, i) => {
       if (typeof c.claim === 'string') claims.push(...extractClaims(c.claim, keys, `metric_contract.json claims[${i}]`));
     });
-    const tol = input.policy.numeric_match.default_tolerance;
-    const backing: string[][] = [];
+    const ofPaper = new Set(paper?.claims);
+    const refuted = new Set<number>();
     for (const claim of claims) {
-      counts.numeric++;
+      // a paper's claims are among its numbers, which the paper's outcome counts
+      if (!ofPaper.has(claim)) counts.numeric++;
       const checked = checkNumeric(claim, evidence, tol);
-      if ('type' in checked) errors.push(checked);
-      else {
+      if ('type' in checked) {
+        errors.push(checked);
+        if (ofPaper.has(claim)) refuted.add(claim.at);
+      } else {
         counts.grounded++;
         backing.push(checked.nodes);
       }
     }
-    const experiments = experimentsDirOf(input.checkpointDir);
-    const mismatch = environmentFinding(backing, (id) => nodeEnvironment(experiments, id));
+    if (paper) {
+      const own = paper.settle(refuted);
+      errors.push(...own.errors);
+      warnings.push(...own.warnings.filter((w) => w.type !== 'evidence_unreadable' || !evidence.problems.includes(w.message)));
+      backing.push(...own.backing);
+      counts.numeric += own.anchors + own.numbers;
+      counts.grounded += own.grounded + own.covered;
+      paperMetrics = { anchors: own.anchors, numbers: own.numbers, covered_numbers: own.covered, coverage: own.coverage };
+    }
+    // each node's report is read once, however many claims it backs
+    const environments = new Map<string, string | null>();
+    const envOf = (id: string) => {
+      if (!environments.has(id)) environments.set(id, nodeEnvironment(run.experimentsDir, id));
+      return environments.get(id) ?? null;
+    };
+    const mismatch = environmentFinding(backing, envOf);
     if (mismatch) (input.policy.comparison_scope === 'same_environment' ? errors : warnings).push(mismatch);
-    const requirements: { key: string; why: string }[] = [
-      ...required.map((k) => ({ key: toKeyword(k), why: 'metric_contract.json required_measured' })),
-      ...contractClaims.flatMap((c, i) => stringList(c.required_evidence).map((k) => ({ key: toKeyword(k), why: `metric_contract.json claims[${i}] ("${String(c.claim ?? '')}") needs it` }))),
+    const requirements: { key: string; why: string; type: string }[] = [
+      ...required.map((k) => ({ key: toKeyword(k), why: 'metric_contract.json required_measured', type: 'missing_evidence' })),
+      ...contractClaims.flatMap((c, i) => stringList(c.required_evidence).map((k) => ({ key: toKeyword(k), why: `metric_contract.json claims[${i}] ("${String(c.claim ?? '')}") needs it`, type: 'claim_evidence_missing' }))),
     ];
     for (const r of requirements) {
       counts.required++;
       if (evidence.byKey.has(r.key)) counts.grounded++;
-      else errors.push({ type: 'missing_evidence', key: r.key, where: r.why, message: `no node reported '${r.key}' (${r.why})` });
+      else errors.push({ type: r.type, key: r.key, where: r.why, message: `no node reported '${r.key}' (${r.why})` });
+    }
+    if (contract) {
+      const checked = contractFindings(contract, [...run.nodes.values()], tol);
+      errors.push(...checked.errors);
+      warnings.push(...checked.warnings);
     }
     if (counts.numeric + counts.required === 0) warnings.push({ type: 'no_claims', message: 'no numeric claim and no required evidence to check' });
   }
-  const blocking = blockingTypes(input.policy);
+  const blocking = blockingErrors(input.policy, input.phase, errors);
   const report: GateReport = {
     gate: GATE_NAME,
     phase: input.phase,
     policy: input.policy,
     status: input.policy.mode === 'off' ? 'off' : errors.length > 0 ? 'fail' : warnings.length > 0 ? 'warn' : 'pass',
-    should_block: input.policy.mode === 'strict' && input.phase === 'final' && errors.some((e) => blocking.includes(e.type)),
+    should_block: blocking.length > 0,
+    ...(blocking.length > 0 ? { reason: `${blocking.length} blocking error${blocking.length > 1 ? 's' : ''}, the first: ${blocking[0]?.message ?? ''}` } : {}),
+    tex_path: file?.path ?? null,
+    tex_sha256: file ? createHash('sha256').update(file.text).digest('hex') : null,
     errors,
     warnings,
     metrics: {
@@ -117,6 +173,7 @@ export function runClaimGate(input: GateInput): { report: GateReport; path: stri
       missing_evidence: errors.filter((e) => e.type === 'missing_evidence').length,
       evidence_values: counts.evidenceValues,
       nodes_with_evidence: counts.nodes,
+      ...paperMetrics,
     },
   };
   writeJsonAtomic(path, report);
@@ -147,14 +204,16 @@ export function blockingTypes(policy: GatePolicy): string[] {
   return [...policy.blocking.block_on, 'environment_mismatch'];
 }
 
-/** |claimed − reported| ≤ absolute + relative·|reported|. */
-export function matches(claimed: number, reported: number, tol: Tolerance): boolean {
-  // 1e-12: so that a claim of 0.3 matches a reported 0.1 + 0.2 at zero tolerance
-  return Math.abs(claimed - reported) <= tol.absolute + tol.relative * Math.abs(reported) + 1e-12;
-}
-
-function stringList(x: unknown): string[] {
-  return Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : [];
+/**
+ * The errors that block finalization. Off never blocks, nor does the draft phase. In warn and
+ * strict a broken metric contract (ALWAYS_BLOCKING) blocks the final phase; strict also blocks on
+ * a block_on error and on an uncovered number in a strict section (an error only in strict).
+ */
+export function blockingErrors(policy: GatePolicy, phase: GatePhase, errors: readonly Finding[]): Finding[] {
+  if (policy.mode === 'off' || phase !== 'final') return [];
+  const always = new Set<string>(ALWAYS_BLOCKING);
+  const strict = new Set([...blockingTypes(policy), 'uncovered_numeric']);
+  return errors.filter((e) => always.has(e.type) || (policy.mode === 'strict' && strict.has(e.type)));
 }
 
 function unique<T>(xs: T[]): T[] {

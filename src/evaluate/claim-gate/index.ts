@@ -4,8 +4,8 @@ import { loadWorkflow } from '../../core/config/workflow.ts';
 import type { Env } from '../../core/config/env-vars.ts';
 import { InputError, NotFoundError, SvcError, TooLargeError } from '../../core/errors.ts';
 import { resolveInside, statOrNull } from '../../core/paths.ts';
-import { texToText } from './claims.ts';
-import { blockingTypes, type GatePhase, type GateReport, runClaimGate } from './gate.ts';
+import { ALWAYS_BLOCKING } from './contract-checks.ts';
+import { type GatePhase, type GateReport, runClaimGate } from './gate.ts';
 import { resolvePolicy } from './policy.ts';
 
 const MAX_TEXT_BYTES = 4 * 1024 * 1024;
@@ -32,31 +32,35 @@ export function claimGate(req: GateRequest, env: Env): { report: GateReport; pat
   const checkpointDir = resolveInside(root, req.checkpoint_dir, 'checkpoint_dir');
   if (!statOrNull(checkpointDir)?.isDirectory()) throw new NotFoundError(`checkpoint_dir ${checkpointDir} is not a directory`, 'give an existing run checkpoint');
   if (req.text !== undefined && req.tex_path !== undefined) throw new InputError('give text or tex_path, not both');
-  const { text, source } = gateText(req, checkpointDir);
+  const read = gateText(req, checkpointDir);
   const workflow = loadWorkflow({ checkpointDir, env }).workflow;
   const policy = resolvePolicy(workflow.claim_gate_policy, req.policy, env);
-  const result = runClaimGate({ checkpointDir, phase: req.phase, text, textSource: source, policy });
+  const result = runClaimGate({ checkpointDir, phase: req.phase, text: read.text, textSource: read.source, policy, paper: read.paper, file: read.file });
   if (result.report.should_block) {
-    const blocking = result.report.errors.filter((e) => blockingTypes(policy).includes(e.type));
+    const contractBroken = result.report.errors.some((e) => (ALWAYS_BLOCKING as readonly string[]).includes(e.type));
     throw new ClaimGateBlockedError(
-      `claim_evidence_hard_gate blocks the final paper: ${blocking.length} blocking error${blocking.length > 1 ? 's' : ''}, the first: ${blocking[0]?.message ?? ''}`,
-      `see ${result.path}; fix the claims or the evidence, or set claim_gate_policy.mode to warn`,
+      `claim_evidence_hard_gate blocks the final paper: ${result.report.reason ?? ''}`,
+      `see ${result.path}; fix the claims or the evidence${contractBroken ? ' (a broken metric contract blocks in warn mode too)' : ', or set claim_gate_policy.mode to warn'}`,
     );
   }
   return result;
 }
 
-function gateText(req: GateRequest, checkpointDir: string): { text: string | null; source: string } {
+type GateText = { text: string | null; source: string; paper: { path: string; tex: string } | null; file: { path: string; text: string } | null };
+
+/** What the gate reads: the text given, a .tex paper (through the claim linking), another file as text, or the contract alone. */
+function gateText(req: GateRequest, checkpointDir: string): GateText {
   if (req.text !== undefined) {
     if (Buffer.byteLength(req.text) > MAX_TEXT_BYTES) throw new TooLargeError(`text is over ${MAX_TEXT_BYTES} bytes`);
-    return { text: req.text, source: 'text' };
+    return { text: req.text, source: 'text', paper: null, file: null };
   }
-  if (req.tex_path === undefined) return { text: null, source: 'metric_contract.json' };
+  if (req.tex_path === undefined) return { text: null, source: 'metric_contract.json', paper: null, file: null };
   if (req.tex_path.trim() === '') throw new InputError('tex_path is empty', 'give a path inside the checkpoint, or leave it out');
   const file = resolveInside(checkpointDir, req.tex_path, 'tex_path');
   const stat = statOrNull(file);
   if (!stat?.isFile()) throw new NotFoundError(`tex_path ${file} is not a file`, 'give the paper source inside the checkpoint');
   if (stat.size > MAX_TEXT_BYTES) throw new TooLargeError(`tex_path ${file} is over ${MAX_TEXT_BYTES} bytes`);
   const raw = readFileSync(file, 'utf8');
-  return { text: file.endsWith('.tex') ? texToText(raw) : raw, source: req.tex_path };
+  if (file.endsWith('.tex')) return { text: null, source: req.tex_path, paper: { path: file, tex: raw }, file: null };
+  return { text: raw, source: req.tex_path, paper: null, file: { path: file, text: raw } };
 }

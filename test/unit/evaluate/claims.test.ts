@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { extractClaims, texToText } from '../../../src/evaluate/claim-gate/claims.ts';
+import { extractClaims } from '../../../src/evaluate/claim-gate/claims.ts';
+import { claimProse } from '../../../src/evaluate/claim-gate/link.ts';
 import { matches } from '../../../src/evaluate/claim-gate/gate.ts';
 import { resolvePolicy } from '../../../src/evaluate/claim-gate/policy.ts';
 import { bundledWorkflow } from '../../../src/core/config/workflow.ts';
@@ -27,9 +28,13 @@ describe('extractClaims', () => {
     expect(values('inaccuracy of 0.3 and speedups of 4')).toEqual([]);
   });
 
-  test('texToText drops comments, commands and braces and keeps \\%', () => {
-    const text = texToText('The \\emph{accuracy} is $91.5\\%$. % accuracy 12\n');
-    expect(extractClaims(text, KEYS, 'tex').map((c) => [c.value, c.percent])).toEqual([[91.5, true]]);
+  test('claimProse drops comments and commands, keeps \\% and offsets, and stops a claim at an anchor', () => {
+    const tex = 'The \\emph{accuracy} is $91.5\\%$. % accuracy 12\nThe accuracy of \\svcclaim{best.accuracy}{0.9} beats 3 others.\n';
+    const prose = claimProse(tex);
+    expect(prose).toHaveLength(tex.length);
+    const claims = extractClaims(prose, KEYS, 'tex');
+    expect(claims.map((c) => [c.value, c.percent])).toEqual([[91.5, true]]);
+    expect(tex.slice(claims[0]?.at, (claims[0]?.at ?? 0) + 4)).toBe('91.5');
   });
 });
 

@@ -102,8 +102,8 @@ describe('numbers without an anchor', () => {
   test('a number in the prose is flagged with its line; an anchored one is not', () => {
     const tex = '\\begin{document}\nWe need \\svcclaim{best.comparisons}{30{,}850} comparisons,\n30.9x fewer than the baseline in 12ms.\n\\end{document}\n';
     expect(unanchoredNumbers(tex)).toEqual([
-      { number: '30.9', line: 3, context: '30.9x fewer than the baseline in 12ms.' },
-      { number: '12', line: 3, context: '30.9x fewer than the baseline in 12ms.' },
+      { number: '30.9', line: 3, offset: 76, context: '30.9x fewer than the baseline in 12ms.' },
+      { number: '12', line: 3, offset: 109, context: '30.9x fewer than the baseline in 12ms.' },
     ]);
   });
 

@@ -82,9 +82,10 @@ describe('claim_evidence_hard_gate: matching', () => {
   test("without text the contract's claims and required evidence are checked", async () => {
     contract({ key: 'speedup', required_measured: ['speedup'], claims: [{ claim: 'a speedup of at least 2.0 over the baseline', required_evidence: ['speedup', 'baseline_runtime'] }] });
     const r = await gate({ phase: 'draft' });
-    expect(r.metrics).toMatchObject({ total_claims: 4, grounded_claims: 3, numeric_claims: 1, required_evidence: 3, missing_evidence: 1 });
+    expect(r.metrics).toMatchObject({ total_claims: 4, grounded_claims: 3, numeric_claims: 1, required_evidence: 3, missing_evidence: 0 });
     expect(r.errors).toHaveLength(1);
-    expect(r.errors[0]).toMatchObject({ type: 'missing_evidence', key: 'baseline_runtime' });
+    // evidence a contract claim needs is the contract's: claim_evidence_missing, which blocks in every mode
+    expect(r.errors[0]).toMatchObject({ type: 'claim_evidence_missing', key: 'baseline_runtime' });
   });
 
   test('LaTeX from tex_path: commands, braces and comments do not hide or invent claims', async () => {

@@ -27,7 +27,7 @@ describe('paper-skill tools', () => {
     const skill = await loadSkill('paper-skill');
     expect(skill?.phases).toEqual(['paper']);
     expect(skill?.usesModel).toBe(true);
-    expect(skill?.tools.map((t) => t.name)).toEqual(['list_venues', 'get_template', 'generate_section', 'review_section', 'revise_section', 'write_paper_iterative', 'compile_paper', 'check_format', 'inject_code_availability', 'review_compiled_paper', 'merge_reviews', 'paper_refine', 'list_rubrics']);
+    expect(skill?.tools.map((t) => t.name)).toEqual(['list_venues', 'get_template', 'generate_section', 'review_section', 'revise_section', 'write_paper_iterative', 'compile_paper', 'check_format', 'inject_code_availability', 'review_compiled_paper', 'merge_reviews', 'link_paper_claims', 'paper_refine', 'finalize_paper', 'list_rubrics']);
   });
 
   test('paths: absolute, or relative to the checkpoint; a relative one without a checkpoint is refused', async () => {
