@@ -60,6 +60,8 @@ describe('evidence_grounded_semantic_review served by svc skill serve evaluator-
       server.stop();
       await served.close();
     }
+  });
+});
 
 describe('claim_evidence_hard_gate on a paper, served', () => {
   test('a paper whose numbers match passes the strict final gate; the report names the paper', async () => {
