@@ -57,7 +57,8 @@ export function injectCodeAvailability(texPath: string, given: BundleFacts): Cod
   const tex = original.replace(BLOCK, '');
   const at = insertionPoint(tex, texPath);
   const statement = sentence(facts);
-  const block = `${at > 0 && tex[at - 1] !== '\n' ? '\n' : ''}${BEGIN} (written by inject_code_availability, which replaces it)\n\\section*{Code availability}\n${statement}\n${END}\n\n`;
+  // ragged right: a long bundle ref and a digest in typewriter type leave a justified line nothing to stretch
+  const block = `${at > 0 && tex[at - 1] !== '\n' ? '\n' : ''}${BEGIN} (written by inject_code_availability, which replaces it)\n\\section*{Code availability}\n{\\raggedright\n${statement}\\par}\n${END}\n\n`;
   const updated = tex.slice(0, at) + block + tex.slice(at);
   if (updated !== original) writeFileAtomic(texPath, updated);
   return { tex_path: texPath, statement, replaced, ...facts };

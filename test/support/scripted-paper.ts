@@ -70,12 +70,16 @@ export function paperAbstractReply(body: OpenAIChatRequest): string {
 
 /**
  * paper/refine: the section as it is, every anchor kept, and one sentence per reviewer's point
- * saying it was acted on (the point's words without digits or LaTeX specials, so no number is made up).
+ * taking it up (the point's words without digits or LaTeX specials, so no number is made up).
  */
 export function paperRefineReply(body: OpenAIChatRequest): string {
   const text = textOfRoles(body, ['system']);
   const now = /## The section now\n([\s\S]*?)\n## The reviewers' points on this section\n/.exec(text)?.[1]?.trim() ?? '';
   const points = /## The reviewers' points on this section\n([\s\S]*?)\n\nAct on/.exec(text)?.[1] ?? '';
-  const acted = [...points.matchAll(/^- (.+)$/gm)].map((m) => `As the review asked, this section now answers: ${(m[1] ?? '').replace(/[\d%\\{}$&#_^~[\]]/g, '').replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '')}.`);
+  const acted = [...points.matchAll(/^- (.+)$/gm)].map((m) => {
+    // a figure review's point starts with its figure's label, which is no prose
+    const point = (m[1] ?? '').replace(/^\[[^\]]*\]\s*/, '').replace(/[\d%\\{}$&#_^~[\]]/g, '').replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '');
+    return `We note, as the review did, that ${point.charAt(0).toLowerCase()}${point.slice(1)}.`;
+  });
   return JSON.stringify({ latex: [now, ...acted].join('\n') });
 }

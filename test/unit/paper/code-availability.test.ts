@@ -33,7 +33,7 @@ describe('inject_code_availability', () => {
     );
     expect(out).toMatchObject({ tex_path: tex, replaced: false, ...FACTS });
     const text = readFileSync(tex, 'utf8');
-    expect(text).toContain(`\\section*{Code availability}\n${out.statement}\n%% svc:code-availability end\n\n\\svcreferences\n\\bibliographystyle{IEEEtran}`);
+    expect(text).toContain(`\\section*{Code availability}\n{\\raggedright\n${out.statement}\\par}\n%% svc:code-availability end\n\n\\svcreferences\n\\bibliographystyle{IEEEtran}`);
   });
 
   test('idempotent: a second call with the same facts leaves the file as it was; new facts replace the old section', () => {
@@ -60,7 +60,7 @@ describe('inject_code_availability', () => {
   test('a paper without svc marker: before \\bibliographystyle; without a bibliography: before \\end{document}', () => {
     writeFileSync(tex, '\\documentclass{article}\n\\bibliographystyle{plain}\n\\begin{document}\nText.\n\\bibliographystyle{plain}\n\\bibliography{refs}\n\\end{document}\n');
     injectCodeAvailability(tex, FACTS);
-    expect(readFileSync(tex, 'utf8')).toMatch(/^\\documentclass\{article\}\n\\bibliographystyle\{plain\}\n\\begin\{document\}\nText\.\n%% svc:code-availability [^\n]*\n\\section\*\{Code availability\}\n[^\n]+\n%% svc:code-availability end\n\n\\bibliographystyle\{plain\}\n\\bibliography\{refs\}\n/);
+    expect(readFileSync(tex, 'utf8')).toMatch(/^\\documentclass\{article\}\n\\bibliographystyle\{plain\}\n\\begin\{document\}\nText\.\n%% svc:code-availability [^\n]*\n\\section\*\{Code availability\}\n\{\\raggedright\n[^\n]+\\par\}\n%% svc:code-availability end\n\n\\bibliographystyle\{plain\}\n\\bibliography\{refs\}\n/);
     writeFileSync(tex, '\\documentclass{article}\n\\begin{document}\nText.\\end{document}\n');
     injectCodeAvailability(tex, FACTS);
     expect(readFileSync(tex, 'utf8')).toMatch(/Text\.\n%% svc:code-availability [\s\S]*end\n\n\\end\{document\}\n$/);

@@ -81,11 +81,11 @@ describe.skipIf(skip)('paper_refine', () => {
     expect(draft()).toBe(before);
     const tex = readFileSync(join(ckpt, 'paper', 'main_refined.tex'), 'utf8');
     expect(r.refined_tex_path).toBe(join(ckpt, 'paper', 'main_refined.tex'));
-    expect(tex).toContain('As the review asked, this section now answers: The introduction does not say why the number of comparisons matters more than time.');
-    expect(tex).toContain('As the review asked, this section now answers: Say in the conclusion what input sizes were not tried.');
+    expect(tex).toContain('We note, as the review did, that the introduction does not say why the number of comparisons matters more than time.');
+    expect(tex).toContain('We note, as the review did, that say in the conclusion what input sizes were not tried.');
     // the method section, which no point names, is as it was; the table after the experiments too
     expect(tex).toContain(`\\section{Method}\n${METHOD}\n\n\\section{Experiments}`);
-    expect(tex).toMatch(/answers: tab:results The results table gives no unit\.\n\n\\begin\{table\}\[h\]\n[\s\S]*\\label\{tab:results\}\n\\end\{table\}\n\n\\section\{Conclusion\}/);
+    expect(tex).toMatch(/We note, as the review did, that the results table gives no unit\.\n\n\\begin\{table\}\[h\]\n[\s\S]*\\label\{tab:results\}\n\\end\{table\}\n\n\\section\{Conclusion\}/);
     expect(tex).toMatch(/input sizes were not tried\.\n\n\\svcreferences\n/);
     // the anchors filled from science_data.json
     const data = JSON.parse(readFileSync(FIXTURE, 'utf8'));
@@ -94,7 +94,7 @@ describe.skipIf(skip)('paper_refine', () => {
     expect(r).toMatchObject({ compiled: true, pdf_path: join(ckpt, 'paper', 'main_refined.pdf'), pages: expect.any(Number) });
     expect(Array.isArray(r.format)).toBe(true);
     expect(typeof r.format_passes).toBe('boolean');
-    expect(pdfText(r.pdf_path)).toContain('As the review asked');
+    expect(pdfText(r.pdf_path)).toContain('We note, as the review did');
   }, 180_000);
 
   test('an edit that drops an anchor, names an unknown one or states a number of its own is refused after one retry, the section keeping its text', async () => {
@@ -180,7 +180,7 @@ describe.skipIf(skip)('paper_refine: the semantic review', () => {
     const r = await refine({ semantic_review_path: 'semantic.json' });
     expect(r.sections).toEqual([{ section: 'method', accepted: true, points: 1 }]);
     expect(r.unplaced).toEqual(['Unclear throughout.']);
-    expect(readFileSync(r.refined_tex_path, 'utf8')).toContain('this section now answers: The method does not say how ties are counted.');
+    expect(readFileSync(r.refined_tex_path, 'utf8')).toContain('We note, as the review did, that the method does not say how ties are counted.');
     const none = await refine({ semantic_review_path: 'no-such-review.json' });
     expect(none.sections).toEqual([]);
     expect(none.compiled).toBe(true);
