@@ -26,13 +26,26 @@ test("the README's quick-start run works offline and finds a best node with a me
   expect(out).toMatch(/^best: node_[0-9a-f]{8} \(score 0\.\d+; comparisons = \d+/m);
   // after the search, the post-search pipeline: each stage says how it ended, the last line sums them
   expect(out).toMatch(/^post-search pipeline: \d+ done, \d+ skipped, \d+ unavailable$/m);
-  // and it ends with the paper it wrote, compiled
-  const pdf = /^paper: (\S+full_paper\.pdf)$/m.exec(out)?.[1] ?? '';
+  // and it ends with the review's scores and the final paper: reviewed, refined, checked against the data
+  expect(out).toMatch(/^review: neurips rubric, overall \d+\/10, (accept|reject); originality \d\/4, .*confidence \d\/5$/m);
+  const pdf = /^paper: (\S+final_paper\.pdf) \(final\)$/m.exec(out)?.[1] ?? '';
   expect(pdf).not.toBe('');
+  const lastLines = out.trim().split('\n').slice(-3);
+  expect(lastLines[0]).toMatch(/^post-search pipeline: /);
+  expect(lastLines[1]).toMatch(/^review: /);
+  expect(lastLines[2]).toMatch(/^paper: /);
   // the related-work search runs offline: the demo's retrieval endpoint is a closed port, so the papers come from the researcher's library.bib, and a note says what failed
   expect(err).toContain('search_related_work: done');
-  for (const stage of ['transform_data', 'generate_ear', 'ear_curate', 'ear_publish']) expect(err).toContain(`${stage}: done`);
+  for (const stage of ['transform_data', 'generate_ear', 'ear_curate', 'ear_publish', 'paper_refine', 'claim_evidence_hard_gate_final', 'finalize_paper']) expect(err).toContain(`${stage}: done`);
   const [run] = readdirSync(join(home, 'workspace', 'checkpoints'));
+  const ckpt = join(home, 'workspace', 'checkpoints', run ?? '');
+  const json = (name: string) => JSON.parse(readFileSync(join(ckpt, name), 'utf8'));
+  // the final gate checked the refined paper, every number of it covered by the data
+  const gate = json('evaluation/claim_evidence_hard_gate_final.json');
+  expect(gate).toMatchObject({ phase: 'final', status: 'pass', should_block: false, errors: [], tex_path: join(ckpt, 'full_paper_refined.tex') });
+  expect(gate.metrics.covered_numbers).toBe(gate.metrics.numbers);
+  expect(json('finalize_paper.json')).toMatchObject({ finalized: true, pdf_path: pdf, source_tex: join(ckpt, 'full_paper_refined.tex'), gate: { phase: 'final', status: 'pass' } });
+  expect(json('paper_refine.json').sections.filter((s: { accepted: boolean }) => s.accepted).length).toBeGreaterThan(0);
   const refs = JSON.parse(readFileSync(join(home, 'workspace', 'checkpoints', run ?? '', 'related_refs.json'), 'utf8'));
   expect(refs.offline).toBeUndefined();
   expect(refs.papers.map((p: { cite_key: string }) => p.cite_key).sort()).toEqual(['ciura2001', 'hibbard1963', 'incerpi1985', 'jiang2000', 'knuth1998', 'pratt1972', 'sedgewick1996', 'shell1959']);
@@ -64,6 +77,8 @@ test("the README's quick-start run works offline and finds a best node with a me
   expect(text).toContain('Table 1');
   // the measured best comparison, as the anchors print it
   expect(text).toContain('30,850');
+  // the refined paper takes up the review's points
+  expect(text.replace(/\s+/g, ' ')).toContain('as the review did');
   expect(text).toContain('1,013,583');
   // every number of the .tex is an anchor or a setting of a configuration
   const tex = readFileSync(pdf.replace(/\.pdf$/, '.tex'), 'utf8');
