@@ -1,4 +1,5 @@
 import { listClaims } from '../../paper/claims.ts';
+import { type PaperSection, paperSections, sectionAt } from '../../paper/paper-sections.ts';
 import { lineAt, maskComments } from '../../paper/tex-text.ts';
 import type { ScienceData } from '../../schema/science-data.ts';
 
@@ -63,12 +64,13 @@ export function claimSentences(tex: string, data: ScienceData): PaperClaims {
       if (!seen.keys.includes(a.key)) seen.keys.push(a.key);
     } else bySpan.set(span, { start, end, keys: [a.key], first: a.key });
   }
+  const sections = paperSections(tex);
   const claims = [...bySpan.values()].map((s, i) => ({
     id: `C${i + 1}`,
     // the masked source: a comment inside a sentence is not part of what the paper says
     sentence: cut(plainText(src.slice(s.start, s.end)), s.first),
     keys: s.keys,
-    section: sectionAt(src, s.start),
+    section: sectionName(sectionAt(sections, s.start)),
     line: lineAt(tex, s.start + Math.max(0, src.slice(s.start, s.end).search(/\S/))),
   }));
   return { claims, unknownKeys: [...unknown], inTables };
@@ -119,13 +121,10 @@ function endsSentence(src: string, i: number): boolean {
   return !(c === '.' && ABBREVIATION.test(src.slice(Math.max(0, i - 8), i)));
 }
 
-/** The heading of the section an offset is in: the abstract, or the last \section before it. */
-function sectionAt(src: string, at: number): string | null {
-  const abstract = src.lastIndexOf('\\begin{abstract}', at);
-  if (abstract >= 0 && src.indexOf('\\end{abstract}', abstract) > at) return 'abstract';
-  let heading: string | null = null;
-  for (const m of src.slice(0, at).matchAll(/\\section\*?\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}/g)) heading = m[1] ?? null;
-  return heading === null ? null : plainText(heading).toLowerCase();
+/** A claim's section as the reviewer and paper_refine read it: the abstract, or its heading in lower case; none before the first. */
+function sectionName(s: PaperSection | null): string | null {
+  if (!s || s.kind === 'front_matter') return null;
+  return s.kind === 'abstract' ? 'abstract' : plainText(s.heading).toLowerCase();
 }
 
 /**
