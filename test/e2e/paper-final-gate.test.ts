@@ -2,7 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { lacks } from '../support/components.ts';
+import { startModelServer } from '../support/model-server.ts';
 import { pdfText } from '../support/paper.ts';
+import { type OpenAIChatRequest, researcherReply } from '../support/scripted-researcher.ts';
 import { removeDir, SVC, svc, tempDir } from '../support/svc.ts';
 import { startViz, type Viz } from '../support/viz.ts';
 
@@ -101,27 +103,35 @@ describe.skipIf(skip)('the new paper stages from the dashboard (POST /api/run-st
     throw new Error('the stage never ended');
   }
 
-  test('each stage runs again and writes its output; the semantic review without a model says so and the stage still ends well', async () => {
-    viz = await startViz([ck], { cwd: dir, env: { SVC_ROOT: dir, ...NO_MODEL } });
+  test('each stage runs again and writes its output, the model stages against the scripted researcher', async () => {
+    const model = startModelServer([], { respond: (b) => researcherReply(b as OpenAIChatRequest) });
+    viz = await startViz([ck], { cwd: dir, env: { SVC_ROOT: dir, ...NO_MODEL, LLM_API_BASE: `${model.url}/v1` } });
     const outputs: [string, string][] = [
       ['link_paper_claims_draft', 'paper_claim_links.json'],
       ['claim_evidence_hard_gate_draft', 'evaluation/claim_evidence_hard_gate_draft.json'],
       ['evidence_grounded_semantic_review', 'evaluation/evidence_grounded_semantic_review.json'],
+      ['merge_reviews', 'review_merge_log.json'],
+      ['paper_refine', 'paper_refine.json'],
       ['render_paper', 'full_paper_refined.pdf'],
       ['link_paper_claims_final', 'paper_claim_links_final.json'],
       ['evidence_grounded_semantic_review_post_refine', 'evaluation/evidence_grounded_semantic_review_post_refine.json'],
       ['claim_evidence_hard_gate_final', 'evaluation/claim_evidence_hard_gate_final.json'],
       ['finalize_paper', 'finalize_paper.json'],
     ];
-    for (const [name, file] of outputs) {
-      rmSync(join(ck, file));
-      const r = await viz.post('/api/run-stage', { stage: name });
-      expect(r.status).toBe(200);
-      expect(r.body).toMatchObject({ ok: true, checkpoint_path: ck, stage: name });
-      expect(await exitCodeOf(viz)).toBe(0);
-      expect(existsSync(join(ck, file)), `${name} wrote ${file}`).toBe(true);
+    try {
+      for (const [name, file] of outputs) {
+        rmSync(join(ck, file));
+        const r = await viz.post('/api/run-stage', { stage: name });
+        expect(r.status).toBe(200);
+        expect(r.body).toMatchObject({ ok: true, checkpoint_path: ck, stage: name });
+        expect(await exitCodeOf(viz)).toBe(0);
+        expect(existsSync(join(ck, file)), `${name} wrote ${file}`).toBe(true);
+      }
+    } finally {
+      model.stop();
     }
-    expect(json('evaluation/evidence_grounded_semantic_review.json')).toMatchObject({ status: 'unavailable', reason: expect.any(String) });
+    expect(json('evaluation/evidence_grounded_semantic_review.json')).toMatchObject({ status: 'ok', counts: { supported: expect.any(Number) } });
+    expect(json('paper_refine.json')).toMatchObject({ compiled: true, format_passes: true });
     expect(json('finalize_paper.json').finalized).toBe(true);
     // the checkpoint list shows the review score and the final gate's verdict
     const list = await viz.get('/api/checkpoints');
