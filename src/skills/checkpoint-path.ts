@@ -1,7 +1,9 @@
 import { isAbsolute, resolve } from 'node:path';
-import { InputError } from '../core/errors.ts';
-import { resolveInside } from '../core/paths.ts';
+import { envValue } from '../core/config/env-vars.ts';
+import { InputError, NotFoundError } from '../core/errors.ts';
+import { resolveInside, statOrNull } from '../core/paths.ts';
 import { printable } from '../core/text.ts';
+import { checkpointsRoot } from '../core/workspace.ts';
 import type { ToolContext } from '../mcp/tool.ts';
 
 /**
@@ -16,4 +18,16 @@ export function checkpointPath(given: string, what: string, env: ToolContext['en
   if (checkpoint) return resolveInside(checkpoint, given, what);
   if (isAbsolute(given)) return resolve(given);
   throw new InputError(`${what} '${printable(given)}' is relative and SVC_CHECKPOINT_DIR is not set`, 'give an absolute path');
+}
+
+/**
+ * A tool's checkpoint_dir argument: inside the checkpoints directory (SVC_CHECKPOINT_DIR's parent,
+ * else the project's), so a caller cannot point a tool at any directory; SVC_CHECKPOINT_DIR when
+ * it is left out.
+ */
+export function checkpointDirArg(given: string | undefined, env: ToolContext['env']): string {
+  const dir = given?.trim() ? resolveInside(checkpointsRoot(env), given, 'checkpoint_dir') : envValue(env, 'SVC_CHECKPOINT_DIR');
+  if (dir === null) throw new InputError('no checkpoint: checkpoint_dir is not given and SVC_CHECKPOINT_DIR is not set', 'give checkpoint_dir, the run checkpoint directory');
+  if (!statOrNull(dir)?.isDirectory()) throw new NotFoundError(`checkpoint_dir ${printable(dir)} is not a directory`, 'give an existing run checkpoint');
+  return dir;
 }

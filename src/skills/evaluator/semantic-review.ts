@@ -2,12 +2,11 @@ import { Type as T } from '@sinclair/typebox';
 import { loadConfig } from '../../core/config/config.ts';
 import { envValue } from '../../core/config/env-vars.ts';
 import { InputError, NotFoundError } from '../../core/errors.ts';
-import { isFileAt, resolveInside, statOrNull } from '../../core/paths.ts';
-import { checkpointsRoot } from '../../core/workspace.ts';
+import { isFileAt } from '../../core/paths.ts';
 import { createModelClient } from '../../llm/client.ts';
-import { defineTool, type ToolContext, toolParams } from '../../mcp/tool.ts';
+import { defineTool, toolParams } from '../../mcp/tool.ts';
 import { MAX_CLAIMS, SEMANTIC_PHASES, semanticReview, semanticReviewFile } from '../../evaluate/semantic-review/index.ts';
-import { checkpointPath } from '../checkpoint-path.ts';
+import { checkpointDirArg, checkpointPath } from '../checkpoint-path.ts';
 
 export const evidenceGroundedSemanticReview = defineTool({
   name: 'evidence_grounded_semantic_review',
@@ -25,7 +24,7 @@ export const evidenceGroundedSemanticReview = defineTool({
   }),
   timeoutS: 900,
   async run(args, ctx) {
-    const checkpointDir = checkpointOf(args.checkpoint_dir, ctx.env);
+    const checkpointDir = checkpointDirArg(args.checkpoint_dir, ctx.env);
     const texPath = checkpointPath(args.tex_path, 'tex_path', { ...ctx.env, SVC_CHECKPOINT_DIR: checkpointDir });
     if (!texPath.endsWith('.tex')) throw new InputError(`tex_path '${texPath}' is not a .tex file`, 'give the paper source (paper/main.tex)');
     if (!isFileAt(texPath)) throw new NotFoundError(`tex_path '${texPath}' does not exist`, 'write the paper first (write_paper_iterative), or give the path of its .tex');
@@ -41,11 +40,3 @@ export const evidenceGroundedSemanticReview = defineTool({
     return { ...record, review_path: path };
   },
 });
-
-/** The checkpoint: the argument, inside the checkpoints directory as the claim gate's is, else SVC_CHECKPOINT_DIR. */
-function checkpointOf(given: string | undefined, env: ToolContext['env']): string {
-  const raw = given?.trim() ? resolveInside(checkpointsRoot(env), given, 'checkpoint_dir') : envValue(env, 'SVC_CHECKPOINT_DIR');
-  if (raw === null) throw new InputError('no checkpoint: checkpoint_dir is not given and SVC_CHECKPOINT_DIR is not set', 'give checkpoint_dir, the run checkpoint directory');
-  if (!statOrNull(raw)?.isDirectory()) throw new NotFoundError(`checkpoint_dir ${raw} is not a directory`, 'give an existing run checkpoint');
-  return raw;
-}

@@ -1,12 +1,8 @@
-import { resolve } from 'node:path';
 import { Type as T } from '@sinclair/typebox';
-import { InputError, NotFoundError } from '../../core/errors.ts';
-import { statOrNull } from '../../core/paths.ts';
-import { printable } from '../../core/text.ts';
 import { GATE_PHASES } from '../../evaluate/claim-gate/gate.ts';
 import { linkPaperFile } from '../../evaluate/claim-gate/link-file.ts';
 import { defineTool, toolParams } from '../../mcp/tool.ts';
-import { checkpointPath } from '../checkpoint-path.ts';
+import { checkpointDirArg, checkpointPath } from '../checkpoint-path.ts';
 
 export const linkPaperClaimsTool = defineTool({
   name: 'link_paper_claims',
@@ -16,14 +12,11 @@ export const linkPaperClaimsTool = defineTool({
     'Writes paper_claim_links.json (draft) or paper_claim_links_final.json (final) in the checkpoint and returns it with links_path: {tex_path, tex_sha256, sections, anchors, numbers, nodes, coverage, summary, problems, ...}.',
   params: toolParams({
     tex_path: T.String({ description: "the paper's .tex: absolute, or relative to the checkpoint; it must lie inside the checkpoint" }),
-    checkpoint_dir: T.Optional(T.String({ description: 'the run checkpoint (default: SVC_CHECKPOINT_DIR)' })),
+    checkpoint_dir: T.Optional(T.String({ description: 'the run checkpoint, inside the checkpoints directory (default: SVC_CHECKPOINT_DIR)' })),
     phase: T.Optional(T.Union(GATE_PHASES.map((p) => T.Literal(p)), { default: 'draft', description: 'draft or final: which links file is written' })),
   }),
   run: (args, ctx) => {
-    const given = args.checkpoint_dir?.trim() || ctx.env.SVC_CHECKPOINT_DIR;
-    if (!given) throw new InputError('no checkpoint: checkpoint_dir is not given and SVC_CHECKPOINT_DIR is not set', 'give checkpoint_dir, the run checkpoint directory');
-    const checkpoint = resolve(given);
-    if (!statOrNull(checkpoint)?.isDirectory()) throw new NotFoundError(`checkpoint_dir '${printable(given)}' is not a directory`, 'give an existing run checkpoint');
+    const checkpoint = checkpointDirArg(args.checkpoint_dir, ctx.env);
     const tex = checkpointPath(args.tex_path, 'tex_path', { ...ctx.env, SVC_CHECKPOINT_DIR: checkpoint });
     const { links, path } = linkPaperFile(checkpoint, tex, args.phase ?? 'draft', ctx.env);
     return { ...links, links_path: path };

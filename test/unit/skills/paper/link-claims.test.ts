@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { InputError, InvalidRecordError, NotFoundError } from '../../../../src/core/errors.ts';
 import { linkPaperClaimsTool } from '../../../../src/skills/paper/link-claims.ts';
 import { type GateRun, gatePaper, writeGateRun } from '../../../support/claim-gate-paper.ts';
@@ -81,12 +81,21 @@ describe('link_paper_claims', () => {
     expect(ckptFiles()).toEqual(before);
   });
 
+  test('a checkpoint_dir outside the checkpoints directory is refused: the tool reads and writes nothing there', async () => {
+    writeFileSync(join(base, 'secret.tex'), gatePaper({ results: 'The secret is 42.' }));
+    const err = await link({ tex_path: 'secret.tex', checkpoint_dir: base }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as Error).message).toBe(`checkpoint_dir '${base}' is outside ${dirname(run.ckpt)}`);
+    expect(readdirSync(base).filter((f) => f.startsWith('paper_claim_links'))).toEqual([]);
+  });
+
   test('bad arguments say what is wrong, before anything is written', async () => {
     const before = ckptFiles();
     await expect(link({ tex_path: 'paper/none.tex' })).rejects.toThrow(NotFoundError);
     await expect(link({ tex_path: 'science_data.json' })).rejects.toThrow(`tex_path ${join(run.ckpt, 'science_data.json')} is not a .tex file`);
     await expect(link({ tex_path: ' ' })).rejects.toThrow('tex_path is empty');
-    await expect(link({ tex_path: 'paper/main.tex', checkpoint_dir: join(base, 'nowhere') })).rejects.toThrow(`checkpoint_dir '${join(base, 'nowhere')}' is not a directory`);
+    const nowhere = join(dirname(run.ckpt), 'nowhere');
+    await expect(link({ tex_path: 'paper/main.tex', checkpoint_dir: nowhere })).rejects.toThrow(`checkpoint_dir ${nowhere} is not a directory`);
     await expect(callTool(linkPaperClaimsTool, { tex_path: 'paper/main.tex' }, { HOME: join(base, 'home') })).rejects.toThrow('no checkpoint: checkpoint_dir is not given and SVC_CHECKPOINT_DIR is not set');
     await expect(link({ tex_path: 'paper/main.tex', phase: 'camera_ready' })).rejects.toThrow();
     expect(ckptFiles()).toEqual(before);
