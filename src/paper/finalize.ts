@@ -1,5 +1,5 @@
 import { copyFileSync, rmSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { writeJsonAtomic } from '../core/atomic.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { InputError, NotFoundError, oneLine } from '../core/errors.ts';
@@ -42,14 +42,15 @@ export type FinalizeRecord = {
  * record claiming a final paper.
  */
 export async function finalizePaper(opts: { checkpointDir: string; tex: string; gateReport: string; env: Env }): Promise<FinalizeRecord> {
+  const record = join(opts.checkpointDir, FINALIZE_RECORD);
+  // an earlier run's record says nothing of this one, however this one ends
+  rmSync(record, { force: true });
+  const finalTex = join(dirname(opts.tex), `${FINAL_PAPER}.tex`);
   if (!opts.tex.endsWith('.tex')) throw new InputError(`tex_path '${opts.tex}' is not a .tex file`, 'give the refined paper (full_paper_refined.tex)');
+  if (resolve(opts.tex) === resolve(finalTex)) throw new InputError(`tex_path '${opts.tex}' is the final paper itself`, 'give the paper it is made from (full_paper_refined.tex)');
   if (!isFileAt(opts.tex)) throw new NotFoundError(`tex_path '${opts.tex}' does not exist`, 'refine and render the paper first (paper_refine, render_paper)');
   const source_sha256 = hashFileSync(opts.tex).sha256;
-  const finalTex = join(dirname(opts.tex), `${FINAL_PAPER}.tex`);
   const base = { source_tex: opts.tex, source_sha256, tex_path: null, pdf_path: null, pages: null, code_availability: null };
-  const record = join(opts.checkpointDir, FINALIZE_RECORD);
-  // an earlier run's record and final paper say nothing of this one
-  rmSync(record, { force: true });
   const removeFinal = () => {
     for (const ext of ['.tex', '.pdf', '.pages.json']) rmSync(finalTex.replace(/\.tex$/, ext), { force: true });
   };
@@ -76,8 +77,8 @@ export async function finalizePaper(opts: { checkpointDir: string; tex: string; 
   return out;
 }
 
-/** The final gate's report on the paper with this digest; `blocked` is why the paper may not be final, or null. */
-function gateDecision(path: string, shown: string, sha256: string): { gate: GateVerdict | null; blocked: string | null } {
+/** The final gate's report (`shown` as the reason names it) on the paper with this digest; `blocked` is why the paper may not be final, or null. */
+export function gateDecision(path: string, shown: string, sha256: string): { gate: GateVerdict | null; blocked: string | null } {
   let report: Record<string, unknown> | null;
   try {
     report = readJsonObject(path);

@@ -1,8 +1,9 @@
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { hashFileSync } from '../core/file-hash.ts';
 import { readJsonObject } from '../core/json-object.ts';
 import { isFileAt } from '../core/paths.ts';
 import { isMapping } from '../core/values.ts';
-import { FINALIZE_RECORD } from './finalize.ts';
+import { FINAL_GATE_REPORT, FINALIZE_RECORD, gateDecision } from './finalize.ts';
 
 export const REVIEW_REPORT = 'review_report.json';
 
@@ -44,6 +45,13 @@ export function finalPaper(checkpointDir: string): { final: true; pdf: string } 
   }
   // a workflow whose finalize_paper stage is another tool (inject_code_availability) keeps another record there
   if (!r || typeof r.finalized !== 'boolean') return null;
-  if (r.finalized === true && typeof r.pdf_path === 'string' && isFileAt(r.pdf_path)) return { final: true, pdf: r.pdf_path };
-  return { final: false, reason: typeof r.reason === 'string' ? r.reason : 'the final paper is missing' };
+  if (r.finalized !== true) return { final: false, reason: typeof r.reason === 'string' ? r.reason : 'finalize_paper did not make it final' };
+  if (typeof r.pdf_path !== 'string' || !isFileAt(r.pdf_path)) return { final: false, reason: 'the final paper is missing; run the finalize_paper stage again' };
+  // the paper final when it was made may be so no longer: its source edited, or the final gate run again since
+  const source = typeof r.source_tex === 'string' ? r.source_tex : '';
+  const sha = isFileAt(source) ? hashFileSync(source).sha256 : null;
+  if (sha === null || sha !== r.source_sha256) return { final: false, reason: 'the paper changed after it was made final; run the claim_evidence_hard_gate_final and finalize_paper stages again' };
+  const report = isMapping(r.gate) && typeof r.gate.report === 'string' ? r.gate.report : join(checkpointDir, FINAL_GATE_REPORT);
+  const { blocked } = gateDecision(report, relative(checkpointDir, report), sha);
+  return blocked === null ? { final: true, pdf: r.pdf_path } : { final: false, reason: blocked };
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { hashFileSync } from '../../../src/core/file-hash.ts';
 import { join } from 'node:path';
 import { printRunEnd } from '../../../src/cli/run-end.ts';
 import type { RunEnd } from '../../../src/run/execute.ts';
@@ -55,6 +56,15 @@ describe('printRunEnd', () => {
     });
     afterEach(() => removeDir(ck));
     const write = (name: string, v: unknown) => writeFileSync(join(ck, name), typeof v === 'string' ? v : JSON.stringify(v));
+    /** A refined paper finalize_paper made final, its final gate's report (with `gate` over it) on the same file. */
+    const finalized = (gate: Record<string, unknown> = {}) => {
+      write('full_paper_refined.tex', 'the refined paper');
+      const sha = hashFileSync(join(ck, 'full_paper_refined.tex')).sha256;
+      mkdirSync(join(ck, 'evaluation'), { recursive: true });
+      write('evaluation/claim_evidence_hard_gate_final.json', { phase: 'final', policy: { mode: 'warn' }, status: 'pass', should_block: false, errors: [], tex_sha256: sha, ...gate });
+      write('final_paper.pdf', '%PDF-1.5');
+      write('finalize_paper.json', { finalized: true, pdf_path: join(ck, 'final_paper.pdf'), source_tex: join(ck, 'full_paper_refined.tex'), source_sha256: sha, gate: { report: join(ck, 'evaluation/claim_evidence_hard_gate_final.json') } });
+    };
     const paperStages = () => ({ stages: [{ stage: 'write_paper', status: 'done' as const, detail: '', output: join(ck, 'full_paper.tex') }, { stage: 'render_paper', status: 'done' as const, detail: '', output: join(ck, 'full_paper_refined.pdf') }], failure: null });
 
     test("the review's scores in one line, then the final paper", () => {
@@ -69,10 +79,20 @@ describe('printRunEnd', () => {
         ],
         ensemble_reviews: [{}, {}, {}],
       });
-      write('final_paper.pdf', '%PDF-1.5');
-      write('finalize_paper.json', { finalized: true, pdf_path: join(ck, 'final_paper.pdf') });
+      finalized();
       expect(printRunEnd(end({ checkpointDir: ck, pipeline: paperStages() }))).toBe(0);
       expect(lines.slice(-2)).toEqual(['review: neurips rubric, overall 8/10, accept (meta review of 3 reviews); soundness 3/4, confidence 4/5', `paper: ${join(ck, 'final_paper.pdf')} (final)`]);
+    });
+
+    test('a final paper is final no longer once its source changes or the final gate, run again, blocks it', () => {
+      write('full_paper_refined.pdf', '%PDF-1.5');
+      finalized();
+      write('full_paper_refined.tex', 'the refined paper, edited');
+      printRunEnd(end({ checkpointDir: ck, pipeline: paperStages() }));
+      expect(lines.at(-1)).toBe(`paper: ${join(ck, 'full_paper_refined.pdf')} (not final: the paper changed after it was made final; run the claim_evidence_hard_gate_final and finalize_paper stages again)`);
+      finalized({ should_block: true, policy: { mode: 'strict' }, reason: 'a number no node measured' });
+      printRunEnd(end({ checkpointDir: ck, pipeline: paperStages() }));
+      expect(lines.at(-1)).toBe(`paper: ${join(ck, 'full_paper_refined.pdf')} (not final: the final claim gate (strict mode) blocks it: a number no node measured)`);
     });
 
     test('a paper the gate holds back: the last compiled paper and why it is not final', () => {

@@ -52,7 +52,7 @@ describe('finalize_paper', () => {
     const text = pdfText(finalPdf()).replace(/\s+/g, ' ');
     expect(text).toContain('Code availability');
     expect(text.replace(/ /g, '')).toContain('svc://0123456789abcdef');
-    expect(text).toContain(SHA);
+    expect(text.replace(/ /g, '')).toContain(SHA);
     // the refined paper itself is left as it was
     expect(readFileSync(tex, 'utf8')).not.toContain('Code availability');
   });
@@ -98,10 +98,16 @@ describe('finalize_paper', () => {
     expect(existsSync(join(ckpt, FINALIZE_RECORD))).toBe(false);
   });
 
-  test('a tex_path that is not a .tex or does not exist is refused before anything is written', async () => {
+  test('a tex_path that is not a .tex, does not exist or is the final paper itself is refused; no earlier record stays to claim a final paper', async () => {
     gate();
+    await finalizePaper({ checkpointDir: ckpt, tex, gateReport, env });
     await expect(finalizePaper({ checkpointDir: ckpt, tex: join(ckpt, 'refs.bib'), gateReport, env })).rejects.toBeInstanceOf(InputError);
+    expect(existsSync(join(ckpt, FINALIZE_RECORD))).toBe(false);
     await expect(finalizePaper({ checkpointDir: ckpt, tex: join(ckpt, 'none.tex'), gateReport, env })).rejects.toBeInstanceOf(NotFoundError);
+    const self = finalizePaper({ checkpointDir: ckpt, tex: join(ckpt, 'final_paper.tex'), gateReport, env });
+    await expect(self).rejects.toThrow("is the final paper itself");
+    // the input it was refused was left as it was
+    expect(existsSync(join(ckpt, 'final_paper.tex'))).toBe(true);
     expect(existsSync(join(ckpt, FINALIZE_RECORD))).toBe(false);
   });
 });
