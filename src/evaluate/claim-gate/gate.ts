@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../../core/atomic.ts';
 import { isMapping } from '../../core/values.ts';
@@ -59,10 +58,10 @@ export type GateInput = {
   /** where the text came from, named in findings */
   textSource: string;
   policy: GatePolicy;
-  /** a LaTeX paper, read through the claim linking instead of as text */
-  paper?: { path: string; tex: string } | null;
-  /** the file the text was read from, for tex_path and tex_sha256 */
-  file?: { path: string; text: string } | null;
+  /** a LaTeX paper, read through the claim linking instead of as text, and the SHA-256 of its file's bytes */
+  paper?: { path: string; tex: string; sha256: string } | null;
+  /** the file the text was read from and the SHA-256 of its bytes, for tex_path and tex_sha256 */
+  file?: { path: string; text: string; sha256: string } | null;
 };
 
 /** How many of the nearest reported values a mismatch names. */
@@ -84,7 +83,7 @@ export function runClaimGate(input: GateInput): { report: GateReport; path: stri
   const warnings: Finding[] = [];
   const counts = { numeric: 0, required: 0, grounded: 0, evidenceValues: 0, nodes: 0 };
   let paperMetrics: Pick<GateReport['metrics'], 'anchors' | 'numbers' | 'covered_numbers' | 'coverage'> = {};
-  const file = input.paper ? { path: input.paper.path, text: input.paper.tex } : (input.file ?? null);
+  const file = input.paper ?? input.file ?? null;
   if (input.policy.mode !== 'off') {
     const run = readRunNodes(input.checkpointDir);
     const evidence = collectEvidence(input.checkpointDir, run);
@@ -99,7 +98,7 @@ export function runClaimGate(input: GateInput): { report: GateReport; path: stri
     const backing: string[][] = [];
 
     const claims: NumericClaim[] = [];
-    const paper = input.paper ? paperFindings({ checkpointDir: input.checkpointDir, path: input.paper.path, tex: input.paper.tex, phase: input.phase, policy: input.policy, keys, run }) : null;
+    const paper = input.paper ? paperFindings({ checkpointDir: input.checkpointDir, path: input.paper.path, tex: input.paper.tex, sha256: input.paper.sha256, phase: input.phase, policy: input.policy, keys, run }) : null;
     if (paper) claims.push(...paper.claims);
     else if (input.text !== null) claims.push(...extractClaims(input.text, keys, input.textSource));
     contractClaims.forEach((c, i) => {
@@ -161,7 +160,7 @@ export function runClaimGate(input: GateInput): { report: GateReport; path: stri
     should_block: blocking.length > 0,
     ...(blocking.length > 0 ? { reason: `${blocking.length} blocking error${blocking.length > 1 ? 's' : ''}, the first: ${blocking[0]?.message ?? ''}` } : {}),
     tex_path: file?.path ?? null,
-    tex_sha256: file ? createHash('sha256').update(file.text).digest('hex') : null,
+    tex_sha256: file?.sha256 ?? null,
     errors,
     warnings,
     metrics: {

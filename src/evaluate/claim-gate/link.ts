@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { oneLine } from '../../core/errors.ts';
 import { isMapping } from '../../core/values.ts';
@@ -85,8 +84,9 @@ export type ClaimLinks = {
 export type LinkInput = {
   checkpointDir: string;
   texPath: string;
-  /** the paper's source, as read from texPath */
+  /** the paper's source, as read from texPath, and the SHA-256 of the file's bytes */
   tex: string;
+  texSha256: string;
   phase: 'draft' | 'final';
   tolerance: Tolerance;
   targetSections: TargetSections;
@@ -182,7 +182,7 @@ export function linkPaperClaims(input: LinkInput): ClaimLinks {
     schema_version: 1,
     phase: input.phase,
     tex_path: input.texPath,
-    tex_sha256: createHash('sha256').update(tex).digest('hex'),
+    tex_sha256: input.texSha256,
     checkpoint_dir: input.checkpointDir,
     science_data: { path: join(input.checkpointDir, SCIENCE_DATA_FILE), present: science !== null },
     metric_contract: { path: join(input.checkpointDir, CONTRACT_FILE), present: contract !== null, key: typeof contract?.key === 'string' ? contract.key : null, formula: typeof contract?.formula === 'string' ? contract.formula : null },

@@ -10,7 +10,7 @@ import { type AnchorLink, type ClaimLinks, claimProse, type Coverage, linkPaperC
 import type { RunNodes } from './nodes.ts';
 import type { GatePolicy } from './policy.ts';
 
-export type PaperInput = { checkpointDir: string; path: string; tex: string; phase: 'draft' | 'final'; policy: GatePolicy; keys: string[]; run: RunNodes };
+export type PaperInput = { checkpointDir: string; path: string; tex: string; sha256: string; phase: 'draft' | 'final'; policy: GatePolicy; keys: string[]; run: RunNodes };
 
 export type PaperOutcome = {
   errors: Finding[];
@@ -34,7 +34,7 @@ export type PaperOutcome = {
 export function paperFindings(input: PaperInput): { claims: NumericClaim[]; links: ClaimLinks; settle: (refuted: ReadonlySet<number>) => PaperOutcome } {
   const { policy, tex } = input;
   const tol = policy.numeric_match.default_tolerance;
-  const links = linkPaperClaims({ checkpointDir: input.checkpointDir, texPath: input.path, tex, phase: input.phase, tolerance: tol, targetSections: policy.numeric_coverage.target_sections, run: input.run });
+  const links = linkPaperClaims({ checkpointDir: input.checkpointDir, texPath: input.path, tex, texSha256: input.sha256, phase: input.phase, tolerance: tol, targetSections: policy.numeric_coverage.target_sections, run: input.run });
   const sections = paperSections(tex);
   const classOf = sectionClassifier(policy.numeric_coverage.target_sections);
   const name = basename(input.path);

@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../../core/atomic.ts';
+import { readTextHashed } from '../../core/file-hash.ts';
 import { InputError, LimitReachedError, oneLine, TooLargeError, UnavailableError } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
 import type { ModelClient } from '../../llm/client.ts';
 import { ModelAnswerError } from '../../llm/errors.ts';
+import { MAX_TEX_BYTES } from '../../paper/tex-text.ts';
 import { SCIENCE_DATA_FILE } from '../../science/build.ts';
 import { readScienceDataFile } from '../../science/read.ts';
 import { readMetricContract } from '../metric-contract.ts';
@@ -17,7 +18,6 @@ export type SemanticPhase = (typeof SEMANTIC_PHASES)[number];
 
 /** Claims one review reads at most: the prompt stays within what a model reads with care. */
 export const MAX_CLAIMS = 60;
-const MAX_TEX_BYTES = 4 * 1024 * 1024;
 
 /** The record of a phase, relative to the checkpoint: the draft's, and the refined paper's beside it. */
 export function semanticReviewFile(phase: SemanticPhase): string {
@@ -70,8 +70,7 @@ export type SemanticReviewJob = {
 export async function semanticReview(job: SemanticReviewJob): Promise<{ record: SemanticReviewRecord; path: string }> {
   const size = statOrNull(job.texPath)?.size ?? 0;
   if (size > MAX_TEX_BYTES) throw new TooLargeError(`tex_path ${job.texPath} is over ${MAX_TEX_BYTES} bytes`, 'give the paper source, not a generated file');
-  const bytes = readFileSync(job.texPath);
-  const tex = bytes.toString('utf8');
+  const { text: tex, sha256 } = readTextHashed(job.texPath);
   const data = readScienceDataFile(join(job.checkpointDir, SCIENCE_DATA_FILE));
   const contract = readMetricContract(job.checkpointDir);
   const paper = claimSentences(tex, data);
@@ -85,7 +84,7 @@ export async function semanticReview(job: SemanticReviewJob): Promise<{ record: 
   const record: SemanticReviewRecord = {
     phase: job.phase,
     tex_path: job.texPath,
-    tex_sha256: new Bun.CryptoHasher('sha256').update(bytes).digest('hex'),
+    tex_sha256: sha256,
     model: null,
     status: 'ok',
     claims_total: paper.claims.length,

@@ -2,7 +2,10 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { hashFileSync } from '../../../../src/core/file-hash.ts';
 import { ClaimGateBlockedError } from '../../../../src/evaluate/claim-gate/index.ts';
+import { linkPaperFile } from '../../../../src/evaluate/claim-gate/link-file.ts';
+import { semanticReview } from '../../../../src/evaluate/semantic-review/index.ts';
 import { claimEvidenceHardGate } from '../../../../src/skills/evaluator/claim-gate.ts';
 import { GATE_NODES, type GateRun, gatePaper, writeGateRun } from '../../../support/claim-gate-paper.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
@@ -217,5 +220,24 @@ describe('claim gate: the metric contract on the nodes', () => {
     contract({ key: 'comparisons', invariants: ['comparisons >> 0'] });
     const r = await gate('warn', 'final');
     expect(r.errors).toEqual([{ type: 'invariant_violation', where: 'invariants[0]', message: "metric_contract.json invariants[0] cannot be checked: expression 'comparisons >> 0': column 14: unexpected '>'" }]);
+  });
+});
+
+describe('the digest of the paper', () => {
+  test('is the SHA-256 of the file bytes, also for a file that is not valid UTF-8: the gate, the links file and the semantic review agree', async () => {
+    // a Latin-1 é (0xe9) in the introduction: decoded as UTF-8 it is a replacement character
+    const tex = gatePaper();
+    const at = tex.indexOf('an old problem');
+    const bytes = Buffer.concat([Buffer.from(tex.slice(0, at)), Buffer.from([0xe9]), Buffer.from(tex.slice(at))]);
+    writeFileSync(join(run.ckpt, 'paper.tex'), bytes);
+    const file = join(run.ckpt, 'paper.tex');
+    const digest = hashFileSync(file).sha256;
+    expect(digest).not.toBe(createHash('sha256').update(bytes.toString('utf8')).digest('hex'));
+    expect((await gate('warn', 'final')).tex_sha256).toBe(digest);
+    const { links } = linkPaperFile(run.ckpt, file, 'draft', { HOME: join(base, 'home'), SVC_CHECKPOINT_DIR: run.ckpt });
+    expect(links.tex_sha256).toBe(digest);
+    expect(JSON.parse(readFileSync(join(run.ckpt, 'paper_claim_links.json'), 'utf8')).tex_sha256).toBe(digest);
+    const review = await semanticReview({ checkpointDir: run.ckpt, texPath: file, phase: 'draft', connect: () => ({ choice: () => ({ role: 'eval', model: 'none', backend: 'openai-compatible', baseUrl: null, why: '' }), unavailable: () => 'no model', completeJson: async () => ({}) as never }) });
+    expect(review.record.tex_sha256).toBe(digest);
   });
 });
