@@ -4,7 +4,7 @@ import { isMapping } from '../../core/values.ts';
 import { readMetricContract } from '../metric-contract.ts';
 import { toKeyword } from '../metric-keyword.ts';
 import { extractClaims, type NumericClaim } from './claims.ts';
-import { ALWAYS_BLOCKING, contractFindings, stringList } from './contract-checks.ts';
+import { ALWAYS_BLOCKING, CONTRACT_UNPARSABLE, contractFindings, stringList } from './contract-checks.ts';
 import { environmentFinding, nodeEnvironment } from './environment.ts';
 import { collectEvidence, type Evidence } from './evidence.ts';
 import type { Finding } from './finding.ts';
@@ -206,12 +206,13 @@ export function blockingTypes(policy: GatePolicy): string[] {
 /**
  * The errors that block finalization. Off never blocks, nor does the draft phase. In warn and
  * strict a broken metric contract (ALWAYS_BLOCKING) blocks the final phase; strict also blocks on
- * a block_on error and on an uncovered number in a strict section (an error only in strict).
+ * a block_on error, on an uncovered number in a strict section (an error only in strict) and on a
+ * contract expression that does not parse.
  */
 export function blockingErrors(policy: GatePolicy, phase: GatePhase, errors: readonly Finding[]): Finding[] {
   if (policy.mode === 'off' || phase !== 'final') return [];
   const always = new Set<string>(ALWAYS_BLOCKING);
-  const strict = new Set([...blockingTypes(policy), 'uncovered_numeric']);
+  const strict = new Set([...blockingTypes(policy), 'uncovered_numeric', CONTRACT_UNPARSABLE]);
   return errors.filter((e) => always.has(e.type) || (policy.mode === 'strict' && strict.has(e.type)));
 }
 

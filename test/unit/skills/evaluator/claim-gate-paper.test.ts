@@ -216,10 +216,27 @@ describe('claim gate: the metric contract on the nodes', () => {
     expect((await gate('warn', 'draft')).should_block).toBe(false);
   });
 
-  test('an expression the contract cannot have is a finding of its check, naming the column', async () => {
+  test('an expression that does not parse is contract_unparsable, naming it and the column: it blocks the final paper in strict mode, not in warn mode', async () => {
+    paper(gatePaper());
     contract({ key: 'comparisons', invariants: ['comparisons >> 0'] });
     const r = await gate('warn', 'final');
-    expect(r.errors).toEqual([{ type: 'invariant_violation', where: 'invariants[0]', message: "metric_contract.json invariants[0] cannot be checked: expression 'comparisons >> 0': column 14: unexpected '>'" }]);
+    expect(r.errors).toEqual([{ type: 'contract_unparsable', where: 'invariants[0]', message: "metric_contract.json invariants[0] does not parse: expression 'comparisons >> 0': column 14: unexpected '>'" }]);
+    expect(r.status).toBe('fail');
+    // off, warn draft, warn final, strict draft, strict final
+    expect(await blocking()).toEqual([false, false, false, false, true]);
+    const strict = await gate('strict', 'final');
+    expect(strict.reason).toBe(`1 blocking error, the first: ${r.errors[0].message}`);
+    // every check's expression: the formula, the correctness check and the ceiling too, each one line
+    contract({ key: 'comparisons', formula: 'comparisons +', correctness: { expr: 'comparisons <\n< 5' }, ceiling_must_be_measured: true, ceiling_select: 'max(' });
+    const all = await gate('warn', 'final');
+    expect(all.errors.map((e: Finding) => [e.type, e.where])).toEqual([
+      ['contract_unparsable', 'formula'],
+      ['contract_unparsable', 'correctness.expr'],
+      ['contract_unparsable', 'ceiling_select'],
+    ]);
+    for (const e of all.errors) expect(e.message).not.toContain('\n');
+    expect(all.should_block).toBe(false);
+    expect((await gate('strict', 'final')).should_block).toBe(true);
   });
 });
 
