@@ -9,7 +9,7 @@ import { environmentFinding, nodeEnvironment } from './environment.ts';
 import { collectEvidence, type Evidence } from './evidence.ts';
 import type { Finding } from './finding.ts';
 import { paperFindings } from './paper-findings.ts';
-import type { Coverage } from './link.ts';
+import { claimKeys, type Coverage } from './link.ts';
 import { readRunNodes } from './nodes.ts';
 import type { GatePolicy, Tolerance } from './policy.ts';
 import { matches } from './tolerance.ts';
@@ -93,12 +93,12 @@ export function runClaimGate(input: GateInput): { report: GateReport; path: stri
     const contract = readMetricContract(input.checkpointDir);
     const required = stringList(contract?.required_measured);
     const contractClaims = (Array.isArray(contract?.claims) ? contract.claims : []).filter(isMapping);
-    const keys = unique([...evidence.byKey.keys(), String(contract?.key ?? ''), String(contract?.metric_keyword ?? ''), ...required, ...contractClaims.flatMap((c) => stringList(c.required_evidence))].map(toKeyword).filter(Boolean));
+    const keys = claimKeys(run, contract);
     const tol = input.policy.numeric_match.default_tolerance;
     const backing: string[][] = [];
 
     const claims: NumericClaim[] = [];
-    const paper = input.paper ? paperFindings({ checkpointDir: input.checkpointDir, path: input.paper.path, tex: input.paper.tex, sha256: input.paper.sha256, phase: input.phase, policy: input.policy, keys, run }) : null;
+    const paper = input.paper ? paperFindings({ checkpointDir: input.checkpointDir, path: input.paper.path, tex: input.paper.tex, sha256: input.paper.sha256, phase: input.phase, policy: input.policy, run, contract }) : null;
     if (paper) claims.push(...paper.claims);
     else if (input.text !== null) claims.push(...extractClaims(input.text, keys, input.textSource));
     contractClaims.forEach((c, i) => {

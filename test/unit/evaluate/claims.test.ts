@@ -28,6 +28,17 @@ describe('extractClaims', () => {
     expect(values('inaccuracy of 0.3 and speedups of 4')).toEqual([]);
   });
 
+  test('a number written before a metric name or a unit of one is that metric\'s, not the one named before it', () => {
+    const read = (text: string) => extractClaims(text, ['comparisons', 'time_s'], 'text', ['configurations']).map((c) => [c.key, c.value]);
+    expect(read('comparisons, the best of 2 configurations')).toEqual([]);
+    expect(read('comparisons with 0.5 s per sort')).toEqual([['time_s', 0.5]]);
+    expect(read('comparisons of 2.0 time s')).toEqual([['time_s', 2]]);
+    expect(read('comparisons of 50 comparisons')).toEqual([['comparisons', 50]]);
+    expect(read('comparisons of 2.0 on the input')).toEqual([['comparisons', 2]]);
+    // a unit several names end with says nothing of which
+    expect(extractClaims('comparisons of 3 s', ['comparisons', 'time_s', 'wall_s'], 'text').map((c) => c.key)).toEqual([]);
+  });
+
   test('claimProse drops comments and commands, keeps \\% and offsets, and stops a claim at an anchor', () => {
     const tex = 'The \\emph{accuracy} is $91.5\\%$. % accuracy 12\nThe accuracy of \\svcclaim{best.accuracy}{0.9} beats 3 others.\n';
     const prose = claimProse(tex);

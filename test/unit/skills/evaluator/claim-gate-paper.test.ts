@@ -80,6 +80,21 @@ describe('claim gate on a paper, every mode and phase', () => {
     expect((await gate('strict', 'final', { numeric_match: { default_tolerance: { absolute: 0, relative: 0.2 } } })).status).toBe('pass');
   });
 
+  test('a number given for a metric must match that metric: equal to another measurement (time_s 2.0) it is a mismatch', async () => {
+    paper(gatePaper({ results: 'Insertion sort reaches comparisons of 2.0 on the input.' }));
+    expect(await blocking()).toEqual([false, false, false, false, true]);
+    const r = await gate('strict', 'final');
+    expect(types(r.errors)).toEqual(['numeric_mismatch']);
+    expect(r.errors[0]).toMatchObject({ key: 'comparisons', claimed: 2, where: 'paper.tex line 14, results' });
+    expect(r.warnings).toEqual([]);
+    // the same number named for no metric matches any value, as before
+    paper(gatePaper({ results: 'Insertion sort is over in 2.0 on the input.' }));
+    expect((await gate('strict', 'final')).status).toBe('pass');
+    // and given for time_s it is that metric's
+    paper(gatePaper({ results: 'Insertion sort needs 2.0 s per sort.' }));
+    expect((await gate('strict', 'final')).status).toBe('pass');
+  });
+
   test('an unanchored number in the abstract: a blocking error in strict, a warning in warn', async () => {
     paper(gatePaper({ abstract: 'Each sort takes 3.7 ms.' }));
     expect(await blocking()).toEqual([false, false, false, false, true]);
