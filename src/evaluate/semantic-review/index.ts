@@ -9,7 +9,8 @@ import { MAX_TEX_BYTES } from '../../paper/tex-text.ts';
 import { SCIENCE_DATA_FILE } from '../../science/build.ts';
 import { readScienceDataFile } from '../../science/read.ts';
 import { readMetricContract } from '../metric-contract.ts';
-import { answerProblem, type DroppedFinding, type Finding, groundFindings, issueLine, type SemanticAnswer, VERDICTS, type Verdict } from './answer.ts';
+import type { Tolerance } from '../claim-gate/policy.ts';
+import { answerProblem, type DroppedFinding, defaultTolerance, type Finding, groundFindings, issueLine, numberMasker, type SemanticAnswer, VERDICTS, type Verdict } from './answer.ts';
 import { claimSentences } from './claims.ts';
 import { semanticReviewPrompt } from './prompt.ts';
 
@@ -58,6 +59,8 @@ export type SemanticReviewJob = {
   connect: () => Pick<ModelClient, 'choice' | 'unavailable' | 'completeJson'>;
   nodeId?: string | null;
   signal?: AbortSignal;
+  /** the claim gate's tolerance a number of the model's text must be within of a science-data value to stay; the bundled workflow's when left out */
+  tolerance?: Tolerance;
 };
 
 /**
@@ -102,9 +105,10 @@ export async function semanticReview(job: SemanticReviewJob): Promise<{ record: 
   if (reviewed.length) {
     const asked = await ask(job, semanticReviewPrompt(data, contract, reviewed, leftOut), record);
     if (asked) {
-      const { findings, dropped } = groundFindings(asked.findings, reviewed, data);
+      const tol = job.tolerance ?? defaultTolerance();
+      const { findings, dropped } = groundFindings(asked.findings, reviewed, data, tol);
       for (const f of findings) record.counts[f.verdict]++;
-      Object.assign(record, { findings, dropped_findings: dropped, issues: findings.filter((f) => f.verdict !== 'supported').map(issueLine), summary: asked.summary.trim() });
+      Object.assign(record, { findings, dropped_findings: dropped, issues: findings.filter((f) => f.verdict !== 'supported').map(issueLine), summary: numberMasker(data, tol)(asked.summary.trim()) });
     }
   }
   record.reviewed_at = new Date().toISOString();
