@@ -5,7 +5,7 @@ import { lineAt, maskComments } from './tex-text.ts';
  * numeric_coverage.target_sections). A paper's headings are free text; each is read as one of
  * these, `other` when it is none (a code availability statement, acknowledgements).
  */
-export const SECTION_KINDS = ['abstract', 'introduction', 'related_work', 'method', 'results', 'conclusion', 'discussion', 'limitations', 'references', 'appendix', 'equations', 'front_matter', 'other'] as const;
+const SECTION_KINDS = ['abstract', 'introduction', 'related_work', 'method', 'results', 'conclusion', 'discussion', 'limitations', 'references', 'appendix', 'equations', 'front_matter', 'other'] as const;
 export type SectionKind = (typeof SECTION_KINDS)[number];
 
 export type PaperSection = {

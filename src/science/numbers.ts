@@ -10,7 +10,7 @@ const STANDALONE = /(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?![A-Za-z0-9_])/g;
 const EVERY = /[-\u2212]?\d+(?:,\d{3}(?!\d))*(?:\.\d+)?(?:e[+-]?\d+)?/gi;
 
 /** Where a number stands in a text, as the `every` reading reads it. */
-export type NumberSpan = { value: number; start: number; end: number };
+type NumberSpan = { value: number; start: number; end: number };
 
 /**
  * The numbers a text writes out; thousands separators (2,000) are read as one number. `standalone`
@@ -25,7 +25,7 @@ export function numbersIn(text: string, reading: 'standalone' | 'every' = 'stand
 }
 
 /** Every number of a text as `numbersIn` reads it with `every`, and where it stands. */
-export function numberSpans(text: string): NumberSpan[] {
+function numberSpans(text: string): NumberSpan[] {
   return [...text.matchAll(EVERY)].map((m) => ({ value: Number(m[0].replace(/\u2212/, '-').replace(/,/g, '')), start: m.index, end: m.index + m[0].length }));
 }
 

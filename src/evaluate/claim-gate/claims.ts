@@ -1,3 +1,4 @@
+import { unique } from '../../core/values.ts';
 import { keyPattern } from '../extract.ts';
 
 /** A number a text states for a metric: "accuracy of 91.2%", "speedup: 2.3x". */
@@ -30,7 +31,7 @@ export function extractClaims(text: string, keys: string[], where: string, other
       byNumber.set(at, { key, value, percent: m[4] !== undefined, snippet: m[0].replace(/\s+/g, ' ').trim(), where, at, nameLength: name.length });
     }
   }
-  const names = [...new Set([...keys, ...others])].sort((a, b) => b.length - a.length);
+  const names = unique([...keys, ...others]).sort((a, b) => b.length - a.length);
   const named = names.length === 0 ? null : new RegExp(String.raw`^[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:\s*(?:\\?%|percent))?\s*(?:~|\\,)?\s*(?:${names.map((k) => `(${keyPattern(k)})`).join('|')})(?![A-Za-z0-9])`, 'i');
   const units = new Map<string, string[]>();
   for (const k of names) {

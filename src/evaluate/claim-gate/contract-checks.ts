@@ -1,4 +1,4 @@
-import { isMapping } from '../../core/values.ts';
+import { isMapping, stringList, unique } from '../../core/values.ts';
 import { denominators, EvaluationError, type Expr, evaluate, identifiers, parseExpression, showExpression } from '../expression.ts';
 import { toKeyword } from '../metric-keyword.ts';
 import type { Finding } from './finding.ts';
@@ -87,7 +87,7 @@ export function contractFindings(contract: Contract, nodes: readonly NodeArtifac
     errors.push({ type: 'correctness_uncovered', where: 'correctness', message: 'correctness_required is set but the contract has no correctness.expr to check' });
   }
   if (check) {
-    const needs = [...new Set([...stringList(correctness.requires), ...identifiers(check)])];
+    const needs = unique([...stringList(correctness.requires), ...identifiers(check)]);
     const scope = onKey.length > 0 ? onKey : measured;
     if (required && scope.length === 0) errors.push({ type: 'correctness_uncovered', where: 'correctness', message: 'correctness_required is set but no node reported measurements to check it on' });
     for (const m of scope) {
@@ -145,7 +145,3 @@ function safe(e: Expr, values: ReadonlyMap<string, number>): number | boolean | 
   }
 }
 
-
-export function stringList(x: unknown): string[] {
-  return Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : [];
-}

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../../core/atomic.ts';
-import { isMapping } from '../../core/values.ts';
+import { isMapping, stringList, unique } from '../../core/values.ts';
 import { readMetricContract } from '../metric-contract.ts';
 import { toKeyword } from '../metric-keyword.ts';
 import { extractClaims, type NumericClaim } from './claims.ts';
-import { ALWAYS_BLOCKING, CONTRACT_UNPARSABLE, contractFindings, stringList } from './contract-checks.ts';
+import { ALWAYS_BLOCKING, CONTRACT_UNPARSABLE, contractFindings } from './contract-checks.ts';
 import { environmentFinding, nodeEnvironment } from './environment.ts';
 import { collectEvidence, type Evidence } from './evidence.ts';
 import type { Finding } from './finding.ts';
@@ -14,9 +14,7 @@ import { readRunNodes } from './nodes.ts';
 import type { GatePolicy, Tolerance } from './policy.ts';
 import { matches } from './tolerance.ts';
 
-export { matches };
-
-export const GATE_NAME = 'claim_evidence_hard_gate';
+const GATE_NAME = 'claim_evidence_hard_gate';
 export const GATE_PHASES = ['draft', 'final'] as const;
 export type GatePhase = (typeof GATE_PHASES)[number];
 
@@ -198,24 +196,16 @@ function checkNumeric(claim: NumericClaim, evidence: Evidence, tol: Tolerance): 
   };
 }
 
-/** Finding types that block the final phase in strict mode: block_on, and a cross-environment comparison (an error only under same_environment). */
-export function blockingTypes(policy: GatePolicy): string[] {
-  return [...policy.blocking.block_on, 'environment_mismatch'];
-}
-
 /**
  * The errors that block finalization. Off never blocks, nor does the draft phase. In warn and
  * strict a broken metric contract (ALWAYS_BLOCKING) blocks the final phase; strict also blocks on
- * a block_on error, on an uncovered number in a strict section (an error only in strict) and on a
- * contract expression that does not parse.
+ * a block_on error, on a cross-environment comparison (an error only under same_environment), on
+ * an uncovered number in a strict section (an error only in strict) and on a contract expression
+ * that does not parse.
  */
-export function blockingErrors(policy: GatePolicy, phase: GatePhase, errors: readonly Finding[]): Finding[] {
+function blockingErrors(policy: GatePolicy, phase: GatePhase, errors: readonly Finding[]): Finding[] {
   if (policy.mode === 'off' || phase !== 'final') return [];
   const always = new Set<string>(ALWAYS_BLOCKING);
-  const strict = new Set([...blockingTypes(policy), 'uncovered_numeric', CONTRACT_UNPARSABLE]);
+  const strict = new Set([...policy.blocking.block_on, 'environment_mismatch', 'uncovered_numeric', CONTRACT_UNPARSABLE]);
   return errors.filter((e) => always.has(e.type) || (policy.mode === 'strict' && strict.has(e.type)));
-}
-
-function unique<T>(xs: T[]): T[] {
-  return [...new Set(xs)];
 }

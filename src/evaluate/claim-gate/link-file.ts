@@ -11,7 +11,7 @@ import { type ClaimLinks, linkPaperClaims } from './link.ts';
 import { resolvePolicy } from './policy.ts';
 
 /** Where the links of each phase are written: the draft's and the final paper's side by side. */
-export function linksFile(phase: GatePhase): string {
+function linksFile(phase: GatePhase): string {
   return phase === 'final' ? 'paper_claim_links_final.json' : 'paper_claim_links.json';
 }
 

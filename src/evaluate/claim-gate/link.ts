@@ -1,6 +1,6 @@
 import { basename, join } from 'node:path';
 import { oneLine } from '../../core/errors.ts';
-import { isMapping } from '../../core/values.ts';
+import { isMapping, stringList, unique } from '../../core/values.ts';
 import { formatClaimValue, listClaims, numberValue, settingNumbers, unanchoredNumbers } from '../../paper/claims.ts';
 import { type PaperSection, paperSections, type SectionKind, sectionAt } from '../../paper/paper-sections.ts';
 import { maskComments, proseView } from '../../paper/tex-text.ts';
@@ -10,7 +10,6 @@ import { identifiers, parseExpression } from '../expression.ts';
 import { CONTRACT_FILE, readMetricContract } from '../metric-contract.ts';
 import { toKeyword } from '../metric-keyword.ts';
 import { extractClaims, type NumericClaim } from './claims.ts';
-import { stringList } from './contract-checks.ts';
 import { type NodeArtifacts, type RunNodes, readRunNodes } from './nodes.ts';
 import type { GatePolicy, Tolerance } from './policy.ts';
 import { decimalsOf, matches, printedAs, roundsTo } from './tolerance.ts';
@@ -170,7 +169,7 @@ export function linkPaper(input: LinkInput): { links: ClaimLinks; claims: Numeri
   const settings = science ? settingNumbers(science) : new Set<number>();
   const references = referenceValues(science, run);
   const metricOf = (r: NumberSource) => toKeyword(r.source === 'node' ? r.metric : (science?.values[r.key]?.metric ?? ''));
-  const scienceMetrics = [...new Set(Object.values(science?.values ?? {}).map((v) => toKeyword(v.metric)))].filter(Boolean);
+  const scienceMetrics = unique(Object.values(science?.values ?? {}).map((v) => toKeyword(v.metric))).filter(Boolean);
   const claims = extractClaims(claimProse(tex), claimKeys(run, contract), basename(input.texPath), scienceMetrics);
   const claimAt = new Map(claims.map((c) => [c.at, c]));
   const src = maskComments(tex);
@@ -246,7 +245,7 @@ export function claimKeys(run: RunNodes, contract: MetricContract): string[] {
   for (const n of run.nodes.values()) names.push(...Object.keys(n.tree_metrics), ...Object.keys(n.trials), ...Object.keys(n.measurements));
   const contractClaims = (Array.isArray(contract?.claims) ? contract.claims : []).filter(isMapping);
   names.push(String(contract?.key ?? ''), String(contract?.metric_keyword ?? ''), ...stringList(contract?.required_measured), ...contractClaims.flatMap((c) => stringList(c.required_evidence)));
-  return [...new Set(names.map(toKeyword).filter(Boolean))];
+  return unique(names.map(toKeyword).filter(Boolean));
 }
 
 /**
@@ -280,7 +279,7 @@ function contractRoles(contract: Record<string, unknown> | null): Map<string, st
   const out = new Map<string, string[]>();
   const add = (name: string, role: string) => {
     const k = toKeyword(name);
-    if (k) out.set(k, [...new Set([...(out.get(k) ?? []), role])]);
+    if (k) out.set(k, unique([...(out.get(k) ?? []), role]));
   };
   if (!contract) return out;
   if (typeof contract.key === 'string') add(contract.key, 'key');
@@ -349,7 +348,7 @@ function agrees(printed: string, shown: number, value: number, tol: Tolerance): 
  * The number an anchor prints, as formatClaimValue writes them (`30{,}850`, `12.3\%`,
  * `\ensuremath{-}4.5`, `1.23\times10^{-4}`); null when the print is not a number.
  */
-export function printedNumber(printed: string): number | null {
+function printedNumber(printed: string): number | null {
   const s = printed
     .replace(/\\ensuremath\{-\}|\\ensuremath\{\s*-\s*\}/g, '-')
     .replace(/\\%|%/g, '')

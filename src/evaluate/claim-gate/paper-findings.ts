@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { unique } from '../../core/values.ts';
 import { paperSections, sectionAt } from '../../paper/paper-sections.ts';
 import { lineAt } from '../../paper/tex-text.ts';
 import type { NumericClaim } from './claims.ts';
@@ -78,7 +79,7 @@ export function paperFindings(input: PaperInput): { claims: NumericClaim[]; sett
       if (n.class === 'excluded' || refuted.has(n.offset)) continue;
       if (n.status === 'matched') {
         const nodes = n.matches.flatMap((m) => (m.node_id ? [m.node_id] : []));
-        if (nodes.length > 0) backing.push([...new Set(nodes)]);
+        if (nodes.length > 0) backing.push(unique(nodes));
         continue;
       }
       if (n.status !== 'uncovered') continue; // a mismatch is a claim, refuted or grounded above

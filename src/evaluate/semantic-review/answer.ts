@@ -87,7 +87,7 @@ export function evidenceFor(key: string, data: ScienceData): Evidence | null {
 }
 
 /** What stands for a number of the model's text that is no value of the science data. */
-export const UNBACKED_NUMBER = '[a number not in the data]';
+const UNBACKED_NUMBER = '[a number not in the data]';
 
 /** The claim gate's tolerance when the run's policy is not given: the bundled workflow's. */
 export function defaultTolerance(): Tolerance {

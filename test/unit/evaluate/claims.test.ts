@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { extractClaims } from '../../../src/evaluate/claim-gate/claims.ts';
 import { claimProse } from '../../../src/evaluate/claim-gate/link.ts';
-import { matches } from '../../../src/evaluate/claim-gate/gate.ts';
+import { matches } from '../../../src/evaluate/claim-gate/tolerance.ts';
 import { resolvePolicy } from '../../../src/evaluate/claim-gate/policy.ts';
 import { bundledWorkflow } from '../../../src/core/config/workflow.ts';
 
