@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { afterEach, beforeEach, describe, expect, spyOn, test } from 'bun:test';
 import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashFileSync } from '../../../../src/core/file-hash.ts';
@@ -271,5 +272,20 @@ describe('the digest of the paper', () => {
     expect(JSON.parse(readFileSync(join(run.ckpt, 'paper_claim_links.json'), 'utf8')).tex_sha256).toBe(digest);
     const review = await semanticReview({ checkpointDir: run.ckpt, texPath: file, phase: 'draft', connect: () => ({ choice: () => ({ role: 'eval', model: 'none', backend: 'openai-compatible', baseUrl: null, why: '' }), unavailable: () => 'no model', completeJson: async () => ({}) as never }) });
     expect(review.record.tex_sha256).toBe(digest);
+  });
+});
+
+describe('the gate reads each record once', () => {
+  test('science_data.json and metric_contract.json are read once per gate run', async () => {
+    paper(gatePaper({ results: 'Shell sort needs 50 comparisons.' }));
+    contract({ key: 'comparisons', formula: 'comparisons', required_measured: ['comparisons'] });
+    const spy = spyOn(fs, 'readFileSync');
+    try {
+      expect((await gate('strict', 'final')).status).toBe('pass');
+      const reads = (name: string) => spy.mock.calls.filter(([p]) => String(p).endsWith(name)).length;
+      expect([reads('science_data.json'), reads('metric_contract.json')]).toEqual([1, 1]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
