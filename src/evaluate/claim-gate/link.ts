@@ -228,7 +228,8 @@ export function linkPaper(input: LinkInput): { links: ClaimLinks; claims: Numeri
     },
     problems,
   };
-  return { links, claims: claims.filter((c) => numbers.some((n) => n.offset === c.at)), science };
+  const offsets = new Set(numbers.map((n) => n.offset));
+  return { links, claims: claims.filter((c) => offsets.has(c.at)), science };
 }
 
 /** Whether a number counts as covered: matched to the data or a setting. */
