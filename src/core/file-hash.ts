@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /** Files are read a chunk at a time into a reused buffer: constant memory, whatever their size. */
@@ -42,4 +42,18 @@ export function hashFileSync(path: string): { sha256: string; size: number } {
     if (pool.length < 8) pool.push(buf);
     closeSync(fd);
   }
+}
+
+/** SHA-256 (hex) of bytes already read. */
+function sha256Hex(bytes: Uint8Array): string {
+  return new Bun.CryptoHasher('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * A text file read once: its text (decoded as UTF-8) and the SHA-256 of its bytes, the digest
+ * hashFileSync gives, also for a file that is not valid UTF-8.
+ */
+export function readTextHashed(path: string): { text: string; sha256: string } {
+  const bytes = readFileSync(path);
+  return { text: bytes.toString('utf8'), sha256: sha256Hex(bytes) };
 }

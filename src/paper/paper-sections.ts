@@ -5,7 +5,7 @@ import { lineAt, maskComments } from './tex-text.ts';
  * numeric_coverage.target_sections). A paper's headings are free text; each is read as one of
  * these, `other` when it is none (a code availability statement, acknowledgements).
  */
-export const SECTION_KINDS = ['abstract', 'introduction', 'related_work', 'method', 'results', 'conclusion', 'discussion', 'limitations', 'references', 'appendix', 'equations', 'front_matter', 'other'] as const;
+const SECTION_KINDS = ['abstract', 'introduction', 'related_work', 'method', 'results', 'conclusion', 'discussion', 'limitations', 'references', 'appendix', 'equations', 'front_matter', 'other'] as const;
 export type SectionKind = (typeof SECTION_KINDS)[number];
 
 export type PaperSection = {
@@ -19,20 +19,22 @@ export type PaperSection = {
 };
 
 /**
- * Heading words to kinds, in this order: a heading naming two (Results and Discussion) is read as
- * the first, and the stricter kinds come first so that a number is never checked less for it.
+ * Heading words to kinds, in this order: a heading naming two (Results and Discussion, Background
+ * and Results) is read as the first. The kinds the policy checks strictly come first, then those it
+ * warns on, then the method, and last those it leaves out (related work, appendix, references), so
+ * that a number is never checked less for a second word in its heading.
  */
 const HEADING_KINDS: [RegExp, SectionKind][] = [
   [/\babstract\b/i, 'abstract'],
-  [/\b(?:references|bibliography)\b/i, 'references'],
-  [/\b(?:appendix|appendices|supplementa)/i, 'appendix'],
-  [/\b(?:related|prior work|previous work|background|literature)\b/i, 'related_work'],
-  [/\bintroduction\b/i, 'introduction'],
   [/\b(?:results?|experiments?|experimental|evaluation|empirical|benchmarks?|measurements?|findings)\b/i, 'results'],
   [/\b(?:conclusions?|concluding|summary|future work)\b/i, 'conclusion'],
-  [/\b(?:methods?|methodology|approach|design|implementation|algorithms?|setup|model|framework|system)\b/i, 'method'],
-  [/\b(?:limitations?|threats to validity)\b/i, 'limitations'],
+  [/\bintroduction\b/i, 'introduction'],
   [/\bdiscussion\b/i, 'discussion'],
+  [/\b(?:limitations?|threats to validity)\b/i, 'limitations'],
+  [/\b(?:methods?|methodology|approach|design|implementation|algorithms?|setup|model|framework|system)\b/i, 'method'],
+  [/\b(?:related|prior work|previous work|background|literature)\b/i, 'related_work'],
+  [/\b(?:appendix|appendices|supplementa)/i, 'appendix'],
+  [/\b(?:references|bibliography)\b/i, 'references'],
 ];
 
 /** Top-level headings start a section; subsections and paragraphs stay in the section they are in. */

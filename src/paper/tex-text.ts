@@ -4,6 +4,9 @@
  * file.
  */
 
+/** A paper is a few hundred kilobytes of LaTeX; a source bigger than this is not one. */
+export const MAX_TEX_BYTES = 4 * 1024 * 1024;
+
 /**
  * The last answer of a pure function of one text: a paper is read by several checks in a row
  * (anchors, numbers, sections, claims), each asking for the same view of the same source.

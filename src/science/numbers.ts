@@ -6,8 +6,11 @@
 
 /** Digits standing alone: not part of an identifier (node_e3ab948b, log2, mulberry32). */
 const STANDALONE = /(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?![A-Za-z0-9_])/g;
-/** Every run of digits, with its sign and exponent (`-3.5e-4`). */
-const EVERY = /-?\d+(?:\.\d+)?(?:e[+-]?\d+)?/gi;
+/** Every run of digits, with its sign (a minus sign too), thousands separators and exponent (`-3.5e-4`, `1,003,112`). */
+const EVERY = /[-\u2212]?\d+(?:,\d{3}(?!\d))*(?:\.\d+)?(?:e[+-]?\d+)?/gi;
+
+/** Where a number stands in a text, as the `every` reading reads it. */
+type NumberSpan = { value: number; start: number; end: number };
 
 /**
  * The numbers a text writes out; thousands separators (2,000) are read as one number. `standalone`
@@ -16,9 +19,30 @@ const EVERY = /-?\d+(?:\.\d+)?(?:e[+-]?\d+)?/gi;
  * number of a text a model wrote slips by as part of a word.
  */
 export function numbersIn(text: string, reading: 'standalone' | 'every' = 'standalone'): number[] {
-  if (reading === 'every') return [...text.replace(/\u2212/g, '-').replace(/(\d),(?=\d{3}(?!\d))/g, '$1').matchAll(EVERY)].map((m) => Number(m[0]));
+  if (reading === 'every') return numberSpans(text).map((s) => s.value);
   const plain = text.replace(/(\d),(?=\d{3}(?!\d))/g, '$1');
   return [...plain.matchAll(STANDALONE)].map((m) => Number(m[0]));
+}
+
+/** Every number of a text as `numbersIn` reads it with `every`, and where it stands. */
+function numberSpans(text: string): NumberSpan[] {
+  return [...text.matchAll(EVERY)].map((m) => ({ value: Number(m[0].replace(/\u2212/, '-').replace(/,/g, '')), start: m.index, end: m.index + m[0].length }));
+}
+
+/**
+ * The text with every number (as `numbersIn` reads them with `every`) that `backed` refuses
+ * replaced by `marker`: a model's words may keep the numbers the data holds, never its own.
+ * Numbers inside the spans `keep` gives (a key's name, `top_1_accuracy`) are left alone.
+ */
+export function maskNumbers(text: string, backed: (n: number) => boolean, marker: string, keep: readonly { start: number; end: number }[] = []): string {
+  let out = '';
+  let at = 0;
+  for (const s of numberSpans(text)) {
+    if (backed(s.value) || keep.some((k) => s.start >= k.start && s.end <= k.end)) continue;
+    out += text.slice(at, s.start) + marker;
+    at = s.end;
+  }
+  return out + text.slice(at);
 }
 
 /**

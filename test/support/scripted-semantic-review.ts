@@ -7,7 +7,8 @@ const OVERCLAIM = /\b(always|significantly|consistently|proves?|any input)\b/i;
  * The eval model as the semantic reviewer (prompt evaluator/semantic_review): it reads the claims
  * the prompt lists and calls a sentence with an overclaiming word overstated, any other supported.
  * Like a model that misquotes, it gives the sentence back with its numbers changed, and it puts a
- * number of its own in the issue: the record must take neither.
+ * number of its own in the issue and counts in the summary: the record takes the paper's sentence,
+ * and masks every number of the model's words that is not a value of the science data.
  */
 export function semanticReviewReply(body: OpenAIChatRequest): string {
   const text = textOfRoles(body, ['system']);

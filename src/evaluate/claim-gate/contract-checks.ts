@@ -1,4 +1,4 @@
-import { isMapping } from '../../core/values.ts';
+import { isMapping, stringList, unique } from '../../core/values.ts';
 import { denominators, EvaluationError, type Expr, evaluate, identifiers, parseExpression, showExpression } from '../expression.ts';
 import { toKeyword } from '../metric-keyword.ts';
 import type { Finding } from './finding.ts';
@@ -9,6 +9,9 @@ import { matches } from './tolerance.ts';
 /** The finding types that block the final paper in every mode but off: a contract the run broke. */
 export const ALWAYS_BLOCKING = ['invariant_violation', 'correctness_failed', 'correctness_uncovered', 'placeholder_denominator', 'recompute_mismatch', 'claim_evidence_missing', 'ceiling_unmeasured'] as const;
 
+/** A contract expression that does not parse: the contract is broken, but nothing measured was violated, so only strict mode blocks on it. */
+export const CONTRACT_UNPARSABLE = 'contract_unparsable';
+
 type Contract = Record<string, unknown>;
 type Measured = { node: NodeArtifacts; values: Measurements };
 
@@ -16,8 +19,9 @@ type Measured = { node: NodeArtifacts; values: Measurements };
  * What the metric contract's expressions say about the run's nodes: the formula recomputed on
  * every node that reported the key, the invariants on every node that measured their operands,
  * the correctness check, and whether the ceiling was measured. Every finding is an error; an
- * expression the contract cannot have (it does not parse) is a finding of its check, so a broken
- * contract never passes for a kept one.
+ * expression that does not parse is contract_unparsable, naming the expression and the parse error:
+ * nothing measured was violated, so it blocks only where strict mode blocks, yet a broken contract
+ * never passes for a kept one.
  */
 export function contractFindings(contract: Contract, nodes: readonly NodeArtifacts[], fallback: Tolerance): { errors: Finding[]; warnings: Finding[] } {
   const errors: Finding[] = [];
@@ -26,12 +30,12 @@ export function contractFindings(contract: Contract, nodes: readonly NodeArtifac
   const tol = contractTolerance(contract.tolerance) ?? fallback;
   const key = typeof contract.key === 'string' ? contract.key : '';
   const onKey = measured.filter((m) => key !== '' && m.values.get(key) !== undefined);
-  const parsed = (text: unknown, where: string, type: string): Expr | null => {
+  const parsed = (text: unknown, where: string): Expr | null => {
     if (typeof text !== 'string' || text.trim() === '') return null;
     try {
       return parseExpression(text);
     } catch (err) {
-      errors.push({ type, where, message: `metric_contract.json ${where} cannot be checked: ${(err as Error).message}` });
+      errors.push({ type: CONTRACT_UNPARSABLE, where, message: `metric_contract.json ${where} does not parse: ${(err as Error).message}`.replace(/\s+/g, ' ') });
       return null;
     }
   };
@@ -39,7 +43,7 @@ export function contractFindings(contract: Contract, nodes: readonly NodeArtifac
   const hasAll = (m: Measured, names: string[]) => names.every((n) => m.values.get(n) !== undefined);
 
   // recompute: the key as the formula gives it from each node's own measurements
-  const formula = parsed(contract.formula, 'formula', 'recompute_mismatch');
+  const formula = parsed(contract.formula, 'formula');
   if (formula && !(formula.kind === 'name' && toKeyword(formula.name) === toKeyword(key))) {
     const operands = identifiers(formula);
     for (const op of operands.filter((o) => !everMeasured(o))) errors.push({ type: 'operand_unresolved', key: op, where: 'formula', message: `the formula ${showExpression(formula)} reads '${op}', which no node measured` });
@@ -64,7 +68,7 @@ export function contractFindings(contract: Contract, nodes: readonly NodeArtifac
 
   // invariants: on every node that measured what they read
   stringList(contract.invariants).forEach((text, i) => {
-    const inv = parsed(text, `invariants[${i}]`, 'invariant_violation');
+    const inv = parsed(text, `invariants[${i}]`);
     if (!inv) return;
     const names = identifiers(inv);
     const checked = measured.filter((m) => hasAll(m, names));
@@ -78,12 +82,12 @@ export function contractFindings(contract: Contract, nodes: readonly NodeArtifac
   // correctness: on the nodes whose key the claims rest on
   const correctness = isMapping(contract.correctness) ? contract.correctness : {};
   const required = contract.correctness_required === true;
-  const check = parsed(correctness.expr, 'correctness.expr', 'correctness_failed');
+  const check = parsed(correctness.expr, 'correctness.expr');
   if (required && check === null && !errors.some((e) => e.where === 'correctness.expr')) {
     errors.push({ type: 'correctness_uncovered', where: 'correctness', message: 'correctness_required is set but the contract has no correctness.expr to check' });
   }
   if (check) {
-    const needs = [...new Set([...stringList(correctness.requires), ...identifiers(check)])];
+    const needs = unique([...stringList(correctness.requires), ...identifiers(check)]);
     const scope = onKey.length > 0 ? onKey : measured;
     if (required && scope.length === 0) errors.push({ type: 'correctness_uncovered', where: 'correctness', message: 'correctness_required is set but no node reported measurements to check it on' });
     for (const m of scope) {
@@ -100,7 +104,7 @@ export function contractFindings(contract: Contract, nodes: readonly NodeArtifac
   // ceiling: what the results are compared with must itself have been measured
   if (contract.ceiling_must_be_measured === true) {
     const select = typeof contract.ceiling_select === 'string' ? contract.ceiling_select.trim() : '';
-    const ceiling = parsed(select, 'ceiling_select', 'ceiling_unmeasured');
+    const ceiling = parsed(select, 'ceiling_select');
     if (select === '') errors.push({ type: 'ceiling_unmeasured', where: 'ceiling_select', message: 'ceiling_must_be_measured is set but ceiling_select names no measurement' });
     else if (ceiling) {
       const names = identifiers(ceiling);
@@ -141,7 +145,3 @@ function safe(e: Expr, values: ReadonlyMap<string, number>): number | boolean | 
   }
 }
 
-
-export function stringList(x: unknown): string[] {
-  return Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : [];
-}

@@ -1,23 +1,20 @@
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../../core/atomic.ts';
-import { isMapping } from '../../core/values.ts';
+import { isMapping, stringList, unique } from '../../core/values.ts';
 import { readMetricContract } from '../metric-contract.ts';
 import { toKeyword } from '../metric-keyword.ts';
 import { extractClaims, type NumericClaim } from './claims.ts';
-import { ALWAYS_BLOCKING, contractFindings, stringList } from './contract-checks.ts';
+import { ALWAYS_BLOCKING, CONTRACT_UNPARSABLE, contractFindings } from './contract-checks.ts';
 import { environmentFinding, nodeEnvironment } from './environment.ts';
 import { collectEvidence, type Evidence } from './evidence.ts';
 import type { Finding } from './finding.ts';
 import { paperFindings } from './paper-findings.ts';
-import type { Coverage } from './link.ts';
+import { claimKeys, type Coverage } from './link.ts';
 import { readRunNodes } from './nodes.ts';
 import type { GatePolicy, Tolerance } from './policy.ts';
 import { matches } from './tolerance.ts';
 
-export { matches };
-
-export const GATE_NAME = 'claim_evidence_hard_gate';
+const GATE_NAME = 'claim_evidence_hard_gate';
 export const GATE_PHASES = ['draft', 'final'] as const;
 export type GatePhase = (typeof GATE_PHASES)[number];
 
@@ -59,10 +56,10 @@ export type GateInput = {
   /** where the text came from, named in findings */
   textSource: string;
   policy: GatePolicy;
-  /** a LaTeX paper, read through the claim linking instead of as text */
-  paper?: { path: string; tex: string } | null;
-  /** the file the text was read from, for tex_path and tex_sha256 */
-  file?: { path: string; text: string } | null;
+  /** a LaTeX paper, read through the claim linking instead of as text, and the SHA-256 of its file's bytes */
+  paper?: { path: string; tex: string; sha256: string } | null;
+  /** the file the text was read from and the SHA-256 of its bytes, for tex_path and tex_sha256 */
+  file?: { path: string; text: string; sha256: string } | null;
 };
 
 /** How many of the nearest reported values a mismatch names. */
@@ -84,7 +81,7 @@ export function runClaimGate(input: GateInput): { report: GateReport; path: stri
   const warnings: Finding[] = [];
   const counts = { numeric: 0, required: 0, grounded: 0, evidenceValues: 0, nodes: 0 };
   let paperMetrics: Pick<GateReport['metrics'], 'anchors' | 'numbers' | 'covered_numbers' | 'coverage'> = {};
-  const file = input.paper ? { path: input.paper.path, text: input.paper.tex } : (input.file ?? null);
+  const file = input.paper ?? input.file ?? null;
   if (input.policy.mode !== 'off') {
     const run = readRunNodes(input.checkpointDir);
     const evidence = collectEvidence(input.checkpointDir, run);
@@ -94,12 +91,12 @@ export function runClaimGate(input: GateInput): { report: GateReport; path: stri
     const contract = readMetricContract(input.checkpointDir);
     const required = stringList(contract?.required_measured);
     const contractClaims = (Array.isArray(contract?.claims) ? contract.claims : []).filter(isMapping);
-    const keys = unique([...evidence.byKey.keys(), String(contract?.key ?? ''), String(contract?.metric_keyword ?? ''), ...required, ...contractClaims.flatMap((c) => stringList(c.required_evidence))].map(toKeyword).filter(Boolean));
+    const keys = claimKeys(run, contract);
     const tol = input.policy.numeric_match.default_tolerance;
     const backing: string[][] = [];
 
     const claims: NumericClaim[] = [];
-    const paper = input.paper ? paperFindings({ checkpointDir: input.checkpointDir, path: input.paper.path, tex: input.paper.tex, phase: input.phase, policy: input.policy, keys, run }) : null;
+    const paper = input.paper ? paperFindings({ checkpointDir: input.checkpointDir, path: input.paper.path, tex: input.paper.tex, sha256: input.paper.sha256, phase: input.phase, policy: input.policy, run, contract }) : null;
     if (paper) claims.push(...paper.claims);
     else if (input.text !== null) claims.push(...extractClaims(input.text, keys, input.textSource));
     contractClaims.forEach((c, i) => {
@@ -161,7 +158,7 @@ export function runClaimGate(input: GateInput): { report: GateReport; path: stri
     should_block: blocking.length > 0,
     ...(blocking.length > 0 ? { reason: `${blocking.length} blocking error${blocking.length > 1 ? 's' : ''}, the first: ${blocking[0]?.message ?? ''}` } : {}),
     tex_path: file?.path ?? null,
-    tex_sha256: file ? createHash('sha256').update(file.text).digest('hex') : null,
+    tex_sha256: file?.sha256 ?? null,
     errors,
     warnings,
     metrics: {
@@ -199,23 +196,16 @@ function checkNumeric(claim: NumericClaim, evidence: Evidence, tol: Tolerance): 
   };
 }
 
-/** Finding types that block the final phase in strict mode: block_on, and a cross-environment comparison (an error only under same_environment). */
-export function blockingTypes(policy: GatePolicy): string[] {
-  return [...policy.blocking.block_on, 'environment_mismatch'];
-}
-
 /**
  * The errors that block finalization. Off never blocks, nor does the draft phase. In warn and
  * strict a broken metric contract (ALWAYS_BLOCKING) blocks the final phase; strict also blocks on
- * a block_on error and on an uncovered number in a strict section (an error only in strict).
+ * a block_on error, on a cross-environment comparison (an error only under same_environment), on
+ * an uncovered number in a strict section (an error only in strict) and on a contract expression
+ * that does not parse.
  */
-export function blockingErrors(policy: GatePolicy, phase: GatePhase, errors: readonly Finding[]): Finding[] {
+function blockingErrors(policy: GatePolicy, phase: GatePhase, errors: readonly Finding[]): Finding[] {
   if (policy.mode === 'off' || phase !== 'final') return [];
   const always = new Set<string>(ALWAYS_BLOCKING);
-  const strict = new Set([...blockingTypes(policy), 'uncovered_numeric']);
+  const strict = new Set([...policy.blocking.block_on, 'environment_mismatch', 'uncovered_numeric', CONTRACT_UNPARSABLE]);
   return errors.filter((e) => always.has(e.type) || (policy.mode === 'strict' && strict.has(e.type)));
-}
-
-function unique<T>(xs: T[]): T[] {
-  return [...new Set(xs)];
 }

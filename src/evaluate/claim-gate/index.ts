@@ -1,14 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { checkpointsRoot } from '../../core/workspace.ts';
 import { loadWorkflow } from '../../core/config/workflow.ts';
 import type { Env } from '../../core/config/env-vars.ts';
 import { InputError, NotFoundError, SvcError, TooLargeError } from '../../core/errors.ts';
+import { readTextHashed } from '../../core/file-hash.ts';
 import { resolveInside, statOrNull } from '../../core/paths.ts';
+import { MAX_TEX_BYTES } from '../../paper/tex-text.ts';
 import { ALWAYS_BLOCKING } from './contract-checks.ts';
 import { type GatePhase, type GateReport, runClaimGate } from './gate.ts';
 import { resolvePolicy } from './policy.ts';
-
-const MAX_TEXT_BYTES = 4 * 1024 * 1024;
 
 /** The gate refused the final paper: the finalize stage is skipped. */
 export class ClaimGateBlockedError extends SvcError {
@@ -46,12 +45,12 @@ export function claimGate(req: GateRequest, env: Env): { report: GateReport; pat
   return result;
 }
 
-type GateText = { text: string | null; source: string; paper: { path: string; tex: string } | null; file: { path: string; text: string } | null };
+type GateText = { text: string | null; source: string; paper: { path: string; tex: string; sha256: string } | null; file: { path: string; text: string; sha256: string } | null };
 
 /** What the gate reads: the text given, a .tex paper (through the claim linking), another file as text, or the contract alone. */
 function gateText(req: GateRequest, checkpointDir: string): GateText {
   if (req.text !== undefined) {
-    if (Buffer.byteLength(req.text) > MAX_TEXT_BYTES) throw new TooLargeError(`text is over ${MAX_TEXT_BYTES} bytes`);
+    if (Buffer.byteLength(req.text) > MAX_TEX_BYTES) throw new TooLargeError(`text is over ${MAX_TEX_BYTES} bytes`);
     return { text: req.text, source: 'text', paper: null, file: null };
   }
   if (req.tex_path === undefined) return { text: null, source: 'metric_contract.json', paper: null, file: null };
@@ -59,8 +58,8 @@ function gateText(req: GateRequest, checkpointDir: string): GateText {
   const file = resolveInside(checkpointDir, req.tex_path, 'tex_path');
   const stat = statOrNull(file);
   if (!stat?.isFile()) throw new NotFoundError(`tex_path ${file} is not a file`, 'give the paper source inside the checkpoint');
-  if (stat.size > MAX_TEXT_BYTES) throw new TooLargeError(`tex_path ${file} is over ${MAX_TEXT_BYTES} bytes`);
-  const raw = readFileSync(file, 'utf8');
-  if (file.endsWith('.tex')) return { text: null, source: req.tex_path, paper: { path: file, tex: raw }, file: null };
-  return { text: raw, source: req.tex_path, paper: null, file: { path: file, text: raw } };
+  if (stat.size > MAX_TEX_BYTES) throw new TooLargeError(`tex_path ${file} is over ${MAX_TEX_BYTES} bytes`);
+  const { text, sha256 } = readTextHashed(file);
+  if (file.endsWith('.tex')) return { text: null, source: req.tex_path, paper: { path: file, tex: text, sha256 }, file: null };
+  return { text, source: req.tex_path, paper: null, file: { path: file, text, sha256 } };
 }

@@ -1,19 +1,17 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../../core/atomic.ts';
 import type { Env } from '../../core/config/env-vars.ts';
 import { loadWorkflow } from '../../core/config/workflow.ts';
 import { InputError, NotFoundError, TooLargeError } from '../../core/errors.ts';
+import { readTextHashed } from '../../core/file-hash.ts';
 import { statOrNull } from '../../core/paths.ts';
+import { MAX_TEX_BYTES } from '../../paper/tex-text.ts';
 import type { GatePhase } from './gate.ts';
 import { type ClaimLinks, linkPaperClaims } from './link.ts';
 import { resolvePolicy } from './policy.ts';
 
-/** A paper is a few hundred kilobytes of LaTeX; anything this big is not one. */
-const MAX_TEX_BYTES = 4 * 1024 * 1024;
-
 /** Where the links of each phase are written: the draft's and the final paper's side by side. */
-export function linksFile(phase: GatePhase): string {
+function linksFile(phase: GatePhase): string {
   return phase === 'final' ? 'paper_claim_links_final.json' : 'paper_claim_links.json';
 }
 
@@ -28,7 +26,8 @@ export function linkPaperFile(checkpointDir: string, texPath: string, phase: Gat
   if (!texPath.endsWith('.tex')) throw new InputError(`tex_path ${texPath} is not a .tex file`, "give the paper's LaTeX source");
   if (stat.size > MAX_TEX_BYTES) throw new TooLargeError(`tex_path ${texPath} is over ${MAX_TEX_BYTES} bytes`);
   const policy = resolvePolicy(loadWorkflow({ checkpointDir, env }).workflow.claim_gate_policy, undefined, env);
-  const links = linkPaperClaims({ checkpointDir, texPath, tex: readFileSync(texPath, 'utf8'), phase, tolerance: policy.numeric_match.default_tolerance, targetSections: policy.numeric_coverage.target_sections });
+  const { text, sha256 } = readTextHashed(texPath);
+  const links = linkPaperClaims({ checkpointDir, texPath, tex: text, texSha256: sha256, phase, tolerance: policy.numeric_match.default_tolerance, targetSections: policy.numeric_coverage.target_sections });
   const path = join(checkpointDir, linksFile(phase));
   writeJsonAtomic(path, links);
   return { links, path };

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { oneLine } from '../../core/errors.ts';
-import { isMapping } from '../../core/values.ts';
+import { isMapping, stringList, unique } from '../../core/values.ts';
 import { formatClaimValue, listClaims, numberValue, settingNumbers, unanchoredNumbers } from '../../paper/claims.ts';
 import { type PaperSection, paperSections, type SectionKind, sectionAt } from '../../paper/paper-sections.ts';
 import { maskComments, proseView } from '../../paper/tex-text.ts';
@@ -10,7 +9,7 @@ import { readScienceData, SCIENCE_DATA_FILE } from '../../science/build.ts';
 import { identifiers, parseExpression } from '../expression.ts';
 import { CONTRACT_FILE, readMetricContract } from '../metric-contract.ts';
 import { toKeyword } from '../metric-keyword.ts';
-import { stringList } from './contract-checks.ts';
+import { extractClaims, type NumericClaim } from './claims.ts';
 import { type NodeArtifacts, type RunNodes, readRunNodes } from './nodes.ts';
 import type { GatePolicy, Tolerance } from './policy.ts';
 import { decimalsOf, matches, printedAs, roundsTo } from './tolerance.ts';
@@ -54,7 +53,14 @@ export type NumberLink = {
   section: SectionKind;
   class: SectionClass;
   context: string;
-  status: 'matched' | 'setting' | 'uncovered';
+  /**
+   * the metric the prose gives the number for ("comparisons of 50"), null when it names none. A
+   * number given for a metric is matched only against that metric's values: science-data values of
+   * that metric and node measurements of that key.
+   */
+  metric: string | null;
+  /** mismatch: given for a metric, it matches none of that metric's values (whatever other values it equals) */
+  status: 'matched' | 'setting' | 'uncovered' | 'mismatch';
   /** the closest few science-data values and node measurements it matches, science data first among equals */
   matches: NumberSource[];
 };
@@ -77,7 +83,7 @@ export type ClaimLinks = {
   numbers: NumberLink[];
   nodes: Record<string, NodeLink>;
   coverage: Coverage[];
-  summary: { anchors: number; resolved_anchors: number; unresolved_anchors: number; drifted_anchors: number; unfilled_anchors: number; numbers: number; matched: number; settings: number; uncovered: number };
+  summary: { anchors: number; resolved_anchors: number; unresolved_anchors: number; drifted_anchors: number; unfilled_anchors: number; numbers: number; matched: number; settings: number; uncovered: number; mismatched: number };
   /** files that could not be read, one line each */
   problems: string[];
 };
@@ -85,14 +91,19 @@ export type ClaimLinks = {
 export type LinkInput = {
   checkpointDir: string;
   texPath: string;
-  /** the paper's source, as read from texPath */
+  /** the paper's source, as read from texPath, and the SHA-256 of the file's bytes */
   tex: string;
+  texSha256: string;
   phase: 'draft' | 'final';
   tolerance: Tolerance;
   targetSections: TargetSections;
   /** the run's nodes, when the caller has read them already */
   run?: RunNodes;
+  /** metric_contract.json, when the caller has read it already */
+  contract?: MetricContract | null;
 };
+
+type MetricContract = ReturnType<typeof readMetricContract>;
 
 /** How many sources a number's link names: enough to follow it, not every equal value of a sweep. */
 const MAX_MATCHES = 5;
@@ -108,9 +119,14 @@ const MAX_MATCHES = 5;
  * leaves every anchor unresolved and says so in problems.
  */
 export function linkPaperClaims(input: LinkInput): ClaimLinks {
+  return linkPaper(input).links;
+}
+
+/** The links, with the metric claims of the prose they were made with and the science data they read. */
+export function linkPaper(input: LinkInput): { links: ClaimLinks; claims: NumericClaim[]; science: ScienceData | null } {
   const { tex, tolerance } = input;
   const problems: string[] = [];
-  const contract = readMetricContract(input.checkpointDir);
+  const contract = input.contract === undefined ? readMetricContract(input.checkpointDir) : input.contract;
   const claimAnchors = listClaims(tex);
   const science = readScience(input.checkpointDir, claimAnchors.length > 0 ? problems : []);
   const run = input.run ?? readRunNodes(input.checkpointDir);
@@ -152,6 +168,10 @@ export function linkPaperClaims(input: LinkInput): ClaimLinks {
 
   const settings = science ? settingNumbers(science) : new Set<number>();
   const references = referenceValues(science, run);
+  const metricOf = (r: NumberSource) => toKeyword(r.source === 'node' ? r.metric : (science?.values[r.key]?.metric ?? ''));
+  const scienceMetrics = unique(Object.values(science?.values ?? {}).map((v) => toKeyword(v.metric))).filter(Boolean);
+  const claims = extractClaims(claimProse(tex), claimKeys(run, contract), basename(input.texPath), scienceMetrics);
+  const claimAt = new Map(claims.map((c) => [c.at, c]));
   const src = maskComments(tex);
   const numbers: NumberLink[] = unanchoredNumbers(tex).map((n) => {
     const value = numberValue(n.number);
@@ -159,15 +179,17 @@ export function linkPaperClaims(input: LinkInput): ClaimLinks {
     const candidates = percent ? [value, value / 100] : [value];
     const distance = (r: NumberSource) => Math.min(...candidates.map((c) => Math.abs(c - r.value) / Math.max(Math.abs(r.value), 1e-12)));
     const decimals = decimalsOf(n.number);
+    const metric = claimAt.get(n.offset)?.key ?? null;
     const found = references
+      .filter((r) => metric === null || metricOf(r) === metric)
       .filter((r) => candidates.some((c) => matches(c, r.value, tolerance)) || roundsTo(decimals, value, r.value) || (percent && roundsTo(decimals, value, r.value * 100)))
       .map((r) => ({ r, d: distance(r) }))
       .sort((a, b) => a.d - b.d)
       .slice(0, MAX_MATCHES)
       .map(({ r }) => r);
     for (const f of found) if (f.node_id) usedNodes.add(f.node_id);
-    const status: NumberLink['status'] = found.length > 0 ? 'matched' : settings.has(value) ? 'setting' : 'uncovered';
-    return { text: n.number, value, percent, line: n.line, offset: n.offset, ...place(n.offset), context: n.context, status, matches: found };
+    const status: NumberLink['status'] = found.length > 0 ? 'matched' : settings.has(value) ? 'setting' : metric === null ? 'uncovered' : 'mismatch';
+    return { text: n.number, value, percent, line: n.line, offset: n.offset, ...place(n.offset), context: n.context, metric, status, matches: found };
   });
 
   const nodes: Record<string, NodeLink> = {};
@@ -178,11 +200,11 @@ export function linkPaperClaims(input: LinkInput): ClaimLinks {
       nodes[id] = link;
     }
   }
-  return {
+  const links: ClaimLinks = {
     schema_version: 1,
     phase: input.phase,
     tex_path: input.texPath,
-    tex_sha256: createHash('sha256').update(tex).digest('hex'),
+    tex_sha256: input.texSha256,
     checkpoint_dir: input.checkpointDir,
     science_data: { path: join(input.checkpointDir, SCIENCE_DATA_FILE), present: science !== null },
     metric_contract: { path: join(input.checkpointDir, CONTRACT_FILE), present: contract !== null, key: typeof contract?.key === 'string' ? contract.key : null, formula: typeof contract?.formula === 'string' ? contract.formula : null },
@@ -202,9 +224,29 @@ export function linkPaperClaims(input: LinkInput): ClaimLinks {
       matched: numbers.filter((n) => n.status === 'matched').length,
       settings: numbers.filter((n) => n.status === 'setting').length,
       uncovered: numbers.filter((n) => n.status === 'uncovered').length,
+      mismatched: numbers.filter((n) => n.status === 'mismatch').length,
     },
     problems,
   };
+  const offsets = new Set(numbers.map((n) => n.offset));
+  return { links, claims: claims.filter((c) => offsets.has(c.at)), science };
+}
+
+/** Whether a number counts as covered: matched to the data or a setting. */
+export function isCovered(n: Pick<NumberLink, 'status'>): boolean {
+  return n.status === 'matched' || n.status === 'setting';
+}
+
+/**
+ * The metric keys a text's numbers are read for: every measurement a node reported (results.json,
+ * tree.json), the contract's key, its required measurements and its claims' evidence.
+ */
+export function claimKeys(run: RunNodes, contract: MetricContract): string[] {
+  const names: string[] = [];
+  for (const n of run.nodes.values()) names.push(...Object.keys(n.tree_metrics), ...Object.keys(n.trials), ...Object.keys(n.measurements));
+  const contractClaims = (Array.isArray(contract?.claims) ? contract.claims : []).filter(isMapping);
+  names.push(String(contract?.key ?? ''), String(contract?.metric_keyword ?? ''), ...stringList(contract?.required_measured), ...contractClaims.flatMap((c) => stringList(c.required_evidence)));
+  return unique(names.map(toKeyword).filter(Boolean));
 }
 
 /**
@@ -238,7 +280,7 @@ function contractRoles(contract: Record<string, unknown> | null): Map<string, st
   const out = new Map<string, string[]>();
   const add = (name: string, role: string) => {
     const k = toKeyword(name);
-    if (k) out.set(k, [...new Set([...(out.get(k) ?? []), role])]);
+    if (k) out.set(k, unique([...(out.get(k) ?? []), role]));
   };
   if (!contract) return out;
   if (typeof contract.key === 'string') add(contract.key, 'key');
@@ -307,7 +349,7 @@ function agrees(printed: string, shown: number, value: number, tol: Tolerance): 
  * The number an anchor prints, as formatClaimValue writes them (`30{,}850`, `12.3\%`,
  * `\ensuremath{-}4.5`, `1.23\times10^{-4}`); null when the print is not a number.
  */
-export function printedNumber(printed: string): number | null {
+function printedNumber(printed: string): number | null {
   const s = printed
     .replace(/\\ensuremath\{-\}|\\ensuremath\{\s*-\s*\}/g, '-')
     .replace(/\\%|%/g, '')
@@ -328,7 +370,7 @@ function coverage(anchors: AnchorLink[], numbers: NumberLink[]): Coverage[] {
     by.set(section, c);
   };
   for (const a of anchors) count(a.section, a.class, a.status === 'resolved');
-  for (const n of numbers) count(n.section, n.class, n.status !== 'uncovered');
+  for (const n of numbers) count(n.section, n.class, isCovered(n));
   return [...by.values()];
 }
 

@@ -1,16 +1,15 @@
 import { basename } from 'node:path';
+import { unique } from '../../core/values.ts';
 import { paperSections, sectionAt } from '../../paper/paper-sections.ts';
 import { lineAt } from '../../paper/tex-text.ts';
-import type { ScienceData } from '../../schema/science-data.ts';
-import { readScienceData } from '../../science/build.ts';
-import { extractClaims, type NumericClaim } from './claims.ts';
+import type { NumericClaim } from './claims.ts';
 import { figureFindings } from './figures.ts';
 import type { Finding } from './finding.ts';
-import { type AnchorLink, type ClaimLinks, claimProse, type Coverage, linkPaperClaims, sectionClassifier } from './link.ts';
+import { type AnchorLink, type Coverage, isCovered, linkPaper, sectionClassifier } from './link.ts';
 import type { RunNodes } from './nodes.ts';
 import type { GatePolicy } from './policy.ts';
 
-export type PaperInput = { checkpointDir: string; path: string; tex: string; phase: 'draft' | 'final'; policy: GatePolicy; keys: string[]; run: RunNodes };
+export type PaperInput = { checkpointDir: string; path: string; tex: string; sha256: string; phase: 'draft' | 'final'; policy: GatePolicy; run: RunNodes; contract: Record<string, unknown> | null };
 
 export type PaperOutcome = {
   errors: Finding[];
@@ -26,25 +25,27 @@ export type PaperOutcome = {
 
 /**
  * What the gate finds in a LaTeX paper. Two steps, because the gate checks the metric claims of
- * the prose ("accuracy of 91.5%") with the text's rule first: `claims` are those among the
- * numbers the linking left uncovered, in the sections the policy checks; `settle` then turns the
- * claim links into findings, leaving out the numbers of refuted claims (offsets), which already
- * have their finding.
+ * the prose ("accuracy of 91.5%") with the text's rule first: `claims` are the numbers the prose
+ * gives for a metric that match none of that metric's values (whatever other value they equal),
+ * in the sections the policy checks; `settle` then turns the claim links into findings, leaving
+ * out the numbers of refuted claims (offsets), which already have their finding.
  */
-export function paperFindings(input: PaperInput): { claims: NumericClaim[]; links: ClaimLinks; settle: (refuted: ReadonlySet<number>) => PaperOutcome } {
+export function paperFindings(input: PaperInput): { claims: NumericClaim[]; settle: (refuted: ReadonlySet<number>) => PaperOutcome } {
   const { policy, tex } = input;
   const tol = policy.numeric_match.default_tolerance;
-  const links = linkPaperClaims({ checkpointDir: input.checkpointDir, texPath: input.path, tex, phase: input.phase, tolerance: tol, targetSections: policy.numeric_coverage.target_sections, run: input.run });
+  const linked = linkPaper({ checkpointDir: input.checkpointDir, texPath: input.path, tex, texSha256: input.sha256, phase: input.phase, tolerance: tol, targetSections: policy.numeric_coverage.target_sections, run: input.run, contract: input.contract });
+  const { links } = linked;
   const sections = paperSections(tex);
   const classOf = sectionClassifier(policy.numeric_coverage.target_sections);
   const name = basename(input.path);
-  // The linking decides first: a number it matched to the data or a setting stands, and one it
-  // does not count (a place in the paper, a name, an ordinal) is no claim. An uncovered number the
-  // prose gives for a metric is checked against that metric's evidence (numeric_mismatch, with the
-  // nearest values); the other uncovered numbers are uncovered_numeric.
-  const counted = new Set(links.numbers.filter((n) => n.status === 'uncovered').map((n) => n.offset));
-  const claims = (counted.size === 0 ? [] : extractClaims(claimProse(tex), input.keys, name))
-    .filter((c) => counted.has(c.at))
+  // The linking decides first: a number it matched to the data (to its metric's values, when the
+  // prose gives it for one) or a setting stands, and one it does not count (a place in the paper, a
+  // name, an ordinal) is no claim. A number the prose gives for a metric that none of that metric's
+  // values matches is checked against that metric's evidence (numeric_mismatch, with the nearest
+  // values); the other uncovered numbers are uncovered_numeric.
+  const mismatched = new Set(links.numbers.filter((n) => n.status === 'mismatch').map((n) => n.offset));
+  const claims = linked.claims
+    .filter((c) => mismatched.has(c.at))
     .map((c) => ({ c, kind: sectionAt(sections, c.at)?.kind ?? 'front_matter' }))
     .filter(({ kind }) => classOf(kind) !== 'excluded')
     .map(({ c, kind }) => ({ ...c, where: `${name} line ${lineAt(tex, c.at)}, ${kind}` }));
@@ -78,15 +79,15 @@ export function paperFindings(input: PaperInput): { claims: NumericClaim[]; link
       if (n.class === 'excluded' || refuted.has(n.offset)) continue;
       if (n.status === 'matched') {
         const nodes = n.matches.flatMap((m) => (m.node_id ? [m.node_id] : []));
-        if (nodes.length > 0) backing.push([...new Set(nodes)]);
+        if (nodes.length > 0) backing.push(unique(nodes));
         continue;
       }
-      if (n.status !== 'uncovered') continue;
+      if (n.status !== 'uncovered') continue; // a mismatch is a claim, refuted or grounded above
       const where = at(n.line, n.section);
       const finding: Finding = { type: 'uncovered_numeric', claimed: n.value, where, message: `${n.text}${n.percent ? '%' : ''} (${where}, ${n.class} section) has no claim anchor and matches no science-data value, node measurement or setting within tolerance: ${n.context}` };
       (n.class === 'strict' && policy.mode === 'strict' ? errors : warnings).push(finding);
     }
-    const figures = figureFindings(input.path, tex, input.checkpointDir, scienceOrNull(input.checkpointDir), tol);
+    const figures = figureFindings(input.path, tex, input.checkpointDir, linked.science, tol);
     errors.push(...figures.errors);
     warnings.push(...figures.warnings);
     for (const p of links.problems) warnings.push({ type: 'evidence_unreadable', message: p });
@@ -98,11 +99,11 @@ export function paperFindings(input: PaperInput): { claims: NumericClaim[]; link
       anchors: links.anchors.length,
       grounded,
       numbers: checked.length,
-      covered: checked.filter((n) => n.status !== 'uncovered').length,
+      covered: checked.filter(isCovered).length,
       coverage: links.coverage,
     };
   };
-  return { claims, links, settle };
+  return { claims, settle };
 }
 
 function nodeProblem(a: AnchorLink, where: string): Finding | null {
@@ -119,13 +120,5 @@ function nodeProblem(a: AnchorLink, where: string): Finding | null {
       return { type: 'numeric_mismatch', key: a.key, where, claimed: a.science?.value, evidence: a.node_value === null ? [] : [a.node_value], message: `\\svcclaim{${a.key}} (${where}): science_data.json gives ${a.science?.value}, but ${node} reported ${metric} = ${a.node_value}` };
     default:
       return null;
-  }
-}
-
-function scienceOrNull(checkpointDir: string): ScienceData | null {
-  try {
-    return readScienceData(checkpointDir);
-  } catch {
-    return null;
   }
 }

@@ -3,7 +3,7 @@ import { type Env, envValue } from '../../core/config/env-vars.ts';
 import { InputError } from '../../core/errors.ts';
 import type { Workflow } from '../../schema/workflow.ts';
 
-export const GATE_MODES = ['off', 'warn', 'strict'] as const;
+const GATE_MODES = ['off', 'warn', 'strict'] as const;
 export type GateMode = (typeof GATE_MODES)[number];
 export type Tolerance = { absolute: number; relative: number };
 

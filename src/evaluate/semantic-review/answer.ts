@@ -1,8 +1,12 @@
 import { type Static, Type as T } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { bundledWorkflow } from '../../core/config/workflow.ts';
 import { keyPath } from '../../core/key-path.ts';
 import { formatClaimValue } from '../../paper/claims.ts';
 import type { ScienceData } from '../../schema/science-data.ts';
+import { formatNumber, maskNumbers, numbersIn } from '../../science/numbers.ts';
+import type { Tolerance } from '../claim-gate/policy.ts';
+import { matches } from '../claim-gate/tolerance.ts';
 import { type ClaimSentence, plainText } from './claims.ts';
 
 export const VERDICTS = ['supported', 'overstated', 'unsupported'] as const;
@@ -82,18 +86,46 @@ export function evidenceFor(key: string, data: ScienceData): Evidence | null {
   };
 }
 
+/** What stands for a number of the model's text that is no value of the science data. */
+const UNBACKED_NUMBER = '[a number not in the data]';
+
+/** The claim gate's tolerance when the run's policy is not given: the bundled workflow's. */
+export function defaultTolerance(): Tolerance {
+  return bundledWorkflow().claim_gate_policy.numeric_match.default_tolerance;
+}
+
+/**
+ * A model's text with every number that is not a value of the science data (within the
+ * tolerance, or as the paper or a caption prints it) replaced by UNBACKED_NUMBER: the numbers of a
+ * review come from measured data, never from a model's words. The digits of a science-data key
+ * named in the text (`node_1.time_s`) are the key's.
+ */
+export function numberMasker(data: ScienceData, tol: Tolerance): (text: string) => string {
+  const values = Object.entries(data.values).map(([key, v]) => ({ key, value: v.value }));
+  const printed = new Set(values.flatMap(({ key, value }) => [...numbersIn(plainText(formatClaimValue(key, value)), 'every'), ...numbersIn(formatNumber(value, 'plain'), 'every')].map(Math.abs)));
+  const backed = (n: number) => printed.has(Math.abs(n)) || values.some((v) => matches(Math.abs(n), Math.abs(v.value), tol));
+  const keys = values.map((v) => v.key).filter((k) => /\d/.test(k));
+  return (text) => {
+    const keep: { start: number; end: number }[] = [];
+    for (const k of keys) for (let i = text.indexOf(k); i >= 0; i = text.indexOf(k, i + 1)) keep.push({ start: i, end: i + k.length });
+    return maskNumbers(text, backed, UNBACKED_NUMBER, keep);
+  };
+}
+
 /**
  * The model's findings tied to the paper and the data: each is placed on a reviewed sentence by its
  * key (or, without one, by the sentence it quotes) and given that key's value from the science
  * data. A finding naming a key the data lacks, or no sentence that was reviewed, is dropped with
- * the reason: its number or its claim would be the model's own.
+ * the reason: its number or its claim would be the model's own. The model's words (its issue,
+ * suggestion and quote) keep only the numbers the data holds (numberMasker).
  */
-export function groundFindings(found: ModelFinding[], claims: ClaimSentence[], data: ScienceData): { findings: Finding[]; dropped: DroppedFinding[] } {
+export function groundFindings(found: ModelFinding[], claims: ClaimSentence[], data: ScienceData, tol: Tolerance = defaultTolerance()): { findings: Finding[]; dropped: DroppedFinding[] } {
   const findings: Finding[] = [];
   const dropped: DroppedFinding[] = [];
+  const mask = numberMasker(data, tol);
   for (const f of found) {
     const given = f.key?.trim() || null;
-    const drop = (reason: string) => dropped.push({ claim: clip(f.claim), key: given, verdict: f.verdict, reason });
+    const drop = (reason: string) => dropped.push({ claim: mask(clip(f.claim)), key: given, verdict: f.verdict, reason });
     if (given !== null && !Object.hasOwn(data.values, given)) {
       drop(`unknown key '${given}': science_data.json has no such value`);
       continue;
@@ -107,8 +139,8 @@ export function groundFindings(found: ModelFinding[], claims: ClaimSentence[], d
     const evidence = evidenceFor(key, data) as Evidence;
     const supported = f.verdict === 'supported';
     // a supported claim asks nothing of the refinement: no text of it may read as a point to act on
-    const issue = supported ? '' : clip(f.issue);
-    const suggestion = supported ? '' : clip(f.suggestion);
+    const issue = supported ? '' : mask(clip(f.issue));
+    const suggestion = supported ? '' : mask(clip(f.suggestion));
     const finding: Finding = { claim: claim.sentence, key, section: claim.section, line: claim.line, verdict: f.verdict, issue, suggestion, evidence };
     if (!supported) finding.revision = issueLine(finding);
     findings.push(finding);

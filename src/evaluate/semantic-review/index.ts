@@ -1,14 +1,16 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../../core/atomic.ts';
+import { readTextHashed } from '../../core/file-hash.ts';
 import { InputError, LimitReachedError, oneLine, TooLargeError, UnavailableError } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
 import type { ModelClient } from '../../llm/client.ts';
 import { ModelAnswerError } from '../../llm/errors.ts';
+import { MAX_TEX_BYTES } from '../../paper/tex-text.ts';
 import { SCIENCE_DATA_FILE } from '../../science/build.ts';
 import { readScienceDataFile } from '../../science/read.ts';
 import { readMetricContract } from '../metric-contract.ts';
-import { answerProblem, type DroppedFinding, type Finding, groundFindings, issueLine, type SemanticAnswer, VERDICTS, type Verdict } from './answer.ts';
+import type { Tolerance } from '../claim-gate/policy.ts';
+import { answerProblem, type DroppedFinding, defaultTolerance, type Finding, groundFindings, issueLine, numberMasker, type SemanticAnswer, VERDICTS, type Verdict } from './answer.ts';
 import { claimSentences } from './claims.ts';
 import { semanticReviewPrompt } from './prompt.ts';
 
@@ -17,7 +19,6 @@ export type SemanticPhase = (typeof SEMANTIC_PHASES)[number];
 
 /** Claims one review reads at most: the prompt stays within what a model reads with care. */
 export const MAX_CLAIMS = 60;
-const MAX_TEX_BYTES = 4 * 1024 * 1024;
 
 /** The record of a phase, relative to the checkpoint: the draft's, and the refined paper's beside it. */
 export function semanticReviewFile(phase: SemanticPhase): string {
@@ -58,6 +59,8 @@ export type SemanticReviewJob = {
   connect: () => Pick<ModelClient, 'choice' | 'unavailable' | 'completeJson'>;
   nodeId?: string | null;
   signal?: AbortSignal;
+  /** the claim gate's tolerance a number of the model's text must be within of a science-data value to stay; the bundled workflow's when left out */
+  tolerance?: Tolerance;
 };
 
 /**
@@ -70,8 +73,7 @@ export type SemanticReviewJob = {
 export async function semanticReview(job: SemanticReviewJob): Promise<{ record: SemanticReviewRecord; path: string }> {
   const size = statOrNull(job.texPath)?.size ?? 0;
   if (size > MAX_TEX_BYTES) throw new TooLargeError(`tex_path ${job.texPath} is over ${MAX_TEX_BYTES} bytes`, 'give the paper source, not a generated file');
-  const bytes = readFileSync(job.texPath);
-  const tex = bytes.toString('utf8');
+  const { text: tex, sha256 } = readTextHashed(job.texPath);
   const data = readScienceDataFile(join(job.checkpointDir, SCIENCE_DATA_FILE));
   const contract = readMetricContract(job.checkpointDir);
   const paper = claimSentences(tex, data);
@@ -85,7 +87,7 @@ export async function semanticReview(job: SemanticReviewJob): Promise<{ record: 
   const record: SemanticReviewRecord = {
     phase: job.phase,
     tex_path: job.texPath,
-    tex_sha256: new Bun.CryptoHasher('sha256').update(bytes).digest('hex'),
+    tex_sha256: sha256,
     model: null,
     status: 'ok',
     claims_total: paper.claims.length,
@@ -103,9 +105,10 @@ export async function semanticReview(job: SemanticReviewJob): Promise<{ record: 
   if (reviewed.length) {
     const asked = await ask(job, semanticReviewPrompt(data, contract, reviewed, leftOut), record);
     if (asked) {
-      const { findings, dropped } = groundFindings(asked.findings, reviewed, data);
+      const tol = job.tolerance ?? defaultTolerance();
+      const { findings, dropped } = groundFindings(asked.findings, reviewed, data, tol);
       for (const f of findings) record.counts[f.verdict]++;
-      Object.assign(record, { findings, dropped_findings: dropped, issues: findings.filter((f) => f.verdict !== 'supported').map(issueLine), summary: asked.summary.trim() });
+      Object.assign(record, { findings, dropped_findings: dropped, issues: findings.filter((f) => f.verdict !== 'supported').map(issueLine), summary: numberMasker(data, tol)(asked.summary.trim()) });
     }
   }
   record.reviewed_at = new Date().toISOString();

@@ -1,5 +1,6 @@
 import template from '../../prompts/evaluator/semantic_review.md' with { type: 'text' };
 import { fillOwnPrompt } from '../../prompts/templates.ts';
+import { unique } from '../../core/values.ts';
 import type { ScienceData } from '../../schema/science-data.ts';
 import { evidenceFor } from './answer.ts';
 import type { ClaimSentence } from './claims.ts';
@@ -32,7 +33,7 @@ function contractText(contract: Record<string, unknown> | null): string {
 }
 
 function evidenceLines(claims: ClaimSentence[], data: ScienceData): string {
-  const keys = [...new Set(claims.flatMap((c) => c.keys))];
+  const keys = unique(claims.flatMap((c) => c.keys));
   return keys
     .map((key) => {
       const e = evidenceFor(key, data);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { extractClaims } from '../../../src/evaluate/claim-gate/claims.ts';
 import { claimProse } from '../../../src/evaluate/claim-gate/link.ts';
-import { matches } from '../../../src/evaluate/claim-gate/gate.ts';
+import { matches } from '../../../src/evaluate/claim-gate/tolerance.ts';
 import { resolvePolicy } from '../../../src/evaluate/claim-gate/policy.ts';
 import { bundledWorkflow } from '../../../src/core/config/workflow.ts';
 
@@ -26,6 +26,17 @@ describe('extractClaims', () => {
     expect(values('We report accuracy. In 2020 it was different.')).toEqual([]);
     expect(values(`accuracy ${'word '.repeat(10)}0.9`)).toEqual([]);
     expect(values('inaccuracy of 0.3 and speedups of 4')).toEqual([]);
+  });
+
+  test('a number written before a metric name or a unit of one is that metric\'s, not the one named before it', () => {
+    const read = (text: string) => extractClaims(text, ['comparisons', 'time_s'], 'text', ['configurations']).map((c) => [c.key, c.value]);
+    expect(read('comparisons, the best of 2 configurations')).toEqual([]);
+    expect(read('comparisons with 0.5 s per sort')).toEqual([['time_s', 0.5]]);
+    expect(read('comparisons of 2.0 time s')).toEqual([['time_s', 2]]);
+    expect(read('comparisons of 50 comparisons')).toEqual([['comparisons', 50]]);
+    expect(read('comparisons of 2.0 on the input')).toEqual([['comparisons', 2]]);
+    // a unit several names end with says nothing of which
+    expect(extractClaims('comparisons of 3 s', ['comparisons', 'time_s', 'wall_s'], 'text').map((c) => c.key)).toEqual([]);
   });
 
   test('claimProse drops comments and commands, keeps \\% and offsets, and stops a claim at an anchor', () => {

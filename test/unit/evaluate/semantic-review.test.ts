@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UnavailableError } from '../../../src/core/errors.ts';
-import { answerProblem, groundFindings } from '../../../src/evaluate/semantic-review/answer.ts';
+import { answerProblem, groundFindings, numberMasker } from '../../../src/evaluate/semantic-review/answer.ts';
 import { claimSentences, MAX_SENTENCE_CHARS } from '../../../src/evaluate/semantic-review/claims.ts';
 import { MAX_CLAIMS, semanticReview, type SemanticReviewJob } from '../../../src/evaluate/semantic-review/index.ts';
 import type { CompletionRequest } from '../../../src/llm/client.ts';
@@ -97,6 +97,30 @@ describe('the answer', () => {
       ['node_d.moves', "key 'node_d.moves' is in no sentence that was reviewed"],
       [null, 'it names no key and quotes no sentence that was reviewed'],
     ]);
+  });
+});
+
+describe('the model\'s numbers', () => {
+  test('a number of the model\'s words that is no value of the science data is masked; values, as printed or within the tolerance, stay', () => {
+    const mask = numberMasker(data, { absolute: 0, relative: 0.02 });
+    expect(mask('It needed 20,573 comparisons, 48.8 times fewer (48.76 exactly), not 999 or 30,000.')).toBe('It needed 20,573 comparisons, 48.8 times fewer (48.76 exactly), not [a number not in the data] or [a number not in the data].');
+    // within 2% of 20573; the digits of a key named are the key's; a minus sign is read with its number
+    expect(mask('about 20,600 on node_a.moves, down −7 from 3.5e-4')).toBe('about 20,600 on node_a.moves, down [a number not in the data] from [a number not in the data]');
+  });
+
+  test('the issue, the suggestion, the point paper_refine reads and a dropped quote keep no number of the model\'s own', () => {
+    const { claims } = claimSentences(TEX, data);
+    const { findings, dropped } = groundFindings(
+      [
+        { claim: 'x', key: 'best.comparisons', verdict: 'unsupported', issue: 'only 3 seeds, not 20,573 runs of 12 arrays', suggestion: 'say 20,573 on one array, not 5000' },
+        { claim: 'Made up 77 claims.', key: null, verdict: 'overstated', issue: 'i', suggestion: 's' },
+      ],
+      claims,
+      data,
+    );
+    expect(findings[0]).toMatchObject({ issue: 'only [a number not in the data] seeds, not 20,573 runs of [a number not in the data] arrays', suggestion: 'say 20,573 on one array, not [a number not in the data]' });
+    expect(findings[0]?.revision).toBe('[abstract] only [a number not in the data] seeds, not 20,573 runs of [a number not in the data] arrays (claim anchor best.comparisons) — say 20,573 on one array, not [a number not in the data]');
+    expect(dropped[0]?.claim).toBe('Made up [a number not in the data] claims.');
   });
 });
 

@@ -46,6 +46,21 @@ describe('paperSections', () => {
     expect(headingKind('Code availability')).toBe('other');
   });
 
+  test('a heading naming a checked kind and an excluded one is the checked kind; a plain excluded heading stays excluded', () => {
+    expect(headingKind('Results and Comparison with Prior Work')).toBe('results');
+    expect(headingKind('Background and Results')).toBe('results');
+    expect(headingKind('Related Work and Conclusions')).toBe('conclusion');
+    expect(headingKind('Introduction and Background')).toBe('introduction');
+    expect(headingKind('Method and Related Approaches')).toBe('method');
+    expect(headingKind('Supplementary Results')).toBe('results');
+    expect(headingKind('References')).toBe('references');
+    expect(headingKind('Bibliography')).toBe('references');
+    expect(headingKind('Appendix')).toBe('appendix');
+    expect(headingKind('Related Work')).toBe('related_work');
+    const tex = '\\section{Background and Results}\nWe reach 57.\n';
+    expect(sectionAt(paperSections(tex), tex.indexOf('57'))?.kind).toBe('results');
+  });
+
   test('a heading in a comment is not a heading', () => {
     expect(kinds('\\section{Introduction}\n% \\section{Results}\nText.\n')).toEqual([['introduction', 'Introduction']]);
   });

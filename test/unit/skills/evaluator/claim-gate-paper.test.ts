@@ -1,8 +1,12 @@
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { afterEach, beforeEach, describe, expect, spyOn, test } from 'bun:test';
 import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { hashFileSync } from '../../../../src/core/file-hash.ts';
 import { ClaimGateBlockedError } from '../../../../src/evaluate/claim-gate/index.ts';
+import { linkPaperFile } from '../../../../src/evaluate/claim-gate/link-file.ts';
+import { semanticReview } from '../../../../src/evaluate/semantic-review/index.ts';
 import { claimEvidenceHardGate } from '../../../../src/skills/evaluator/claim-gate.ts';
 import { GATE_NODES, type GateRun, gatePaper, writeGateRun } from '../../../support/claim-gate-paper.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
@@ -75,6 +79,21 @@ describe('claim gate on a paper, every mode and phase', () => {
     expect(r.warnings).toEqual([]);
     // within the tolerance the policy gives, it passes
     expect((await gate('strict', 'final', { numeric_match: { default_tolerance: { absolute: 0, relative: 0.2 } } })).status).toBe('pass');
+  });
+
+  test('a number given for a metric must match that metric: equal to another measurement (time_s 2.0) it is a mismatch', async () => {
+    paper(gatePaper({ results: 'Insertion sort reaches comparisons of 2.0 on the input.' }));
+    expect(await blocking()).toEqual([false, false, false, false, true]);
+    const r = await gate('strict', 'final');
+    expect(types(r.errors)).toEqual(['numeric_mismatch']);
+    expect(r.errors[0]).toMatchObject({ key: 'comparisons', claimed: 2, where: 'paper.tex line 14, results' });
+    expect(r.warnings).toEqual([]);
+    // the same number named for no metric matches any value, as before
+    paper(gatePaper({ results: 'Insertion sort is over in 2.0 on the input.' }));
+    expect((await gate('strict', 'final')).status).toBe('pass');
+    // and given for time_s it is that metric's
+    paper(gatePaper({ results: 'Insertion sort needs 2.0 s per sort.' }));
+    expect((await gate('strict', 'final')).status).toBe('pass');
   });
 
   test('an unanchored number in the abstract: a blocking error in strict, a warning in warn', async () => {
@@ -213,9 +232,60 @@ describe('claim gate: the metric contract on the nodes', () => {
     expect((await gate('warn', 'draft')).should_block).toBe(false);
   });
 
-  test('an expression the contract cannot have is a finding of its check, naming the column', async () => {
+  test('an expression that does not parse is contract_unparsable, naming it and the column: it blocks the final paper in strict mode, not in warn mode', async () => {
+    paper(gatePaper());
     contract({ key: 'comparisons', invariants: ['comparisons >> 0'] });
     const r = await gate('warn', 'final');
-    expect(r.errors).toEqual([{ type: 'invariant_violation', where: 'invariants[0]', message: "metric_contract.json invariants[0] cannot be checked: expression 'comparisons >> 0': column 14: unexpected '>'" }]);
+    expect(r.errors).toEqual([{ type: 'contract_unparsable', where: 'invariants[0]', message: "metric_contract.json invariants[0] does not parse: expression 'comparisons >> 0': column 14: unexpected '>'" }]);
+    expect(r.status).toBe('fail');
+    // off, warn draft, warn final, strict draft, strict final
+    expect(await blocking()).toEqual([false, false, false, false, true]);
+    const strict = await gate('strict', 'final');
+    expect(strict.reason).toBe(`1 blocking error, the first: ${r.errors[0].message}`);
+    // every check's expression: the formula, the correctness check and the ceiling too, each one line
+    contract({ key: 'comparisons', formula: 'comparisons +', correctness: { expr: 'comparisons <\n< 5' }, ceiling_must_be_measured: true, ceiling_select: 'max(' });
+    const all = await gate('warn', 'final');
+    expect(all.errors.map((e: Finding) => [e.type, e.where])).toEqual([
+      ['contract_unparsable', 'formula'],
+      ['contract_unparsable', 'correctness.expr'],
+      ['contract_unparsable', 'ceiling_select'],
+    ]);
+    for (const e of all.errors) expect(e.message).not.toContain('\n');
+    expect(all.should_block).toBe(false);
+    expect((await gate('strict', 'final')).should_block).toBe(true);
+  });
+});
+
+describe('the digest of the paper', () => {
+  test('is the SHA-256 of the file bytes, also for a file that is not valid UTF-8: the gate, the links file and the semantic review agree', async () => {
+    // a Latin-1 é (0xe9) in the introduction: decoded as UTF-8 it is a replacement character
+    const tex = gatePaper();
+    const at = tex.indexOf('an old problem');
+    const bytes = Buffer.concat([Buffer.from(tex.slice(0, at)), Buffer.from([0xe9]), Buffer.from(tex.slice(at))]);
+    writeFileSync(join(run.ckpt, 'paper.tex'), bytes);
+    const file = join(run.ckpt, 'paper.tex');
+    const digest = hashFileSync(file).sha256;
+    expect(digest).not.toBe(createHash('sha256').update(bytes.toString('utf8')).digest('hex'));
+    expect((await gate('warn', 'final')).tex_sha256).toBe(digest);
+    const { links } = linkPaperFile(run.ckpt, file, 'draft', { HOME: join(base, 'home'), SVC_CHECKPOINT_DIR: run.ckpt });
+    expect(links.tex_sha256).toBe(digest);
+    expect(JSON.parse(readFileSync(join(run.ckpt, 'paper_claim_links.json'), 'utf8')).tex_sha256).toBe(digest);
+    const review = await semanticReview({ checkpointDir: run.ckpt, texPath: file, phase: 'draft', connect: () => ({ choice: () => ({ role: 'eval', model: 'none', backend: 'openai-compatible', baseUrl: null, why: '' }), unavailable: () => 'no model', completeJson: async () => ({}) as never }) });
+    expect(review.record.tex_sha256).toBe(digest);
+  });
+});
+
+describe('the gate reads each record once', () => {
+  test('science_data.json and metric_contract.json are read once per gate run', async () => {
+    paper(gatePaper({ results: 'Shell sort needs 50 comparisons.' }));
+    contract({ key: 'comparisons', formula: 'comparisons', required_measured: ['comparisons'] });
+    const spy = spyOn(fs, 'readFileSync');
+    try {
+      expect((await gate('strict', 'final')).status).toBe('pass');
+      const reads = (name: string) => spy.mock.calls.filter(([p]) => String(p).endsWith(name)).length;
+      expect([reads('science_data.json'), reads('metric_contract.json')]).toEqual([1, 1]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

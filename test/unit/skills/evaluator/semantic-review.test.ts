@@ -72,7 +72,8 @@ describe('evidence_grounded_semantic_review', () => {
       claims_reviewed: 2,
       claims_left_out: 0,
       counts: { supported: 1, overstated: 1, unsupported: 0 },
-      summary: '1 of 2 claims say more than the evidence shows.',
+      // the model's counts are its own numbers, not measured ones
+      summary: '[a number not in the data] of [a number not in the data] claims say more than the evidence shows.',
       metric_contract: true,
       dropped_findings: [],
     });
@@ -85,9 +86,10 @@ describe('evidence_grounded_semantic_review', () => {
       evidence: { key: 'best.comparisons', value: 20573, printed: '20,573', node_id: 'node_b', configuration: { name: 'Shell sort, ratio 2.2' } },
     });
     expect(fine).toMatchObject({ key: 'improvement.comparisons.ratio', section: 'experiments', verdict: 'supported', issue: '', evidence: { value: 48.76, node_id: null, configuration: null } });
-    // the model quoted the sentence with 999 for its numbers: no finding carries them outside the model's own issue text
-    expect(JSON.stringify(record.findings.map((f: { claim: string; evidence: unknown }) => [f.claim, f.evidence]))).not.toContain('999');
-    expect(record.issues).toEqual([`[introduction] "always" claims more than one array of 999 integers and one seed can show (claim anchor best.comparisons) — Say that it needed fewer comparisons on the array measured.`]);
+    // the model quoted the sentence with 999 for its numbers and put 999 in its issue: no finding, point or summary carries it
+    expect(JSON.stringify(record)).not.toContain('999');
+    expect(record.issues).toEqual([`[introduction] "always" claims more than one array of [a number not in the data] integers and one seed can show (claim anchor best.comparisons) — Say that it needed fewer comparisons on the array measured.`]);
+    expect(over.revision).toBe(record.issues[0]);
 
     expect(server.requests).toHaveLength(1);
     expect(sent(0).model).toBe('eval-model');

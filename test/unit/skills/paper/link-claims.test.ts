@@ -54,9 +54,24 @@ describe('link_paper_claims', () => {
     expect(byText['50'].matches.slice(0, 3)).toEqual([{ source: 'science_data', key: 'node_best.comparisons', value: 50, node_id: 'node_best' }, { source: 'science_data', key: 'best.comparisons', value: 50, node_id: 'node_best' }, { source: 'node', node_id: 'node_best', metric: 'comparisons', value: 50 }]);
     expect(byText['2.2']).toMatchObject({ section: 'method', class: 'warn', status: 'setting' });
     expect(byText['12345']).toMatchObject({ section: 'related_work', class: 'excluded', status: 'uncovered' });
-    expect(links.summary).toEqual({ anchors: 4, resolved_anchors: 4, unresolved_anchors: 0, drifted_anchors: 0, unfilled_anchors: 0, numbers: 8, matched: 2, settings: 2, uncovered: 4 });
+    // "50 comparisons with 0.5 s": 0.5 is written with the unit of time_s, and matched as time_s
+    expect(byText['0.5']).toMatchObject({ metric: 'time_s', status: 'matched', matches: [{ source: 'science_data', key: 'node_best.time_s', value: 0.5, node_id: 'node_best' }, { source: 'node', node_id: 'node_best', metric: 'time_s', value: 0.5 }] });
+    expect(byText['3.7']).toMatchObject({ metric: null });
+    expect(links.summary).toEqual({ anchors: 4, resolved_anchors: 4, unresolved_anchors: 0, drifted_anchors: 0, unfilled_anchors: 0, numbers: 8, matched: 2, settings: 2, uncovered: 4, mismatched: 0 });
     expect(links.coverage).toContainEqual({ section: 'abstract', class: 'strict', numbers: 3, covered: 2 });
     expect(links.problems).toEqual([]);
+  });
+
+  test('a number the prose gives for a metric is matched against that metric only; one it names no metric for matches any value', async () => {
+    // time_s of the baseline is 2.0 and count.configurations is 2: neither is a number of comparisons
+    writeFileSync(join(run.ckpt, 'paper', 'main.tex'), gatePaper({ results: 'Insertion sort reaches comparisons of 2.0 on the input. Its run is over in 2.0 on the same input.' }));
+    const links = await link({ tex_path: 'paper/main.tex' });
+    const [claimed, plain] = links.numbers.filter((n: { text: string }) => n.text === '2.0');
+    expect(claimed).toMatchObject({ metric: 'comparisons', status: 'mismatch', matches: [] });
+    expect(plain).toMatchObject({ metric: null, status: 'matched' });
+    expect(plain.matches).toContainEqual({ source: 'node', node_id: 'node_base', metric: 'time_s', value: 2 });
+    expect(links.summary).toMatchObject({ mismatched: 1 });
+    expect(links.coverage).toContainEqual({ section: 'results', class: 'strict', numbers: 3, covered: 2 });
   });
 
   test('the final phase writes its own file; the draft links stay; the same paper links the same', async () => {
