@@ -21,15 +21,15 @@ skills:
   - { name: paper-skill, path: builtin, phase: paper }
   - { name: repro-skill, path: ${skill}, phase: paper }
 pipeline:
-  - stage: link_paper_claims
+  - stage: translate_paper
     skill: paper-skill
-    tool: link_paper_claims
-    outputs: { file: "{{checkpoint_dir}}/paper_claim_links.json" }
+    tool: translate_paper
+    outputs: { file: "{{checkpoint_dir}}/paper_translated.json" }
   - stage: paper_refine
     skill: paper-skill
     tool: paper_refine
-    depends_on: [link_paper_claims]
-    inputs: { claim_links_path: "{{stages.link_paper_claims.outputs.file}}" }
+    depends_on: [translate_paper]
+    inputs: { translation_path: "{{stages.translate_paper.outputs.file}}" }
   - stage: ear_curate
     skill: transform-skill
     tool: curate_ear
@@ -83,8 +83,8 @@ describe('svc paper: the post-search pipeline', () => {
     const lines = r.stderr.trim().split('\n');
     // the pre-flight first: a tree without nodes passes the sanity gate
     expect(lines.shift()).toBe('pre-flight: 0 nodes, 0 with real data; verified_context.json: 0 verified results (memory holds no experiment results of these nodes)');
-    expect(lines[0]).toBe('link_paper_claims: unavailable (paper-skill has no link_paper_claims in this version of svc)');
-    expect(lines[1]).toBe('paper_refine: skipped (depends on link_paper_claims, which is unavailable)');
+    expect(lines[0]).toBe('translate_paper: unavailable (paper-skill has no translate_paper in this version of svc)');
+    expect(lines[1]).toBe('paper_refine: skipped (depends on translate_paper, which is unavailable)');
     expect(lines[2]).toStartWith('ear_curate: done');
     expect(lines[3]).toStartWith('ear_publish: done');
     expect(lines[4]).toStartWith('ors_grade: done');

@@ -8,7 +8,7 @@ export const linkPaperClaimsTool = defineTool({
   name: 'link_paper_claims',
   description:
     "Map every claim anchor (\\svcclaim{key}{value}) and every other number of a LaTeX paper to where it comes from, without a model: an anchor to its science_data.json value, the metric contract's use of its metric and the node it was measured on (work directory, results.json and its SHA-256, whether tree.json says it ran); " +
-    "a number without an anchor to the science-data values and node measurements it matches within claim_gate_policy.numeric_match.default_tolerance, else to a configuration's setting, else uncovered; each with the section it stands in and that section's class in numeric_coverage.target_sections. " +
+    "a number without an anchor to the science-data values and node measurements it matches within claim_gate_policy.numeric_match.default_tolerance (a number the prose gives for a metric to that metric's values only, else mismatch), else to a configuration's setting, else uncovered; each with the section it stands in and that section's class in numeric_coverage.target_sections. " +
     'Writes paper_claim_links.json (draft) or paper_claim_links_final.json (final) in the checkpoint and returns it with links_path: {tex_path, tex_sha256, sections, anchors, numbers, nodes, coverage, summary, problems, ...}.',
   params: toolParams({
     tex_path: T.String({ description: "the paper's .tex: absolute, or relative to the checkpoint; it must lie inside the checkpoint" }),
