@@ -45,7 +45,7 @@ export function hashFileSync(path: string): { sha256: string; size: number } {
 }
 
 /** SHA-256 (hex) of bytes already read. */
-function sha256Hex(bytes: Uint8Array): string {
+export function sha256Hex(bytes: Uint8Array): string {
   return new Bun.CryptoHasher('sha256').update(bytes).digest('hex');
 }
 

@@ -36,7 +36,8 @@ export type VolatileParts = readonly (readonly [value: string, stand: string])[]
  * this a replay, which runs in a new checkpoint and times its commands anew, would match nothing.
  */
 export function requestKey(model: string, req: CompletionRequest, volatile: VolatileParts = []): string {
-  const decisive = { model: withoutBackendPrefix(model), messages: req.messages, tools: req.tools ?? null, toolChoice: req.toolChoice ?? null, temperature: req.temperature ?? null, maxOutputTokens: req.maxOutputTokens ?? null };
+  // a seed counts only when given, so the keys of requests without one stay those recorded
+  const decisive = { model: withoutBackendPrefix(model), messages: req.messages, tools: req.tools ?? null, toolChoice: req.toolChoice ?? null, temperature: req.temperature ?? null, maxOutputTokens: req.maxOutputTokens ?? null, ...(req.seed !== undefined ? { seed: req.seed } : {}) };
   return new Bun.CryptoHasher('sha256').update(withoutVolatile(canonicalJson(decisive), volatile)).digest('hex');
 }
 

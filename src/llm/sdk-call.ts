@@ -18,6 +18,7 @@ export async function sdkComplete(model: LanguageModel, choice: ModelChoice, req
     tools,
     toolChoice: tools ? req.toolChoice : undefined,
     temperature: req.temperature,
+    seed: req.seed,
     maxOutputTokens: req.maxOutputTokens,
     maxRetries: 0,
     abortSignal: signal,

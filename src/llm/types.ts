@@ -28,6 +28,8 @@ export type CompletionRequest = {
   tools?: ToolSpec[];
   toolChoice?: 'auto' | 'required' | 'none';
   temperature?: number;
+  /** asks the backend for reproducible sampling (OpenAI's `seed`); left out of the request when absent */
+  seed?: number;
   maxOutputTokens?: number;
   meta?: CallMeta;
   signal?: AbortSignal;

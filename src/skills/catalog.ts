@@ -16,6 +16,7 @@ const LOADERS: Record<string, () => Promise<SkillDef>> = {
   'orchestrator-skill': () => import('./orchestrator/index.ts').then((m) => m.default),
   'paper-skill': () => import('./paper/index.ts').then((m) => m.default),
   'plot-skill': () => import('./plot/index.ts').then((m) => m.default),
+  'replicate-skill': () => import('./replicate/index.ts').then((m) => m.default),
   'transform-skill': () => import('./transform/index.ts').then((m) => m.default),
   'vlm-skill': () => import('./vlm/index.ts').then((m) => m.default),
   'web-skill': () => import('./web/index.ts').then((m) => m.default),

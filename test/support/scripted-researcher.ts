@@ -8,6 +8,7 @@ import { configurationsReply, earReadmeReply, keywordsReply } from './scripted-t
 import { paperAbstractReply, paperRefineReply, paperReviewReply, paperSectionReply } from './scripted-paper.ts';
 import { type OpenAIChatRequest, promptName, textOfRoles } from './scripted-request.ts';
 import { metaReviewReply, paperReflectionReply, paperReviewerReply } from './scripted-review.ts';
+import { rubricAuditReply, rubricAxesReply, rubricLeavesReply, rubricOneStageReply } from './scripted-rubric.ts';
 import { semanticReviewReply } from './scripted-semantic-review.ts';
 import { nextQueriesReply } from './scripted-web.ts';
 
@@ -77,6 +78,14 @@ export function researcherReply(body: OpenAIChatRequest): ReplyStep {
       return { text: paperReflectionReply(body) };
     case 'paper/meta_review':
       return { text: metaReviewReply(body) };
+    case 'replicate/rubric_axes':
+      return { text: rubricAxesReply() };
+    case 'replicate/rubric_leaves':
+      return { text: rubricLeavesReply(body) };
+    case 'replicate/rubric_one_stage':
+      return { text: rubricOneStageReply(body) };
+    case 'replicate/rubric_audit':
+      return { text: rubricAuditReply(body) };
     default:
       if (/one zero-based index/i.test(textOfRoles(body, ['system', 'user']))) return { text: selectReply(body) };
       return { text: `scripted researcher: unknown prompt ${name === null ? '(the first system message has no <!-- prompt: group/name --> line)' : `'${name}'`}` };

@@ -1,0 +1,36 @@
+import type { Config } from '../../core/config/config.ts';
+import { resolveSetting } from '../../core/config/config.ts';
+import { setting, type SettingValue } from '../../core/config/settings.ts';
+import { InputError } from '../../core/errors.ts';
+import { createModelClient, type ModelClient, type ModelRole } from '../../llm/client.ts';
+import type { ToolContext } from '../../mcp/tool.ts';
+import { checkpointPath } from '../checkpoint-path.ts';
+import { readPaper, type PaperSource } from '../../replicate/paper.ts';
+import { skillConfig } from '../skill-config.ts';
+
+/** A rubric setting (ors.*) from the saved settings or the environment; null when neither sets it. */
+export function orsSetting(cfg: Config, key: string): SettingValue | null {
+  const s = setting(key);
+  if (!s) throw new Error(`no setting ${key}`);
+  const r = resolveSetting(cfg, s);
+  return r.origin === 'default' ? null : r.value;
+}
+
+/**
+ * The model client for a role, with the tool's model argument standing in for the role's
+ * variable (SVC_MODEL_RUBRIC_GEN, SVC_MODEL_RUBRIC_AUDIT): a caller that names a model gets it.
+ */
+export function roleClient(ctx: ToolContext, role: ModelRole, variable: string, model: string | undefined): { cfg: Config; client: ModelClient } {
+  const env = model?.trim() ? { ...ctx.env, [variable]: model.trim() } : ctx.env;
+  const cfg = skillConfig(env);
+  const client = createModelClient({ cfg });
+  const why = client.unavailable(role);
+  if (why) throw new InputError(`no model for the ${role} role: ${why}`, `set ${variable}, SVC_MODEL or the workflow llm block, or give the model argument`);
+  return { cfg, client };
+}
+
+/** The paper of a replicate tool: a file inside the checkpoint, or the text given. */
+export function paperArg(args: { paper_path?: string; paper_text?: string }, ctx: ToolContext): Promise<PaperSource> {
+  const path = args.paper_path?.trim() ? checkpointPath(args.paper_path, 'paper_path', ctx.env) : null;
+  return readPaper(path, args.paper_text, ctx.env);
+}
