@@ -381,6 +381,7 @@ describe('svc settings and skills-list', () => {
     expect(r.stdout).toMatch(/evaluator-skill\s+3\s+bfts\s+built in\n/);
     expect(r.stdout).toMatch(/web-skill\s+9\s+paper,reproduce\s+built in\n/);
     expect(r.stdout).toMatch(/paper-skill\s+15\s+paper\s+built in\n/);
+    expect(r.stdout).toMatch(/replicate-skill\s+3\s+paper\s+built in\n/);
     const all = JSON.parse((await svc(['skills-list', '--json'], { cwd: dir })).stdout);
     const coding = all.find((s: { name: string }) => s.name === 'coding-skill');
     expect(coding.tools.map((t: { name: string }) => t.name)).toEqual(['write_code', 'run_code', 'run_bash', 'read_file', 'emit_results']);

@@ -76,7 +76,7 @@ export function rubricAuditReply(body: OpenAIChatRequest): string {
   const leaves = [...block.matchAll(/^- (\S+): (.*)$/gm)].map((m) => {
     const requirement = m[2] ?? '';
     const foreign = (requirement.match(/\d[\d,.]*\d|\d/g) ?? []).find((x) => !paper.includes(x));
-    const intent = /\b(intend|intent|believes?|wanted)\b/i.test(requirement);
+    const intent = /\b(intend\w*|intent\w*|believes?|wanted)\b/i.test(requirement);
     const reason = [foreign ? `the paper does not give ${foreign}` : '', intent ? 'no output shows what the authors intended' : ''].filter(Boolean).join('; ');
     return { id: m[1] ?? '', no_paper_evidence: Boolean(foreign), unverifiable: intent, reason };
   });

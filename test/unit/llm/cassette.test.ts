@@ -132,6 +132,10 @@ test('the key covers what decides the answer, in any key order', () => {
   expect(requestKey('m', base)).not.toBe(requestKey('m', { ...base, maxOutputTokens: 10 }));
   expect(requestKey('m', base)).not.toBe(requestKey('m', { ...base, tools: [RUN] }));
   expect(requestKey('m', base)).not.toBe(requestKey('m', { ...base, toolChoice: 'required' }));
+  // a seed counts when given; a request without one keys as it did before seeds were sent
+  expect(requestKey('m', base)).not.toBe(requestKey('m', { ...base, seed: 0 }));
+  expect(requestKey('m', { ...base, seed: 1 })).not.toBe(requestKey('m', { ...base, seed: 0 }));
+  expect(requestKey('m', base)).toBe(new Bun.CryptoHasher('sha256').update(canonicalJson({ model: 'm', messages: base.messages, tools: null, toolChoice: null, temperature: 0.5, maxOutputTokens: null })).digest('hex'));
 });
 
 test('the key leaves out what names the run and how long a command took, and nothing else', () => {
