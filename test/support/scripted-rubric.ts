@@ -27,7 +27,10 @@ function paperNumbers(paper: string) {
   const base = /against ([\d][\d,.]*\d|\d) for (?:the baseline|insertion sort)/i.exec(paper)?.[1];
   const times = /([\d][\d,.]*\d|\d) times fewer/i.exec(paper)?.[1];
   const ratios = [...new Set([...paper.matchAll(/\bratio (\d+(?:\.\d+)?)\b/gi)].map((m) => m[1] ?? ''))];
-  return { best, base, times, ratios };
+  const bestRatio = /\bbest(?: of them)?, Shell sort, gap ratio (\d+(?:\.\d+)?)/i.exec(paper)?.[1];
+  const size = /\bn = (\d+)\b/.exec(paper)?.[1];
+  const seed = /\bseed = (\d+)\b/.exec(paper)?.[1];
+  return { best, base, times, ratios, bestRatio, size, seed };
 }
 
 function leavesFor(axis: string, paper: string) {
@@ -35,7 +38,7 @@ function leavesFor(axis: string, paper: string) {
   const leaf = (id: string, requirements: string, task_category: string, weight = 1) => ({ id, requirements, weight, task_category });
   if (axis.startsWith('code-development'))
     return [
-      leaf('counts-comparisons', 'The program sorts one fixed pseudo-random array and counts every comparison of two elements exactly.', 'Code Development', 2),
+      leaf('counts-comparisons', `The program sorts one fixed pseudo-random array${n.size && n.seed ? ` of ${n.size} elements made with seed ${n.seed}` : ''} and counts every comparison of two elements exactly.`, 'Code Development', 2),
       leaf('insertion-baseline', 'Insertion sort is implemented as the baseline and counts its comparisons the same way.', 'Code Development'),
       leaf('geometric-gaps', 'Shell sort is implemented with gaps that shrink by a constant ratio down to one, the ratio a parameter of the program.', 'Code Development', 2),
       leaf('checks-sorted', 'The program checks that its output is sorted and gives no result for a variant that does not sort.', 'Code Development'),
@@ -50,7 +53,7 @@ function leavesFor(axis: string, paper: string) {
     leaf('baseline-matches', n.base ? `The baseline's comparisons in the run equal the paper's ${n.base}.` : "The baseline's comparisons in the run equal the paper's.", 'Result Analysis'),
     leaf('best-matches', n.best ? `The best gap ratio's comparisons in the run equal the paper's ${n.best}.` : "The best gap ratio's comparisons in the run equal the paper's.", 'Result Analysis', 2),
     leaf('improvement-matches', n.times ? `The best configuration needs ${n.times} times fewer comparisons than insertion sort, as the paper reports.` : 'The best configuration needs fewer comparisons than insertion sort, as the paper reports.', 'Result Analysis'),
-    leaf('best-ratio-same', 'The gap ratio with the fewest comparisons in the run is the one the paper reports as best.', 'Result Analysis'),
+    leaf('best-ratio-same', n.bestRatio ? `The gap ratio with the fewest comparisons in the run is ${n.bestRatio}, the paper's best.` : 'The gap ratio with the fewest comparisons in the run is the one the paper reports as best.', 'Result Analysis'),
   ];
 }
 

@@ -38,6 +38,8 @@ describe('generate_rubric', () => {
     // the numbers of the leaves are the paper's own
     expect(leaves.find((l) => l.id === 'result-analysis/best-matches')?.requirements).toBe("The best gap ratio's comparisons in the run equal the paper's 20,573.");
     expect(leaves.find((l) => l.id === 'code-execution/runs-all-ratios')?.requirements).toContain('(2.2, 3, 4)');
+    expect(leaves.find((l) => l.id === 'result-analysis/best-ratio-same')?.requirements).toBe("The gap ratio with the fewest comparisons in the run is 2.2, the paper's best.");
+    expect(leaves.find((l) => l.id === 'code-development/counts-comparisons')?.requirements).toContain('of 2000 elements made with seed 42');
 
     const bytes = readFileSync(path);
     const meta = JSON.parse(readFileSync(r.meta_path, 'utf8'));
@@ -61,8 +63,9 @@ describe('generate_rubric', () => {
     // one call for the axes, then one per axis; temperature 0 and the seed on every one
     expect(sent().map(promptOf)).toEqual(['replicate/rubric_axes', 'replicate/rubric_leaves', 'replicate/rubric_leaves', 'replicate/rubric_leaves']);
     expect(sent().every((s) => s.model === 'rubric-model' && s.temperature === 0 && s.seed === 0)).toBe(true);
-    // the target is shared out by the axes' weights: 50 × 2/5, 1/5, 2/5
-    expect(sent().slice(1).map((s) => /Give (\d+) leaves/.exec(s.messages[0]?.content ?? '')?.[1])).toEqual(['20', '10', '20']);
+    // the target is shared out by the axes' weights: 50 × 2/5, 1/5, 2/5 (the calls arrive in any order)
+    const asked = sent().slice(1).map((s) => `${/## This axis\n(\S+)/.exec(s.messages[0]?.content ?? '')?.[1]} ${/Give (\d+) leaves/.exec(s.messages[0]?.content ?? '')?.[1]}`);
+    expect(asked.sort()).toEqual(['code-development 20', 'code-execution 10', 'result-analysis 20']);
   });
 
   test('one-stage: one call for the axes and their leaves, the same tree', async () => {

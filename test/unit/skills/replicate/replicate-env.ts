@@ -12,6 +12,7 @@ export const PAPER = [
   'Each configuration is one program that sorts the same fixed pseudo-random array and counts every comparison of two elements exactly.',
   'The baseline is plain insertion sort. The Shell sort variants use gaps that shrink by a constant ratio down to one: ratio 2.2, ratio 3 and ratio 4.',
   'The best configuration needs 20,573 comparisons, against 1,003,112 for insertion sort: 48.8 times fewer.',
+  'The best of them, Shell sort, gap ratio 2.2, reached 20,573 (the others fixed: algorithm = shell, seed = 42, n = 2000).',
   '',
 ].join('\n');
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { clampLeaves, suggestLeafCount, wordCount } from '../../../../src/replicate/paper.ts';
+import { clampLeaves, suggestLeafCount, texProse, wordCount } from '../../../../src/replicate/paper.ts';
 import { suggestTargetLeafCountTool } from '../../../../src/skills/replicate/generate-rubric.ts';
 import { callTool } from '../coding/tool-call.ts';
 import { type Fixture, replicateFixture } from './replicate-env.ts';
@@ -31,4 +31,10 @@ describe('suggest_target_leaf_count', () => {
     expect(await callTool(suggestTargetLeafCountTool, { paper_path: 'paper/main.tex' }, f.env())).toEqual({ words: 6000, target_leaf_count: 80 });
     expect(f.server.requests).toHaveLength(0);
   });
+});
+
+test('a LaTeX paper is read as its prose with the claim anchors printed, as the PDF shows them', () => {
+  const tex = '\\documentclass{article}\n\\newcommand{\\svcclaim}[2]{#2}\n\\begin{document}\nThe best needs \\svcclaim{best.comparisons}{30{,}850} comparisons, \\textbf{32.9} times fewer. % not this\n\\end{document}\n';
+  const prose = texProse(tex).replace(/\s+/g, ' ').trim();
+  expect(prose).toBe('The best needs 30,850 comparisons, 32.9 times fewer.');
 });
