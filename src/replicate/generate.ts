@@ -1,7 +1,8 @@
 import axesTemplate from '../prompts/replicate/rubric_axes.md' with { type: 'text' };
 import leavesTemplate from '../prompts/replicate/rubric_leaves.md' with { type: 'text' };
 import oneStageTemplate from '../prompts/replicate/rubric_one_stage.md' with { type: 'text' };
-import { join, dirname } from 'node:path';
+import { rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../core/atomic.ts';
 import { isMapping } from '../core/values.ts';
 import type { CompletionRequest, ModelClient } from '../llm/client.ts';
@@ -47,13 +48,18 @@ export async function generateRubric(job: RubricJob): Promise<RubricResult> {
   };
   const metaPath = metaPathOf(job.outputPath);
   writeJsonAtomic(metaPath, meta);
-  writeFileAtomic(job.outputPath, rubricBytes(root));
+  try {
+    writeFileAtomic(job.outputPath, rubricBytes(root));
+  } catch (err) {
+    // a meta without its rubric would describe bytes that are not there
+    rmSync(metaPath, { force: true });
+    throw err;
+  }
   return { rubric_path: job.outputPath, meta_path: metaPath, meta, axes: root.sub_tasks.map((a) => ({ id: a.id, weight: a.weight, leaves: a.sub_tasks.length })) };
 }
 
 export function metaPathOf(rubricPath: string): string {
-  const name = rubricPath.slice(dirname(rubricPath).length + 1).replace(/\.json$/i, '');
-  return join(dirname(rubricPath), `${name}${META_SUFFIX}`);
+  return join(dirname(rubricPath), `${basename(rubricPath).replace(/\.json$/i, '')}${META_SUFFIX}`);
 }
 
 /** The axes first; then each axis's leaves, asked for at once, in numbers by the axes' weights. */

@@ -1,11 +1,10 @@
-import type { Config } from '../../core/config/config.ts';
-import { resolveSetting } from '../../core/config/config.ts';
+import { type Config, resolveSetting } from '../../core/config/config.ts';
 import { setting, type SettingValue } from '../../core/config/settings.ts';
 import { InputError } from '../../core/errors.ts';
 import { createModelClient, type ModelClient, type ModelRole } from '../../llm/client.ts';
 import type { ToolContext } from '../../mcp/tool.ts';
+import { type PaperSource, readPaper } from '../../replicate/paper.ts';
 import { checkpointPath } from '../checkpoint-path.ts';
-import { readPaper, type PaperSource } from '../../replicate/paper.ts';
 import { skillConfig } from '../skill-config.ts';
 
 /** A rubric setting (ors.*) from the saved settings or the environment; null when neither sets it. */

@@ -96,6 +96,15 @@ describe('generate_rubric', () => {
     expect((await generate({ output_path: 'env.json' }, { SVC_RUBRIC_GEN_TARGET_LEAVES: '120' })).meta.target_leaf_count).toBe(120);
   });
 
+  test('SVC_RUBRIC_GEN_TWO_STAGE and SVC_RUBRIC_GEN_TEMPERATURE when the arguments are left out; the arguments win', async () => {
+    const r = await generate({}, { SVC_RUBRIC_GEN_TWO_STAGE: 'off', SVC_RUBRIC_GEN_TEMPERATURE: '0.3' });
+    expect(r.meta).toMatchObject({ two_stage: false, temperature: 0.3 });
+    expect(sent().map(promptOf)).toEqual(['replicate/rubric_one_stage']);
+    expect(sent()[0]?.temperature).toBe(0.3);
+    const again = await generate({ two_stage: true, temperature: 0, output_path: 'b.json' }, { SVC_RUBRIC_GEN_TWO_STAGE: 'off', SVC_RUBRIC_GEN_TEMPERATURE: '0.3' });
+    expect(again.meta).toMatchObject({ two_stage: true, temperature: 0 });
+  });
+
   test('a malformed answer is asked again once and the correction kept', async () => {
     f.server.push({ text: '{"axes": [{"id": "x", "requirements": "", "weight": 1}]}' });
     const r = await generate();
