@@ -44,6 +44,6 @@ function summaryRow(dir: string): CheckpointSummary {
   } catch (err) {
     const nodes = { total: 0, pending: 0, running: 0, success: 0, failed: 0, other: 0 };
     const problem = `${dir}: cannot be read (${(err as Error).message})`;
-    return { id: basename(dir), run_id: null, path: dir, status: 'unreadable', pid: null, goal: null, ideas: [], nodes, best: null, cost: null, review_score: null, claim_gate: null, modified: new Date(0).toISOString(), tree_file: null, problems: [problem] };
+    return { id: basename(dir), run_id: null, path: dir, status: 'unreadable', pid: null, goal: null, ideas: [], nodes, best: null, cost: null, review_score: null, claim_gate: null, reproduction: null, modified: new Date(0).toISOString(), tree_file: null, problems: [problem] };
   }
 }

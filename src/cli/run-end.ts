@@ -4,6 +4,8 @@ import { scoreOf } from '../search/contract.ts';
 import { print } from './output.ts';
 import { type PipelineResult, pipelineSummary } from '../pipeline/run.ts';
 import { finalPaper, reviewLine } from '../paper/outcome.ts';
+import { reproductionStatus } from '../core/checkpoint/reproduction-status.ts';
+import { reproductionLine } from './status.ts';
 
 /** What a run prints when it ends, on stdout; exit code 0 unless it was stopped before the end or its pipeline failed. */
 export function printRunEnd(end: RunEnd): number {
@@ -36,11 +38,13 @@ export function printRunEnd(end: RunEnd): number {
   return end.pipeline?.failure ? 1 : 0;
 }
 
-/** The end of a post-search pipeline: how its stages ended, the review's scores, and the paper, final or why not. */
+/** The end of a post-search pipeline: how its stages ended, the review's scores, the reproduction's, and the paper, final or why not. */
 export function printPipelineEnd(checkpointDir: string, pipeline: PipelineResult): void {
   print(pipelineSummary(pipeline));
   const review = reviewLine(checkpointDir);
   if (review) print(review);
+  const reproduction = reproductionStatus(checkpointDir, []);
+  if (reproduction) print(reproductionLine(reproduction));
   const final = finalPaper(checkpointDir);
   const paper = compiledPaper(pipeline);
   if (final?.final) print(`paper: ${final.pdf} (final)`);

@@ -42,6 +42,14 @@ export function printSummary(s: CheckpointSummary): void {
   if (s.cost) print(`cost: ${fmtCost(s.cost.usd)} over ${s.cost.calls} calls, ${s.cost.tokens} tokens`);
   if (s.review_score !== null) print(`review score: ${s.review_score}`);
   if (s.claim_gate) print(claimGateLine(s.claim_gate));
+  if (s.reproduction) print(reproductionLine(s.reproduction));
+}
+
+/** e.g. `reproduction: ORS 0.91 over 3 runs (spread 0.02), negative controls passed` */
+export function reproductionLine(r: NonNullable<CheckpointSummary['reproduction']>): string {
+  const runs = `over ${r.n_runs} run${r.n_runs === 1 ? '' : 's'}${r.spread !== null ? ` (spread ${fmtScore(r.spread)})` : ''}`;
+  const controls = r.negative_control_passed === null ? '' : `, negative controls ${r.negative_control_passed ? 'passed' : 'failed'}`;
+  return `reproduction: ORS ${fmtScore(r.ors_score)} ${runs}${controls}${r.degraded ? `; degraded: ${r.degraded_reason ?? 'see reproducibility_report.json'}` : ''}`;
 }
 
 /** e.g. `claim gate (final, warn mode): pass, 0 errors, 1 warning` */

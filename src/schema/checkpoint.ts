@@ -89,6 +89,20 @@ export const ClaimGateReport = T.Object(
 );
 export type ClaimGateReport = Static<typeof ClaimGateReport>;
 
+/** reproducibility_report.json as the summary reads it: the graded reproduction's score and whether it can be trusted. */
+export const ReproducibilityReport = T.Object(
+  {
+    ors_score: T.Number({ minimum: 0, maximum: 1 }),
+    n_runs: T.Integer({ minimum: 1 }),
+    spread: T.Optional(T.Number({ minimum: 0 })),
+    degraded: T.Boolean(),
+    degraded_reason: T.Optional(T.String()),
+    negative_control: T.Optional(T.Object({ passed: T.Boolean() }, { additionalProperties: true })),
+  },
+  { additionalProperties: true },
+);
+export type ReproducibilityReport = Static<typeof ReproducibilityReport>;
+
 /** idea.json: the idea skill's result, kept verbatim; svc reads the fields below. */
 export const IdeaFile = T.Object(
   {

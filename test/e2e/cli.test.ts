@@ -143,6 +143,16 @@ describe('svc status', () => {
     expect(damaged.stderr).toContain(`${file}: is not valid JSON`);
   });
 
+  test("the graded reproduction's score in one line; a degraded one says why", async () => {
+    const ck = writeCheckpoint(root);
+    const file = join(ck, 'reproducibility_report.json');
+    const report = { ors_score: 0.875, n_runs: 3, spread: 0.04, degraded: false, negative_control: { passed: true } };
+    writeFileSync(file, JSON.stringify(report));
+    expect((await svc(['status', ck], { cwd: dir })).stdout).toContain('reproduction: ORS 0.875 over 3 runs (spread 0.040), negative controls passed\n');
+    writeFileSync(file, JSON.stringify({ ...report, degraded: true, degraded_reason: 'the negative controls scored 0.9', negative_control: { passed: false } }));
+    expect((await svc(['status', ck], { cwd: dir })).stdout).toContain('reproduction: ORS 0.875 over 3 runs (spread 0.040), negative controls failed; degraded: the negative controls scored 0.9\n');
+  });
+
   test('a checkpoint id resolves inside ./workspace/checkpoints', async () => {
     writeCheckpoint(root, { runId: 'by_id' });
     expect((await svc(['status', 'by_id'], { cwd: dir })).code).toBe(0);

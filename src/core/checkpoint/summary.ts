@@ -2,6 +2,7 @@ import { basename, join } from 'node:path';
 import { CostSummary, type CostTraceRecord, EvaluationCriteria, IdeaFile, type NodeRecord, ReviewScore, type TreeFile } from '../../schema/checkpoint.ts';
 import { recordCheckCode } from '../../schema/record-check.ts' with { type: 'macro' };
 import { type ClaimGateStatus, claimGateStatus } from './claim-gate-status.ts';
+import { type ReproductionStatus, reproductionStatus } from './reproduction-status.ts';
 import { compiledCheck, readCheckpointText, readRecord } from './records.ts';
 import { type CheckpointStatus, checkpointStatus, countNodes, type NodeCounts } from './status.ts';
 import { readTree, type TreeRead } from './tree.ts';
@@ -34,6 +35,8 @@ export type CheckpointSummary = {
   review_score: number | null;
   /** the claim gate's final report, else its draft's; null when the gate has not run */
   claim_gate: ClaimGateStatus | null;
+  /** the graded reproduction (reproducibility_report.json) */
+  reproduction: ReproductionStatus | null;
   modified: string;
   /** the file the nodes were read from */
   tree_file: string | null;
@@ -62,6 +65,7 @@ export function summarizeCheckpoint(dir: string, read: (dir: string) => TreeRead
     cost: costOf(dir, problems),
     review_score: reviewScore(dir, problems),
     claim_gate: claimGateStatus(dir, problems),
+    reproduction: reproductionStatus(dir, problems),
     modified: modifiedAt(dir, file),
     tree_file: file,
     problems,

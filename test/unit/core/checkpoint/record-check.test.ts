@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'bun:test';
 import { Value } from '@sinclair/typebox/value';
 import { compiledCheck } from '../../../../src/core/checkpoint/records.ts';
-import { ClaimGateReport, CostSummary, EvaluationCriteria, IdeaFile, ReviewScore } from '../../../../src/schema/checkpoint.ts';
+import { ClaimGateReport, CostSummary, EvaluationCriteria, IdeaFile, ReproducibilityReport, ReviewScore } from '../../../../src/schema/checkpoint.ts';
 import { recordCheckCode } from '../../../../src/schema/record-check.ts';
 
-const SCHEMAS = { IdeaFile, EvaluationCriteria, CostSummary, ReviewScore, ClaimGateReport };
+const SCHEMAS = { IdeaFile, EvaluationCriteria, CostSummary, ReviewScore, ClaimGateReport, ReproducibilityReport };
 
 /** Records near each schema's shape: valid ones, and ones with one field changed or gone. */
 function records(): unknown[] {

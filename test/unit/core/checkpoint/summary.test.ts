@@ -145,3 +145,29 @@ describe('the claim gate in the summary', () => {
     expect(odd.problems).toEqual([expect.stringMatching(new RegExp(`^${file.replace(/[.]/g, '\\.')}: `))]);
   });
 });
+
+describe('the reproduction in the summary', () => {
+  const report = { ors_score: 0.875, raw_score: 0.9, n_runs: 3, spread: 0.04, degraded: false, negative_control: { empty: 0, boilerplate: 0.05, passed: true }, leaves_total: 11 };
+
+  test("the graded reproduction's score, runs, spread and negative controls", () => {
+    const ck = writeCheckpoint(dir);
+    writeFileSync(join(ck, 'reproducibility_report.json'), JSON.stringify(report));
+    const s = summarizeCheckpoint(ck);
+    expect(s.reproduction).toEqual({ ors_score: 0.875, n_runs: 3, spread: 0.04, degraded: false, degraded_reason: null, negative_control_passed: true });
+    expect(s.problems).toEqual([]);
+  });
+
+  test('none: null; a damaged or out-of-range report: a problem and null, never a score', () => {
+    const ck = writeCheckpoint(dir);
+    expect(summarizeCheckpoint(ck).reproduction).toBeNull();
+    const file = join(ck, 'reproducibility_report.json');
+    writeFileSync(file, '{"ors_score": 0.8');
+    const damaged = summarizeCheckpoint(ck);
+    expect(damaged.reproduction).toBeNull();
+    expect(damaged.problems).toEqual([expect.stringContaining(`${file}: is not valid JSON`)]);
+    writeFileSync(file, JSON.stringify({ ...report, ors_score: 1.7 }));
+    const odd = summarizeCheckpoint(ck);
+    expect(odd.reproduction).toBeNull();
+    expect(odd.problems).toHaveLength(1);
+  });
+});
