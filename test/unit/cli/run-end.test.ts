@@ -95,6 +95,13 @@ describe('printRunEnd', () => {
       expect(lines.at(-1)).toBe(`paper: ${join(ck, 'full_paper_refined.pdf')} (not final: the final claim gate (strict mode) blocks it: a number no node measured)`);
     });
 
+    test("the graded reproduction's line comes after the review's", () => {
+      write('review_report.json', { rubric_id: 'neurips', overall_score: 8, decision: 'accept', score_dimensions: [] });
+      write('reproducibility_report.json', { ors_score: 0.9, n_runs: 3, spread: 0, degraded: false, negative_control: { passed: true } });
+      printRunEnd(end({ checkpointDir: ck, pipeline: { stages: [], failure: null } }));
+      expect(lines.slice(-2)).toEqual(['review: neurips rubric, overall 8, accept', 'reproduction: ORS 0.900 over 3 runs (spread 0.000), negative controls passed']);
+    });
+
     test('a paper the gate holds back: the last compiled paper and why it is not final', () => {
       write('full_paper_refined.pdf', '%PDF-1.5');
       write('finalize_paper.json', { finalized: false, reason: 'the final claim gate (strict mode) blocks it: 1 blocking error' });
