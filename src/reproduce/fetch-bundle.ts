@@ -47,7 +47,8 @@ export async function fetchCodeBundle(req: FetchRequest): Promise<SeedRecord> {
   if (!req.overwrite && isFileAt(join(dest, REPRODUCE_SCRIPT))) {
     return record({ files: null, verified: false, skipped: true, reason: `${dest}/${REPRODUCE_SCRIPT} exists; pass overwrite to fetch the bundle again` });
   }
-  if (ref === null) throw new InputError('no bundle to fetch: ref is not given and the checkpoint has no publish_record.json with one', 'publish the bundle first (publish_ear), or give ref');
+  // nothing published (publishing off, or a dry run): there is nothing to reproduce from, which is no failure of this stage
+  if (ref === null) return record({ files: null, verified: false, skipped: true, reason: 'no bundle to fetch: ref is not given and the checkpoint has no publish_record.json naming one (publish_ear off or a dry run)' });
   const policy = clonePolicy(req.env);
   if (policy === 'deny') throw new InputError(`fetching ${printable(ref)} is refused by SVC_REPRO_CLONE_POLICY=deny`, 'set SVC_REPRO_CLONE_POLICY to passthrough or warn to let the reproduction fetch its bundle');
   const warnings = policy === 'warn' ? [`SVC_REPRO_CLONE_POLICY=warn: fetched ${ref} into the reproduction sandbox`] : [];

@@ -9,7 +9,7 @@ export const fetchCodeBundleTool = defineTool({
   name: 'fetch_code_bundle',
   description:
     "Put the paper's published code bundle into dest, the directory the reproduction is built in, through svc clone's verification: every file against manifest.lock and the bundle digest against sha256, so a tampered bundle is refused and dest is left as it was. " +
-    'ref and sha256 default to the checkpoint\'s publish_record.json. When dest already holds a reproduce.sh, or is already the verified bundle, nothing is fetched ({skipped: true, reason}) unless overwrite. ' +
+    'ref and sha256 default to the checkpoint\'s publish_record.json. When dest already holds a reproduce.sh, or is already the verified bundle, nothing is fetched ({skipped: true, reason}) unless overwrite; nor when there is no ref (nothing published). ' +
     'SVC_REPRO_CLONE_POLICY: passthrough (default), warn (fetches and records a warning), deny (refuses to fetch). Deterministic, no model. ' +
     'Writes ors_seed.json into the checkpoint and returns it: {ref, sha256, dest, files (count), verified, skipped, reason?, warnings?}.',
   params: toolParams({

@@ -87,11 +87,14 @@ describe('fetch_code_bundle', () => {
     expect(warned.warnings[0]).toContain('SVC_REPRO_CLONE_POLICY=warn');
   });
 
-  test('dest outside the checkpoint, and a checkpoint without a published bundle, are refused', async () => {
+  test('dest outside the checkpoint is refused; a checkpoint without a published bundle has nothing to fetch', async () => {
     await published();
     expect((await refusal(callTool(fetchCodeBundleTool, { dest: join(base, 'elsewhere') }, env()))).message).toContain('is outside');
     expect((await refusal(callTool(fetchCodeBundleTool, { dest: '../run2' }, env()))).message).toContain('is outside');
     writeFileSync(join(ck, 'publish_record.json'), '{}');
-    expect((await refusal(callTool(fetchCodeBundleTool, { dest: 'repro_sandbox' }, env()))).message).toContain('no bundle to fetch');
+    const none = await callTool(fetchCodeBundleTool, { dest: 'repro_sandbox' }, env());
+    expect(none).toMatchObject({ ref: null, sha256: null, skipped: true, verified: false, files: null });
+    expect(none.reason).toContain('no bundle to fetch');
+    expect(existsSync(join(ck, 'repro_sandbox'))).toBe(false);
   });
 });
