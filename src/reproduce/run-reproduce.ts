@@ -3,11 +3,13 @@
  * reproduce.log beside it, and what happened (sandbox, fallback, exit status, wall time, timeout)
  * written into the checkpoint as ors_phase1.json.
  */
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../core/atomic.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { envValue } from '../core/config/env-vars.ts';
 import { definedEnv } from '../core/config/environment.ts';
+import { resolveInside } from '../core/paths.ts';
 import { shellLine } from '../core/run-command.ts';
 import { containerCommand } from '../sandbox/container.ts';
 import { findBinary } from '../sandbox/detect.ts';
@@ -68,8 +70,12 @@ export type ReproduceRecord = {
 
 export async function runReproduce(req: ReproduceRequest): Promise<ReproduceRecord> {
   const root = submissionRoot(req.repoDir);
+  // the agent built the submission: a submission/ or reproduce.sh that is a link out of the checkpoint is refused
+  resolveInside(req.checkpointDir, join(root, REPRODUCE_SCRIPT), 'reproduce.sh');
   const choice = await chooseSandbox(req.sandbox, req.env, req.partitionNamed);
   const logPath = join(root, REPRODUCE_LOG);
+  // a reproduce.log left there may be a link: writing through it would reach a file outside
+  rmSync(logPath, { force: true });
   const stateDir = join(req.checkpointDir, REPRO_STATE_DIR);
   const timeoutMs = Math.round(req.timeoutSec * 1000);
   const kind = choice.kind;

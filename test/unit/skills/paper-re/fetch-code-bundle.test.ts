@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { fetchCodeBundleTool } from '../../../../src/skills/paper-re/fetch-code-bundle.ts';
 import { runReproduceTool } from '../../../../src/skills/paper-re/run-reproduce.ts';
 import { makeBundle, tarTree } from '../../../support/bundle.ts';
+import { startTestRegistry } from '../../../support/registry-server.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 import { callTool, type Env } from '../coding/tool-call.ts';
 import { refusal } from '../hpc/job-wait.ts';
@@ -96,5 +97,22 @@ describe('fetch_code_bundle', () => {
     expect(none).toMatchObject({ ref: null, sha256: null, skipped: true, verified: false, files: null });
     expect(none.reason).toContain('no bundle to fetch');
     expect(existsSync(join(ck, 'repro_sandbox'))).toBe(false);
+  });
+
+  test('svc://<id> from the real registry, as publish_ear records it, with the registries file and its token', async () => {
+    const b = await makeBundle(join(base, 'pub'), { 'README.md': '# sort\n', 'code/sort.sh': 'echo sorted\n' });
+    const registry = startTestRegistry(base);
+    try {
+      const token = registry.token('alice');
+      const id = await registry.publish(b.tarball, token);
+      const registries = join(base, 'registries.yaml');
+      writeFileSync(registries, `registries:\n  - {name: lab, url: "${registry.url}", token: "${token}"}\n`);
+      writeFileSync(join(ck, 'publish_record.json'), JSON.stringify({ ref: `svc://${id}`, bundle_sha256: b.lock.bundle_sha256, dry_run: false }));
+      const r = await callTool(fetchCodeBundleTool, { dest: 'repro_sandbox' }, env({ SVC_REGISTRIES_FILE: registries }));
+      expect(r).toEqual({ ref: `svc://${id}`, sha256: b.lock.bundle_sha256, dest: join(ck, 'repro_sandbox'), files: 2, verified: true, skipped: false });
+      expect(readFileSync(join(ck, 'repro_sandbox', 'README.md'), 'utf8')).toBe('# sort\n');
+    } finally {
+      await registry.stop();
+    }
   });
 });

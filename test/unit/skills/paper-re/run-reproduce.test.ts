@@ -84,6 +84,21 @@ describe('run_reproduce on the local sandbox', () => {
     expect(existsSync(join(ck, 'ors_phase1.json'))).toBe(false);
   });
 
+  test('a submission that leads out of the checkpoint is refused; a reproduce.log link is replaced, not written through', async () => {
+    const outside = join(base, 'outside');
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'reproduce.sh'), 'echo escaped\n');
+    symlinkSync(outside, join(repo, 'submission'));
+    expect((await refusal(callTool(runReproduceTool, { repo_dir: 'repro_sandbox', sandbox_kind: 'local' }, env()))).message).toContain('is outside');
+    removeDir(join(repo, 'submission'));
+    writeFileSync(join(outside, 'precious.txt'), 'keep\n');
+    symlinkSync(join(outside, 'precious.txt'), join(repo, 'reproduce.log'));
+    script('echo fresh\n');
+    const r = await callTool(runReproduceTool, { repo_dir: 'repro_sandbox', sandbox_kind: 'local' }, env());
+    expect(readFileSync(r.log_path, 'utf8')).toBe('fresh\n');
+    expect(readFileSync(join(outside, 'precious.txt'), 'utf8')).toBe('keep\n');
+  });
+
   test('cpus as the workflow renders it ("{{resources.cpus}}" gives text) is accepted', async () => {
     script('exit 0\n');
     expect((await callTool(runReproduceTool, { repo_dir: 'repro_sandbox', sandbox_kind: 'local', cpus: '4' }, env())).exit_code).toBe(0);
