@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { writeJsonAtomic } from '../core/atomic.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { envValue } from '../core/config/env-vars.ts';
+import { SvcError } from '../core/errors.ts';
 import { definedEnv } from '../core/config/environment.ts';
 import { resolveInside } from '../core/paths.ts';
 import { shellLine } from '../core/run-command.ts';
@@ -110,6 +111,8 @@ export async function runReproduce(req: ReproduceRequest): Promise<ReproduceReco
   const t0 = performance.now();
   const outcome = await run();
   const wall = (performance.now() - t0) / 1000;
+  // stopped because the caller gave up: no record of a run that was not let finish
+  if (req.signal?.aborted) throw new SvcError('run_reproduce was stopped: the call was cancelled', 'run it again to reproduce');
   const record: ReproduceRecord = {
     sandbox_kind: kind,
     ...(choice.fallback ? { fallback: choice.fallback } : {}),

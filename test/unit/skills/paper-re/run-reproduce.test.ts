@@ -78,6 +78,16 @@ describe('run_reproduce on the local sandbox', () => {
     expect(record().timed_out).toBe(true);
   });
 
+  test('a cancelled call stops the reproduction and records nothing', async () => {
+    script('sleep 60 &\necho $! > child.pid\nsleep 60\n');
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 300);
+    const err = await refusal(callTool(runReproduceTool, { repo_dir: 'repro_sandbox', sandbox_kind: 'local' }, env(), stop.signal));
+    expect(err.message).toBe('run_reproduce was stopped: the call was cancelled');
+    expect(isRunning(Number(await waitForFile(join(repo, 'child.pid'))))).toBe(false);
+    expect(existsSync(join(ck, 'ors_phase1.json'))).toBe(false);
+  });
+
   test('a repo_dir without reproduce.sh, and one outside the checkpoint, are refused', async () => {
     expect((await refusal(callTool(runReproduceTool, { repo_dir: 'repro_sandbox', sandbox_kind: 'local' }, env()))).message).toBe(`repo_dir ${repo} has no reproduce.sh (nor submission/reproduce.sh)`);
     expect((await refusal(callTool(runReproduceTool, { repo_dir: base, sandbox_kind: 'local' }, env()))).message).toContain('is outside');
@@ -105,7 +115,7 @@ describe('run_reproduce on the local sandbox', () => {
   });
 });
 
-describe('the fail-loud sandbox preconditions', () => {
+describe('the sandbox chosen, and the fail-loud preconditions', () => {
   test.skipIf(Bun.which('docker') === null)('docker with its daemon unreachable: an error naming the override; with it, the next kind that can run, said so', async () => {
     script('echo ran\n');
     const closed = { DOCKER_HOST: `unix://${join(base, 'closed.sock')}` };
@@ -147,6 +157,30 @@ describe('the fail-loud sandbox preconditions', () => {
     expect(err.hint).toContain('SVC_PHASE1_ALLOW_FALLBACK=1');
     const r = await callTool(runReproduceTool, { repo_dir: 'repro_sandbox', sandbox_kind: 'slurm' }, env({ PATH, SVC_PHASE1_ALLOW_FALLBACK: '1' }));
     expect(r).toMatchObject({ sandbox_kind: 'local', exit_code: 0, fallback: { from: 'slurm' } });
+  });
+
+  test('auto passes over docker on a cluster login node, and slurm while no partition is named', async () => {
+    script('echo ran\n');
+    const PATH = `${pathWith(['sbatch'], 'exit 1')}:${bareBashPath()}`;
+    const r = await callTool(runReproduceTool, { repo_dir: 'repro_sandbox', sandbox_kind: 'auto' }, env({ PATH }));
+    expect(r.sandbox_kind).toBe('local');
+    expect(r.passed_over.slice(0, 2)).toEqual([
+      'slurm: no partition is named (SVC_SLURM_PARTITION, the experiment file or the partition argument)',
+      'docker: this is a cluster login node (a batch scheduler is installed)',
+    ]);
+  });
+
+  test('apptainer: reproduce.sh runs through `apptainer exec` with the submission bound, in SVC_PHASE1_APPTAINER_IMAGE', async () => {
+    script('echo inside\n');
+    const args = join(base, 'apptainer.args');
+    // a stand-in apptainer: it notes how it was called, then runs the command it was given
+    const PATH = `${pathWith(['apptainer'], `printf '%s\\n' "$@" > ${args}\nfor last; do :; done\nexec bash -c "$last"`)}:${process.env.PATH}`;
+    const r = await callTool(runReproduceTool, { repo_dir: 'repro_sandbox', sandbox_kind: 'apptainer' }, env({ PATH, SVC_PHASE1_APPTAINER_IMAGE: 'docker://busybox:1' }));
+    expect(r).toMatchObject({ sandbox_kind: 'apptainer', exit_code: 0, image: 'docker://busybox:1' });
+    expect(readFileSync(args, 'utf8')).toBe(['exec', '--bind', `${repo}:${repo}`, '--pwd', repo, 'docker://busybox:1', 'bash', '-lc', 'bash reproduce.sh', ''].join('\n'));
+    expect(readFileSync(r.log_path, 'utf8')).toBe('inside\n');
+    // the image aliases of the benchmark resolve to their :latest tags
+    expect((await callTool(runReproduceTool, { repo_dir: 'repro_sandbox', sandbox_kind: 'apptainer', container_image: 'bench-env' }, env({ PATH }))).image).toBe('bench-env:latest');
   });
 
   test('auto takes local where nothing else can run, and says what it passed over', async () => {
