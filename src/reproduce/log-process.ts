@@ -10,7 +10,7 @@ import { definedEnv } from '../core/config/environment.ts';
 import { oneLine, UnavailableError } from '../core/errors.ts';
 import { terminateGroup } from '../core/process-group.ts';
 
-/** Seconds between SIGTERM and SIGKILL when a reproduction is stopped. */
+/** Milliseconds between SIGTERM and SIGKILL when a reproduction is stopped. */
 export const STOP_GRACE_MS = 2000;
 
 export type LogProcess = {
