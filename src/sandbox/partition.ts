@@ -54,7 +54,7 @@ export async function resolvePartition(q: PartitionQuery): Promise<ResolvedParti
 }
 
 /** The first of argument, experiment line, SVC_SLURM_PARTITION/settings and SLURM_DEFAULT_PARTITION that is set. */
-function namedPartition(q: PartitionQuery): ResolvedPartition | null {
+export function namedPartition(q: PartitionQuery): ResolvedPartition | null {
   if (q.explicit !== undefined && q.explicit.trim() !== '') return { name: q.explicit, source: 'argument', from: 'argument partition' };
   if (q.experiment != null && q.experiment.trim() !== '') return { name: q.experiment, source: 'experiment', from: 'experiment file partition line' };
   const e = effective(q.cfg, 'partition');

@@ -26,7 +26,8 @@ export async function checkSandbox(kind: SandboxKind, env: Env): Promise<Sandbox
   return { kind: 'local', warning };
 }
 
-async function sandboxProblem(kind: SandboxKind, env: Env): Promise<string | null> {
+/** Why `kind` cannot run here (one line), or null when it can; checkSandbox's test without its verdict. */
+export async function sandboxProblem(kind: SandboxKind, env: Env): Promise<string | null> {
   switch (kind) {
     case 'local':
       return null;

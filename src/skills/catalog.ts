@@ -14,6 +14,7 @@ const LOADERS: Record<string, () => Promise<SkillDef>> = {
   'idea-skill': () => import('./idea/index.ts').then((m) => m.default),
   'memory-skill': () => import('./memory/index.ts').then((m) => m.default),
   'orchestrator-skill': () => import('./orchestrator/index.ts').then((m) => m.default),
+  'paper-re-skill': () => import('./paper-re/index.ts').then((m) => m.default),
   'paper-skill': () => import('./paper/index.ts').then((m) => m.default),
   'plot-skill': () => import('./plot/index.ts').then((m) => m.default),
   'replicate-skill': () => import('./replicate/index.ts').then((m) => m.default),

@@ -130,7 +130,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   route('SVC_HOSTING_DOI_API', 'Zenodo base for hosting-doi', 'https://zenodo.org'),
   v('ZENODO_TOKEN', 'token of hosting-doi', null, true),
   route('SVC_REGISTRIES_FILE', 'client registry list file', null),
-  v('SVC_REPRO_CLONE_POLICY', 'clones without --expect-sha256: passthrough allows, warn warns, deny refuses', 'passthrough'),
+  v('SVC_REPRO_CLONE_POLICY', 'svc clone without --expect-sha256, and fetch_code_bundle of a reproduction: passthrough allows, warn warns, deny refuses', 'passthrough'),
   v('SVC_CHECKPOINT_DIR', 'checkpoint of the current run; its parent is the checkpoints directory'),
   v('SVC_GUI_PORT', 'dashboard port (wins over --port)'),
   v('SVC_GUI_TOKEN', 'when set, every dashboard request but the page itself needs Authorization: Bearer <token>', null, true),

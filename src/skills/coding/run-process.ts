@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { definedEnv } from '../../core/config/environment.ts';
 import { oneLine, SvcError, UnavailableError } from '../../core/errors.ts';
+import { signalGroup, terminateGroup } from '../../core/process-group.ts';
 import { CappedText } from './capped-text.ts';
 
 /** What a finished command did; the field names are those tool results carry. */
@@ -35,7 +36,6 @@ export const OUTPUT_MAX_CHARS = 50_000;
 export const KILL_GRACE_S = 5;
 /** Once the command has exited, how long output of processes it left in the background is still read. */
 const DRAIN_MS = 500;
-const POLL_MS = 25;
 
 /**
  * Runs a command in its own process group with stdin closed and stdout and stderr captured (never
@@ -149,40 +149,6 @@ async function collect(stream: ReadableStream<Uint8Array>, into: CappedText, sto
     into.push(decoder.decode(next.value, { stream: true }));
   }
   into.push(decoder.decode());
-}
-
-/**
- * SIGTERM to the group, then SIGKILL if anything in it outlives the grace period. A SIGKILL takes
- * effect a moment after it is sent: the call waits (briefly) for the group to go, so its answer
- * never reports a process that is still running.
- */
-async function terminateGroup(pgid: number, graceMs: number): Promise<void> {
-  if (!signalGroup(pgid, 'SIGTERM')) return;
-  if (await groupGoneWithin(pgid, graceMs)) return;
-  signalGroup(pgid, 'SIGKILL');
-  await groupGoneWithin(pgid, KILL_SETTLE_MS);
-}
-
-async function groupGoneWithin(pgid: number, ms: number): Promise<boolean> {
-  const deadline = performance.now() + ms;
-  while (performance.now() < deadline) {
-    await Bun.sleep(POLL_MS);
-    if (!signalGroup(pgid, 0)) return true;
-  }
-  return false;
-}
-
-/** How long a killed group may take to disappear (processes no parent reaps stay as zombies). */
-const KILL_SETTLE_MS = 1000;
-
-/** False when no process of the group is left. */
-function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pgid, signal);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function cancelled(program: string): SvcError {

@@ -52,7 +52,7 @@ export async function submitToSlurm(spec: Omit<JobSpec, 'partition'>, given: str
 }
 
 /** The partition line of the run's experiment file (`<SVC_CHECKPOINT_DIR>/experiment.md`), if any. */
-function experimentLine(env: ToolContext['env']): string | null {
+export function experimentLine(env: ToolContext['env']): string | null {
   const dir = envValue(env, 'SVC_CHECKPOINT_DIR');
   if (!dir) return null;
   try {

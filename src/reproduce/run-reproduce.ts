@@ -1,0 +1,134 @@
+/**
+ * run_reproduce: the submission's reproduce.sh run once in the chosen sandbox, its output in
+ * reproduce.log beside it, and what happened (sandbox, fallback, exit status, wall time, timeout)
+ * written into the checkpoint as ors_phase1.json.
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeJsonAtomic } from '../core/atomic.ts';
+import type { Env } from '../core/config/env-vars.ts';
+import { envValue } from '../core/config/env-vars.ts';
+import { SvcError } from '../core/errors.ts';
+import { definedEnv } from '../core/config/environment.ts';
+import { resolveInside } from '../core/paths.ts';
+import { shellLine } from '../core/run-command.ts';
+import { containerCommand } from '../sandbox/container.ts';
+import { findBinary } from '../sandbox/detect.ts';
+import { resolveImage } from '../sandbox/image.ts';
+import type { SandboxKind } from '../sandbox/preconditions.ts';
+import { applyPatchDir } from './apply-patch.ts';
+import { runToLog, type ProcessOutcome } from './log-process.ts';
+import { chooseSandbox, type RequestedSandbox, type SandboxChoice } from './sandbox-choice.ts';
+import { runSlurmJob, type SlurmFlags } from './slurm-job.ts';
+import { REPRODUCE_LOG, REPRODUCE_SCRIPT, submissionRoot } from './submission.ts';
+
+export const PHASE1_RECORD_FILE = 'ors_phase1.json';
+/** Where a reproduction's own files go (Slurm job records, the apply_patch commands): inside the checkpoint, outside the submission. */
+export const REPRO_STATE_DIR = '.svc-reproduce';
+
+/** The image of a container sandbox when none is given, as the settings name them. */
+const DEFAULT_IMAGES: Record<'docker' | 'apptainer' | 'singularity', { env: string; image: string }> = {
+  docker: { env: 'SVC_PHASE1_DOCKER_IMAGE', image: 'ubuntu:24.04' },
+  apptainer: { env: 'SVC_PHASE1_APPTAINER_IMAGE', image: 'docker://ubuntu:24.04' },
+  singularity: { env: 'SVC_PHASE1_SINGULARITY_IMAGE', image: 'docker://ubuntu:24.04' },
+};
+
+export type ReproduceRequest = {
+  checkpointDir: string;
+  /** inside the checkpoint, checked by the caller */
+  repoDir: string;
+  rubricPath: string | null;
+  sandbox: RequestedSandbox;
+  image: string | null;
+  /** seconds; 0: no limit */
+  timeoutSec: number;
+  /** whether a partition is named (auto prefers slurm only then) */
+  partitionNamed: boolean;
+  /** the Slurm job's flags, the partition resolved when the sandbox is slurm */
+  slurm: () => Promise<SlurmFlags>;
+  env: Env;
+  signal?: AbortSignal;
+};
+
+export type ReproduceRecord = {
+  sandbox_kind: SandboxKind;
+  fallback?: SandboxChoice['fallback'];
+  passed_over?: string[];
+  exit_code: number | null;
+  timed_out: boolean;
+  wall_time_sec: number;
+  log_path: string;
+  started_at: string;
+  ended_at: string;
+  command: string;
+  repo_dir: string;
+  submission_dir: string;
+  rubric_path: string | null;
+  image?: string;
+  job_id?: string;
+  partition?: string | null;
+};
+
+export async function runReproduce(req: ReproduceRequest): Promise<ReproduceRecord> {
+  const root = submissionRoot(req.repoDir);
+  // the agent built the submission: a submission/ or reproduce.sh that is a link out of the checkpoint is refused
+  resolveInside(req.checkpointDir, join(root, REPRODUCE_SCRIPT), 'reproduce.sh');
+  const choice = await chooseSandbox(req.sandbox, req.env, req.partitionNamed);
+  const logPath = join(root, REPRODUCE_LOG);
+  // a reproduce.log left there may be a link: writing through it would reach a file outside
+  rmSync(logPath, { force: true });
+  const stateDir = join(req.checkpointDir, REPRO_STATE_DIR);
+  const timeoutMs = Math.round(req.timeoutSec * 1000);
+  const kind = choice.kind;
+  const extra: Partial<ReproduceRecord> = {};
+  let command: string[];
+  let run: () => Promise<ProcessOutcome>;
+  if (kind === 'local') {
+    const bin = applyPatchDir(join(stateDir, 'bin'));
+    const env = { ...req.env, PATH: [bin, req.env.PATH].filter(Boolean).join(':') };
+    command = [findBinary('bash', req.env) ?? '/bin/bash', REPRODUCE_SCRIPT];
+    run = () => runToLog({ argv: command, cwd: root, env, logPath, timeoutMs, signal: req.signal });
+  } else if (kind === 'slurm') {
+    const flags = await req.slurm();
+    extra.partition = flags.partition;
+    command = ['sbatch', `bash ${REPRODUCE_SCRIPT} > ${REPRODUCE_LOG} 2>&1`];
+    run = async () => {
+      const r = await runSlurmJob({ root, script: REPRODUCE_SCRIPT, logPath, jobsDir: join(stateDir, 'jobs'), env: req.env, flags, timeoutMs, signal: req.signal });
+      extra.job_id = r.jobId;
+      return r;
+    };
+  } else {
+    const image = resolveImage(req.image ?? envValue(req.env, DEFAULT_IMAGES[kind].env) ?? DEFAULT_IMAGES[kind].image);
+    extra.image = image;
+    // docker: a named container, so that a timeout can kill it in its daemon
+    const name = kind === 'docker' ? `svc-reproduce-${crypto.randomUUID().slice(0, 8)}` : undefined;
+    const binary = findBinary(kind, req.env) ?? kind;
+    command = containerCommand({ runtime: kind, binary, image, workDir: root, command: `bash ${REPRODUCE_SCRIPT}`, ...(name ? { name } : {}) });
+    const onTimeout = name ? async () => void (await Bun.spawn([binary, 'kill', name], { env: definedEnv(req.env), stdout: 'ignore', stderr: 'ignore' }).exited) : undefined;
+    run = () => runToLog({ argv: command, cwd: root, env: req.env, logPath, timeoutMs, signal: req.signal, ...(onTimeout ? { onTimeout } : {}) });
+  }
+  const started = new Date();
+  const t0 = performance.now();
+  const outcome = await run();
+  const wall = (performance.now() - t0) / 1000;
+  // stopped because the caller gave up: no record of a run that was not let finish
+  if (req.signal?.aborted) throw new SvcError('run_reproduce was stopped: the call was cancelled', 'run it again to reproduce');
+  const record: ReproduceRecord = {
+    sandbox_kind: kind,
+    ...(choice.fallback ? { fallback: choice.fallback } : {}),
+    ...(choice.passed_over ? { passed_over: choice.passed_over } : {}),
+    exit_code: outcome.exitCode,
+    timed_out: outcome.timedOut,
+    wall_time_sec: Math.round(wall * 1000) / 1000,
+    log_path: logPath,
+    started_at: started.toISOString(),
+    ended_at: new Date(started.getTime() + wall * 1000).toISOString(),
+    command: shellLine(command),
+    repo_dir: req.repoDir,
+    submission_dir: root,
+    rubric_path: req.rubricPath,
+    ...extra,
+  };
+  writeJsonAtomic(join(req.checkpointDir, PHASE1_RECORD_FILE), record);
+  return record;
+}

@@ -1,0 +1,14 @@
+import type { SkillDef } from '../../mcp/tool.ts';
+import { fetchCodeBundleTool } from './fetch-code-bundle.ts';
+import { runReproduceTool } from './run-reproduce.ts';
+
+const paperReSkill: SkillDef = {
+  name: 'paper-re-skill',
+  description: "Check that the paper's results reproduce from its published bundle: the bundle fetched and verified into the reproduction's directory, and its reproduce.sh run in a sandbox (Slurm, docker, apptainer, singularity or this machine) with its log, exit status and wall time recorded.",
+  phases: ['paper'],
+  env: ['SVC_CHECKPOINT_DIR', 'SVC_REPRO_CLONE_POLICY', 'SVC_PHASE1_SANDBOX', 'SVC_PHASE1_DOCKER_IMAGE', 'SVC_PHASE1_APPTAINER_IMAGE', 'SVC_PHASE1_SINGULARITY_IMAGE', 'SVC_PHASE1_ALLOW_FALLBACK', 'SVC_SLURM_PARTITION', 'SLURM_DEFAULT_PARTITION', 'SVC_SLURM_ALLOW_NO_GRES', 'SVC_CLONE_HTTP_TIMEOUT'],
+  usesModel: false,
+  tools: [fetchCodeBundleTool, runReproduceTool],
+};
+
+export default paperReSkill;
