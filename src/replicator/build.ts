@@ -2,10 +2,12 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { writeJsonAtomic } from '../core/atomic.ts';
 import { UpstreamAnswerError } from '../core/errors.ts';
+import { hashTree } from '../agent/files-diff.ts';
 import { runReact } from '../agent/loop.ts';
 import { type NodeTools, toolDescriptions } from '../agent/tools.ts';
 import type { ModelClient } from '../llm/client.ts';
 import type { PaperSource } from '../replicate/paper.ts';
+import { patchCommandDir } from './apply-patch.ts';
 import { replicatorSystem, replicatorTask } from './prompts.ts';
 import { REPRODUCE_SH, reproduceShAt, submissionRoot } from './submission.ts';
 
@@ -31,8 +33,8 @@ export type BuildInput = {
   /** 0: the agent's default */
   maxSteps: number;
   overwrite: boolean;
-  /** the coding tools, every call made in outputDir and stopped by this signal */
-  tools: (workDir: string, signal: AbortSignal) => NodeTools | Promise<NodeTools>;
+  /** the coding tools, every call made in workDir, stopped by this signal, with binDir first on PATH */
+  tools: (workDir: string, signal: AbortSignal, binDir: string) => NodeTools | Promise<NodeTools>;
   signal: AbortSignal;
 };
 
@@ -45,6 +47,7 @@ export type BuildResult = {
   finished: boolean;
   timed_out: boolean;
   elapsed_sec: number;
+  /** files added or changed in output_dir, relative to it */
   files_written: string[];
   model: string;
   record_path: string;
@@ -67,11 +70,22 @@ export async function buildReproduce(input: BuildInput): Promise<BuildResult | S
   // only a script the agent made counts, never one left from before
   if (existing) rmSync(existing);
 
+  const bin = patchCommandDir();
+  try {
+    return await runBuild(input, bin.dir);
+  } finally {
+    bin.remove();
+  }
+}
+
+async function runBuild(input: BuildInput, binDir: string): Promise<BuildResult> {
+  const { outputDir } = input;
   const limit = AbortSignal.timeout(Math.min(input.timeLimitSec * 1000, MAX_TIMER_MS));
   const signal = AbortSignal.any([input.signal, limit]);
   const maxSteps = input.maxSteps > 0 ? input.maxSteps : input.iterative ? ITERATIVE_STEP_CAP : DEFAULT_MAX_STEPS;
   const startedAt = new Date();
-  const tools = await input.tools(outputDir, signal);
+  const before = hashTree(outputDir);
+  const tools = await input.tools(outputDir, signal, binDir);
   const prompt = { toolDesc: toolDescriptions(tools.infos), workDir: outputDir, iterative: input.iterative, maxSteps, timeLimitSec: input.timeLimitSec, paper: input.paper.text, rubric: input.rubric };
   const loop = await runReact(
     {
@@ -99,7 +113,7 @@ export async function buildReproduce(input: BuildInput): Promise<BuildResult | S
     finished,
     timed_out: timedOut,
     elapsed_sec: Math.round((Date.now() - startedAt.getTime()) / 100) / 10,
-    files_written: [...new Set(loop.artifacts.filter((a) => a.type === 'code' && typeof a.filename === 'string').map((a) => a.filename as string))].sort(),
+    files_written: written(before, hashTree(outputDir)),
     model: input.model,
     record_path: join(input.checkpoint, RECORD_FILE),
   };
@@ -116,6 +130,11 @@ export async function buildReproduce(input: BuildInput): Promise<BuildResult | S
   });
   if (error !== null && !timedOut) throw new UpstreamAnswerError(error, `the agent's trace is in ${result.record_path}`);
   return result;
+}
+
+/** Files the build added or changed, whichever tool made them (write_code, a patch, a command). */
+function written(before: Map<string, string>, after: Map<string, string>): string[] {
+  return [...after].filter(([path, sha]) => before.get(path) !== sha).map(([path]) => path).sort();
 }
 
 /** Why the build did not give a reproduce.sh, or null when it did. */

@@ -22,7 +22,7 @@ export const buildReproduceShTool = defineTool({
     'The build stops when time_limit_sec is spent (timed_out, and no reproduce.sh is claimed). iterative_agent false: one planning answer, then build, run once and finish (max_steps 0 means ' +
     `${DEFAULT_MAX_STEPS}); true: keep improving until the agent finishes or the time is spent. An existing reproduce.sh is kept ({skipped: true, reason}) unless overwrite. ` +
     `Writes ${RECORD_FILE} in the checkpoint and returns {output_dir, submission_root, reproduce_sh, steps, finished, timed_out, elapsed_sec, files_written, model, record_path}; ` +
-    'an agent that ends without its own reproduce.sh is an error.',
+    'files_written lists the files of output_dir the build added or changed; an agent that ends without its own reproduce.sh is an error. apply_patch and applypatch (a unified diff from a file or stdin) are on the agent\'s PATH.',
   params: toolParams({
     paper_path: T.Optional(T.String({ description: 'the paper (.tex, .md or .pdf): absolute inside the checkpoint, or relative to it' })),
     paper_text: T.Optional(T.String({ description: 'the paper as text, when no paper_path is given' })),
@@ -60,7 +60,7 @@ export const buildReproduceShTool = defineTool({
       iterative: args.iterative_agent,
       maxSteps: args.max_steps,
       overwrite: args.overwrite,
-      tools: (dir, signal) => localCodingTools(ctx.env, dir, signal),
+      tools: (dir, signal, binDir) => localCodingTools(ctx.env, dir, signal, binDir),
       signal: ctx.signal,
     });
   },

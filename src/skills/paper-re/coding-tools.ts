@@ -1,3 +1,4 @@
+import { delimiter } from 'node:path';
 import { withoutWorkDir, type NodeTools } from '../../agent/tools.ts';
 import { oneLine } from '../../core/errors.ts';
 import { checkArguments } from '../../mcp/arguments.ts';
@@ -14,12 +15,13 @@ const TOOLS: ToolDef<any>[] = [readFile, writeCode, runCode, runBash];
 /**
  * The coding tools called in this process, as a node's tools are through the pool: the same
  * argument check, every call in workDir whatever the model gave, and stopped by the signal.
- * Running them here spares a skill server per build; the sandbox is the local machine.
+ * Running them here spares a skill server per build; the sandbox is the local machine, with
+ * binDir (the patch commands) first on PATH.
  */
-export function localCodingTools(env: ToolContext['env'], workDir: string, signal: AbortSignal): NodeTools {
+export function localCodingTools(env: ToolContext['env'], workDir: string, signal: AbortSignal, binDir: string): NodeTools {
   const byName = new Map(TOOLS.map((t) => [t.name, t]));
   const infos: ToolInfo[] = TOOLS.map((t) => ({ skill: 'coding-skill', name: t.name, description: t.description, inputSchema: JSON.parse(JSON.stringify(t.params)) as Record<string, unknown>, ...(t.timeoutS ? { timeoutS: t.timeoutS } : {}) }));
-  const toolEnv = { ...env, SVC_WORK_DIR: workDir };
+  const toolEnv = { ...env, SVC_WORK_DIR: workDir, PATH: env.PATH ? `${binDir}${delimiter}${env.PATH}` : binDir };
   return {
     infos,
     specs: infos.map((t) => ({ name: t.name, description: t.description, parameters: withoutWorkDir(t.inputSchema) })),

@@ -136,6 +136,21 @@ describe('build_reproduce_sh', () => {
     expect(bash(r.reproduce_sh).out).toContain('best (code/best/shell.js): "comparisons":20573');
   });
 
+  test('apply_patch and applypatch are on the agent\'s PATH: a diff it applies makes its reproduce.sh', async () => {
+    const create = ['--- /dev/null', '+++ b/reproduce.sh', '@@ -0,0 +1,2 @@', '+#!/usr/bin/env bash', '+echo first', ''].join('\n');
+    const edit = ['--- a/reproduce.sh', '+++ b/reproduce.sh', '@@ -1,2 +1,2 @@', ' #!/usr/bin/env bash', '-echo first', '+node code/best/shell.js', ''].join('\n');
+    f = replicateFixture([
+      { toolCalls: [{ name: 'run_bash', args: { command: `applypatch <<'EOF'\n${create}EOF\ncat > fix.diff <<'EOF'\n${edit}EOF\napply_patch fix.diff && rm fix.diff` } }] },
+      { toolCalls: [{ name: 'run_bash', args: { command: 'bash reproduce.sh' } }] },
+      { text: JSON.stringify({ status: 'success', summary: 'patched in', artifacts: ['reproduce.sh'] }) },
+    ]);
+    seedBundle(sandbox());
+    const r = await build();
+    expect(r).toMatchObject({ reproduce_sh: join(sandbox(), 'reproduce.sh'), finished: true, steps: 3, files_written: ['reproduce.sh'] });
+    expect(readFileSync(r.reproduce_sh, 'utf8')).toBe('#!/usr/bin/env bash\nnode code/best/shell.js\n');
+    expect(bash(r.reproduce_sh).out).toContain('"comparisons":20573');
+  });
+
   test('output_dir outside the checkpoint is refused before any model call', async () => {
     f = replicateFixture();
     expect(await errorOf(build({ output_dir: '../elsewhere' }))).toContain('output_dir');
