@@ -7,8 +7,10 @@ import { runReact } from '../agent/loop.ts';
 import { type NodeTools, toolDescriptions } from '../agent/tools.ts';
 import type { ModelClient } from '../llm/client.ts';
 import type { PaperSource } from '../replicate/paper.ts';
+import type { NodeExec } from '../sandbox/node-command.ts';
 import { patchCommandDir } from './apply-patch.ts';
 import { replicatorSystem, replicatorTask } from './prompts.ts';
+import type { BuildSandbox } from './sandbox.ts';
 import { REPRODUCE_SH, reproduceShAt, submissionRoot } from './submission.ts';
 
 export const RECORD_FILE = 'ors_replicator.json';
@@ -33,8 +35,9 @@ export type BuildInput = {
   /** 0: the agent's default */
   maxSteps: number;
   overwrite: boolean;
-  /** the coding tools, every call made in workDir, stopped by this signal, with binDir first on PATH */
-  tools: (workDir: string, signal: AbortSignal, binDir: string) => NodeTools | Promise<NodeTools>;
+  sandbox: BuildSandbox;
+  /** the coding tools, every call made in workDir, stopped by this signal, with binDir first on PATH and run as exec says */
+  tools: (workDir: string, signal: AbortSignal, binDir: string, exec: NodeExec | undefined) => NodeTools | Promise<NodeTools>;
   signal: AbortSignal;
 };
 
@@ -50,6 +53,7 @@ export type BuildResult = {
   /** files added or changed in output_dir, relative to it */
   files_written: string[];
   model: string;
+  sandbox_kind: string;
   record_path: string;
 };
 
@@ -85,8 +89,8 @@ async function runBuild(input: BuildInput, binDir: string): Promise<BuildResult>
   const maxSteps = input.maxSteps > 0 ? input.maxSteps : input.iterative ? ITERATIVE_STEP_CAP : DEFAULT_MAX_STEPS;
   const startedAt = new Date();
   const before = hashTree(outputDir);
-  const tools = await input.tools(outputDir, signal, binDir);
-  const prompt = { toolDesc: toolDescriptions(tools.infos), workDir: outputDir, iterative: input.iterative, maxSteps, timeLimitSec: input.timeLimitSec, paper: input.paper.text, rubric: input.rubric };
+  const tools = await input.tools(outputDir, signal, binDir, input.sandbox.exec);
+  const prompt = { toolDesc: toolDescriptions(tools.infos), workDir: outputDir, sandbox: input.sandbox.description, iterative: input.iterative, maxSteps, timeLimitSec: input.timeLimitSec, paper: input.paper.text, rubric: input.rubric };
   const loop = await runReact(
     {
       model: input.client,
@@ -115,12 +119,14 @@ async function runBuild(input: BuildInput, binDir: string): Promise<BuildResult>
     elapsed_sec: Math.round((Date.now() - startedAt.getTime()) / 100) / 10,
     files_written: written(before, hashTree(outputDir)),
     model: input.model,
+    sandbox_kind: input.sandbox.kind,
     record_path: join(input.checkpoint, RECORD_FILE),
   };
   const error = failure(result, loop.error, made);
   writeJsonAtomic(result.record_path, {
     ...result,
     error,
+    sandbox_warning: input.sandbox.warning ?? null,
     summary: loop.summary,
     paper: input.paper.what,
     paper_sha256: input.paper.sha256,

@@ -11,6 +11,8 @@ const MAX_LISTED_FILES = 80;
 export type ReplicatorPromptInput = {
   toolDesc: string;
   workDir: string;
+  /** where run_code and run_bash run */
+  sandbox: string;
   iterative: boolean;
   maxSteps: number;
   timeLimitSec: number;
@@ -31,6 +33,7 @@ export function replicatorSystem(p: ReplicatorPromptInput): string {
       tool_desc: p.toolDesc,
       work_dir: p.workDir,
       files: fileList(p.workDir),
+      sandbox: p.sandbox,
       mode: p.iterative ? ITERATIVE : PLAN_THEN_BUILD,
       max_steps: p.maxSteps,
       time_limit_minutes: Math.max(1, Math.round(p.timeLimitSec / 60)),

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { oneLine } from '../../../../src/core/errors.ts';
 import { buildReproduceShTool } from '../../../../src/skills/paper-re/build-reproduce.ts';
 import type { Step } from '../../../support/model-server.ts';
+import { ensureNodeImage, NODE_TEST_IMAGE } from '../../../support/container.ts';
 import { callTool } from '../coding/tool-call.ts';
 import { type Fixture, replicateFixture } from '../replicate/replicate-env.ts';
 
@@ -52,6 +53,7 @@ describe('build_reproduce_sh', () => {
       elapsed_sec: expect.any(Number),
       files_written: ['reproduce.sh'],
       model: 'replicator-model',
+      sandbox_kind: 'local',
       record_path: join(f.ckpt, 'ors_replicator.json'),
     });
     expect(new Set(promptNames())).toEqual(new Set(['paper_re/replicator']));
@@ -168,9 +170,34 @@ describe('build_reproduce_sh', () => {
     expect(f.server.requests).toHaveLength(0);
   });
 
-  test('a sandbox other than the local one is refused, not run elsewhere silently', async () => {
+  test('sandbox_kind slurm, or docker without an image, is refused before any model call', async () => {
     f = replicateFixture();
-    expect(await errorOf(build({ sandbox_kind: 'docker', container_image: 'busybox' }))).toContain('local sandbox only');
+    expect(await errorOf(build({ sandbox_kind: 'slurm' }))).toContain('sandbox_kind slurm is not one the build runs in');
+    expect(await errorOf(build({ sandbox_kind: 'docker' }))).toContain('sandbox_kind docker needs an image (give container_image)');
     expect(f.server.requests).toHaveLength(0);
   });
+
+  test('a docker daemon that cannot be reached fails loud, and runs locally with SVC_PHASE1_ALLOW_FALLBACK=1', async () => {
+    f = replicateFixture();
+    seedBundle(sandbox());
+    const away = { DOCKER_HOST: 'unix:///nonexistent/docker.sock' };
+    expect(await errorOf(build({ container_image: NODE_TEST_IMAGE }, away))).toContain('sandbox docker: the docker daemon is unreachable');
+    expect(f.server.requests).toHaveLength(0);
+    const r = await build({ container_image: NODE_TEST_IMAGE }, { ...away, SVC_PHASE1_ALLOW_FALLBACK: '1' });
+    expect(r).toMatchObject({ sandbox_kind: 'local', finished: true });
+    expect(JSON.parse(readFileSync(r.record_path, 'utf8')).sandbox_warning).toContain('running locally because SVC_PHASE1_ALLOW_FALLBACK=1');
+  });
+
+  test('container_image: the agent\'s commands run in the docker image; its reproduce.sh works there and here', async () => {
+    const image = await ensureNodeImage();
+    if ('reason' in image) throw new Error(`no container runtime here: ${image.reason}`);
+    f = replicateFixture([{ toolCalls: [{ name: 'run_bash', args: { command: 'test -f /.dockerenv && echo inside-the-container' } }] }]);
+    seedBundle(sandbox());
+    const r = await build({ container_image: NODE_TEST_IMAGE });
+    expect(r).toMatchObject({ sandbox_kind: 'docker', finished: true, reproduce_sh: join(sandbox(), 'reproduce.sh') });
+    const trace = JSON.parse(readFileSync(r.record_path, 'utf8')).trace.join('\n');
+    expect(trace).toContain('inside-the-container');
+    expect(trace).toContain('comparisons');
+    expect(bash(r.reproduce_sh).out).toContain('best (code/best/shell.js): "comparisons":20573');
+  }, 60_000);
 });
