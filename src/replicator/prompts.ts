@@ -22,7 +22,7 @@ export type ReplicatorPromptInput = {
 };
 
 const PLAN_THEN_BUILD =
-  'Plan first: in your first answer, read the bundle (README, results, code) and state in a sentence or two which experiments reproduce.sh will run. Then build the script, run it once, fix what fails and finish; do not keep polishing once it runs.';
+  'Plan once: with your first tool calls, read the bundle (README, results, code) and say in a sentence or two which experiments reproduce.sh will run. Then build the script, run it once, fix what fails and finish; do not keep polishing once it runs.';
 const ITERATIVE =
   'Work iteratively: build the script, run it, compare what it prints with the paper, and improve it step by step (more of the reported experiments, fewer failures) until it reproduces everything it can; then finish.';
 
