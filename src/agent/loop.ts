@@ -29,6 +29,8 @@ export type LoopResult = {
   toolCounts: Record<string, number>;
   /** model answers asked for */
   steps: number;
+  /** the step budget ran out before the model finished */
+  stepLimit: boolean;
 };
 
 const NUDGE_EARLY = 'Refused: you have not run any code yet, so there is nothing to report. Run your code (run_code or run_bash) first, then finish with the JSON object.';
@@ -84,7 +86,7 @@ export async function runReact(spec: ReactSpec, tools: NodeTools): Promise<LoopR
     { role: 'system', content: spec.system },
     { role: 'user', content: spec.user },
   ];
-  const r: LoopResult = { status: 'failed', summary: '', declared: [], artifacts: [], error: null, trace: [], stopped: false, commands: [], toolCounts: {}, steps: 0 };
+  const r: LoopResult = { status: 'failed', summary: '', declared: [], artifacts: [], error: null, trace: [], stopped: false, commands: [], toolCounts: {}, steps: 0, stepLimit: false };
   const code = new Map<unknown, Record<string, unknown>>();
   const results: Record<string, unknown>[] = [];
   let execRan = false;
@@ -158,6 +160,7 @@ export async function runReact(spec: ReactSpec, tools: NodeTools): Promise<LoopR
 
   const limit = `ReAct step limit (${spec.maxStepsName}) reached`;
   r.trace.push(`· ${limit}`);
+  r.stepLimit = true;
   if (!execOutput) return end('failed', limit);
   // the work ran and printed: it is judged on what it produced
   r.summary = lastText.trim() !== '' ? headTail(lastText, 2000) : `${limit} after running code`;

@@ -107,7 +107,8 @@ async function runBuild(input: BuildInput, binDir: string): Promise<BuildResult>
   );
   const timedOut = loop.stopped && limit.aborted;
   const made = reproduceShAt(outputDir);
-  const finished = loop.status === 'success';
+  // at the step limit the loop keeps work that printed output, but this agent never said it was done
+  const finished = loop.status === 'success' && !loop.stepLimit;
   const result: BuildResult = {
     output_dir: outputDir,
     submission_root: submissionRoot(outputDir),
@@ -122,7 +123,7 @@ async function runBuild(input: BuildInput, binDir: string): Promise<BuildResult>
     sandbox_kind: input.sandbox.kind,
     record_path: join(input.checkpoint, RECORD_FILE),
   };
-  const error = failure(result, loop.error, made);
+  const error = failure(result, loop.error, loop.stepLimit, made);
   writeJsonAtomic(result.record_path, {
     ...result,
     error,
@@ -144,9 +145,9 @@ function written(before: Map<string, string>, after: Map<string, string>): strin
 }
 
 /** Why the build did not give a reproduce.sh, or null when it did. */
-function failure(r: BuildResult, loopError: string | null, made: string | null): string | null {
+function failure(r: BuildResult, loopError: string | null, stepLimit: boolean, made: string | null): string | null {
   if (r.timed_out) return `the build ran out of time (${loopError ?? 'time limit'}); no ${REPRODUCE_SH} is claimed`;
-  if (!r.finished) return `the agent did not finish: ${loopError ?? 'no reason given'}`;
+  if (!r.finished) return `the agent did not finish: ${loopError ?? (stepLimit ? `it used all ${r.steps} of its steps (max_steps)` : 'no reason given')}`;
   if (made === null) return `the agent finished without a ${REPRODUCE_SH} at the submission root ${r.submission_root}`;
   return null;
 }

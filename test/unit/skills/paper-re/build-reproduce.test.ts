@@ -128,6 +128,17 @@ describe('build_reproduce_sh', () => {
     expect(record.error).toContain('without a reproduce.sh');
   });
 
+  test('max_steps spent before the agent finishes: its script is not claimed, the build fails saying so', async () => {
+    f = replicateFixture();
+    seedBundle(sandbox());
+    // read, read, write, run: the fifth answer, the finish, is never asked for
+    const err = await errorOf(build({ max_steps: 4 }));
+    expect(err).toContain('the agent did not finish: it used all 4 of its steps (max_steps)');
+    expect(f.server.requests).toHaveLength(4);
+    const record = JSON.parse(readFileSync(join(f.ckpt, 'ors_replicator.json'), 'utf8'));
+    expect(record).toMatchObject({ reproduce_sh: null, finished: false, timed_out: false, steps: 4, files_written: ['reproduce.sh'] });
+  });
+
   test('a repository built in a nested submission/ is the submission root; a stray top-level script is ignored', async () => {
     f = replicateFixture();
     seedBundle(join(sandbox(), 'submission'));
