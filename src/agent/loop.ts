@@ -1,5 +1,6 @@
 import { oneLine } from '../core/errors.ts';
-import type { ChatMessage, Completion } from '../llm/types.ts';
+import type { ModelClient, ModelRole } from '../llm/client.ts';
+import type { CallMeta, ChatMessage, Completion } from '../llm/types.ts';
 import type { NodeTask } from '../search/contract.ts';
 import { contextWindow } from './context.ts';
 import { parseFinish } from './finish.ts';
@@ -26,6 +27,10 @@ export type LoopResult = {
   /** the commands exec tools ran, in order */
   commands: string[];
   toolCounts: Record<string, number>;
+  /** model answers asked for */
+  steps: number;
+  /** the step budget ran out before the model finished */
+  stepLimit: boolean;
 };
 
 const NUDGE_EARLY = 'Refused: you have not run any code yet, so there is nothing to report. Run your code (run_code or run_bash) first, then finish with the JSON object.';
@@ -33,18 +38,55 @@ const NUDGE_FAILED = 'Refused: "status": "failed" is not accepted. Find out what
 const NUDGE_FORMAT = 'Call a tool, or finish with only the JSON object {"status": "success", "summary": "...", "artifacts": [...]}.';
 
 /**
+ * What a ReAct loop needs besides its tools: the model and role that answer, the opening
+ * messages, the step budget and the signal that stops it. A node's loop and the replicator's are
+ * the same loop with different specs.
+ */
+export type ReactSpec = {
+  model: Pick<ModelClient, 'complete'>;
+  role: ModelRole;
+  system: string;
+  user: string;
+  maxSteps: number;
+  /** names the step budget in the trace, e.g. SVC_MAX_REACT=80 */
+  maxStepsName: string;
+  meta: CallMeta;
+  signal: AbortSignal;
+  /** why the loop was stopped, read once its signal fired */
+  stopReason: () => string;
+};
+
+/**
  * The ReAct loop of one node: the model calls tools (each call made for the node, in its work
  * directory) until it finishes with its JSON, the step budget is spent, or the node's signal stops
  * it. It is given no tool choice only once an exec tool has run, which is when it may finish.
  */
-export async function reactLoop(task: NodeTask, tools: NodeTools): Promise<LoopResult> {
+export function reactLoop(task: NodeTask, tools: NodeTools): Promise<LoopResult> {
   const { ctx, node, signal } = task;
-  const maxSteps = ctx.settings.maxReact;
+  return runReact(
+    {
+      model: ctx.model,
+      role: 'bfts',
+      system: systemPrompt(task, toolDescriptions(tools.infos)),
+      user: nodeTaskPrompt(task),
+      maxSteps: ctx.settings.maxReact,
+      maxStepsName: `SVC_MAX_REACT=${ctx.settings.maxReact}`,
+      meta: { phase: 'bfts', node_id: node.id, component: 'agent', op: 'react_step' },
+      signal,
+      stopReason: () => stopReason(task),
+    },
+    tools,
+  );
+}
+
+/** The loop itself, for any agent that works through tools until it finishes with its JSON. */
+export async function runReact(spec: ReactSpec, tools: NodeTools): Promise<LoopResult> {
+  const { signal, maxSteps } = spec;
   const history: ChatMessage[] = [
-    { role: 'system', content: systemPrompt(task, toolDescriptions(tools.infos)) },
-    { role: 'user', content: nodeTaskPrompt(task) },
+    { role: 'system', content: spec.system },
+    { role: 'user', content: spec.user },
   ];
-  const r: LoopResult = { status: 'failed', summary: '', declared: [], artifacts: [], error: null, trace: [], stopped: false, commands: [], toolCounts: {} };
+  const r: LoopResult = { status: 'failed', summary: '', declared: [], artifacts: [], error: null, trace: [], stopped: false, commands: [], toolCounts: {}, steps: 0, stepLimit: false };
   const code = new Map<unknown, Record<string, unknown>>();
   const results: Record<string, unknown>[] = [];
   let execRan = false;
@@ -59,19 +101,20 @@ export async function reactLoop(task: NodeTask, tools: NodeTools): Promise<LoopR
   };
 
   for (let step = 1; step <= maxSteps; step++) {
-    if (signal.aborted) return stop(r, task, end);
+    if (signal.aborted) return stop(r, spec, end);
+    r.steps = step;
     let answer: Completion;
     try {
-      answer = await ctx.model.complete({
-        role: 'bfts',
+      answer = await spec.model.complete({
+        role: spec.role,
         messages: contextWindow(history),
         tools: tools.specs,
         toolChoice: execRan ? 'auto' : 'required',
-        meta: { phase: 'bfts', node_id: node.id, component: 'agent', op: 'react_step' },
+        meta: spec.meta,
         signal,
       });
     } catch (err) {
-      if (signal.aborted) return stop(r, task, end);
+      if (signal.aborted) return stop(r, spec, end);
       if (!isToolChoiceViolation(err)) return end('failed', `model call failed at step ${step}: ${oneLine(err)}`);
       // the model tried to stop calling tools before any code ran: an early finish
       if (++earlyFinishes > 1) return end('failed', 'the model finished twice without running any code');
@@ -111,12 +154,13 @@ export async function reactLoop(task: NodeTask, tools: NodeTools): Promise<LoopR
       if (done.command !== null) r.commands.push(done.command);
       if (done.artifact?.type === 'code') code.set(done.artifact.filename, done.artifact);
       else if (done.artifact) results.push(done.artifact);
-      if (signal.aborted) return stop(r, task, end);
+      if (signal.aborted) return stop(r, spec, end);
     }
   }
 
-  const limit = `ReAct step limit (SVC_MAX_REACT=${maxSteps}) reached`;
+  const limit = `ReAct step limit (${spec.maxStepsName}) reached`;
   r.trace.push(`· ${limit}`);
+  r.stepLimit = true;
   if (!execOutput) return end('failed', limit);
   // the work ran and printed: it is judged on what it produced
   r.summary = lastText.trim() !== '' ? headTail(lastText, 2000) : `${limit} after running code`;
@@ -128,9 +172,9 @@ function isToolChoiceViolation(err: unknown): boolean {
   return /tool choice was required/i.test(oneLine(err));
 }
 
-function stop(r: LoopResult, task: NodeTask, end: (s: 'failed', e: string) => LoopResult): LoopResult {
+function stop(r: LoopResult, spec: ReactSpec, end: (s: 'failed', e: string) => LoopResult): LoopResult {
   r.stopped = true;
-  const why = stopReason(task);
+  const why = spec.stopReason();
   r.trace.push(`· ${why}`);
   return end('failed', why);
 }

@@ -108,7 +108,7 @@ async function runLoop(task: NodeTask): Promise<LoopResult> {
   } catch (err) {
     // a prompt or tool listing that breaks is the node's failure, not the run's
     const error = `agent loop failed: ${oneLine(err)}`;
-    return { status: 'failed', summary: '', declared: [], artifacts: [], error, trace: [`· ${error}`], stopped: task.signal.aborted, commands: [], toolCounts: {} };
+    return { status: 'failed', summary: '', declared: [], artifacts: [], error, trace: [`· ${error}`], stopped: task.signal.aborted, commands: [], toolCounts: {}, steps: 0, stepLimit: false };
   }
 }
 

@@ -38,7 +38,8 @@ function takesWorkDir(t: ToolInfo): boolean {
   return props !== null && typeof props === 'object' && Object.hasOwn(props, 'work_dir');
 }
 
-function withoutWorkDir(schema: Record<string, unknown>): Record<string, unknown> {
+/** A tool schema without its work_dir argument, which the caller fixes. */
+export function withoutWorkDir(schema: Record<string, unknown>): Record<string, unknown> {
   const props = schema.properties;
   if (props === null || typeof props !== 'object' || !Object.hasOwn(props, 'work_dir')) return schema;
   const { work_dir: _, ...rest } = props as Record<string, unknown>;

@@ -3,7 +3,7 @@ import type { ReplyStep } from './model-server.ts';
 import { bareToolName, messagesOf, type OpenAIChatRequest, offeredTool, offersTools, textOf } from './scripted-request.ts';
 
 /** A tool call of the conversation so far, with the text of its result (null when none came back). */
-type Call = { name: string; args: Record<string, unknown>; result: string | null };
+export type Call = { name: string; args: Record<string, unknown>; result: string | null };
 
 /** What a tool's result says: whether it worked, what a program printed, what went wrong. */
 type Outcome = { ok: boolean; stdout: string; error: string };
@@ -59,7 +59,7 @@ function finish(calls: Call[], v: Variant, failure: string | null, measured?: Re
 }
 
 /** The tool calls of the conversation in order, each with the result that answered it. */
-function history(body: OpenAIChatRequest): Call[] {
+export function history(body: OpenAIChatRequest): Call[] {
   const calls: (Call & { id: string })[] = [];
   for (const m of messagesOf(body)) {
     if (m.role === 'assistant' && Array.isArray(m.tool_calls)) {
@@ -83,7 +83,7 @@ function parseArgs(raw: unknown): Record<string, unknown> {
 }
 
 /** A tool result read tolerantly: JSON `{result}`, `{error}` or the result itself, or plain text. */
-function outcome(call: Call): Outcome {
+export function outcome(call: Call): Outcome {
   if (call.result === null) return { ok: false, stdout: '', error: 'no result came back' };
   let v: unknown;
   try {

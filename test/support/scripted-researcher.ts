@@ -1,5 +1,6 @@
 import type { ReplyStep } from './model-server.ts';
 import { agentStep } from './scripted-agent.ts';
+import { replicatorStep } from './scripted-replicator.ts';
 import { figureCaptionReply, figureReviewReply, singleFigureReviewReply, tableReviewReply } from './scripted-figures.ts';
 import { ideaAgentReply, ideaDiscussionReply, ideaSynthesisReply } from './scripted-ideas.ts';
 import { judgeReply, metricSpecReply } from './scripted-judge.ts';
@@ -26,6 +27,8 @@ export function researcherReply(body: OpenAIChatRequest): ReplyStep {
   switch (name) {
     case 'agent/system':
       return agentStep(body);
+    case 'paper_re/replicator':
+      return replicatorStep(body);
     case 'evaluator/judge':
       return { text: judgeReply(body) };
     case 'evaluator/metric_spec':
