@@ -1,4 +1,5 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { writeJsonAtomic } from '../core/atomic.ts';
 import { UpstreamAnswerError } from '../core/errors.ts';
@@ -8,10 +9,10 @@ import { type NodeTools, toolDescriptions } from '../agent/tools.ts';
 import type { ModelClient } from '../llm/client.ts';
 import type { PaperSource } from '../replicate/paper.ts';
 import type { NodeExec } from '../sandbox/node-command.ts';
-import { patchCommandDir } from './apply-patch.ts';
+import { applyPatchDir } from '../reproduce/apply-patch.ts';
+import { REPRODUCE_SCRIPT, reproduceScriptAt, submissionDir } from '../reproduce/submission.ts';
 import { replicatorSystem, replicatorTask } from './prompts.ts';
 import type { BuildSandbox } from './sandbox.ts';
-import { REPRODUCE_SH, reproduceShAt, submissionRoot } from './submission.ts';
 
 export const RECORD_FILE = 'ors_replicator.json';
 /** Steps of a plan-then-build agent when max_steps is 0: room to read, write, run and fix a few times. */
@@ -67,18 +68,18 @@ export type Skipped = { skipped: true; reason: string; output_dir: string; submi
 export async function buildReproduce(input: BuildInput): Promise<BuildResult | Skipped> {
   const { outputDir } = input;
   mkdirSync(outputDir, { recursive: true });
-  const existing = reproduceShAt(outputDir);
+  const existing = reproduceScriptAt(outputDir);
   if (existing && !input.overwrite) {
-    return { skipped: true, reason: `${relative(outputDir, existing)} already exists; overwrite is false`, output_dir: outputDir, submission_root: submissionRoot(outputDir), reproduce_sh: existing };
+    return { skipped: true, reason: `${relative(outputDir, existing)} already exists; overwrite is false`, output_dir: outputDir, submission_root: submissionDir(outputDir), reproduce_sh: existing };
   }
   // only a script the agent made counts, never one left from before
   if (existing) rmSync(existing);
 
-  const bin = patchCommandDir();
+  const bin = applyPatchDir(mkdtempSync(join(tmpdir(), 'svc-apply-patch-')));
   try {
-    return await runBuild(input, bin.dir);
+    return await runBuild(input, bin);
   } finally {
-    bin.remove();
+    rmSync(bin, { recursive: true, force: true });
   }
 }
 
@@ -106,12 +107,12 @@ async function runBuild(input: BuildInput, binDir: string): Promise<BuildResult>
     tools,
   );
   const timedOut = loop.stopped && limit.aborted;
-  const made = reproduceShAt(outputDir);
+  const made = reproduceScriptAt(outputDir);
   // at the step limit the loop keeps work that printed output, but this agent never said it was done
   const finished = loop.status === 'success' && !loop.stepLimit;
   const result: BuildResult = {
     output_dir: outputDir,
-    submission_root: submissionRoot(outputDir),
+    submission_root: submissionDir(outputDir),
     // a script from a build cut short is unfinished work, not a reproduction
     reproduce_sh: finished && !timedOut ? made : null,
     steps: loop.steps,
@@ -146,8 +147,8 @@ function written(before: Map<string, string>, after: Map<string, string>): strin
 
 /** Why the build did not give a reproduce.sh, or null when it did. */
 function failure(r: BuildResult, loopError: string | null, stepLimit: boolean, made: string | null): string | null {
-  if (r.timed_out) return `the build ran out of time (${loopError ?? 'time limit'}); no ${REPRODUCE_SH} is claimed`;
+  if (r.timed_out) return `the build ran out of time (${loopError ?? 'time limit'}); no ${REPRODUCE_SCRIPT} is claimed`;
   if (!r.finished) return `the agent did not finish: ${loopError ?? (stepLimit ? `it used all ${r.steps} of its steps (max_steps)` : 'no reason given')}`;
-  if (made === null) return `the agent finished without a ${REPRODUCE_SH} at the submission root ${r.submission_root}`;
+  if (made === null) return `the agent finished without a ${REPRODUCE_SCRIPT} at the submission root ${r.submission_root}`;
   return null;
 }

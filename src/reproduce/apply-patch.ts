@@ -1,24 +1,23 @@
 /**
- * Bridge rule 2: a reproduction run on this machine finds a patch command on PATH under the two
- * names agents use, `apply_patch` and `applypatch` (container images bring their own). It applies
- * a unified diff, from its file arguments or stdin, to the current directory: `git apply`, which
- * also works outside a repository, else `patch -p1`.
+ * Bridge rule 2: a reproduction or its build run on this machine finds a patch command on PATH
+ * under the two names agents use, `apply_patch` and `applypatch` (container images bring their
+ * own). It applies a unified diff from a file or stdin in the current directory with patch, else
+ * git apply kept from climbing to a repository above (which would read the paths from that
+ * repository's top).
  */
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const APPLY_PATCH_NAMES = ['apply_patch', 'applypatch'] as const;
 
-const SCRIPT = `#!/bin/sh
-# apply_patch [FILE...]: applies a unified diff (FILE, or stdin) to the current directory
-tmp=$(mktemp) || exit 1
-trap 'rm -f "$tmp"' EXIT
-if [ $# -gt 0 ]; then cat -- "$@" > "$tmp" || exit 1; else cat > "$tmp"; fi
-if command -v git >/dev/null 2>&1 && git apply --check "$tmp" 2>/dev/null; then
-  git apply "$tmp"
-  exit $?
+const SCRIPT = `#!/usr/bin/env bash
+# apply_patch [FILE]: applies a unified diff (FILE, else stdin) in the current directory.
+set -euo pipefail
+if command -v patch >/dev/null 2>&1; then
+  if [ $# -gt 0 ]; then exec patch -p1 --forward --batch -i "$1"; fi
+  exec patch -p1 --forward --batch
 fi
-patch -p1 --forward --batch < "$tmp"
+GIT_CEILING_DIRECTORIES="$(dirname "$PWD")" exec git apply --recount --whitespace=nowarn "\${1:--}"
 `;
 
 /** Writes both commands into `dir` (created when missing) and returns it, for the front of PATH. */

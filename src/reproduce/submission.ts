@@ -1,7 +1,7 @@
 /**
- * Where a reproduction runs (bridge rule 1): an agent that built its repository in a nested
- * `submission/` directory runs it there, next to its sources; a stray top-level reproduce.sh beside
- * that directory is ignored.
+ * Where a reproduction's repository is (bridge rule 1): an agent that built it in a nested
+ * `submission/` directory has its reproduce.sh run there, next to its sources; a stray top-level
+ * reproduce.sh beside that directory is ignored.
  */
 import { join } from 'node:path';
 import { NotFoundError } from '../core/errors.ts';
@@ -12,11 +12,23 @@ export const REPRODUCE_SCRIPT = 'reproduce.sh';
 export const REPRODUCE_LOG = 'reproduce.log';
 export const SUBMISSION_DIR = 'submission';
 
-/** The submission root of `repoDir`: its submission/ when that holds reproduce.sh, else itself when it does; else NotFoundError. */
+/** The submission root of `repoDir`: its submission/ directory when there is one, else itself. */
+export function submissionDir(repoDir: string): string {
+  const nested = join(repoDir, SUBMISSION_DIR);
+  return statOrNull(nested)?.isDirectory() ? nested : repoDir;
+}
+
+/** The reproduce.sh at the submission root, or null when there is none. */
+export function reproduceScriptAt(repoDir: string): string | null {
+  const path = join(submissionDir(repoDir), REPRODUCE_SCRIPT);
+  return isFileAt(path) ? path : null;
+}
+
+/** The submission root a reproduction runs in: it must hold reproduce.sh, else NotFoundError. */
 export function submissionRoot(repoDir: string): string {
   if (!statOrNull(repoDir)?.isDirectory()) throw new NotFoundError(`repo_dir ${printable(repoDir)} is not a directory`, 'give the directory the reproduction was built in');
-  const nested = join(repoDir, SUBMISSION_DIR);
-  if (isFileAt(join(nested, REPRODUCE_SCRIPT))) return nested;
-  if (isFileAt(join(repoDir, REPRODUCE_SCRIPT))) return repoDir;
-  throw new NotFoundError(`repo_dir ${printable(repoDir)} has no ${REPRODUCE_SCRIPT} (nor ${SUBMISSION_DIR}/${REPRODUCE_SCRIPT})`, 'build the reproduction first (build_reproduce_sh), or give the directory that holds it');
+  const root = submissionDir(repoDir);
+  if (isFileAt(join(root, REPRODUCE_SCRIPT))) return root;
+  const where = root === repoDir ? REPRODUCE_SCRIPT : `${SUBMISSION_DIR}/${REPRODUCE_SCRIPT}`;
+  throw new NotFoundError(`repo_dir ${printable(repoDir)} has no ${where}`, 'build the reproduction first (build_reproduce_sh), or give the directory that holds it');
 }
