@@ -1,7 +1,6 @@
-import { lstatSync } from 'node:fs';
+import { constants, lstatSync, type Stats } from 'node:fs';
 import { join, relative } from 'node:path';
-import { constants } from 'node:fs';
-import { readdirOrNull, readRange, statOrNull } from '../core/paths.ts';
+import { readdirOrNull, readRange } from '../core/paths.ts';
 
 /** What the judge is shown of a submission: its files (text of the small ones) and the log of its run. */
 export type SubmissionView = { root: string | null; files: { path: string; bytes: number; text: string | null }[]; log: string | null; logPath: string | null };
@@ -19,12 +18,21 @@ const SKIPPED_DIRS = new Set(['.git', 'node_modules', '__pycache__', '.venv', 'v
  */
 export function submissionRoot(repoDir: string): string {
   const nested = join(repoDir, 'submission');
-  return statOrNull(nested)?.isDirectory() ? nested : repoDir;
+  return lstatOrNull(nested)?.isDirectory() ? nested : repoDir;
+}
+
+/** Links are not followed anywhere in a submission: it cannot show the judge files from outside itself. */
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** reproduce.log of the run: beside reproduce.sh in the submission root, else where the runner left it in repo_dir. */
 export function findLog(repoDir: string): string | null {
-  for (const p of [join(submissionRoot(repoDir), LOG_FILE), join(repoDir, LOG_FILE)]) if (statOrNull(p)?.isFile()) return p;
+  for (const p of [join(submissionRoot(repoDir), LOG_FILE), join(repoDir, LOG_FILE)]) if (lstatOrNull(p)?.isFile()) return p;
   return null;
 }
 
@@ -36,8 +44,7 @@ export function readSubmission(repoDir: string): SubmissionView {
     for (const name of (readdirOrNull(dir) ?? []).sort()) {
       if (files.length >= MAX_FILES_WALKED) return;
       const path = join(dir, name);
-      // links are not followed: a submission cannot show the judge files from outside itself
-      const st = lstatSync(path, { throwIfNoEntry: false });
+      const st = lstatOrNull(path);
       if (!st || st.isSymbolicLink()) continue;
       if (st.isDirectory()) {
         if (!SKIPPED_DIRS.has(name)) walk(path);
@@ -62,9 +69,9 @@ function textOf(path: string, size: number): string | null {
 /** The end of the log: where a run says what it measured and how it ended. */
 function logTail(path: string): string | null {
   try {
-    const size = statOrNull(path)?.size ?? 0;
+    const size = lstatOrNull(path)?.size ?? 0;
     const start = Math.max(0, size - MAX_LOG_TAIL_BYTES);
-    const text = readRange(path, start, size - start).toString('utf8');
+    const text = readRange(path, start, size - start, constants.O_RDONLY | constants.O_NOFOLLOW).toString('utf8');
     return start > 0 ? `[... the first ${start} bytes cut ...]\n${text}` : text;
   } catch {
     return null;

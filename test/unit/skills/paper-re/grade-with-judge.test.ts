@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gradeWithJudgeTool } from '../../../../src/skills/paper-re/grade.ts';
 import { generateRubricTool } from '../../../../src/skills/replicate/generate-rubric.ts';
@@ -152,6 +152,27 @@ describe('grade_with_judge', () => {
     expect(shown).toContain('### reproduce.sh\n```\n#!/bin/sh\nset -e\nnode insertion.js');
     expect(shown).toContain('## reproduce.log\ninsertion sort of 2000 integers (seed 42): 1013583 comparisons');
     expect(shown).not.toContain('stray-top-level-script');
+  });
+
+  test('links are not followed: a linked file, directory or log from outside the submission is not shown', async () => {
+    f = gradeFixture((a) => verdict(a.control ? 0 : 1));
+    writeRubric(f, node('root', 1, [leaf('a'), leaf('b', 1, 'Code Execution')]));
+    const outside = join(f.dir, 'outside');
+    writeDemoSubmission(outside, { log: true });
+    writeFileSync(join(outside, 'secret.txt'), 'outside-secret\n');
+    mkdirSync(join(f.ckpt, REPO), { recursive: true });
+    writeFileSync(join(f.ckpt, REPO, 'main.js'), 'let comparisons = 0;\n');
+    symlinkSync(join(outside, 'secret.txt'), join(f.ckpt, REPO, 'notes.txt'));
+    symlinkSync(join(outside, 'reproduce.log'), join(f.ckpt, REPO, 'reproduce.log'));
+    symlinkSync(outside, join(f.ckpt, REPO, 'submission'));
+    const r = await grade({ n_runs: 1, skip_negative_control: true });
+    // the linked log is no log of this submission: code_only on by itself
+    expect(r).toMatchObject({ submission_root: join(f.ckpt, REPO), reproduce_log: null, code_only: true, leaves_total: 1 });
+    const shown = judgeRequests()[0]?.messages[0]?.content ?? '';
+    expect(shown).toContain('- main.js (');
+    expect(shown).not.toContain('outside-secret');
+    expect(shown).not.toContain('notes.txt');
+    expect(shown).toContain('(no reproduce.log: the submission was not run)');
   });
 
   test('a missing or invalid rubric: a one-line error, no model asked, nothing written', async () => {
