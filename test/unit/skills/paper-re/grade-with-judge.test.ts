@@ -175,6 +175,22 @@ describe('grade_with_judge', () => {
     expect(shown).toContain('(no reproduce.log: the submission was not run)');
   });
 
+  test('a grade stopped midway throws and writes nothing: an abort is no failed leaf', async () => {
+    const stop = new AbortController();
+    f = gradeFixture(async (a) => {
+      stop.abort();
+      await Bun.sleep(5);
+      return verdict(a.control ? 0 : 1);
+    });
+    writeRubric(f, node('root', 1, Array.from({ length: 6 }, (_, i) => leaf(`l${i}`))));
+    writeDemoSubmission(join(f.ckpt, REPO), { log: true });
+    const args = { rubric_path: 'ors_rubric.json', repo_dir: REPO, paper_path: 'paper/paper.md', max_concurrency: 2 };
+    await rejection(callTool(gradeWithJudgeTool, args, f.env({ SVC_MODEL_JUDGE: 'judge-model' }), stop.signal));
+    expect(f.server.requests.length).toBeLessThanOrEqual(2);
+    expect(existsSync(join(f.ckpt, 'ors_grade.json'))).toBe(false);
+    expect(existsSync(join(f.ckpt, 'reproducibility_report.json'))).toBe(false);
+  });
+
   test('a missing or invalid rubric: a one-line error, no model asked, nothing written', async () => {
     f = gradeFixture(() => verdict(1));
     writeDemoSubmission(join(f.ckpt, REPO), { log: true });
