@@ -4,6 +4,7 @@ import { replicatorStep } from './scripted-replicator.ts';
 import { figureCaptionReply, figureReviewReply, singleFigureReviewReply, tableReviewReply } from './scripted-figures.ts';
 import { ideaAgentReply, ideaDiscussionReply, ideaSynthesisReply } from './scripted-ideas.ts';
 import { judgeReply, metricSpecReply } from './scripted-judge.ts';
+import { judgeLeafReply } from './scripted-judge-ors.ts';
 import { expandReply, lineageReply, rootIdeaReply, selectReply } from './scripted-orchestrator.ts';
 import { configurationsReply, earReadmeReply, keywordsReply } from './scripted-transform.ts';
 import { paperAbstractReply, paperRefineReply, paperReviewReply, paperSectionReply } from './scripted-paper.ts';
@@ -89,6 +90,8 @@ export function researcherReply(body: OpenAIChatRequest): ReplyStep {
       return { text: rubricOneStageReply(body) };
     case 'replicate/rubric_audit':
       return { text: rubricAuditReply(body) };
+    case 'grading/judge_leaf':
+      return { text: judgeLeafReply(body) };
     default:
       if (/one zero-based index/i.test(textOfRoles(body, ['system', 'user']))) return { text: selectReply(body) };
       return { text: `scripted researcher: unknown prompt ${name === null ? '(the first system message has no <!-- prompt: group/name --> line)' : `'${name}'`}` };

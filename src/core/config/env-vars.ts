@@ -44,6 +44,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   v('SVC_MODEL_RUBRIC_AUDIT', 'rubric auditor model'),
   v('SVC_MODEL_REPLICATE', 'replicator model'),
   v('SVC_MODEL_JUDGE', 'reproduction judge model'),
+  v('SVC_JUDGE_CONCURRENCY', 'judge calls grade_with_judge makes at once (1 to 64)', '8'),
   v('PROVIDERA_API_KEY', 'hosted provider A key', null, true),
   v('PROVIDERB_API_KEY', 'hosted provider B key', null, true),
   route('LOCALLLM_HOST', 'local model daemon address'),
