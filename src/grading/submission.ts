@@ -1,11 +1,11 @@
 import { constants, lstatSync, type Stats } from 'node:fs';
 import { join, relative } from 'node:path';
 import { readdirOrNull, readRange } from '../core/paths.ts';
+import { REPRODUCE_LOG, SUBMISSION_DIR } from '../reproduce/submission.ts';
 
 /** What the judge is shown of a submission: its files (text of the small ones) and the log of its run. */
 export type SubmissionView = { root: string | null; files: { path: string; bytes: number; text: string | null }[]; log: string | null; logPath: string | null };
 
-export const LOG_FILE = 'reproduce.log';
 /** Larger files are listed, not shown: a judge grades code and logs, not data. */
 const MAX_TEXT_FILE_BYTES = 32 * 1024;
 const MAX_FILES_WALKED = 2000;
@@ -13,11 +13,11 @@ const MAX_LOG_TAIL_BYTES = 16 * 1024;
 const SKIPPED_DIRS = new Set(['.git', 'node_modules', '__pycache__', '.venv', 'venv', '.mypy_cache', '.pytest_cache']);
 
 /**
- * The submission root (bridge rule 1): a nested submission/ directory when the agent built its
- * repository there, so a stray top-level reproduce.sh is not what is graded.
+ * The submission root (bridge rule 1) as reproduce/submission.ts finds it, except that a linked
+ * submission/ is not followed: the judge is shown only what lies in the submission itself.
  */
 export function submissionRoot(repoDir: string): string {
-  const nested = join(repoDir, 'submission');
+  const nested = join(repoDir, SUBMISSION_DIR);
   return lstatOrNull(nested)?.isDirectory() ? nested : repoDir;
 }
 
@@ -32,7 +32,7 @@ function lstatOrNull(path: string): Stats | null {
 
 /** reproduce.log of the run: beside reproduce.sh in the submission root, else where the runner left it in repo_dir. */
 export function findLog(repoDir: string): string | null {
-  for (const p of [join(submissionRoot(repoDir), LOG_FILE), join(repoDir, LOG_FILE)]) if (lstatOrNull(p)?.isFile()) return p;
+  for (const p of [join(submissionRoot(repoDir), REPRODUCE_LOG), join(repoDir, REPRODUCE_LOG)]) if (lstatOrNull(p)?.isFile()) return p;
   return null;
 }
 

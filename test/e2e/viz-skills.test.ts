@@ -30,7 +30,7 @@ describe('skills and tools', () => {
     expect(byName['paper-skill']).toMatchObject({ tool_count: 15, uses_model: true, phases: ['paper'], builtin: true, found: true, problem: null });
     expect(byName['plot-skill']).toMatchObject({ tool_count: 1, phases: ['paper'], builtin: true, found: true, problem: null });
     expect(byName['replicate-skill']).toMatchObject({ tool_count: 3, uses_model: true, phases: ['paper'], builtin: true, found: true, problem: null });
-    expect(byName['paper-re-skill']).toMatchObject({ tool_count: 3, phases: ['paper'], uses_model: true, builtin: true, found: true, problem: null });
+    expect(byName['paper-re-skill']).toMatchObject({ tool_count: 4, phases: ['paper'], uses_model: true, builtin: true, found: true, problem: null });
     expect(byName['coding-skill'].tools).toBeUndefined();
   });
 
@@ -45,7 +45,7 @@ describe('skills and tools', () => {
 
   test('GET /api/tools: the combined catalogue follows the workflow switches', async () => {
     const before = (await viz.get('/api/tools')).body.tools;
-    expect(before).toHaveLength(75);
+    expect(before).toHaveLength(76);
     expect(before.find((t: { name: string }) => t.name === 'collect_references_iterative')).toMatchObject({ skill: 'web-skill', phases: ['paper', 'reproduce'], enabled: true });
     expect(before.find((t: { name: string }) => t.name === 'curate_ear')).toMatchObject({ skill: 'transform-skill', phases: ['paper'], enabled: true });
     expect(before.find((t: { name: string }) => t.name === 'plot')).toMatchObject({ skill: 'benchmark-skill', phases: ['bfts'], enabled: true, disabled: false });
