@@ -11,6 +11,8 @@ const MAX_TEXT_FILE_BYTES = 32 * 1024;
 const MAX_FILES_WALKED = 2000;
 const MAX_LOG_TAIL_BYTES = 16 * 1024;
 const SKIPPED_DIRS = new Set(['.git', 'node_modules', '__pycache__', '.venv', 'venv', '.mypy_cache', '.pytest_cache']);
+/** Files listed, never shown: the bundle's manifest holds digests the clone verified, nothing to grade. */
+const LISTED_ONLY = new Set(['manifest.lock']);
 
 /**
  * The submission root (bridge rule 1) as reproduce/submission.ts finds it, except that a linked
@@ -49,7 +51,7 @@ export function readSubmission(repoDir: string): SubmissionView {
       if (st.isDirectory()) {
         if (!SKIPPED_DIRS.has(name)) walk(path);
       } else if (st.isFile() && path !== logPath) {
-        files.push({ path: relative(root, path), bytes: st.size, text: st.size <= MAX_TEXT_FILE_BYTES ? textOf(path, st.size) : null });
+        files.push({ path: relative(root, path), bytes: st.size, text: st.size <= MAX_TEXT_FILE_BYTES && !LISTED_ONLY.has(name) ? textOf(path, st.size) : null });
       }
     }
   };

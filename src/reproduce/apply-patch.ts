@@ -14,8 +14,8 @@ const SCRIPT = `#!/usr/bin/env bash
 # apply_patch [FILE]: applies a unified diff (FILE, else stdin) in the current directory.
 set -euo pipefail
 if command -v patch >/dev/null 2>&1; then
-  if [ $# -gt 0 ]; then exec patch -p1 --forward --batch -i "$1"; fi
-  exec patch -p1 --forward --batch
+  if [ $# -gt 0 ]; then exec patch -p1 --forward --batch --silent -i "$1"; fi
+  exec patch -p1 --forward --batch --silent
 fi
 GIT_CEILING_DIRECTORIES="$(dirname "$PWD")" exec git apply --recount --whitespace=nowarn "\${1:--}"
 `;

@@ -51,7 +51,8 @@ function programsOf(files: string[], root: string): { label: string; path: strin
 
 function reproduceScript(programs: { label: string; path: string }[]): string {
   const lines = ['#!/usr/bin/env bash', '# Re-runs every configuration of the bundle and prints what each measured.', 'set -euo pipefail', 'cd "$(dirname "$0")"'];
-  for (const p of programs) lines.push(`echo "${p.label} (${p.path}): $(node ${p.path} | grep -o '"comparisons": *[0-9]*' | tail -n 1)"`);
+  // each program's own output whole: its summary line and the measurements it reports
+  for (const p of programs) lines.push(`echo "== ${p.label} (${p.path})"`, `node ${p.path}`);
   if (programs.length === 0) lines.push('echo "no program found under code/" >&2', 'exit 1');
   return `${lines.join('\n')}\n`;
 }

@@ -62,8 +62,8 @@ describe('build_reproduce_sh', () => {
     expect(JSON.stringify(f.server.requests[0]?.body)).toContain('20,573 comparisons');
     const ran = bash(script);
     expect(ran.code).toBe(0);
-    expect(ran.out).toContain('best (code/best/shell.js): "comparisons":20573');
-    expect(ran.out).toContain('baseline (code/baseline/insertion.js): "comparisons":1003112');
+    expect(ran.out).toContain('== best (code/best/shell.js)\n{"comparisons":20573,"sorted":1}');
+    expect(ran.out).toContain('== baseline (code/baseline/insertion.js)\n{"comparisons":1003112,"sorted":1}');
     const record = JSON.parse(readFileSync(r.record_path, 'utf8'));
     expect(record).toMatchObject({ ...r, elapsed_sec: expect.any(Number), error: null, paper_sha256: expect.any(String) });
     expect(record.summary).toContain('20573');
@@ -146,7 +146,7 @@ describe('build_reproduce_sh', () => {
     const r = await build();
     const root = join(sandbox(), 'submission');
     expect(r).toMatchObject({ submission_root: root, reproduce_sh: join(root, 'reproduce.sh'), finished: true, files_written: ['submission/reproduce.sh'] });
-    expect(bash(r.reproduce_sh).out).toContain('best (code/best/shell.js): "comparisons":20573');
+    expect(bash(r.reproduce_sh).out).toContain('== best (code/best/shell.js)\n{"comparisons":20573,"sorted":1}');
   });
 
   test('apply_patch and applypatch are on the agent\'s PATH: a diff it applies makes its reproduce.sh', async () => {
@@ -209,6 +209,6 @@ describe('build_reproduce_sh', () => {
     const trace = JSON.parse(readFileSync(r.record_path, 'utf8')).trace.join('\n');
     expect(trace).toContain('inside-the-container');
     expect(trace).toContain('comparisons');
-    expect(bash(r.reproduce_sh).out).toContain('best (code/best/shell.js): "comparisons":20573');
+    expect(bash(r.reproduce_sh).out).toContain('== best (code/best/shell.js)\n{"comparisons":20573,"sorted":1}');
   }, 60_000);
 });

@@ -89,7 +89,7 @@ describe('run_reproduce on the local sandbox', () => {
   });
 
   test('a repo_dir without reproduce.sh, and one outside the checkpoint, are refused', async () => {
-    expect((await refusal(callTool(runReproduceTool, { repo_dir: 'repro_sandbox', sandbox_kind: 'local' }, env()))).message).toBe(`repo_dir ${repo} has no reproduce.sh (nor submission/reproduce.sh)`);
+    expect((await refusal(callTool(runReproduceTool, { repo_dir: 'repro_sandbox', sandbox_kind: 'local' }, env()))).message).toBe(`repo_dir ${repo} has no reproduce.sh`);
     expect((await refusal(callTool(runReproduceTool, { repo_dir: base, sandbox_kind: 'local' }, env()))).message).toContain('is outside');
     expect(existsSync(join(ck, 'ors_phase1.json'))).toBe(false);
   });
