@@ -4,7 +4,8 @@ import { type OpenAIChatRequest, textOfRoles } from './scripted-request.ts';
  * The scripted researcher as the reproduction judge (prompt grading/judge_leaf) for the demo's
  * Shell-sort paper. A leaf passes only on what the submission shows: Code Development leaves on a
  * program that counts comparisons (and, for the leaf's subject, implements insertion sort, gaps
- * or the sorted check), Code Execution leaves on a log printing comparisons (and sortedness), and
+ * or the sorted check), Code Execution leaves on a log printing comparisons (and sortedness, and a run of every setting
+ * the leaf names), and
  * Result Analysis leaves on every number they quote appearing in the log (or, for "times fewer",
  * the ratio of two of its counts). So an empty or boilerplate submission fails every leaf.
  */
@@ -53,6 +54,9 @@ function runVerdict(requirement: string, log: string): Verdict {
   const lines = (log.match(COUNT_LINE) ?? []).filter((l) => /\d/.test(l));
   if (lines.length === 0) return { score: 0, explanation: 'the log prints no comparisons', evidence: [] };
   if (/sorted/i.test(requirement) && !/"sorted":\s*1|\bsorted\b/i.test(log)) return { score: 0, explanation: 'the log does not show the outputs sorted', evidence: [] };
+  // a configuration the requirement names by its setting ("every gap ratio the paper tried (2.4, 2.25, 2)") must have run
+  const settings = (requirement.match(/\d+(?:\.\d+)?/g) ?? []).filter((n) => !new RegExp(`(?<![\\d.])${n.replace('.', '\\.')}(?![\\d.])`).test(log));
+  if (settings.length) return { score: 0, explanation: `the log shows no run with ${settings.join(', ')}`, evidence: [] };
   return { score: 1, explanation: 'the log prints the comparisons of the runs', evidence: lines.slice(0, 3) };
 }
 
