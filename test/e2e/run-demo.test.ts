@@ -32,6 +32,10 @@ const KNOWN_PROMPTS = [
   'paper/meta_review',
   'paper/refine',
   'evaluator/semantic_review',
+  'replicate/rubric_axes',
+  'replicate/rubric_leaves',
+  'paper_re/replicator',
+  'grading/judge_leaf',
   'pipeline/keywords',
   'transform/configurations',
   'transform/ear_readme',
@@ -97,8 +101,9 @@ describe('svc run of the demo', () => {
 
     // after the search, the science data and the artifact bundle, curated and published
     const stages = ['transform_data', 'generate_ear', 'write_paper', 'link_paper_claims_draft', 'claim_evidence_hard_gate_draft', 'review_paper', 'evidence_grounded_semantic_review', 'merge_reviews', 'paper_refine', 'render_paper'];
-    for (const stage of [...stages, 'link_paper_claims_final', 'evidence_grounded_semantic_review_post_refine', 'claim_evidence_hard_gate_final', 'ear_curate', 'ear_publish', 'finalize_paper']) expect(run.stderr).toContain(`${stage}: done`);
-    expect(names).toEqual(expect.arrayContaining(['pipeline/keywords', 'transform/configurations', 'transform/ear_readme', 'paper/reviewer', 'paper/reviewer_reflection', 'paper/refine', 'evaluator/semantic_review']));
+    const reproduction = ['ors_generate_rubric', 'ors_seed_sandbox', 'ors_build_reproduce', 'ors_run_reproduce', 'ors_grade'];
+    for (const stage of [...stages, 'link_paper_claims_final', 'evidence_grounded_semantic_review_post_refine', 'claim_evidence_hard_gate_final', 'ear_curate', 'ear_publish', 'finalize_paper', ...reproduction]) expect(run.stderr).toContain(`${stage}: done`);
+    expect(names).toEqual(expect.arrayContaining(['pipeline/keywords', 'transform/configurations', 'transform/ear_readme', 'paper/reviewer', 'paper/reviewer_reflection', 'paper/refine', 'evaluator/semantic_review', 'paper_re/replicator', 'grading/judge_leaf']));
     // the compiled paper reviewed with the default rubric: its score is the checkpoint's review score
     expect(JSON.parse(readFileSync(join(recordedCheckpoint, 'review_report.json'), 'utf8'))).toMatchObject({ rubric_id: 'neurips', n: 1, decision: 'accept', overall_score: 8 });
     const science = JSON.parse(readFileSync(join(recordedCheckpoint, 'science_data.json'), 'utf8'));
