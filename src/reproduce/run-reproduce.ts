@@ -73,7 +73,7 @@ export async function runReproduce(req: ReproduceRequest): Promise<ReproduceReco
   const root = submissionRoot(req.repoDir);
   // the agent built the submission: a submission/ or reproduce.sh that is a link out of the checkpoint is refused
   resolveInside(req.checkpointDir, join(root, REPRODUCE_SCRIPT), 'reproduce.sh');
-  const choice = await chooseSandbox(req.sandbox, req.env, req.partitionNamed);
+  const choice = await chooseSandbox(req.sandbox, req.env, req.partitionNamed, (k) => k === 'slurm' || k === 'local' || (req.image ?? '') !== '' || (req.env[DEFAULT_IMAGES[k].env] ?? '') !== '');
   const logPath = join(root, REPRODUCE_LOG);
   // a reproduce.log left there may be a link: writing through it would reach a file outside
   rmSync(logPath, { force: true });

@@ -27,12 +27,15 @@ export function onLoginNode(env: Env): boolean {
   return ['sbatch', 'qsub', 'bsub'].some((c) => findBinary(c, env) !== null);
 }
 
-/** `partitionNamed`: a partition is named (argument, experiment file, SVC_SLURM_PARTITION or settings). */
-export async function chooseSandbox(requested: RequestedSandbox, env: Env, partitionNamed: boolean): Promise<SandboxChoice> {
+/**
+ * `partitionNamed`: a partition is named (argument, experiment file, SVC_SLURM_PARTITION or
+ * settings); `imageNamed`: an image is named for a container kind (argument or its setting).
+ */
+export async function chooseSandbox(requested: RequestedSandbox, env: Env, partitionNamed: boolean, imageNamed: (kind: SandboxKind) => boolean = () => true): Promise<SandboxChoice> {
   if (requested === 'auto') {
     const passed: string[] = [];
     for (const kind of PREFERENCE) {
-      const why = await autoProblem(kind, env, partitionNamed);
+      const why = await autoProblem(kind, env, partitionNamed, imageNamed(kind));
       if (why === null) return passed.length ? { kind, passed_over: passed } : { kind };
       passed.push(`${kind}: ${why}`);
     }
@@ -51,11 +54,15 @@ export async function chooseSandbox(requested: RequestedSandbox, env: Env, parti
   throw new Error('no sandbox can run, not even local');
 }
 
-async function autoProblem(kind: SandboxKind, env: Env, partitionNamed: boolean): Promise<string | null> {
+async function autoProblem(kind: SandboxKind, env: Env, partitionNamed: boolean, imageNamed = true): Promise<string | null> {
   if (kind === 'slurm') {
     if (findBinary('sbatch', env) === null) return 'sbatch is not installed';
     if (!partitionNamed) return 'no partition is named (SVC_SLURM_PARTITION, the experiment file or the partition argument)';
   }
   if (kind === 'docker' && onLoginNode(env)) return 'this is a cluster login node (a batch scheduler is installed)';
-  return sandboxProblem(kind, env);
+  const problem = await sandboxProblem(kind, env);
+  if (problem !== null) return problem;
+  // a stock image lacks what a reproduction needs (its interpreter, its libraries): auto takes a container only with a named one
+  if (kind !== 'slurm' && kind !== 'local' && !imageNamed) return 'no image is named (container_image or its setting)';
+  return null;
 }

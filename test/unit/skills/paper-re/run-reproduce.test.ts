@@ -183,6 +183,15 @@ describe('the sandbox chosen, and the fail-loud preconditions', () => {
     expect((await callTool(runReproduceTool, { repo_dir: 'repro_sandbox', sandbox_kind: 'apptainer', container_image: 'bench-env' }, env({ PATH }))).image).toBe('bench-env:latest');
   });
 
+  test('auto takes a container only with a named image: a stock one lacks what the reproduction needs', async () => {
+    script('echo ran\n');
+    // docker that answers as a live daemon would, on a machine with no batch scheduler
+    const PATH = `${pathWith(['docker'], 'echo 27.0.0')}:${bareBashPath()}`;
+    const r = await callTool(runReproduceTool, { repo_dir: 'repro_sandbox' }, env({ PATH }));
+    expect(r.sandbox_kind).toBe('local');
+    expect(r.passed_over[1]).toBe('docker: no image is named (container_image or its setting)');
+  });
+
   test('auto takes local where nothing else can run, and says what it passed over', async () => {
     script('echo ran\n');
     const r = await callTool(runReproduceTool, { repo_dir: 'repro_sandbox' }, env({ PATH: bareBashPath() }));
