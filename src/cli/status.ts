@@ -49,7 +49,8 @@ export function printSummary(s: CheckpointSummary): void {
 export function reproductionLine(r: NonNullable<CheckpointSummary['reproduction']>): string {
   const runs = `over ${r.n_runs} run${r.n_runs === 1 ? '' : 's'}${r.spread !== null ? ` (spread ${fmtScore(r.spread)})` : ''}`;
   const controls = r.negative_control_passed === null ? '' : `, negative controls ${r.negative_control_passed ? 'passed' : 'failed'}`;
-  return `reproduction: ORS ${fmtScore(r.ors_score)} ${runs}${controls}${r.degraded ? `; degraded: ${r.degraded_reason ?? 'see reproducibility_report.json'}` : ''}`;
+  const stopped = r.run_timed_out ? '; the run was stopped at its time limit' : '';
+  return `reproduction: ORS ${fmtScore(r.ors_score)} ${runs}${controls}${stopped}${r.degraded ? `; degraded: ${r.degraded_reason ?? 'see reproducibility_report.json'}` : ''}`;
 }
 
 /** e.g. `claim gate (final, warn mode): pass, 0 errors, 1 warning` */

@@ -22,8 +22,13 @@ export type GradeJob = {
   codeOnly: boolean;
   skipNegativeControl: boolean;
   maxConcurrency: number;
+  /** how the run of reproduce.sh ended (run_reproduce's record), when it is known */
+  run?: RunOutcome | null;
   signal?: AbortSignal;
 };
+
+/** How the run of reproduce.sh that left reproduce.log ended. */
+export type RunOutcome = { exit_code: number | null; timed_out: boolean; wall_time_sec: number | null };
 
 export type LeafGrade = {
   leaf_id: string;
@@ -61,6 +66,8 @@ export type OrsGrade = {
   degraded_reason?: string;
   submission_root: string;
   reproduce_log: string | null;
+  /** how the graded run ended; a run stopped at its time limit is graded on what it did before */
+  run: RunOutcome | null;
   graded_at: string;
 };
 
@@ -85,7 +92,7 @@ export async function gradeSubmission(job: GradeJob): Promise<OrsGrade> {
   const index = new Map(leaves.map((l, i) => [l, i]));
 
   const contexts: Record<'submission' | 'empty' | 'boilerplate', JudgeContext> = {
-    submission: judgeContext(job.paperText, view),
+    submission: judgeContext(job.paperText, view, job.run ?? null),
     empty: judgeContext(job.paperText, EMPTY_SUBMISSION),
     boilerplate: judgeContext(job.paperText, BOILERPLATE_SUBMISSION),
   };
@@ -143,6 +150,7 @@ export async function gradeSubmission(job: GradeJob): Promise<OrsGrade> {
     ...(reasons.length ? { degraded_reason: reasons.join('; ') } : {}),
     submission_root: view.root as string,
     reproduce_log: view.logPath,
+    run: job.run ?? null,
     graded_at: new Date().toISOString(),
   };
 }

@@ -4,6 +4,7 @@ import { isMapping } from '../core/values.ts';
 import type { ModelClient } from '../llm/client.ts';
 import { fillOwnPrompt } from '../prompts/templates.ts';
 import type { RubricNode } from '../schema/ors-rubric.ts';
+import type { RunOutcome } from './grade.ts';
 import type { SubmissionView } from './submission.ts';
 
 /** One run's grade of one leaf: the judge's score, or the error that failed the leaf (score 0). */
@@ -22,13 +23,21 @@ const FIRST = ['reproduce.sh', 'README.md', 'README'];
 const JUDGE_TEMPERATURE = 0.7;
 const MAX_EVIDENCE = 20;
 
-export function judgeContext(paperText: string, view: SubmissionView): JudgeContext {
+export function judgeContext(paperText: string, view: SubmissionView, run: RunOutcome | null = null): JudgeContext {
   const paper = paperText.trim();
+  const log = view.log === null ? '(no reproduce.log: the submission was not run)' : view.log.trim() === '' ? '(reproduce.log is empty)' : view.log;
   return {
     paper: paper.length > MAX_PAPER_CHARS ? `${paper.slice(0, MAX_PAPER_CHARS)}\n[... the rest of the paper cut ...]` : paper,
     files: renderFiles(view),
-    log: view.log === null ? '(no reproduce.log: the submission was not run)' : view.log.trim() === '' ? '(reproduce.log is empty)' : view.log,
+    log: view.log === null || run === null ? log : `${runLine(run)}\n${log}`,
   };
+}
+
+/** How the run ended, measured by run_reproduce: the judge must not take a cut-off log for a finished run. */
+function runLine(run: RunOutcome): string {
+  const after = run.wall_time_sec === null ? '' : ` after ${run.wall_time_sec} s`;
+  if (run.timed_out) return `(the run was stopped at its time limit${after}, before reproduce.sh finished; the log ends there)`;
+  return `(the run ended${after} with exit code ${run.exit_code ?? 'unknown'})`;
 }
 
 function renderFiles(view: SubmissionView): string {

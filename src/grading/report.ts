@@ -16,6 +16,8 @@ export type ReproducibilityReport = {
   leaves_total: number;
   leaves_passed: number;
   code_only: boolean;
+  /** the graded run was stopped at its time limit */
+  run_timed_out: boolean;
   judge_model: string;
   rubric_sha256: string;
   graded_at: string;
@@ -33,6 +35,7 @@ export function reproducibilityReport(g: OrsGrade): ReproducibilityReport {
     leaves_total: g.leaves_total,
     leaves_passed: g.leaves_passed,
     code_only: g.code_only,
+    run_timed_out: g.run?.timed_out === true,
     judge_model: g.judge_model,
     rubric_sha256: g.rubric_sha256,
     graded_at: g.graded_at,

@@ -4,11 +4,12 @@
  * written into the checkpoint as ors_phase1.json.
  */
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { writeJsonAtomic } from '../core/atomic.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { envValue } from '../core/config/env-vars.ts';
 import { SvcError } from '../core/errors.ts';
+import { readJsonObject } from '../core/json-object.ts';
 import { definedEnv } from '../core/config/environment.ts';
 import { resolveInside } from '../core/paths.ts';
 import { shellLine } from '../core/run-command.ts';
@@ -131,4 +132,20 @@ export async function runReproduce(req: ReproduceRequest): Promise<ReproduceReco
   };
   writeJsonAtomic(join(req.checkpointDir, PHASE1_RECORD_FILE), record);
   return record;
+}
+
+/**
+ * How the last run of `repoDir`'s reproduce.sh ended, from the checkpoint's ors_phase1.json; null
+ * when that record is missing, unreadable or of another repository.
+ */
+export function lastRunOf(checkpointDir: string, repoDir: string): { exit_code: number | null; timed_out: boolean; wall_time_sec: number | null } | null {
+  let r: Record<string, unknown> | null;
+  try {
+    r = readJsonObject(join(checkpointDir, PHASE1_RECORD_FILE));
+  } catch {
+    return null;
+  }
+  if (!r || typeof r.repo_dir !== 'string' || resolve(r.repo_dir) !== resolve(repoDir)) return null;
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  return { exit_code: num(r.exit_code), timed_out: r.timed_out === true, wall_time_sec: num(r.wall_time_sec) };
 }

@@ -97,7 +97,8 @@ export const ReproducibilityReport = T.Object(
     spread: T.Optional(T.Number({ minimum: 0 })),
     degraded: T.Boolean(),
     degraded_reason: T.Optional(T.String()),
-    negative_control: T.Optional(T.Object({ passed: T.Boolean() }, { additionalProperties: true })),
+    negative_control: T.Optional(T.Object({ passed: T.Union([T.Boolean(), T.Null()]) }, { additionalProperties: true })),
+    run_timed_out: T.Optional(T.Boolean()),
   },
   { additionalProperties: true },
 );

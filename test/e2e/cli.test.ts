@@ -151,6 +151,8 @@ describe('svc status', () => {
     expect((await svc(['status', ck], { cwd: dir })).stdout).toContain('reproduction: ORS 0.875 over 3 runs (spread 0.040), negative controls passed\n');
     writeFileSync(file, JSON.stringify({ ...report, degraded: true, degraded_reason: 'the negative controls scored 0.9', negative_control: { passed: false } }));
     expect((await svc(['status', ck], { cwd: dir })).stdout).toContain('reproduction: ORS 0.875 over 3 runs (spread 0.040), negative controls failed; degraded: the negative controls scored 0.9\n');
+    writeFileSync(file, JSON.stringify({ ...report, run_timed_out: true }));
+    expect((await svc(['status', ck], { cwd: dir })).stdout).toContain('reproduction: ORS 0.875 over 3 runs (spread 0.040), negative controls passed; the run was stopped at its time limit\n');
   });
 
   test('a checkpoint id resolves inside ./workspace/checkpoints', async () => {

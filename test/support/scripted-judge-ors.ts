@@ -4,8 +4,8 @@ import { type OpenAIChatRequest, textOfRoles } from './scripted-request.ts';
  * The scripted researcher as the reproduction judge (prompt grading/judge_leaf) for the demo's
  * Shell-sort paper. A leaf passes only on what the submission shows: Code Development leaves on a
  * program that counts comparisons (and, for the leaf's subject, implements insertion sort, gaps
- * or the sorted check), Code Execution leaves on a log printing comparisons (and sortedness, and a run of every setting
- * the leaf names), and
+ * or the sorted check), Code Execution leaves on a finished run whose log prints comparisons (and sortedness, and a run of
+ * every setting the leaf names), and
  * Result Analysis leaves on every number they quote appearing in the log (or, for "times fewer",
  * the ratio of two of its counts). So an empty or boilerplate submission fails every leaf.
  */
@@ -51,6 +51,7 @@ function codeVerdict(requirement: string, files: string): Verdict {
 const COUNT_LINE = /^.*\bcomparisons\b.*$/gim;
 
 function runVerdict(requirement: string, log: string): Verdict {
+  if (/the run was stopped at its time limit/.test(log)) return { score: 0, explanation: 'the run was stopped before reproduce.sh finished', evidence: [] };
   const lines = (log.match(COUNT_LINE) ?? []).filter((l) => /\d/.test(l));
   if (lines.length === 0) return { score: 0, explanation: 'the log prints no comparisons', evidence: [] };
   if (/sorted/i.test(requirement) && !/"sorted":\s*1|\bsorted\b/i.test(log)) return { score: 0, explanation: 'the log does not show the outputs sorted', evidence: [] };

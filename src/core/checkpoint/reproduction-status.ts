@@ -5,11 +5,11 @@ import { compiledCheck, readRecord } from './records.ts';
 const isReproducibilityReport = compiledCheck(recordCheckCode('ReproducibilityReport'));
 
 /** The graded reproduction of a checkpoint's paper: its ORS score, over how many runs, and whether it can be trusted. */
-export type ReproductionStatus = { ors_score: number; n_runs: number; spread: number | null; degraded: boolean; degraded_reason: string | null; negative_control_passed: boolean | null };
+export type ReproductionStatus = { ors_score: number; n_runs: number; spread: number | null; degraded: boolean; degraded_reason: string | null; negative_control_passed: boolean | null; run_timed_out: boolean };
 
 /** From reproducibility_report.json (written by grade_with_judge); null when there is none, a problem when it is damaged. */
 export function reproductionStatus(dir: string, problems: string[]): ReproductionStatus | null {
   const r = readRecord(dir, 'reproducibility_report.json', ReproducibilityReport, problems, isReproducibilityReport);
   if (!r) return null;
-  return { ors_score: r.ors_score, n_runs: r.n_runs, spread: r.spread ?? null, degraded: r.degraded, degraded_reason: r.degraded_reason ?? null, negative_control_passed: r.negative_control?.passed ?? null };
+  return { ors_score: r.ors_score, n_runs: r.n_runs, spread: r.spread ?? null, degraded: r.degraded, degraded_reason: r.degraded_reason ?? null, negative_control_passed: r.negative_control?.passed ?? null, run_timed_out: r.run_timed_out === true };
 }

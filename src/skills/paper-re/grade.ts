@@ -7,6 +7,7 @@ import { gradeSubmission } from '../../grading/grade.ts';
 import { GRADE_FILE, REPORT_FILE, writeGrade } from '../../grading/report.ts';
 import { defineTool, type ToolContext, toolParams } from '../../mcp/tool.ts';
 import { readRubric } from '../../replicate/rubric.ts';
+import { lastRunOf } from '../../reproduce/run-reproduce.ts';
 import { checkpointPath } from '../checkpoint-path.ts';
 import { orsSetting, paperArg, roleClient } from '../replicate/settings.ts';
 
@@ -46,6 +47,7 @@ export const gradeWithJudgeTool = defineTool({
     const concurrency = args.max_concurrency ?? concurrencyFromEnv(ctx);
     const { cfg, client } = roleClient(ctx, 'judge', 'SVC_MODEL_JUDGE', args.judge_model);
     const nRuns = args.n_runs || Number(orsSetting(cfg, 'ors.judge_n_runs') ?? DEFAULT_RUNS);
+    const checkpoint = envValue(ctx.env, 'SVC_CHECKPOINT_DIR');
     const grade = await gradeSubmission({
       client,
       judgeModel: client.choice('judge').model,
@@ -56,9 +58,10 @@ export const gradeWithJudgeTool = defineTool({
       codeOnly: args.code_only ?? false,
       skipNegativeControl: args.skip_negative_control ?? false,
       maxConcurrency: concurrency,
+      run: checkpoint ? lastRunOf(checkpoint, repoDir) : null,
       signal: ctx.signal,
     });
-    const outDir = envValue(ctx.env, 'SVC_CHECKPOINT_DIR') ?? dirname(rubricPath);
+    const outDir = checkpoint ?? dirname(rubricPath);
     const paths = { grade: join(outDir, GRADE_FILE), report: join(outDir, REPORT_FILE) };
     writeGrade(grade, paths);
     return { ...grade, grade_path: paths.grade, report_path: paths.report };

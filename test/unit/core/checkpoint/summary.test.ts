@@ -153,7 +153,7 @@ describe('the reproduction in the summary', () => {
     const ck = writeCheckpoint(dir);
     writeFileSync(join(ck, 'reproducibility_report.json'), JSON.stringify(report));
     const s = summarizeCheckpoint(ck);
-    expect(s.reproduction).toEqual({ ors_score: 0.875, n_runs: 3, spread: 0.04, degraded: false, degraded_reason: null, negative_control_passed: true });
+    expect(s.reproduction).toEqual({ ors_score: 0.875, n_runs: 3, spread: 0.04, degraded: false, degraded_reason: null, negative_control_passed: true, run_timed_out: false });
     expect(s.problems).toEqual([]);
   });
 

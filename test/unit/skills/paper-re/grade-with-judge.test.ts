@@ -20,6 +20,27 @@ const readJson = (name: string) => JSON.parse(readFileSync(join(f.ckpt, name), '
 const passing = (ids: string[]) => (a: JudgeAsk) => verdict(!a.control && ids.includes(a.leaf) ? 1 : 0);
 
 describe('grade_with_judge', () => {
+  test('a reproduction stopped at its time limit is graded as such: the judge is told, its run leaves fail, the grade and report say so', async () => {
+    f = gradeFixture();
+    writeFileSync(join(f.ckpt, 'paper', 'demo.md'), PAPER.replaceAll('20,573', '32,617').replaceAll('1,003,112', '1,013,583').replace('48.8 times', '31.1 times'));
+    await callTool(generateRubricTool, { paper_path: 'paper/demo.md' }, f.env());
+    writeDemoSubmission(join(f.ckpt, REPO), { log: true });
+    // run_reproduce's record of the run: stopped at timeout_global_sec
+    writeFileSync(join(f.ckpt, 'ors_phase1.json'), JSON.stringify({ repo_dir: join(f.ckpt, REPO), exit_code: null, timed_out: true, wall_time_sec: 60 }));
+    const r = await grade({ n_runs: 1, paper_path: 'paper/demo.md' });
+    expect(r.run).toEqual({ exit_code: null, timed_out: true, wall_time_sec: 60 });
+    const execution = r.leaf_grades.filter((g: { task_category: string }) => g.task_category === 'Code Execution');
+    expect(execution.length).toBeGreaterThan(0);
+    expect(execution.every((g: { score: number }) => g.score === 0)).toBe(true);
+    expect(r.ors_score).toBeLessThan(1);
+    expect(readJson('reproducibility_report.json').run_timed_out).toBe(true);
+    const asked = judgeRequests().map((b) => b.messages[0]?.content ?? '');
+    expect(asked.some((m) => m.includes('(the run was stopped at its time limit after 60 s, before reproduce.sh finished; the log ends there)'))).toBe(true);
+    // a record of another repository says nothing of this one
+    writeFileSync(join(f.ckpt, 'ors_phase1.json'), JSON.stringify({ repo_dir: join(f.ckpt, 'elsewhere'), exit_code: null, timed_out: true, wall_time_sec: 60 }));
+    expect((await grade({ n_runs: 1, paper_path: 'paper/demo.md' })).run).toBeNull();
+  });
+
   test('the demo reproduction: every leaf passed with its evidence, the controls fail, both files written', async () => {
     f = gradeFixture();
     // the paper with the numbers the demo program prints for seed 42 and n 2000
@@ -38,7 +59,7 @@ describe('grade_with_judge', () => {
     expect(readJson('ors_grade.json')).toEqual(written);
     expect(readJson('reproducibility_report.json')).toEqual({
       ors_score: 1, raw_score: 1, n_runs: 1, spread: 0, degraded: false, negative_control: r.negative_control,
-      leaves_total: 11, leaves_passed: 11, code_only: false, judge_model: 'judge-model', rubric_sha256: r.rubric_sha256, graded_at: r.graded_at,
+      leaves_total: 11, leaves_passed: 11, code_only: false, run_timed_out: false, judge_model: 'judge-model', rubric_sha256: r.rubric_sha256, graded_at: r.graded_at,
     });
     expect(r.rubric_sha256).toBe(readJson('ors_rubric.meta.json').rubric_sha256);
     expect(report_path).toBe(join(f.ckpt, 'reproducibility_report.json'));
