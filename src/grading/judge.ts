@@ -33,11 +33,13 @@ export function judgeContext(paperText: string, view: SubmissionView, run: RunOu
   };
 }
 
-/** How the run ended, measured by run_reproduce: the judge must not take a cut-off log for a finished run. */
+/**
+ * How the run ended, as run_reproduce recorded it: the judge must not take a cut-off log for a
+ * finished run. No wall time: it differs from run to run and says nothing a leaf asks.
+ */
 function runLine(run: RunOutcome): string {
-  const after = run.wall_time_sec === null ? '' : ` after ${run.wall_time_sec} s`;
-  if (run.timed_out) return `(the run was stopped at its time limit${after}, before reproduce.sh finished; the log ends there)`;
-  return `(the run ended${after} with exit code ${run.exit_code ?? 'unknown'})`;
+  if (run.timed_out) return '(the run was stopped at its time limit, before reproduce.sh finished; the log ends there)';
+  return `(the run ended with exit code ${run.exit_code ?? 'unknown'})`;
 }
 
 function renderFiles(view: SubmissionView): string {

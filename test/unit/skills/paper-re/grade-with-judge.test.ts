@@ -35,7 +35,7 @@ describe('grade_with_judge', () => {
     expect(r.ors_score).toBeLessThan(1);
     expect(readJson('reproducibility_report.json').run_timed_out).toBe(true);
     const asked = judgeRequests().map((b) => b.messages[0]?.content ?? '');
-    expect(asked.some((m) => m.includes('(the run was stopped at its time limit after 60 s, before reproduce.sh finished; the log ends there)'))).toBe(true);
+    expect(asked.some((m) => m.includes('(the run was stopped at its time limit, before reproduce.sh finished; the log ends there)'))).toBe(true);
     // a record of another repository says nothing of this one
     writeFileSync(join(f.ckpt, 'ors_phase1.json'), JSON.stringify({ repo_dir: join(f.ckpt, 'elsewhere'), exit_code: null, timed_out: true, wall_time_sec: 60 }));
     expect((await grade({ n_runs: 1, paper_path: 'paper/demo.md' })).run).toBeNull();
