@@ -10,6 +10,7 @@ import { buildReport, writeReport } from './report.ts';
 import { nodeTools } from './tools.ts';
 import { type NodeExec, nodeJobName } from '../sandbox/node-command.ts';
 import { jobsNamed, readJobHost } from '../sandbox/job-state.ts';
+import { MAX_TIMER_MS } from '../core/timers.ts';
 
 const execOf = (task: NodeTask) => task.exec ?? task.ctx.exec;
 
@@ -91,9 +92,6 @@ export function createNodeRunner(deps: NodeRunnerDeps): NodeRunner {
     };
   };
 }
-
-/** The longest delay a timer holds; a longer one would fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The node keeps its own time limit too, so the limit holds whoever schedules it. */
 function withTimeLimit(signal: AbortSignal, timeoutS: number): AbortSignal {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { writeJsonAtomic } from '../core/atomic.ts';
@@ -13,14 +13,15 @@ import { applyPatchDir } from '../reproduce/apply-patch.ts';
 import { REPRODUCE_SCRIPT, reproduceScriptAt, submissionDir } from '../reproduce/submission.ts';
 import { replicatorSystem, replicatorTask } from './prompts.ts';
 import type { BuildSandbox } from './sandbox.ts';
+import { MAX_TIMER_MS } from '../core/timers.ts';
 
 export const RECORD_FILE = 'ors_replicator.json';
+/** What an unfinished build's reproduce.sh is renamed to. */
+export const UNFINISHED_SUFFIX = '.unfinished';
 /** Steps of a plan-then-build agent when max_steps is 0: room to read, write, run and fix a few times. */
 export const DEFAULT_MAX_STEPS = 40;
 /** An iterative agent runs until it finishes or its time is spent; this only guards against a model that never stops. */
 export const ITERATIVE_STEP_CAP = 1000;
-/** The longest delay a timer holds; a longer one would fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 const TRACE_KEPT_LINES = 200;
 
 export type BuildInput = {
@@ -136,8 +137,10 @@ async function runBuild(input: BuildInput, binDir: string): Promise<BuildResult>
     tool_counts: loop.toolCounts,
     trace: loop.trace.slice(-TRACE_KEPT_LINES),
   });
-  if (error !== null && !timedOut) throw new UpstreamAnswerError(error, `the agent's trace is in ${result.record_path}`);
-  return result;
+  if (error === null) return result;
+  // a script from a build that did not finish is set aside, so that nothing runs it as the reproduction
+  if (made !== null) renameSync(made, `${made}${UNFINISHED_SUFFIX}`);
+  throw new UpstreamAnswerError(error, `the agent's trace is in ${result.record_path}`);
 }
 
 /** Files the build added or changed, whichever tool made them (write_code, a patch, a command). */

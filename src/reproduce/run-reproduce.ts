@@ -9,6 +9,7 @@ import { writeJsonAtomic } from '../core/atomic.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { envValue } from '../core/config/env-vars.ts';
 import { SvcError } from '../core/errors.ts';
+import { MAX_TIMER_MS } from '../core/timers.ts';
 import { readJsonObject } from '../core/json-object.ts';
 import { definedEnv } from '../core/config/environment.ts';
 import { resolveInside } from '../core/paths.ts';
@@ -78,8 +79,11 @@ export async function runReproduce(req: ReproduceRequest): Promise<ReproduceReco
   const logPath = join(root, REPRODUCE_LOG);
   // a reproduce.log left there may be a link: writing through it would reach a file outside
   rmSync(logPath, { force: true });
+  // the record of an earlier run would pass for this one's if this one is cancelled or crashes
+  rmSync(join(req.checkpointDir, PHASE1_RECORD_FILE), { force: true });
   const stateDir = join(req.checkpointDir, REPRO_STATE_DIR);
-  const timeoutMs = Math.round(req.timeoutSec * 1000);
+  // a timer longer than this fires at once
+  const timeoutMs = Math.min(Math.round(req.timeoutSec * 1000), MAX_TIMER_MS);
   const kind = choice.kind;
   const extra: Partial<ReproduceRecord> = {};
   let command: string[];
