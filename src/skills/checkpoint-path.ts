@@ -21,12 +21,15 @@ export function checkpointPath(given: string, what: string, env: ToolContext['en
 }
 
 /**
- * A tool's checkpoint_dir argument: inside the checkpoints directory (SVC_CHECKPOINT_DIR's parent,
- * else the project's), so a caller cannot point a tool at any directory; SVC_CHECKPOINT_DIR when
- * it is left out.
+ * A tool's checkpoint_dir argument: a run's checkpoint inside the checkpoints directory
+ * (SVC_CHECKPOINT_DIR's parent, else the project's), never that directory itself, so a caller
+ * cannot point a tool at any directory; SVC_CHECKPOINT_DIR when it is left out.
  */
 export function checkpointDirArg(given: string | undefined, env: ToolContext['env']): string {
-  const dir = given?.trim() ? resolveInside(checkpointsRoot(env), given, 'checkpoint_dir') : envValue(env, 'SVC_CHECKPOINT_DIR');
+  const root = checkpointsRoot(env);
+  const dir = given?.trim() ? resolveInside(root, given, 'checkpoint_dir') : envValue(env, 'SVC_CHECKPOINT_DIR');
+  // the directory of every run is none of them: a path inside it could reach another run's files
+  if (given?.trim() && dir === resolve(root)) throw new InputError(`checkpoint_dir '${printable(given)}' is the checkpoints directory, not a run's checkpoint`, 'give the run checkpoint directory');
   if (dir === null) throw new InputError('no checkpoint: checkpoint_dir is not given and SVC_CHECKPOINT_DIR is not set', 'give checkpoint_dir, the run checkpoint directory');
   if (!statOrNull(dir)?.isDirectory()) throw new NotFoundError(`checkpoint_dir ${printable(dir)} is not a directory`, 'give an existing run checkpoint');
   return dir;

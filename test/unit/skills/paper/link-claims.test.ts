@@ -102,6 +102,8 @@ describe('link_paper_claims', () => {
     expect(err).toBeInstanceOf(InputError);
     expect((err as Error).message).toBe(`checkpoint_dir '${base}' is outside ${dirname(run.ckpt)}`);
     expect(readdirSync(base).filter((f) => f.startsWith('paper_claim_links'))).toEqual([]);
+    // nor the checkpoints directory itself, where a path could reach another run's files
+    await expect(link({ tex_path: 'x.tex', checkpoint_dir: dirname(run.ckpt) })).rejects.toThrow(`checkpoint_dir '${dirname(run.ckpt)}' is the checkpoints directory, not a run's checkpoint`);
   });
 
   test('bad arguments say what is wrong, before anything is written', async () => {
