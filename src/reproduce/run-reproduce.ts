@@ -28,11 +28,11 @@ export const PHASE1_RECORD_FILE = 'ors_phase1.json';
 /** Where a reproduction's own files go (Slurm job records, the apply_patch commands): inside the checkpoint, outside the submission. */
 export const REPRO_STATE_DIR = '.svc-reproduce';
 
-/** The image of a container sandbox when none is given, as the settings name them. */
-const DEFAULT_IMAGES: Record<'docker' | 'apptainer' | 'singularity', { env: string; image: string }> = {
-  docker: { env: 'SVC_PHASE1_DOCKER_IMAGE', image: 'ubuntu:24.04' },
-  apptainer: { env: 'SVC_PHASE1_APPTAINER_IMAGE', image: 'docker://ubuntu:24.04' },
-  singularity: { env: 'SVC_PHASE1_SINGULARITY_IMAGE', image: 'docker://ubuntu:24.04' },
+/** The setting naming a container sandbox's image when none is given (its default is the variable's). */
+const IMAGE_VARIABLE: Record<'docker' | 'apptainer' | 'singularity', string> = {
+  docker: 'SVC_PHASE1_DOCKER_IMAGE',
+  apptainer: 'SVC_PHASE1_APPTAINER_IMAGE',
+  singularity: 'SVC_PHASE1_SINGULARITY_IMAGE',
 };
 
 export type ReproduceRequest = {
@@ -75,7 +75,7 @@ export async function runReproduce(req: ReproduceRequest): Promise<ReproduceReco
   const root = submissionRoot(req.repoDir);
   // the agent built the submission: a submission/ or reproduce.sh that is a link out of the checkpoint is refused
   resolveInside(req.checkpointDir, join(root, REPRODUCE_SCRIPT), 'reproduce.sh');
-  const choice = await chooseSandbox(req.sandbox, req.env, req.partitionNamed, (k) => k === 'slurm' || k === 'local' || (req.image ?? '') !== '' || (req.env[DEFAULT_IMAGES[k].env] ?? '') !== '');
+  const choice = await chooseSandbox(req.sandbox, req.env, req.partitionNamed, (k) => k === 'slurm' || k === 'local' || (req.image ?? '') !== '' || (req.env[IMAGE_VARIABLE[k]] ?? '') !== '');
   const logPath = join(root, REPRODUCE_LOG);
   // a reproduce.log left there may be a link: writing through it would reach a file outside
   rmSync(logPath, { force: true });
@@ -103,7 +103,7 @@ export async function runReproduce(req: ReproduceRequest): Promise<ReproduceReco
       return r;
     };
   } else {
-    const image = resolveImage(req.image ?? envValue(req.env, DEFAULT_IMAGES[kind].env) ?? DEFAULT_IMAGES[kind].image);
+    const image = resolveImage(req.image ?? envValue(req.env, IMAGE_VARIABLE[kind]) ?? '');
     extra.image = image;
     // docker: a named container, so that a timeout can kill it in its daemon
     const name = kind === 'docker' ? `svc-reproduce-${crypto.randomUUID().slice(0, 8)}` : undefined;
