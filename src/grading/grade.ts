@@ -4,9 +4,12 @@ import { unique } from '../core/values.ts';
 import type { ModelClient } from '../llm/client.ts';
 import { leavesOf } from '../replicate/rubric.ts';
 import type { RubricNode } from '../schema/ors-rubric.ts';
-import { gradeLeaf, judgeContext, type JudgeContext, type LeafVerdict } from './judge.ts';
+import { gradeLeaf, judgeContext } from './judge.ts';
 import { BOILERPLATE_SUBMISSION, EMPTY_SUBMISSION, readSubmission } from './submission.ts';
 import { pruneToCodeDevelopment, weightedScore } from './tree.ts';
+import type { JudgeContext, LeafVerdict, RunOutcome } from './types.ts';
+
+export type { RunOutcome };
 
 /** A control submission must score below this, or the judge passes work that is not there. */
 export const NEGATIVE_CONTROL_MAX = 0.2;
@@ -26,9 +29,6 @@ export type GradeJob = {
   run?: RunOutcome | null;
   signal?: AbortSignal;
 };
-
-/** How the run of reproduce.sh that left reproduce.log ended. */
-export type RunOutcome = { exit_code: number | null; timed_out: boolean; wall_time_sec: number | null };
 
 export type LeafGrade = {
   leaf_id: string;

@@ -4,14 +4,8 @@ import { isMapping } from '../core/values.ts';
 import type { ModelClient } from '../llm/client.ts';
 import { fillOwnPrompt } from '../prompts/templates.ts';
 import type { RubricNode } from '../schema/ors-rubric.ts';
-import type { RunOutcome } from './grade.ts';
 import type { SubmissionView } from './submission.ts';
-
-/** One run's grade of one leaf: the judge's score, or the error that failed the leaf (score 0). */
-export type LeafVerdict = { score: 0 | 1; explanation: string; evidence: string[]; judge_error?: string };
-
-/** What of the paper and the submission every leaf's request shows, rendered once for all of them. */
-export type JudgeContext = { paper: string; files: string; log: string };
+import type { JudgeContext, LeafVerdict, RunOutcome } from './types.ts';
 
 const MAX_PAPER_CHARS = 40_000;
 const MAX_LISTED_FILES = 300;

@@ -250,4 +250,10 @@ describe('grade_with_judge', () => {
     expect(most).toBe(5);
     expect((await rejection(grade({ n_runs: 1 }, { SVC_JUDGE_CONCURRENCY: 'many' }))).message).toBe("SVC_JUDGE_CONCURRENCY must be a whole number from 1 to 64, got 'many'");
   });
+
+  test('the judge and the grade do not import from each other: their shared types live in one place', () => {
+    const src = (name: string) => readFileSync(join(import.meta.dir, '../../../../src/grading', name), 'utf8');
+    expect(src('judge.ts')).not.toMatch(/from '\.\/grade\.ts'/);
+    expect(src('grade.ts')).toMatch(/from '\.\/judge\.ts'/);
+  });
 });
