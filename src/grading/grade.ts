@@ -42,7 +42,11 @@ export type LeafGrade = {
   judge_error?: string;
 };
 
-export type NegativeControl = { empty: number | null; boilerplate: number | null; passed: boolean | null; threshold: number; skipped?: true };
+/**
+ * passed is null when not decided: the controls were skipped, or a control leaf has no valid judge
+ * answer (judge_errors counts them), as a judge that breaks on a control must not pass it.
+ */
+export type NegativeControl = { empty: number | null; boilerplate: number | null; passed: boolean | null; threshold: number; judge_errors?: number; skipped?: true };
 
 export type OrsGrade = {
   rubric_sha256: string;
@@ -106,10 +110,14 @@ export async function gradeSubmission(job: GradeJob): Promise<OrsGrade> {
 
   const runs: LeafVerdict[][] = leaves.map(() => []);
   const controls = { empty: leaves.map(() => 0), boilerplate: leaves.map(() => 0) };
+  let controlErrors = 0;
   tasks.forEach((t, i) => {
     const v = verdicts[i] as LeafVerdict;
     if ('run' in t) (runs[t.leaf] as LeafVerdict[])[t.run] = v;
-    else controls[t.control][t.leaf] = v.score;
+    else {
+      controls[t.control][t.leaf] = v.score;
+      if (v.judge_error !== undefined) controlErrors++;
+    }
   });
 
   const leafGrades = leaves.map((leaf, i) => leafGrade(leaf, runs[i] as LeafVerdict[]));
@@ -117,7 +125,7 @@ export async function gradeSubmission(job: GradeJob): Promise<OrsGrade> {
   const runScores = Array.from({ length: job.nRuns }, (_, r) => weightedScore(root, scoreOf((i) => (runs[i] as LeafVerdict[])[r]?.score ?? 0)));
   const orsScore = weightedScore(root, scoreOf((i) => (leafGrades[i] as LeafGrade).score));
   const failedByJudge = leafGrades.filter((g) => g.judge_error !== undefined).length;
-  const negative = negativeControl(job.skipNegativeControl, () => ({
+  const negative = negativeControl(job.skipNegativeControl, controlErrors, () => ({
     empty: weightedScore(root, scoreOf((i) => controls.empty[i] ?? 0)),
     boilerplate: weightedScore(root, scoreOf((i) => controls.boilerplate[i] ?? 0)),
   }));
@@ -125,6 +133,7 @@ export async function gradeSubmission(job: GradeJob): Promise<OrsGrade> {
   const reasons: string[] = [];
   if (failedByJudge > 0) reasons.push(`${failedByJudge} of ${leaves.length} leaves have no valid judge answer (missing, malformed or out of range) and are counted as failed`);
   if (autoCodeOnly) reasons.push(`no reproduce.log: graded code_only, ${leaves.length} of ${rubricLeaves} rubric leaves`);
+  if (controlErrors > 0) reasons.push(`negative control not decided: ${controlErrors} of ${2 * leaves.length} control leaves have no valid judge answer (missing, malformed or out of range)`);
   if (negative.passed === false) reasons.push(`negative control failed: the empty submission scored ${negative.empty}, the boilerplate one ${negative.boilerplate} (each must be below ${NEGATIVE_CONTROL_MAX})`);
 
   return {
@@ -171,8 +180,10 @@ function leafGrade(leaf: RubricNode, runs: LeafVerdict[]): LeafGrade {
   };
 }
 
-function negativeControl(skip: boolean, scores: () => { empty: number; boilerplate: number }): NegativeControl {
+function negativeControl(skip: boolean, judgeErrors: number, scores: () => { empty: number; boilerplate: number }): NegativeControl {
   if (skip) return { empty: null, boilerplate: null, passed: null, threshold: NEGATIVE_CONTROL_MAX, skipped: true };
   const s = scores();
-  return { empty: round(s.empty), boilerplate: round(s.boilerplate), passed: s.empty < NEGATIVE_CONTROL_MAX && s.boilerplate < NEGATIVE_CONTROL_MAX, threshold: NEGATIVE_CONTROL_MAX };
+  // a control leaf the judge failed on scores 0, which is no evidence the control fails
+  const passed = judgeErrors > 0 ? null : s.empty < NEGATIVE_CONTROL_MAX && s.boilerplate < NEGATIVE_CONTROL_MAX;
+  return { empty: round(s.empty), boilerplate: round(s.boilerplate), passed, threshold: NEGATIVE_CONTROL_MAX, judge_errors: judgeErrors };
 }

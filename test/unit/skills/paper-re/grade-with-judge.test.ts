@@ -49,7 +49,7 @@ describe('grade_with_judge', () => {
     writeDemoSubmission(join(f.ckpt, REPO), { log: true });
     const r = await grade({ n_runs: 1, paper_path: 'paper/demo.md' });
     expect(r).toMatchObject({ ors_score: 1, raw_score: 1, n_runs: 1, code_only: false, leaves_total: 11, leaves_graded: 11, leaves_failed_by_judge: 0, leaves_passed: 11, degraded: false, judge_model: 'judge-model' });
-    expect(r.negative_control).toEqual({ empty: 0, boilerplate: 0, passed: true, threshold: 0.2 });
+    expect(r.negative_control).toEqual({ empty: 0, boilerplate: 0, passed: true, threshold: 0.2, judge_errors: 0 });
     const best = r.leaf_grades.find((g: { leaf_id: string }) => g.leaf_id === 'result-analysis/best-matches');
     expect(best).toMatchObject({ requirements: "The best gap ratio's comparisons in the run equal the paper's 32,617.", task_category: 'Result Analysis', weight: 2, score: 1, runs: [1] });
     expect(best.evidence.join('\n')).toContain('32617 comparisons');
@@ -137,10 +137,24 @@ describe('grade_with_judge', () => {
     writeDemoSubmission(join(f.ckpt, REPO), { log: true });
     const r = await grade({ n_runs: 1 });
     expect(r.ors_score).toBe(1);
-    expect(r.negative_control).toEqual({ empty: 1, boilerplate: 1, passed: false, threshold: 0.2 });
+    expect(r.negative_control).toEqual({ empty: 1, boilerplate: 1, passed: false, threshold: 0.2, judge_errors: 0 });
     expect(r.degraded).toBe(true);
     expect(r.degraded_reason).toBe('negative control failed: the empty submission scored 1, the boilerplate one 1 (each must be below 0.2)');
     expect(readJson('reproducibility_report.json')).toMatchObject({ degraded: true, negative_control: { passed: false } });
+  });
+
+  test('a judge that fails on the controls does not pass them: passed null, the control leaves without an answer counted, degraded', async () => {
+    // the submission's leaves answered; on the controls the judge answers nothing usable, out of range, or (once) 0
+    f = gradeFixture((a) => (!a.control ? verdict(1) : a.leaf === 'a' ? 'no JSON here' : a.leaf === 'b' ? verdict(7) : verdict(0)));
+    writeRubric(f, node('root', 1, [leaf('a'), leaf('b'), leaf('c')]));
+    writeDemoSubmission(join(f.ckpt, REPO), { log: true });
+    const r = await grade({ n_runs: 1 });
+    expect(r).toMatchObject({ ors_score: 1, leaves_failed_by_judge: 0, degraded: true });
+    expect(r.negative_control).toEqual({ empty: 0, boilerplate: 0, passed: null, threshold: 0.2, judge_errors: 4 });
+    expect(r.degraded_reason).toBe('negative control not decided: 4 of 6 control leaves have no valid judge answer (missing, malformed or out of range)');
+    expect(readJson('reproducibility_report.json')).toMatchObject({ degraded: true, negative_control: { passed: null, judge_errors: 4 } });
+    // each control leaf graded once (a malformed answer corrected once): 3 real, 2 × (2 + 1 + 1) control requests
+    expect(judgeRequests()).toHaveLength(3 + 2 * 4);
   });
 
   test('without reproduce.log only the Code Development leaves are graded (code_only on by itself, degraded); asked for, not degraded', async () => {
