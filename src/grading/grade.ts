@@ -132,7 +132,8 @@ export async function gradeSubmission(job: GradeJob): Promise<OrsGrade> {
 
   const reasons: string[] = [];
   if (failedByJudge > 0) reasons.push(`${failedByJudge} of ${leaves.length} leaves have no valid judge answer (missing, malformed or out of range) and are counted as failed`);
-  if (autoCodeOnly) reasons.push(`no reproduce.log: graded code_only, ${leaves.length} of ${rubricLeaves} rubric leaves`);
+  // fewer leaves graded than the rubric holds, whether asked for or not
+  if (codeOnly) reasons.push(`${autoCodeOnly ? 'no reproduce.log: ' : ''}graded code_only: ${leaves.length} of ${rubricLeaves} rubric leaves`);
   if (controlErrors > 0) reasons.push(`negative control not decided: ${controlErrors} of ${2 * leaves.length} control leaves have no valid judge answer (missing, malformed or out of range)`);
   if (negative.passed === false) reasons.push(`negative control failed: the empty submission scored ${negative.empty}, the boilerplate one ${negative.boilerplate} (each must be below ${NEGATIVE_CONTROL_MAX})`);
 

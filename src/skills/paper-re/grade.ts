@@ -22,7 +22,7 @@ export const gradeWithJudgeTool = defineTool({
     'Fails closed: a missing answer, one still malformed after one correction, or a score other than 0 or 1 fails its leaf and is counted (leaves_failed_by_judge), and the grade is degraded. ' +
     'Scores are weighted means up the tree (ors_score) and the unweighted mean of the leaves (raw_score); n_runs independent gradings (0: 3), each leaf the mean of its runs, with run_scores and spread (max - min). ' +
     'Negative controls (unless skip_negative_control): an empty and a boilerplate submission, each leaf graded once, must each score below 0.2, else negative_control.passed is false and the grade degraded; a control leaf without a valid judge answer is counted (negative_control.judge_errors), leaves passed null (not decided) and degrades the grade. ' +
-    'code_only grades only the Code Development leaves; it switches on (and the grade is degraded) when there is no reproduce.log. ' +
+    'code_only grades only the Code Development leaves, and the grade is degraded (fewer leaves graded than the rubric holds); it switches on by itself when there is no reproduce.log. ' +
     'Writes ors_grade.json {rubric_sha256, ors_score, raw_score, leaf_grades: [{leaf_id, requirements, task_category, weight, score, runs, explanation, evidence, judge_error?}], judge_model, n_runs, run_scores, spread, code_only, elapsed_sec, leaves_total, leaves_graded, leaves_failed_by_judge, leaves_passed, negative_control: {empty, boilerplate, passed, threshold, judge_errors}, degraded, degraded_reason?} ' +
     'and reproducibility_report.json (its summary) to the checkpoint, else beside the rubric; returns the grade with grade_path and report_path.',
   params: toolParams({

@@ -157,17 +157,18 @@ describe('grade_with_judge', () => {
     expect(judgeRequests()).toHaveLength(3 + 2 * 4);
   });
 
-  test('without reproduce.log only the Code Development leaves are graded (code_only on by itself, degraded); asked for, not degraded', async () => {
+  test('without reproduce.log only the Code Development leaves are graded (code_only on by itself); code_only, asked for or not, is degraded', async () => {
     f = gradeFixture((a) => verdict(a.control ? 0 : 1));
     writeRubric(f, node('root', 1, [node('dev', 1, [leaf('d1'), leaf('d2')]), node('run', 1, [leaf('r1', 1, 'Code Execution')]), node('res', 2, [leaf('s1', 1, 'Result Analysis')])]));
     writeDemoSubmission(join(f.ckpt, REPO));
     const r = await grade({ n_runs: 1 });
     expect(r).toMatchObject({ code_only: true, code_only_reason: 'no reproduce.log in the submission (bridge rule 9)', leaves_total: 2, rubric_leaves_total: 4, ors_score: 1, degraded: true, reproduce_log: null });
     expect(r.leaf_grades.map((g: { leaf_id: string }) => g.leaf_id)).toEqual(['d1', 'd2']);
-    expect(r.degraded_reason).toBe('no reproduce.log: graded code_only, 2 of 4 rubric leaves');
+    expect(r.degraded_reason).toBe('no reproduce.log: graded code_only: 2 of 4 rubric leaves');
     writeFileSync(join(f.ckpt, REPO, 'reproduce.log'), 'insertion sort of 2000 integers (seed 42): 1003112 comparisons\n');
     const asked = await grade({ n_runs: 1, code_only: true });
-    expect(asked).toMatchObject({ code_only: true, code_only_reason: 'asked for', leaves_total: 2, degraded: false });
+    expect(asked).toMatchObject({ code_only: true, code_only_reason: 'asked for', leaves_total: 2, rubric_leaves_total: 4, degraded: true, degraded_reason: 'graded code_only: 2 of 4 rubric leaves' });
+    expect(readJson('reproducibility_report.json')).toMatchObject({ code_only: true, degraded: true, degraded_reason: 'graded code_only: 2 of 4 rubric leaves' });
     const full = await grade({ n_runs: 1 });
     expect(full).toMatchObject({ code_only: false, leaves_total: 4 });
   });
