@@ -39,6 +39,8 @@ export type LeafGrade = {
   runs: number[];
   explanation: string;
   evidence: string[];
+  /** what the judge named that is no file shown to it nor text of the log shown: recorded, not counted */
+  evidence_unverified: string[];
   judge_error?: string;
 };
 
@@ -177,6 +179,7 @@ function leafGrade(leaf: RubricNode, runs: LeafVerdict[]): LeafGrade {
     runs: runs.map((v) => v.score),
     explanation: answered?.explanation ?? '',
     evidence: unique(runs.flatMap((v) => v.evidence)),
+    evidence_unverified: unique(runs.flatMap((v) => v.evidence_unverified)),
     ...(errors.length ? { judge_error: errors.join('; ') } : {}),
   };
 }

@@ -266,6 +266,19 @@ describe('grade_with_judge', () => {
     expect((await rejection(grade({ n_runs: 1 }, { SVC_JUDGE_CONCURRENCY: 'many' }))).message).toBe("SVC_JUDGE_CONCURRENCY must be a whole number from 1 to 64, got 'many'");
   });
 
+  test("the judge's evidence is kept only when it names a file shown or is text of the log shown; the rest is recorded apart, the score unchanged", async () => {
+    const named = ['insertion.js', './shell_2.2.js', 'shell_3.js:12', 'insertion sort of  2000 integers\n(seed 42):', 'sort.js', 'src/made_up.py', 'shell sort of 2000 integers: 1 comparisons'];
+    f = gradeFixture((a) => verdict(a.control ? 0 : 1, { evidence: named }));
+    writeRubric(f, node('root', 1, [leaf('a', 1, 'Code Execution')]));
+    writeDemoSubmission(join(f.ckpt, REPO), { log: true });
+    const r = await grade({ n_runs: 2 });
+    expect(r.leaf_grades[0]).toMatchObject({ score: 1, runs: [1, 1] });
+    expect(r.leaf_grades[0].evidence).toEqual(['insertion.js', './shell_2.2.js', 'shell_3.js:12', 'insertion sort of  2000 integers\n(seed 42):']);
+    expect(r.leaf_grades[0].evidence_unverified).toEqual(['sort.js', 'src/made_up.py', 'shell sort of 2000 integers: 1 comparisons']);
+    expect(readJson('ors_grade.json').leaf_grades[0].evidence_unverified).toEqual(r.leaf_grades[0].evidence_unverified);
+    expect(r).toMatchObject({ ors_score: 1, degraded: false });
+  });
+
   test('the judge and the grade do not import from each other: their shared types live in one place', () => {
     const src = (name: string) => readFileSync(join(import.meta.dir, '../../../../src/grading', name), 'utf8');
     expect(src('judge.ts')).not.toMatch(/from '\.\/grade\.ts'/);
