@@ -4,9 +4,12 @@ import { unique } from '../core/values.ts';
 import type { ModelClient } from '../llm/client.ts';
 import { leavesOf } from '../replicate/rubric.ts';
 import type { RubricNode } from '../schema/ors-rubric.ts';
-import { gradeLeaf, judgeContext, type JudgeContext, type LeafVerdict } from './judge.ts';
+import { gradeLeaf, judgeContext } from './judge.ts';
 import { BOILERPLATE_SUBMISSION, EMPTY_SUBMISSION, readSubmission } from './submission.ts';
 import { pruneToCodeDevelopment, weightedScore } from './tree.ts';
+import type { JudgeContext, LeafVerdict, RunOutcome } from './types.ts';
+
+export type { RunOutcome };
 
 /** A control submission must score below this, or the judge passes work that is not there. */
 export const NEGATIVE_CONTROL_MAX = 0.2;
@@ -27,9 +30,6 @@ export type GradeJob = {
   signal?: AbortSignal;
 };
 
-/** How the run of reproduce.sh that left reproduce.log ended. */
-export type RunOutcome = { exit_code: number | null; timed_out: boolean; wall_time_sec: number | null };
-
 export type LeafGrade = {
   leaf_id: string;
   requirements: string;
@@ -39,10 +39,16 @@ export type LeafGrade = {
   runs: number[];
   explanation: string;
   evidence: string[];
+  /** what the judge named that is no file shown to it nor text of the log shown: recorded, not counted */
+  evidence_unverified: string[];
   judge_error?: string;
 };
 
-export type NegativeControl = { empty: number | null; boilerplate: number | null; passed: boolean | null; threshold: number; skipped?: true };
+/**
+ * passed is null when not decided: the controls were skipped, or a control leaf has no valid judge
+ * answer (judge_errors counts them), as a judge that breaks on a control must not pass it.
+ */
+export type NegativeControl = { empty: number | null; boilerplate: number | null; passed: boolean | null; threshold: number; judge_errors?: number; skipped?: true };
 
 export type OrsGrade = {
   rubric_sha256: string;
@@ -106,10 +112,14 @@ export async function gradeSubmission(job: GradeJob): Promise<OrsGrade> {
 
   const runs: LeafVerdict[][] = leaves.map(() => []);
   const controls = { empty: leaves.map(() => 0), boilerplate: leaves.map(() => 0) };
+  let controlErrors = 0;
   tasks.forEach((t, i) => {
     const v = verdicts[i] as LeafVerdict;
     if ('run' in t) (runs[t.leaf] as LeafVerdict[])[t.run] = v;
-    else controls[t.control][t.leaf] = v.score;
+    else {
+      controls[t.control][t.leaf] = v.score;
+      if (v.judge_error !== undefined) controlErrors++;
+    }
   });
 
   const leafGrades = leaves.map((leaf, i) => leafGrade(leaf, runs[i] as LeafVerdict[]));
@@ -117,14 +127,16 @@ export async function gradeSubmission(job: GradeJob): Promise<OrsGrade> {
   const runScores = Array.from({ length: job.nRuns }, (_, r) => weightedScore(root, scoreOf((i) => (runs[i] as LeafVerdict[])[r]?.score ?? 0)));
   const orsScore = weightedScore(root, scoreOf((i) => (leafGrades[i] as LeafGrade).score));
   const failedByJudge = leafGrades.filter((g) => g.judge_error !== undefined).length;
-  const negative = negativeControl(job.skipNegativeControl, () => ({
+  const negative = negativeControl(job.skipNegativeControl, controlErrors, () => ({
     empty: weightedScore(root, scoreOf((i) => controls.empty[i] ?? 0)),
     boilerplate: weightedScore(root, scoreOf((i) => controls.boilerplate[i] ?? 0)),
   }));
 
   const reasons: string[] = [];
   if (failedByJudge > 0) reasons.push(`${failedByJudge} of ${leaves.length} leaves have no valid judge answer (missing, malformed or out of range) and are counted as failed`);
-  if (autoCodeOnly) reasons.push(`no reproduce.log: graded code_only, ${leaves.length} of ${rubricLeaves} rubric leaves`);
+  // fewer leaves graded than the rubric holds, whether asked for or not
+  if (codeOnly) reasons.push(`${autoCodeOnly ? 'no reproduce.log: ' : ''}graded code_only: ${leaves.length} of ${rubricLeaves} rubric leaves`);
+  if (controlErrors > 0) reasons.push(`negative control not decided: ${controlErrors} of ${2 * leaves.length} control leaves have no valid judge answer (missing, malformed or out of range)`);
   if (negative.passed === false) reasons.push(`negative control failed: the empty submission scored ${negative.empty}, the boilerplate one ${negative.boilerplate} (each must be below ${NEGATIVE_CONTROL_MAX})`);
 
   return {
@@ -167,12 +179,15 @@ function leafGrade(leaf: RubricNode, runs: LeafVerdict[]): LeafGrade {
     runs: runs.map((v) => v.score),
     explanation: answered?.explanation ?? '',
     evidence: unique(runs.flatMap((v) => v.evidence)),
+    evidence_unverified: unique(runs.flatMap((v) => v.evidence_unverified)),
     ...(errors.length ? { judge_error: errors.join('; ') } : {}),
   };
 }
 
-function negativeControl(skip: boolean, scores: () => { empty: number; boilerplate: number }): NegativeControl {
+function negativeControl(skip: boolean, judgeErrors: number, scores: () => { empty: number; boilerplate: number }): NegativeControl {
   if (skip) return { empty: null, boilerplate: null, passed: null, threshold: NEGATIVE_CONTROL_MAX, skipped: true };
   const s = scores();
-  return { empty: round(s.empty), boilerplate: round(s.boilerplate), passed: s.empty < NEGATIVE_CONTROL_MAX && s.boilerplate < NEGATIVE_CONTROL_MAX, threshold: NEGATIVE_CONTROL_MAX };
+  // a control leaf the judge failed on scores 0, which is no evidence the control fails
+  const passed = judgeErrors > 0 ? null : s.empty < NEGATIVE_CONTROL_MAX && s.boilerplate < NEGATIVE_CONTROL_MAX;
+  return { empty: round(s.empty), boilerplate: round(s.boilerplate), passed, threshold: NEGATIVE_CONTROL_MAX, judge_errors: judgeErrors };
 }

@@ -4,14 +4,8 @@ import { isMapping } from '../core/values.ts';
 import type { ModelClient } from '../llm/client.ts';
 import { fillOwnPrompt } from '../prompts/templates.ts';
 import type { RubricNode } from '../schema/ors-rubric.ts';
-import type { RunOutcome } from './grade.ts';
 import type { SubmissionView } from './submission.ts';
-
-/** One run's grade of one leaf: the judge's score, or the error that failed the leaf (score 0). */
-export type LeafVerdict = { score: 0 | 1; explanation: string; evidence: string[]; judge_error?: string };
-
-/** What of the paper and the submission every leaf's request shows, rendered once for all of them. */
-export type JudgeContext = { paper: string; files: string; log: string };
+import type { JudgeContext, LeafVerdict, RunOutcome } from './types.ts';
 
 const MAX_PAPER_CHARS = 40_000;
 const MAX_LISTED_FILES = 300;
@@ -30,7 +24,23 @@ export function judgeContext(paperText: string, view: SubmissionView, run: RunOu
     paper: paper.length > MAX_PAPER_CHARS ? `${paper.slice(0, MAX_PAPER_CHARS)}\n[... the rest of the paper cut ...]` : paper,
     files: renderFiles(view),
     log: view.log === null || run === null ? log : `${runLine(run)}\n${log}`,
+    paths: view.files.map((f) => f.path),
+    logText: view.log ?? '',
   };
+}
+
+const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/**
+ * Whether a piece of evidence points to what the judge was shown: it names a file of the submission
+ * (the path, optionally with ./ before or a line or remark after it), or it is text of the log,
+ * whitespace aside.
+ */
+export function evidenceShown(evidence: string, ctx: Pick<JudgeContext, 'paths' | 'logText'>): boolean {
+  const e = evidence.trim().replace(/^\.\//, '');
+  if (ctx.paths.some((p) => e === p || (e.startsWith(p) && /^[\s:#(,]/.test(e.slice(p.length))))) return true;
+  const line = squash(e);
+  return line !== '' && squash(ctx.logText).includes(line);
 }
 
 /**
@@ -113,11 +123,14 @@ export async function gradeLeaf(client: Pick<ModelClient, 'completeJson'>, leaf:
     return failed(`no usable answer: ${oneLine(err)}`);
   }
   const explanation = (answer.explanation as string).trim();
-  const evidence = ((answer.evidence as string[] | undefined) ?? []).map((e) => e.trim()).filter(Boolean).slice(0, MAX_EVIDENCE);
-  if (answer.score !== 0 && answer.score !== 1) return { ...failed(`score ${answer.score} is out of range (0 or 1)`), explanation, evidence };
-  return { score: answer.score, explanation, evidence };
+  const named = ((answer.evidence as string[] | undefined) ?? []).map((e) => e.trim()).filter(Boolean).slice(0, MAX_EVIDENCE);
+  // the prompt says evidence the judge cannot point to in what it is shown does not count: it is kept apart
+  const evidence = named.filter((e) => evidenceShown(e, ctx));
+  const evidence_unverified = named.filter((e) => !evidenceShown(e, ctx));
+  if (answer.score !== 0 && answer.score !== 1) return { ...failed(`score ${answer.score} is out of range (0 or 1)`), explanation, evidence, evidence_unverified };
+  return { score: answer.score, explanation, evidence, evidence_unverified };
 }
 
 function failed(why: string): LeafVerdict {
-  return { score: 0, explanation: '', evidence: [], judge_error: why };
+  return { score: 0, explanation: '', evidence: [], evidence_unverified: [], judge_error: why };
 }

@@ -49,7 +49,7 @@ describe('grade_with_judge', () => {
     writeDemoSubmission(join(f.ckpt, REPO), { log: true });
     const r = await grade({ n_runs: 1, paper_path: 'paper/demo.md' });
     expect(r).toMatchObject({ ors_score: 1, raw_score: 1, n_runs: 1, code_only: false, leaves_total: 11, leaves_graded: 11, leaves_failed_by_judge: 0, leaves_passed: 11, degraded: false, judge_model: 'judge-model' });
-    expect(r.negative_control).toEqual({ empty: 0, boilerplate: 0, passed: true, threshold: 0.2 });
+    expect(r.negative_control).toEqual({ empty: 0, boilerplate: 0, passed: true, threshold: 0.2, judge_errors: 0 });
     const best = r.leaf_grades.find((g: { leaf_id: string }) => g.leaf_id === 'result-analysis/best-matches');
     expect(best).toMatchObject({ requirements: "The best gap ratio's comparisons in the run equal the paper's 32,617.", task_category: 'Result Analysis', weight: 2, score: 1, runs: [1] });
     expect(best.evidence.join('\n')).toContain('32617 comparisons');
@@ -137,23 +137,38 @@ describe('grade_with_judge', () => {
     writeDemoSubmission(join(f.ckpt, REPO), { log: true });
     const r = await grade({ n_runs: 1 });
     expect(r.ors_score).toBe(1);
-    expect(r.negative_control).toEqual({ empty: 1, boilerplate: 1, passed: false, threshold: 0.2 });
+    expect(r.negative_control).toEqual({ empty: 1, boilerplate: 1, passed: false, threshold: 0.2, judge_errors: 0 });
     expect(r.degraded).toBe(true);
     expect(r.degraded_reason).toBe('negative control failed: the empty submission scored 1, the boilerplate one 1 (each must be below 0.2)');
     expect(readJson('reproducibility_report.json')).toMatchObject({ degraded: true, negative_control: { passed: false } });
   });
 
-  test('without reproduce.log only the Code Development leaves are graded (code_only on by itself, degraded); asked for, not degraded', async () => {
+  test('a judge that fails on the controls does not pass them: passed null, the control leaves without an answer counted, degraded', async () => {
+    // the submission's leaves answered; on the controls the judge answers nothing usable, out of range, or (once) 0
+    f = gradeFixture((a) => (!a.control ? verdict(1) : a.leaf === 'a' ? 'no JSON here' : a.leaf === 'b' ? verdict(7) : verdict(0)));
+    writeRubric(f, node('root', 1, [leaf('a'), leaf('b'), leaf('c')]));
+    writeDemoSubmission(join(f.ckpt, REPO), { log: true });
+    const r = await grade({ n_runs: 1 });
+    expect(r).toMatchObject({ ors_score: 1, leaves_failed_by_judge: 0, degraded: true });
+    expect(r.negative_control).toEqual({ empty: 0, boilerplate: 0, passed: null, threshold: 0.2, judge_errors: 4 });
+    expect(r.degraded_reason).toBe('negative control not decided: 4 of 6 control leaves have no valid judge answer (missing, malformed or out of range)');
+    expect(readJson('reproducibility_report.json')).toMatchObject({ degraded: true, negative_control: { passed: null, judge_errors: 4 } });
+    // each control leaf graded once (a malformed answer corrected once): 3 real, 2 × (2 + 1 + 1) control requests
+    expect(judgeRequests()).toHaveLength(3 + 2 * 4);
+  });
+
+  test('without reproduce.log only the Code Development leaves are graded (code_only on by itself); code_only, asked for or not, is degraded', async () => {
     f = gradeFixture((a) => verdict(a.control ? 0 : 1));
     writeRubric(f, node('root', 1, [node('dev', 1, [leaf('d1'), leaf('d2')]), node('run', 1, [leaf('r1', 1, 'Code Execution')]), node('res', 2, [leaf('s1', 1, 'Result Analysis')])]));
     writeDemoSubmission(join(f.ckpt, REPO));
     const r = await grade({ n_runs: 1 });
     expect(r).toMatchObject({ code_only: true, code_only_reason: 'no reproduce.log in the submission (bridge rule 9)', leaves_total: 2, rubric_leaves_total: 4, ors_score: 1, degraded: true, reproduce_log: null });
     expect(r.leaf_grades.map((g: { leaf_id: string }) => g.leaf_id)).toEqual(['d1', 'd2']);
-    expect(r.degraded_reason).toBe('no reproduce.log: graded code_only, 2 of 4 rubric leaves');
+    expect(r.degraded_reason).toBe('no reproduce.log: graded code_only: 2 of 4 rubric leaves');
     writeFileSync(join(f.ckpt, REPO, 'reproduce.log'), 'insertion sort of 2000 integers (seed 42): 1003112 comparisons\n');
     const asked = await grade({ n_runs: 1, code_only: true });
-    expect(asked).toMatchObject({ code_only: true, code_only_reason: 'asked for', leaves_total: 2, degraded: false });
+    expect(asked).toMatchObject({ code_only: true, code_only_reason: 'asked for', leaves_total: 2, rubric_leaves_total: 4, degraded: true, degraded_reason: 'graded code_only: 2 of 4 rubric leaves' });
+    expect(readJson('reproducibility_report.json')).toMatchObject({ code_only: true, degraded: true, degraded_reason: 'graded code_only: 2 of 4 rubric leaves' });
     const full = await grade({ n_runs: 1 });
     expect(full).toMatchObject({ code_only: false, leaves_total: 4 });
   });
@@ -249,5 +264,24 @@ describe('grade_with_judge', () => {
     await grade({ n_runs: 1, skip_negative_control: true }, { SVC_JUDGE_CONCURRENCY: '5' });
     expect(most).toBe(5);
     expect((await rejection(grade({ n_runs: 1 }, { SVC_JUDGE_CONCURRENCY: 'many' }))).message).toBe("SVC_JUDGE_CONCURRENCY must be a whole number from 1 to 64, got 'many'");
+  });
+
+  test("the judge's evidence is kept only when it names a file shown or is text of the log shown; the rest is recorded apart, the score unchanged", async () => {
+    const named = ['insertion.js', './shell_2.2.js', 'shell_3.js:12', 'insertion sort of  2000 integers\n(seed 42):', 'sort.js', 'src/made_up.py', 'shell sort of 2000 integers: 1 comparisons'];
+    f = gradeFixture((a) => verdict(a.control ? 0 : 1, { evidence: named }));
+    writeRubric(f, node('root', 1, [leaf('a', 1, 'Code Execution')]));
+    writeDemoSubmission(join(f.ckpt, REPO), { log: true });
+    const r = await grade({ n_runs: 2 });
+    expect(r.leaf_grades[0]).toMatchObject({ score: 1, runs: [1, 1] });
+    expect(r.leaf_grades[0].evidence).toEqual(['insertion.js', './shell_2.2.js', 'shell_3.js:12', 'insertion sort of  2000 integers\n(seed 42):']);
+    expect(r.leaf_grades[0].evidence_unverified).toEqual(['sort.js', 'src/made_up.py', 'shell sort of 2000 integers: 1 comparisons']);
+    expect(readJson('ors_grade.json').leaf_grades[0].evidence_unverified).toEqual(r.leaf_grades[0].evidence_unverified);
+    expect(r).toMatchObject({ ors_score: 1, degraded: false });
+  });
+
+  test('the judge and the grade do not import from each other: their shared types live in one place', () => {
+    const src = (name: string) => readFileSync(join(import.meta.dir, '../../../../src/grading', name), 'utf8');
+    expect(src('judge.ts')).not.toMatch(/from '\.\/grade\.ts'/);
+    expect(src('grade.ts')).toMatch(/from '\.\/judge\.ts'/);
   });
 });

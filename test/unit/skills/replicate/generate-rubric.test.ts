@@ -79,9 +79,17 @@ describe('generate_rubric', () => {
     expect(existsSync(join(f.ckpt, 'one.meta.json'))).toBe(true);
   });
 
-  test('deterministic: the same paper and model twice give the same bytes and rubric_sha256', async () => {
+  test('deterministic: the same paper and model twice send the same requests (temperature 0, the seed) and give the same bytes and rubric_sha256', async () => {
     const a = await generate({ output_path: 'a.json' });
+    const first = sent();
     const b = await generate({ output_path: 'b.json' });
+    const second = sent().slice(first.length);
+    // the scripted server answers alike whatever it is asked: the requests themselves must be the same
+    // (each axis's call in flight at once, so in any order)
+    const bodies = (reqs: Sent[]) => reqs.map((s) => JSON.stringify(s)).sort();
+    expect(first).toHaveLength(4);
+    expect(bodies(second)).toEqual(bodies(first));
+    expect([...first, ...second].every((s) => s.temperature === 0 && s.seed === 0)).toBe(true);
     expect(a.meta.rubric_sha256).toBe(b.meta.rubric_sha256);
     expect(readFileSync(a.rubric_path)).toEqual(readFileSync(b.rubric_path));
     // canonical JSON: sorted keys, no spaces
