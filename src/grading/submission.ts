@@ -1,7 +1,7 @@
 import { constants, lstatSync, type Stats } from 'node:fs';
 import { join, relative } from 'node:path';
 import { readdirOrNull, readRange } from '../core/paths.ts';
-import { REPRODUCE_LOG, SUBMISSION_DIR } from '../reproduce/submission.ts';
+import { REPRODUCE_LOG, submissionDir } from '../reproduce/submission.ts';
 
 /** What the judge is shown of a submission: its files (text of the small ones) and the log of its run. */
 export type SubmissionView = { root: string | null; files: { path: string; bytes: number; text: string | null }[]; log: string | null; logPath: string | null };
@@ -14,15 +14,6 @@ const SKIPPED_DIRS = new Set(['.git', 'node_modules', '__pycache__', '.venv', 'v
 /** Files listed, never shown: the bundle's manifest holds digests the clone verified, nothing to grade. */
 const LISTED_ONLY = new Set(['manifest.lock']);
 
-/**
- * The submission root (bridge rule 1) as reproduce/submission.ts finds it, except that a linked
- * submission/ is not followed: the judge is shown only what lies in the submission itself.
- */
-export function submissionRoot(repoDir: string): string {
-  const nested = join(repoDir, SUBMISSION_DIR);
-  return lstatOrNull(nested)?.isDirectory() ? nested : repoDir;
-}
-
 /** Links are not followed anywhere in a submission: it cannot show the judge files from outside itself. */
 function lstatOrNull(path: string): Stats | null {
   try {
@@ -32,14 +23,14 @@ function lstatOrNull(path: string): Stats | null {
   }
 }
 
-/** reproduce.log of the run: beside reproduce.sh in the submission root, else where the runner left it in repo_dir. */
+/** reproduce.log of the run, beside reproduce.sh in the submission root (bridge rule 1), where run_reproduce writes it. */
 export function findLog(repoDir: string): string | null {
-  for (const p of [join(submissionRoot(repoDir), REPRODUCE_LOG), join(repoDir, REPRODUCE_LOG)]) if (lstatOrNull(p)?.isFile()) return p;
-  return null;
+  const p = join(submissionDir(repoDir), REPRODUCE_LOG);
+  return lstatOrNull(p)?.isFile() ? p : null;
 }
 
 export function readSubmission(repoDir: string): SubmissionView {
-  const root = submissionRoot(repoDir);
+  const root = submissionDir(repoDir);
   const logPath = findLog(repoDir);
   const files: SubmissionView['files'] = [];
   const walk = (dir: string) => {

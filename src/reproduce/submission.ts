@@ -3,8 +3,9 @@
  * `submission/` directory has its reproduce.sh run there, next to its sources; a stray top-level
  * reproduce.sh beside that directory is ignored.
  */
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { NotFoundError } from '../core/errors.ts';
+import { InputError, NotFoundError } from '../core/errors.ts';
 import { isFileAt, statOrNull } from '../core/paths.ts';
 import { printable } from '../core/text.ts';
 
@@ -12,10 +13,15 @@ export const REPRODUCE_SCRIPT = 'reproduce.sh';
 export const REPRODUCE_LOG = 'reproduce.log';
 export const SUBMISSION_DIR = 'submission';
 
-/** The submission root of `repoDir`: its submission/ directory when there is one, else itself. */
+/**
+ * The submission root of `repoDir`: its submission/ directory when there is one, else itself. A
+ * submission/ that is a link is refused: what runs and what is graded stay inside the submission.
+ */
 export function submissionDir(repoDir: string): string {
   const nested = join(repoDir, SUBMISSION_DIR);
-  return statOrNull(nested)?.isDirectory() ? nested : repoDir;
+  const st = lstatSync(nested, { throwIfNoEntry: false });
+  if (st?.isSymbolicLink()) throw new InputError(`${printable(nested)} is a link: a submission is not followed out of its directory`, 'build the repository in submission/ itself, or at the top of repo_dir');
+  return st?.isDirectory() ? nested : repoDir;
 }
 
 /** The reproduce.sh at the submission root, or null when there is none. */

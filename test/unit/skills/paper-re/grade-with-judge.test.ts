@@ -190,7 +190,7 @@ describe('grade_with_judge', () => {
     expect(shown).not.toContain('stray-top-level-script');
   });
 
-  test('links are not followed: a linked file, directory or log from outside the submission is not shown', async () => {
+  test('links are not followed: a linked file or log from outside the submission is not shown; a linked submission/ is refused', async () => {
     f = gradeFixture((a) => verdict(a.control ? 0 : 1));
     writeRubric(f, node('root', 1, [leaf('a'), leaf('b', 1, 'Code Execution')]));
     const outside = join(f.dir, 'outside');
@@ -200,7 +200,6 @@ describe('grade_with_judge', () => {
     writeFileSync(join(f.ckpt, REPO, 'main.js'), 'let comparisons = 0;\n');
     symlinkSync(join(outside, 'secret.txt'), join(f.ckpt, REPO, 'notes.txt'));
     symlinkSync(join(outside, 'reproduce.log'), join(f.ckpt, REPO, 'reproduce.log'));
-    symlinkSync(outside, join(f.ckpt, REPO, 'submission'));
     const r = await grade({ n_runs: 1, skip_negative_control: true });
     // the linked log is no log of this submission: code_only on by itself
     expect(r).toMatchObject({ submission_root: join(f.ckpt, REPO), reproduce_log: null, code_only: true, leaves_total: 1 });
@@ -209,6 +208,8 @@ describe('grade_with_judge', () => {
     expect(shown).not.toContain('outside-secret');
     expect(shown).not.toContain('notes.txt');
     expect(shown).toContain('(no reproduce.log: the submission was not run)');
+    symlinkSync(outside, join(f.ckpt, REPO, 'submission'));
+    expect((await rejection(grade({ n_runs: 1, skip_negative_control: true }))).message).toBe(`${join(f.ckpt, REPO, 'submission')} is a link: a submission is not followed out of its directory`);
   });
 
   test('a grade stopped midway throws and writes nothing: an abort is no failed leaf', async () => {

@@ -100,7 +100,7 @@ describe('run_reproduce on the local sandbox', () => {
     mkdirSync(outside);
     writeFileSync(join(outside, 'reproduce.sh'), 'echo escaped\n');
     symlinkSync(outside, join(repo, 'submission'));
-    expect((await refusal(callTool(runReproduceTool, { repo_dir: 'repro_sandbox', sandbox_kind: 'local' }, env()))).message).toContain('is outside');
+    expect((await refusal(callTool(runReproduceTool, { repo_dir: 'repro_sandbox', sandbox_kind: 'local' }, env()))).message).toContain('is a link: a submission is not followed out of its directory');
     removeDir(join(repo, 'submission'));
     writeFileSync(join(outside, 'precious.txt'), 'keep\n');
     symlinkSync(join(outside, 'precious.txt'), join(repo, 'reproduce.log'));
