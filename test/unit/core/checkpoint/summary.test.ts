@@ -157,6 +157,14 @@ describe('the reproduction in the summary', () => {
     expect(s.problems).toEqual([]);
   });
 
+  test("a legacy run's text report under the same name: no graded reproduction, and no problem", () => {
+    const ck = writeCheckpoint(dir);
+    writeFileSync(join(ck, 'reproducibility_report.json'), 'Reproduced 3 of 4 claims.\n');
+    const s = summarizeCheckpoint(ck);
+    expect(s.reproduction).toBeNull();
+    expect(s.problems).toEqual([]);
+  });
+
   test('none: null; a damaged or out-of-range report: a problem and null, never a score', () => {
     const ck = writeCheckpoint(dir);
     expect(summarizeCheckpoint(ck).reproduction).toBeNull();
