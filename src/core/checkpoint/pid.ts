@@ -1,4 +1,4 @@
-import { linkSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { linkSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic.ts';
 import { ConflictError } from '../errors.ts';
@@ -89,18 +89,20 @@ function holderOf(file: string): number {
 
 /**
  * The claim where flock does not work (some network file systems): the PID file is created by
- * link(2), which fails when it exists, so of processes claiming at once one wins; a claim left by
- * a dead process is moved aside by rename(2) first, and put back when what was moved turns out
- * to be a live claim made in the meantime. A file naming this process's PID was left by an
- * earlier process given the same PID (a container's PID 1), and is taken over.
+ * link(2), which fails when it exists, so of processes claiming at once one wins. A claim left by a
+ * dead process is removed only by the holder of a takeover lock (itself made by link(2)), which
+ * checks again under it that the claim is still the dead one: removing it without the lock, a
+ * contender could remove the live claim another made in the meantime. A file naming this process's
+ * PID was left by an earlier process given the same PID (a container's PID 1), and is taken over.
  */
 export function claimByLink(dir: string, pidFile: PidFile = CHECKPOINT_PID): void {
   const file = join(dir, pidFile.name);
   if (held.has(file)) throw pidFile.busy(dir, process.pid);
   const mine = join(dir, `.${pidFile.name}.${process.pid}`);
+  const takeover = join(dir, `.${pidFile.name}.takeover`);
   writeFileAtomic(mine, `${process.pid}\n`);
   try {
-    for (let attempt = 0; attempt < 20; attempt++) {
+    for (let attempt = 0; attempt < 50; attempt++) {
       try {
         linkSync(mine, file);
         held.set(file, null);
@@ -114,25 +116,23 @@ export function claimByLink(dir: string, pidFile: PidFile = CHECKPOINT_PID): voi
         return;
       }
       if (holder !== null && isAlive(holder)) throw pidFile.busy(dir, holder);
-      const aside = join(dir, `.${pidFile.name}.stale.${process.pid}`);
       try {
-        renameSync(file, aside);
+        linkSync(mine, takeover);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // another contender moved it
-        throw err;
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        const taker = pidIn(takeover);
+        // a taker that died mid-takeover leaves its lock: it goes; a live one is waited for (and
+        // one gone between the two reads is tried again)
+        if (taker !== null && !isAlive(taker)) rmSync(takeover, { force: true });
+        else if (taker !== null) Bun.sleepSync(10);
+        continue;
       }
-      const moved = pidIn(aside);
-      if (moved !== null && moved !== holder && isAlive(moved)) {
-        // a contender claimed between our read and our move: its claim goes back, and it runs
-        try {
-          linkSync(aside, file);
-        } catch {
-          // a third contender holds the file now; its claim stands
-        }
-        unlinkSync(aside);
-        throw pidFile.busy(dir, moved);
+      try {
+        const still = pidIn(file);
+        if (still === null || (still !== process.pid && !isAlive(still))) rmSync(file, { force: true });
+      } finally {
+        unlinkSync(takeover);
       }
-      unlinkSync(aside);
     }
     throw new ConflictError(`cannot claim ${dir}: other processes keep claiming it`, 'run one process at a time on it');
   } finally {

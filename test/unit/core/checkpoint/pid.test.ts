@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { claimPid, PID_FILE, readPid, releasePid } from '../../../../src/core/checkpoint/pid.ts';
+import { claimByLink, claimPid, PID_FILE, readPid, releasePid } from '../../../../src/core/checkpoint/pid.ts';
 import { ConflictError } from '../../../../src/core/errors.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 
@@ -72,5 +72,16 @@ test('a second claim from inside the process holding it is refused; after releas
   releasePid(dir);
   expect(readPid(dir)).toBeNull();
   claimPid(dir);
+  releasePid(dir);
+});
+
+test('by link: a dead claim left with the takeover lock of a claimer that died taking it over is still taken over', async () => {
+  const dead = Bun.spawn([process.execPath, '-e', '0']);
+  await dead.exited;
+  writeFileSync(join(dir, PID_FILE), `${dead.pid}\n`);
+  writeFileSync(join(dir, `.${PID_FILE}.takeover`), `${dead.pid}\n`);
+  claimByLink(dir);
+  expect(readPid(dir)).toBe(process.pid);
+  expect(existsSync(join(dir, `.${PID_FILE}.takeover`))).toBe(false);
   releasePid(dir);
 });
