@@ -9,7 +9,6 @@ import { BOILERPLATE_SUBMISSION, EMPTY_SUBMISSION, readSubmission } from './subm
 import { pruneToCodeDevelopment, weightedScore } from './tree.ts';
 import type { JudgeContext, LeafVerdict, RunOutcome } from './types.ts';
 
-export type { RunOutcome };
 
 /** A control submission must score below this, or the judge passes work that is not there. */
 export const NEGATIVE_CONTROL_MAX = 0.2;

@@ -1,7 +1,7 @@
 /** The types the grade (grade.ts) and the judge (judge.ts) share: each imports them from here, not from the other. */
 
-/** How the run of reproduce.sh that left reproduce.log ended. */
-export type RunOutcome = { exit_code: number | null; timed_out: boolean; wall_time_sec: number | null };
+/** How the run of reproduce.sh that left reproduce.log ended, as run_reproduce records it. */
+export type { RunOutcome } from '../reproduce/run-reproduce.ts';
 
 /**
  * One run's grade of one leaf: the judge's score, or the error that failed the leaf (score 0).

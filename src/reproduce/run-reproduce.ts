@@ -138,11 +138,14 @@ export async function runReproduce(req: ReproduceRequest): Promise<ReproduceReco
   return record;
 }
 
+/** How a run of reproduce.sh ended: what the judge is told, and the grade records. */
+export type RunOutcome = { exit_code: number | null; timed_out: boolean; wall_time_sec: number | null };
+
 /**
  * How the last run of `repoDir`'s reproduce.sh ended, from the checkpoint's ors_phase1.json; null
  * when that record is missing, unreadable or of another repository.
  */
-export function lastRunOf(checkpointDir: string, repoDir: string): { exit_code: number | null; timed_out: boolean; wall_time_sec: number | null } | null {
+export function lastRunOf(checkpointDir: string, repoDir: string): RunOutcome | null {
   let r: Record<string, unknown> | null;
   try {
     r = readJsonObject(join(checkpointDir, PHASE1_RECORD_FILE));

@@ -11,7 +11,11 @@ import type { TSchema } from '@sinclair/typebox';
 export function readRecord<S extends TSchema>(dir: string, name: string, schema: S, problems: string[], check?: (value: unknown) => boolean): S['static'] | null {
   const file = join(dir, name);
   const value = parseCheckpointJson(file, readCheckpointText(file, problems), problems);
-  if (value === undefined) return null;
+  return value === undefined ? null : checkRecord(file, value, schema, problems, check);
+}
+
+/** A record's parsed value checked against its schema: the value, or null plus a problem naming the file. */
+export function checkRecord<S extends TSchema>(file: string, value: unknown, schema: S, problems: string[], check?: (value: unknown) => boolean): S['static'] | null {
   if (check?.(value)) return value as S['static'];
   const { firstRecordError } = require('./record-errors.ts') as typeof import('./record-errors.ts');
   const error = firstRecordError(schema, value);

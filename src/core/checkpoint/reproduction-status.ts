@@ -1,7 +1,7 @@
 import { ReproducibilityReport } from '../../schema/checkpoint.ts';
 import { recordCheckCode } from '../../schema/record-check.ts' with { type: 'macro' };
 import { join } from 'node:path';
-import { compiledCheck, readCheckpointText, readRecord } from './records.ts';
+import { checkRecord, compiledCheck, parseCheckpointJson, readCheckpointText } from './records.ts';
 
 const isReproducibilityReport = compiledCheck(recordCheckCode('ReproducibilityReport'));
 const REPORT = 'reproducibility_report.json';
@@ -11,10 +11,12 @@ export type ReproductionStatus = { ors_score: number; n_runs: number; spread: nu
 
 /** From reproducibility_report.json (written by grade_with_judge); null when there is none, a problem when it is damaged. */
 export function reproductionStatus(dir: string, problems: string[]): ReproductionStatus | null {
+  const file = join(dir, REPORT);
+  const text = readCheckpointText(file, problems);
   // a legacy run wrote its report as text under the same name: no graded reproduction, and no damage
-  const text = readCheckpointText(join(dir, REPORT), []);
   if (text === null || !text.trimStart().startsWith('{')) return null;
-  const r = readRecord(dir, REPORT, ReproducibilityReport, problems, isReproducibilityReport);
+  const value = parseCheckpointJson(file, text, problems);
+  const r = value === undefined ? null : checkRecord(file, value, ReproducibilityReport, problems, isReproducibilityReport);
   if (!r) return null;
   return { ors_score: r.ors_score, n_runs: r.n_runs, spread: r.spread ?? null, degraded: r.degraded, degraded_reason: r.degraded_reason ?? null, negative_control_passed: r.negative_control?.passed ?? null, run_timed_out: r.run_timed_out === true };
 }
