@@ -2,6 +2,7 @@ import { expect, test } from 'bun:test';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BudgetExceededError } from '../../../src/llm/errors.ts';
+import { flushCostSummaries } from '../../../src/llm/ledger.ts';
 import type { ModelServer } from '../../support/model-server.ts';
 import { client, freshEachTest, rejection, type Sandbox } from './helpers.ts';
 
@@ -24,6 +25,7 @@ test('calls stop cleanly once the budget is spent; the refused call sends and ap
   await c.complete(ASK);
   await c.complete(ASK);
   const before = readFileSync(trace(), 'utf8');
+  flushCostSummaries();
   const summaryBefore = readFileSync(join(box.checkpoint, 'cost_summary.json'), 'utf8');
   const err = await rejection(c.complete(ASK));
   expect(err).toBeInstanceOf(BudgetExceededError);
@@ -31,6 +33,7 @@ test('calls stop cleanly once the budget is spent; the refused call sends and ap
   expect((err as BudgetExceededError).hint).toBe(`raise or unset SVC_BUDGET_USD to allow more calls (spend counted from ${trace()})`);
   expect(server.requests).toHaveLength(2);
   expect(readFileSync(trace(), 'utf8')).toBe(before);
+  flushCostSummaries();
   expect(readFileSync(join(box.checkpoint, 'cost_summary.json'), 'utf8')).toBe(summaryBefore);
   expect(c.spentUsd()).toBe(0.03);
 });

@@ -3,7 +3,7 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSyn
 import { join } from 'node:path';
 import { InvalidRecordError } from '../../../src/core/errors.ts';
 import { createModelClient } from '../../../src/llm/client.ts';
-import { CostLedger, type CostRecord, costRecordOf } from '../../../src/llm/ledger.ts';
+import { CostLedger, type CostRecord, costRecordOf, flushCostSummaries } from '../../../src/llm/ledger.ts';
 import type { ModelServer } from '../../support/model-server.ts';
 import { client, freshEachTest, rejection, type Sandbox } from './helpers.ts';
 
@@ -15,7 +15,12 @@ freshEachTest((b, s) => {
 });
 
 const traceLines = () => readFileSync(join(box.checkpoint, 'cost_trace.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as CostRecord);
-const summary = () => JSON.parse(readFileSync(join(box.checkpoint, 'cost_summary.json'), 'utf8'));
+const summaryOnDisk = () => JSON.parse(readFileSync(join(box.checkpoint, 'cost_summary.json'), 'utf8'));
+/** the summary once this process has written what it owes, as it does at exit */
+const summary = () => {
+  flushCostSummaries();
+  return summaryOnDisk();
+};
 const hostedA = (s: ModelServer, extra: Record<string, string> = {}) => ({ SVC_BACKEND: 'providera', PROVIDERA_API_KEY: 'k', LLM_API_BASE: `${s.url}/v1`, SVC_MODEL: 'gpt-4o-mini', SVC_LLM_RECORD: 'off', ...extra });
 const ask = (role: 'run' | 'bfts' = 'run', meta = {}) => ({ role, messages: [{ role: 'user' as const, content: 'hi' }], meta });
 const record = (over: Partial<CostRecord> = {}): CostRecord => ({
@@ -107,13 +112,31 @@ describe('several writers, torn lines, resume', () => {
     expect(one.summary().call_count).toBe(10);
   });
 
+  test('a burst of answers shares one summary write: the first at once, the rest when the span ends, none lost', async () => {
+    const ledger = new CostLedger(box.checkpoint, null);
+    for (let i = 0; i < 50; i++) ledger.append(record());
+    expect(traceLines()).toHaveLength(50);
+    expect(summaryOnDisk()).toMatchObject({ call_count: 1 });
+    // the pending write comes by itself, without a flush
+    for (let waited = 0; summaryOnDisk().call_count < 50 && waited < 100; waited++) await Bun.sleep(50);
+    expect(summaryOnDisk()).toMatchObject({ call_count: 50, total_cost_usd: 0.05 });
+    expect(readdirSync(box.checkpoint).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  test('a process that exits right after a burst leaves a summary that counts it all', async () => {
+    const writer = join(import.meta.dir, 'ledger-writer.ts');
+    const proc = Bun.spawn([process.execPath, writer, box.checkpoint, '30', 'burst'], { stdout: 'ignore', stderr: 'pipe' });
+    expect(await proc.exited).toBe(0);
+    expect(summaryOnDisk()).toMatchObject({ call_count: 30, by_phase: { burst: { tokens: 450 } } });
+  });
+
   test('processes appending at once: no line lost, the last summary counts them all', async () => {
     const writer = join(import.meta.dir, 'ledger-writer.ts');
     const procs = [1, 2, 3].map((n) => Bun.spawn([process.execPath, writer, box.checkpoint, '200', `p${n}`], { stdout: 'ignore', stderr: 'pipe' }));
     const codes = await Promise.all(procs.map((p) => p.exited));
     expect(codes).toEqual([0, 0, 0]);
     expect(traceLines()).toHaveLength(600);
-    expect(summary()).toMatchObject({ call_count: 600, total_tokens: 9000, by_phase: { p1: { tokens: 3000 }, p2: { tokens: 3000 }, p3: { tokens: 3000 } } });
+    expect(summaryOnDisk()).toMatchObject({ call_count: 600, total_tokens: 9000, by_phase: { p1: { tokens: 3000 }, p2: { tokens: 3000 }, p3: { tokens: 3000 } } });
   });
 
   test('a torn line is skipped; a record glued to it still counts; a line still being written waits', () => {
