@@ -54,20 +54,25 @@ export function requirementsProblem(list: unknown, what: string, opts: { leaves:
     if (!isMapping(r)) return `${what}[${i}] is not an object`;
     if (typeof r.requirements !== 'string' || r.requirements.trim() === '') return `${what}[${i}].requirements is not a non-empty string`;
     if (typeof r.weight !== 'number' || !Number.isFinite(r.weight) || r.weight <= 0) return `${what}[${i}].weight is not a positive number`;
-    if (opts.leaves && (typeof r.task_category !== 'string' || r.task_category.trim() === '')) return `${what}[${i}].task_category is not one of ${TASK_CATEGORIES.join(', ')}`;
+    if (opts.leaves && !knownCategory(r.task_category)) return `${what}[${i}].task_category is not one of ${TASK_CATEGORIES.join(', ')}`;
   }
   return null;
 }
 
-/** The requirement's fields as the tree keeps them: the category in its usual spelling when it is one of the three. */
+/** One of the three categories in its usual spelling, whatever the case the model wrote it in. */
+function knownCategory(v: unknown): string | undefined {
+  const category = typeof v === 'string' ? v.trim().toLowerCase() : undefined;
+  return category ? TASK_CATEGORIES.find((c) => c.toLowerCase() === category) : undefined;
+}
+
+/** The requirement's fields as the tree keeps them; a leaf's category is one of the three (requirementsProblem refuses others). */
 export function requirementOf(r: Record<string, unknown>): Requirement {
-  const category = typeof r.task_category === 'string' ? r.task_category.trim() : undefined;
-  const known = category ? TASK_CATEGORIES.find((c) => c.toLowerCase() === category.toLowerCase()) : undefined;
+  const category = knownCategory(r.task_category);
   return {
     id: typeof r.id === 'string' ? r.id : '',
     requirements: String(r.requirements).trim(),
     weight: Number(r.weight),
-    ...(category ? { task_category: known ?? category } : {}),
+    ...(category ? { task_category: category } : {}),
   };
 }
 

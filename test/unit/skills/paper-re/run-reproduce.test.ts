@@ -79,6 +79,25 @@ describe('run_reproduce on the local sandbox', () => {
     expect(record().timed_out).toBe(true);
   });
 
+  test('the saved ors settings apply when the call leaves them out: phase1_sandbox_kind and phase1_max_runtime_sec', async () => {
+    writeFileSync(join(base, 'settings.json'), JSON.stringify({ ors: { phase1_sandbox_kind: 'local', phase1_max_runtime_sec: 1 } }));
+    script('echo started\nsleep 60\n');
+    const r = await callTool(runReproduceTool, { repo_dir: 'repro_sandbox' }, env());
+    expect(r).toMatchObject({ sandbox_kind: 'local', timed_out: true, exit_code: null });
+    expect(r.passed_over).toBeUndefined();
+    // the call's own values win over the saved ones
+    script('echo quick\n');
+    expect(await callTool(runReproduceTool, { repo_dir: 'repro_sandbox', timeout_global_sec: 30 }, env())).toMatchObject({ sandbox_kind: 'local', timed_out: false, exit_code: 0 });
+  });
+
+  test('an SVC_PHASE1_SANDBOX that is not a sandbox kind is refused, naming the choices', async () => {
+    script('echo ran\n');
+    const err = await refusal(callTool(runReproduceTool, { repo_dir: 'repro_sandbox' }, env({ SVC_PHASE1_SANDBOX: 'vm' })));
+    expect(err.message).toContain('SVC_PHASE1_SANDBOX');
+    expect(err.message).toContain('auto, slurm, docker, apptainer, singularity, local');
+    expect(existsSync(join(ck, 'ors_phase1.json'))).toBe(false);
+  });
+
   test('a cancelled call stops the reproduction and records nothing', async () => {
     script('sleep 60 &\necho $! > child.pid\nsleep 60\n');
     const stop = new AbortController();

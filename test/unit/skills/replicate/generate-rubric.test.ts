@@ -136,6 +136,17 @@ describe('generate_rubric', () => {
     expect(rubricFiles()).toEqual([]);
   });
 
+  test('a leaf category outside the three is asked again; one in another case is kept in the usual spelling', async () => {
+    f.server.push(
+      { text: JSON.stringify({ axes: [{ id: 'a', requirements: 'r', weight: 1 }] }) },
+      { text: '{"leaves": [{"requirements": "x", "weight": 1, "task_category": "Data Wrangling"}]}' },
+      { text: '{"leaves": [{"requirements": "x", "weight": 1, "task_category": "result analysis"}]}' },
+    );
+    const r = await generate();
+    expect(sent()[2]?.messages.at(-1)?.content).toContain('leaves[0].task_category is not one of Code Development, Code Execution, Result Analysis');
+    expect(leavesOf(rubricAt(r.rubric_path)).map((l) => l.task_category)).toEqual(['Result Analysis']);
+  });
+
   test('a paper_path or output_path outside the checkpoint is refused before any model call, nothing written', async () => {
     const outside = join(f.dir, 'paper.md');
     writeFileSync(outside, 'a paper');
