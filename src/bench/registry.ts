@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { type Env, envValue } from '../core/config/env-vars.ts';
 import { ConflictError, InputError, NotFoundError } from '../core/errors.ts';
@@ -52,7 +52,7 @@ export class PaperRegistry {
   async import(body: ImportBody, env: Env, ctx: ImportContext = {}): Promise<ManifestEntry> {
     checkInput(ImportBody, body, 'import');
     if (body.title.trim() === '' || body.source.trim() === '') throw new InputError('an import needs a title and a source', 'give both');
-    const paperId = sanitizePaperId(body.paper_id?.trim() ? body.paper_id : body.source);
+    const paperId = sanitizePaperId(body.paper_id?.trim() ? body.paper_id : defaultIdSource(body));
     const known = this.get(paperId);
     // before any download: a duplicate is refused as cheaply as it is known
     if (known && !body.overwrite) throw new DuplicatePaperError(known);
@@ -121,6 +121,16 @@ export class PaperRegistry {
   private paperDir(id: string): string {
     return join(this.dir, 'papers', id);
   }
+}
+
+/**
+ * What a paper id is made from when none is given: the source, or for a file (a local or uploaded
+ * PDF) its name without `.pdf`, since a whole path cut to 64 characters would name the directories.
+ */
+function defaultIdSource(body: ImportBody): string {
+  const source = body.source.trim();
+  if (body.source_type === 'local' || body.source_type === 'upload') return basename(source).replace(/\.pdf$/i, '');
+  return source;
 }
 
 function newEntry(body: ImportBody, paperId: string, registryDir: string): ManifestEntry {

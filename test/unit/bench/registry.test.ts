@@ -84,9 +84,10 @@ describe('import', () => {
     expect(readdirSync(regDir).sort()).toEqual(['.manifest.lock', 'manifest.jsonl', 'papers']);
   });
 
-  test('local: the source may itself be the PDF; the default id is the sanitized source', async () => {
+  test('local: the source may itself be the PDF; the default id is then its file name', async () => {
     const entry = await reg.import({ source_type: 'local', source: paperPdf, title: 'From its path' }, env);
-    expect(entry.paper_id).toBe(paperPdf.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 64));
+    expect(entry.paper_id).toBe('paper');
+    expect(entry.source).toBe(paperPdf);
     expect(entry.license).toBe('unknown');
     expect(entry.license_assessment).toMatchObject({ usable: false, note: 'license unknown: manual review required' });
     expect(readFileSync(reg.paperPdf(entry.paper_id) as string)).toEqual(PDF);
@@ -105,6 +106,8 @@ describe('import', () => {
     writeFileSync(join(uploads, 'up.pdf'), PDF);
     const a = await reg.import({ source_type: 'upload', source: 'uploads/up.pdf', title: 'Uploaded', paper_id: 'up1' }, env, { uploadsDir: uploads });
     const b = await reg.import({ source_type: 'upload', source: 'up.pdf', title: 'Uploaded', paper_id: 'up2' }, env, { uploadsDir: uploads });
+    expect((await reg.import({ source_type: 'upload', source: 'uploads/My Paper.PDF', title: 'Default id', pdf_path: paperPdf }, env)).paper_id).toBe('My_Paper');
+    reg.delete('My_Paper');
     const c = await reg.import({ source_type: 'upload', source: join(uploads, 'up.pdf'), title: 'Uploaded', paper_id: 'up3' }, env);
     for (const e of [a, b, c]) expect(readFileSync(reg.paperPdf(e.paper_id) as string)).toEqual(PDF);
     await expect(reg.import({ source_type: 'upload', source: 'up.pdf', title: 'x', paper_id: 'up4' }, env)).rejects.toThrow(/no active checkpoint/);
