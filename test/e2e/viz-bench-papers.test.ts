@@ -104,10 +104,10 @@ describe('papers', () => {
     }
     const malformed = await rawPost(v, '/api/bench/papers/import', '{"source_type": "local",');
     expect(malformed.status).toBe(400);
-    expect((await malformed.json()).error).toMatch(/malformed request body/);
+    expect(((await malformed.json()) as { error: string }).error).toMatch(/malformed request body/);
     const huge = await rawPost(v, '/api/bench/papers/import', JSON.stringify(importBody({ venue: 'x'.repeat(11 * 1024 * 1024) })));
     expect(huge.status).toBe(413);
-    expect((await huge.json()).error).toMatch(/too large/);
+    expect(((await huge.json()) as { error: string }).error).toMatch(/too large/);
     expect(existsSync(registry)).toBe(false);
   });
 
