@@ -58,7 +58,7 @@ export function reportDocument(d: ReportData, t: Labels): ReportDocument {
       heading: t.reproduction,
       blocks: [
         { kind: 'kv', rows: [[t.submission_dir, d.sandboxDir], ...(d.run ? ([[t.sandbox, d.run.sandbox_kind], [t.exit_code, num(d.run.exit_code)], [t.timed_out, yn(d.run.timed_out)], [t.wall_time, num(d.run.wall_time_sec)], [t.started_at, d.run.started_at], [t.ended_at, d.run.ended_at], [t.command, d.run.command]] as [string, string][]) : [])] },
-        ...(d.run ? [] : [{ kind: 'para', text: t.no_run } as Block]),
+        ...(d.run ? [] : [{ kind: 'para', text: d.runError ? `${t.no_run} ${d.runError}` : t.no_run } as Block]),
         ...(d.build.length ? [{ kind: 'subheading', text: t.build } as Block, { kind: 'kv', rows: d.build } as Block] : []),
         d.log ? { kind: 'code', caption: `${t.log_tail} (${d.log.path})`, lines: d.log.lines } : { kind: 'para', text: t.no_log },
       ],
@@ -90,7 +90,7 @@ export function reportDocument(d: ReportData, t: Labels): ReportDocument {
     },
     { heading: t.leaf_grades, blocks: [{ kind: 'figure', name: 'leaf_grades', caption: t.fig_leaves }, ...g.leaf_grades.flatMap(leafBlocks(t))] },
   ];
-  return { title: t.title, sections };
+  return { title: `${t.title}: ${d.paper.title}`, sections };
 }
 
 function leafBlocks(t: Labels) {

@@ -1,3 +1,4 @@
+import { Value } from '@sinclair/typebox/value';
 import { join } from 'node:path';
 import { ConflictError, InvalidRecordError } from '../../core/errors.ts';
 import { readRange, resolveInside, statOrNull } from '../../core/paths.ts';
@@ -28,7 +29,9 @@ export type ReportData = {
   nodes: ScoredNode[];
   /** the root's children, each with the leaves below it */
   axes: Axis[];
+  /** null when the reproduction left no run record; runError is then what it reported instead, if anything */
   run: RunRecord | null;
+  runError: string | null;
   /** the primitive fields of the stage records, as they are */
   build: [string, string][];
   rubricMeta: [string, string][];
@@ -55,7 +58,9 @@ export function harvest(job: JobSnapshot, paper: ManifestEntry, results: JobResu
     rubricSha256: rubric.sha256,
     nodes,
     axes,
-    run: isMapping(results.reproduce_run) ? checked(RunRecord, results.reproduce_run, `the reproduction record of job ${job.job_id}`, 'run the reproduction again') : null,
+    // the reproduction stage may fail without failing the job: its error stands in for the record
+    run: Value.Check(RunRecord, results.reproduce_run) ? results.reproduce_run : null,
+    runError: isMapping(results.reproduce_run) && typeof results.reproduce_run.error === 'string' ? results.reproduce_run.error : null,
     build: primitives(results.reproduce_build),
     rubricMeta: primitives(results.rubric_manifest),
     sandboxDir,

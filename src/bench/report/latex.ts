@@ -1,52 +1,7 @@
+import { latexLiteral } from '../../paper/latex-text.ts';
 import type { Block, ReportDocument } from './document.ts';
 import { figureFile } from './figure-files.ts';
 import type { TexSetup } from './language.ts';
-
-const TEX_SPECIAL: Record<string, string> = {
-  '\\': '\\textbackslash{}',
-  '{': '\\{',
-  '}': '\\}',
-  $: '\\$',
-  '&': '\\&',
-  '#': '\\#',
-  '%': '\\%',
-  _: '\\_\\allowbreak{}',
-  '~': '\\textasciitilde{}',
-  '^': '\\textasciicircum{}',
-  '<': '\\textless{}',
-  '>': '\\textgreater{}',
-  '|': '\\textbar{}',
-  // a bracket after \\ or \item would be read as an optional argument; dashes would join into ligatures
-  '[': '{[}',
-  ']': '{]}',
-  '-': '-{}',
-  // quotes as typed, not turned into curly ones or joined (`` and '' are ligatures)
-  '`': '\\textasciigrave{}',
-  "'": '\\textquotesingle{}',
-  // places a long token (a path, a JSON line) may break
-  '/': '/\\allowbreak{}',
-  ',': ',\\allowbreak{}',
-  ':': ':\\allowbreak{}',
-};
-
-/** The characters pdfLaTeX sets with T1 and utf8 input: ASCII, Latin-1 and common punctuation. */
-const PDFLATEX_SAFE = /[\u0020-\u007E\u00A0-\u00FF\u2013\u2014\u2018\u2019\u201C\u201D\u2026]/;
-
-/**
- * Text from the data as LaTeX that prints it and nothing else: every special character made
- * literal, control characters dropped. Under pdfLaTeX a character it has no glyph for would stop
- * the build; it is written as its code point instead (`[U+4E2D]`).
- */
-export function texText(s: string, unicode: boolean): string {
-  let out = '';
-  for (const ch of s.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, '').replace(/[\t\n\r]+/g, ' ')) {
-    const special = TEX_SPECIAL[ch];
-    if (special !== undefined) out += special;
-    else if (unicode || PDFLATEX_SAFE.test(ch)) out += ch;
-    else out += `[U+${(ch.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}]`;
-  }
-  return out;
-}
 
 const CODE_WIDTH = 95;
 
@@ -78,7 +33,7 @@ function block(b: Block, x: (s: string) => string): string {
 
 /** The report as a LaTeX document; figures are PNG files beside it, under figures/. */
 export function renderLatex(doc: ReportDocument, setup: TexSetup): string {
-  const x = (s: string) => texText(s, setup.engine !== 'pdflatex');
+  const x = (s: string) => latexLiteral(s, setup.engine !== 'pdflatex');
   return [
     '\\documentclass[a4paper,10pt]{article}',
     ...setup.preamble,

@@ -117,7 +117,7 @@ describe('languages', () => {
   test('Japanese: labels translated, data as is; its PDF made when luatexja is installed, else named with the package to install', async () => {
     const r = await renderAuditReport(input({ languages: ['en', 'ja'] }));
     const md = readFileSync(join(out, 'ja', 'report.md'), 'utf8');
-    expect(md).toContain('# 再現性監査レポート');
+    expect(md).toStartWith('# 再現性監査レポート: Fewer comparisons with geometric Shell sort\n');
     expect(md).toContain('- **ORS スコア**: 0.875');
     expect(md).toContain('山田 太郎');
     expect(readFileSync(join(out, 'ja', 'report.html'), 'utf8')).toContain('<html lang="ja">');
@@ -133,6 +133,24 @@ describe('languages', () => {
     }
   }, 120_000);
 
+  test('Chinese labels; its PDF needs ctex', async () => {
+    const root = join(run.registry, 'reports', 'zh');
+    const r = await renderAuditReport(input({ outputRoot: root, languages: ['zh'], formats: ['md', 'pdf'] }));
+    expect(readFileSync(join(root, 'zh', 'report.md'), 'utf8')).toContain('- **ORS 分数**: 0.875');
+    if (Bun.spawnSync(['kpsewhich', 'ctex.sty']).stdout.toString().trim() === '') expect(r.problems).toEqual({ 'zh/pdf': expect.stringContaining('apt-get install texlive-lang-chinese') });
+    else expect(pdfText(r.paths['zh/pdf'] as string)).toContain('0.875');
+  }, 120_000);
+
+  test('a Japanese PDF is typeset by LuaLaTeX: a luatexja that kpsewhich finds but TeX does not is a LaTeX failure naming the file', async () => {
+    const PATH = binDir('fake-luatexja', { kpsewhich: 'echo /usr/share/texmf/luatexja.sty' });
+    const root = join(run.registry, 'reports', 'fake-luatexja');
+    const r = await renderAuditReport(input({ outputRoot: root, languages: ['ja'], formats: ['pdf'], env: { ...run.env, PATH } }));
+    if (hasLuatexja()) return void expect(r.status).toBe('ok');
+    expect(r.problems?.['ja/pdf']).toMatch(/^LaTeX failed at report\.tex:\d+: .*luatexja\.sty.* not found/);
+    expect(r.problems?.['ja/pdf']).toContain(join(root, 'ja', 'latex', 'report.log'));
+    expect(readFileSync(join(root, 'ja', 'latex', 'report.log'), 'utf8')).toContain('LuaHBTeX');
+  }, 120_000);
+
   test('a Japanese PDF is refused when kpsewhich finds no luatexja, and the rest is still made', async () => {
     const PATH = binDir('no-luatexja', { kpsewhich: 'exit 1' });
     const root = join(run.registry, 'reports', 'no-luatexja');
@@ -142,6 +160,31 @@ describe('languages', () => {
     expect(Object.keys(r.paths).sort()).toEqual(['en/md', 'en/pdf', 'ja/md']);
     expect(existsSync(join(root, 'ja', 'report.pdf'))).toBe(false);
   }, 120_000);
+});
+
+describe('what a grade may lack', () => {
+  test('a code-only grade: the leaves it did not grade are shown as such, with why', async () => {
+    const root = join(run.registry, 'reports', 'code-only');
+    const kept = run.grade.leaf_grades.filter((g) => g.task_category === 'Code Development');
+    const grade = { ...run.grade, leaf_grades: kept, leaves_total: kept.length, code_only: true, code_only_reason: 'asked for', degraded: true, degraded_reason: 'graded code_only: 2 of 5 rubric leaves' };
+    const r = await renderAuditReport(input({ outputRoot: root, formats: ['md', 'html'], results: { ...run.results, grade } }));
+    expect(r.harvest).toEqual({ ors_score: 0.875, leaves_total: 2, leaves_passed: run.grade.leaves_passed });
+    const md = readFileSync(join(root, 'en', 'report.md'), 'utf8');
+    expect(md).toContain('| · · code-execution/runs | 1 | Code Execution | not graded |');
+    expect(md).toContain('- **Why degraded**: graded code\\_only: 2 of 5 rubric leaves');
+    expect(md).toContain('- **Why code only**: asked for');
+    expect(md).not.toContain('### result-analysis/best');
+    // the tree figure draws an ungraded leaf grey
+    expect(readFileSync(join(root, 'en', 'report.html'), 'utf8')).toMatch(/<rect [^>]*fill="#d0d0d0"[^>]*\/><text [^>]*>code-execution\/runs  –<\/text>/);
+  });
+
+  test('a reproduction that left no run record: its error is shown in place of the run', async () => {
+    const root = join(run.registry, 'reports', 'no-run');
+    await renderAuditReport(input({ outputRoot: root, formats: ['md'], results: { ...run.results, reproduce_run: { error: 'docker is not reachable' } } }));
+    const md = readFileSync(join(root, 'en', 'report.md'), 'utf8');
+    expect(md).toContain('No record of the reproduction run. docker is not reachable');
+    expect(md).not.toContain('**Exit code**');
+  });
 });
 
 describe('what is refused', () => {
@@ -172,6 +215,14 @@ describe('what is refused', () => {
     const badGrade = await renderAuditReport(input({ outputRoot: root, results: { ...run.results, grade: { ...run.grade, ors_score: 'high' } } })).catch((e) => e);
     expect(badGrade).toBeInstanceOf(InvalidRecordError);
     expect(badGrade.message).toContain('/ors_score');
+    expect(existsSync(root)).toBe(false);
+  });
+
+  test('a cancelled call stops before writing', async () => {
+    const root = join(run.registry, 'reports', 'cancelled');
+    const controller = new AbortController();
+    controller.abort();
+    await expect(renderAuditReport(input({ outputRoot: root, signal: controller.signal }))).rejects.toThrow('aborted');
     expect(existsSync(root)).toBe(false);
   });
 
