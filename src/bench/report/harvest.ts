@@ -93,14 +93,12 @@ function scoreTree(root: RubricNode, grades: LeafGradeRecord[]): { nodes: Scored
     return entry;
   };
   visit(root, 0);
-  const axisNodes = root.sub_tasks.length ? root.sub_tasks : [root];
-  const axes = axisNodes.map((node) => {
-    const own = nodes.find((n) => n.node === node) as ScoredNode;
-    const start = nodes.indexOf(own);
-    const below: ScoredNode[] = [];
-    for (let i = start; i < nodes.length && (i === start || (nodes[i] as ScoredNode).depth > own.depth); i++) if ((nodes[i] as ScoredNode).node.sub_tasks.length === 0) below.push(nodes[i] as ScoredNode);
-    return { node, score: own.score, leaves: below };
-  });
+  // an axis's leaves are the leaves that follow it in depth-first order, up to the next axis
+  const axes: Axis[] = [];
+  for (const n of nodes) {
+    if (n.depth === 1 || (n.depth === 0 && root.sub_tasks.length === 0)) axes.push({ node: n.node, score: n.score, leaves: [] });
+    if (n.node.sub_tasks.length === 0) axes[axes.length - 1]?.leaves.push(n);
+  }
   return { nodes, axes };
 }
 
@@ -124,8 +122,8 @@ function logTail(runDir: string, sandboxDir: string): ReportData['log'] {
   while (lines.length && lines[lines.length - 1] === '') lines.pop();
   const truncated = start > 0 || lines.length > LOG_TAIL_LINES;
   const clean = (l: string) => {
-    const s = l.replace(/\t/g, '    ').replace(/[\u0000-\u001F\u007F-\u009F\uFFFE\uFFFF]/g, '');
-    return s.length > LOG_LINE_CHARS ? `${s.slice(0, LOG_LINE_CHARS)}…` : s;
+    const chars = [...l.replace(/\t/g, '    ').replace(/[\u0000-\u001F\u007F-\u009F\uFFFE\uFFFF]/g, '')];
+    return chars.length > LOG_LINE_CHARS ? `${chars.slice(0, LOG_LINE_CHARS).join('')}…` : chars.join('');
   };
   return { path, lines: lines.slice(-LOG_TAIL_LINES).map(clean), truncated };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { downloadUrls, reportFile } from '../../../src/bench/report/files.ts';
 import { mdText } from '../../../src/bench/report/markdown.ts';
@@ -185,6 +185,20 @@ describe('what a grade may lack', () => {
     expect(md).toContain('No record of the reproduction run. docker is not reachable');
     expect(md).not.toContain('**Exit code**');
   });
+});
+
+test('a long reproduce.log: its last 60 lines, a line too long cut', async () => {
+  const copy = join(run.registry, 'long-log-run');
+  cpSync(run.runDir, copy, { recursive: true });
+  const lines = Array.from({ length: 5000 }, (_, i) => `line ${i}`);
+  lines.push('x'.repeat(1000));
+  writeFileSync(join(copy, 'repro_sandbox', 'reproduce.log'), `${lines.join('\n')}\n`);
+  const root = join(run.registry, 'reports', 'long-log');
+  await renderAuditReport(input({ runDir: copy, outputRoot: root, formats: ['md'] }));
+  const block = /^`{3}text\n([\s\S]*?)\n`{3}$/m.exec(readFileSync(join(root, 'en', 'report.md'), 'utf8'))?.[1]?.split('\n') ?? [];
+  expect(block.length).toBe(60);
+  expect(block[0]).toBe('line 4941');
+  expect(block[59]).toBe(`${'x'.repeat(300)}…`);
 });
 
 describe('what is refused', () => {
