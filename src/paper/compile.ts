@@ -17,6 +17,9 @@ export const COMPILE_TIMEOUT_MS = 180_000;
 const LOG_TAIL_LINES = 40;
 const INSTALL_HINT = 'install it: apt-get install latexmk texlive-latex-base';
 
+/** pdfLaTeX for papers; LuaLaTeX for documents in scripts pdfLaTeX cannot set (Japanese with luatexja). */
+export type TexEngine = 'pdflatex' | 'lualatex';
+
 /** A built PDF comes with its page count (null when pdfinfo cannot read it), which is recorded beside it (recordPages). */
 export type CompileResult = { ok: true; pdf: string; pages: number | null; logTail: string[] } | { ok: false; error: string; logTail: string[] };
 
@@ -43,14 +46,15 @@ export function findPaperTex(root: string, rel?: string): string {
  * not an exception; a missing TeX installation is UnavailableError.
  * On timeout the whole process group is killed, so no pdflatex is left behind.
  */
-export async function compileLatex(texAbs: string, opts: { env: Env; timeoutMs?: number }): Promise<CompileResult> {
+export async function compileLatex(texAbs: string, opts: { env: Env; timeoutMs?: number; engine?: TexEngine }): Promise<CompileResult> {
   const latexmk = requireTool('latexmk', opts.env);
-  requireTool('pdflatex', opts.env);
+  const engine = opts.engine ?? 'pdflatex';
+  requireTool(engine, opts.env);
   const dir = dirname(texAbs);
   if (compiling.has(dir)) throw new ConflictError(`a compile in ${dir} is already running`, 'wait for it to finish');
   compiling.add(dir);
   try {
-    const built = await runLatexmk(latexmk, texAbs, opts.env, opts.timeoutMs ?? COMPILE_TIMEOUT_MS);
+    const built = await runLatexmk(latexmk, engine, texAbs, opts.env, opts.timeoutMs ?? COMPILE_TIMEOUT_MS);
     if (!built.ok) return built;
     // counted once, here: a summary of the run reads the record instead of running pdfinfo
     const pages = await pdfPages(built.pdf, opts.env).catch(() => null);
@@ -79,12 +83,12 @@ export async function compilePaper(texDir: string, mainFile: string, env: Env): 
   return { pdf_path: built.pdf, pages: built.pages ?? (await pdfPages(built.pdf, env)), warnings: texWarnings(log) };
 }
 
-async function runLatexmk(latexmk: string, texAbs: string, env: Env, timeoutMs: number): Promise<{ ok: true; pdf: string; logTail: string[] } | { ok: false; error: string; logTail: string[] }> {
+async function runLatexmk(latexmk: string, engine: TexEngine, texAbs: string, env: Env, timeoutMs: number): Promise<{ ok: true; pdf: string; logTail: string[] } | { ok: false; error: string; logTail: string[] }> {
   const dir = dirname(texAbs);
   const stem = basename(texAbs, extname(texAbs));
   // -norc: a latexmkrc is Perl, and anyone who can save a file beside the draft could plant one;
   // shell escape stays off for the same reason
-  const args = ['-norc', '-pdf', '-pdflatex=pdflatex -file-line-error -no-shell-escape %O %S', '-interaction=nonstopmode', '-halt-on-error', basename(texAbs)];
+  const args = ['-norc', engine === 'lualatex' ? '-pdflua' : '-pdf', `-${engine}=${engine} -file-line-error -no-shell-escape %O %S`, '-interaction=nonstopmode', '-halt-on-error', basename(texAbs)];
   const proc = Bun.spawn([latexmk, ...args], {
     cwd: dir,
     // log lines unwrapped, and error contexts long enough to show the text TeX stopped at

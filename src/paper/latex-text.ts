@@ -84,3 +84,51 @@ export function escapeLatex(text: string): string {
     .map((p) => latexText(p).latex)
     .join('\n\n');
 }
+
+/** ASCII as latexLiteral prints it: each character as itself, not a command, a ligature or an argument. */
+const LITERAL: Readonly<Record<string, string>> = {
+  '\\': '\\textbackslash{}',
+  '{': '\\{',
+  '}': '\\}',
+  $: '\\$',
+  '&': '\\&',
+  '#': '\\#',
+  '%': '\\%',
+  _: '\\_\\allowbreak{}',
+  '~': '\\textasciitilde{}',
+  '^': '\\textasciicircum{}',
+  '<': '\\textless{}',
+  '>': '\\textgreater{}',
+  '|': '\\textbar{}',
+  // a bracket after \\ or \item would be read as an optional argument; dashes would join into ligatures
+  '[': '{[}',
+  ']': '{]}',
+  '-': '-{}',
+  // quotes as typed, not curly or joined (`` and '' are ligatures)
+  '`': '\\textasciigrave{}',
+  "'": '\\textquotesingle{}',
+  // where a long token (a path, a line of JSON) may break
+  '/': '/\\allowbreak{}',
+  ',': ',\\allowbreak{}',
+  ':': ':\\allowbreak{}',
+};
+
+/**
+ * Text shown as it is (ids, requirements, lines of a log): every character printed as itself,
+ * spaces kept, line ends as spaces, control characters left out. With `unicode` (LuaLaTeX) other
+ * characters pass as they are; under pdfLaTeX they are set as latexText sets them, and one no
+ * command stands for is written as its code point ([U+4E2D]) rather than dropped.
+ */
+export function latexLiteral(text: string, unicode: boolean): string {
+  let out = '';
+  for (const ch of text.replace(/[\t\n\r]+/g, ' ').replace(/[\u0000-\u001F\u007F-\u009F]/g, '').normalize('NFC')) {
+    const ascii = LITERAL[ch] ?? (ch >= ' ' && ch <= '~' ? ch : undefined);
+    if (ascii !== undefined || unicode) {
+      out += ascii ?? ch;
+      continue;
+    }
+    const set = SYMBOLS[ch] ?? accented(ch);
+    out += typeof set === 'string' ? set : set.lost === 0 ? set.piece : `{[}U+${(ch.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}{]}`;
+  }
+  return out;
+}

@@ -9,7 +9,7 @@ import { barSvg } from './chart/bar.ts';
 import { barChart, heatmapChart, PlotData, xyChart } from './chart/data.ts';
 import type { Labels } from './chart/frame.ts';
 import { heatmapSvg } from './chart/heatmap.ts';
-import { svgToPng } from './chart/png.ts';
+import { svgToPng } from '../../chart/png.ts';
 import { xySvg } from './chart/xy.ts';
 import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
 

@@ -2,7 +2,7 @@ import { InputError } from '../../core/errors.ts';
 import type { FigureKind } from '../../schema/figures-manifest.ts';
 import type { ScienceConfiguration, ScienceData } from '../../schema/science-data.ts';
 import { barSvg } from '../benchmark/chart/bar.ts';
-import { seriesColour } from '../benchmark/chart/palette.ts';
+import { seriesColour } from '../../chart/palette.ts';
 import { xySvg } from '../benchmark/chart/xy.ts';
 import { formatNumber } from '../../science/numbers.ts';
 import { type Sweep, sweepsOf } from './sweeps.ts';

@@ -7,7 +7,7 @@ import { printable } from '../../core/text.ts';
 import { defineTool } from '../../mcp/tool.ts';
 import { readScienceDataFile } from '../../science/read.ts';
 import { FigureKind } from '../../schema/figures-manifest.ts';
-import { svgToPng } from '../benchmark/chart/png.ts';
+import { svgToPng } from '../../chart/png.ts';
 import { visionModel } from '../vision.ts';
 import { visionCaptions } from './captions.ts';
 import { drawFigures } from './figures.ts';

@@ -2,7 +2,7 @@ import { expect, test } from 'bun:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileLatex } from '../../../src/paper/compile.ts';
-import { escapeLatex, latexText } from '../../../src/paper/latex-text.ts';
+import { escapeLatex, latexLiteral, latexText } from '../../../src/paper/latex-text.ts';
 import { lacks } from '../../support/components.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
@@ -30,4 +30,11 @@ test.skipIf(lacks('latex') || lacks('poppler'))('pdflatex prints the text as it 
   } finally {
     removeDir(dir);
   }
+});
+
+test('latexLiteral: every character as itself, spaces kept; under pdfLaTeX a character no command stands for as its code point', () => {
+  expect(latexLiteral('\\input{/etc/passwd}  50% [a] -- `` \'\' 山 café\n', false)).toBe(
+    "\\textbackslash{}input\\{/\\allowbreak{}etc/\\allowbreak{}passwd\\}  50\\% {[}a{]} -{}-{} \\textasciigrave{}\\textasciigrave{} \\textquotesingle{}\\textquotesingle{} {[}U+5C71{]} caf{\\'{e}} ",
+  );
+  expect(latexLiteral('山 café \u0007', true)).toBe('山 café ');
 });

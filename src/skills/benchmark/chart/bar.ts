@@ -1,8 +1,8 @@
 import { extent } from '../stats/summary.ts';
 import type { BarChart } from './data.ts';
 import { HEIGHT, type Labels, layoutFrame, WIDTH } from './frame.ts';
-import { seriesColour } from './palette.ts';
-import { el, svgDocument } from './svg.ts';
+import { seriesColour } from '../../../chart/palette.ts';
+import { el, svgDocument } from '../../../chart/svg.ts';
 import { niceTicks, withMargin } from './ticks.ts';
 
 /** Grouped bars: one group per label, one bar per series, measured from zero. */

@@ -1,4 +1,4 @@
-import { clip, el, text, textWidth } from './svg.ts';
+import { clip, el, text, textWidth } from '../../../chart/svg.ts';
 import { type Ticks, tickLabels } from './ticks.ts';
 
 /** Everything a chart has around its marks: title, axes, ticks, grid, axis labels, legend. */

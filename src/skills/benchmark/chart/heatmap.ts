@@ -1,8 +1,8 @@
 import { extent } from '../stats/summary.ts';
 import type { HeatmapChart } from './data.ts';
 import { type Area, HEIGHT, type Labels, layoutFrame, WIDTH } from './frame.ts';
-import { inkOn, viridis } from './palette.ts';
-import { el, svgDocument, text, textWidth } from './svg.ts';
+import { inkOn, viridis } from '../../../chart/palette.ts';
+import { el, svgDocument, text, textWidth } from '../../../chart/svg.ts';
 import { niceTicks, tickLabels } from './ticks.ts';
 
 const BAR_WIDTH = 16;

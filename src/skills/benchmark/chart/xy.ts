@@ -1,8 +1,8 @@
 import { extent } from '../stats/summary.ts';
 import type { XYChart } from './data.ts';
 import { HEIGHT, type Labels, layoutFrame, WIDTH } from './frame.ts';
-import { seriesColour } from './palette.ts';
-import { el, px, svgDocument } from './svg.ts';
+import { seriesColour } from '../../../chart/palette.ts';
+import { el, px, svgDocument } from '../../../chart/svg.ts';
 import { niceTicks, withMargin } from './ticks.ts';
 
 /** Above this many points a line is drawn without a marker on every point. */

@@ -17,7 +17,7 @@ test('a compiled binary renders a PNG from any directory', () => {
   const entry = join(dir, 'entry.ts');
   writeFileSync(
     entry,
-    `import { svgToPng } from ${JSON.stringify(join(SRC, 'chart/png.ts'))};
+    `import { svgToPng } from ${JSON.stringify(join(SRC, '../../chart/png.ts'))};
 import { renderSvg } from ${JSON.stringify(join(SRC, 'plot.ts'))};
 const svg = renderSvg({ labels: ['a', 'b'], values: [1, 2] }, 'bar', { title: 'Embedded', xlabel: 'x', ylabel: 'y' });
 await Bun.write(process.argv[2] as string, (await svgToPng(svg)).bytes);

@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileS
 import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { InputError, TooLargeError } from '../../../../src/core/errors.ts';
-import { svgToPng } from '../../../../src/skills/benchmark/chart/png.ts';
+import { svgToPng } from '../../../../src/chart/png.ts';
 import { plot } from '../../../../src/skills/benchmark/plot.ts';
 import { countColour, darkPixels, decodePng, PNG_SIGNATURE, pngSize } from './png-decode.ts';
 import { useWorkDir } from './work-dir-fixture.ts';
