@@ -8,7 +8,7 @@ import { BUILD_SANDBOX_KINDS, buildSandbox } from '../../replicator/sandbox.ts';
 import { leavesOf, readRubric } from '../../replicate/rubric.ts';
 import { checkpointPath } from '../checkpoint-path.ts';
 import { paperArg, roleClient } from '../replicate/settings.ts';
-import { localCodingTools } from './coding-tools.ts';
+import { localCodingTools } from '../../replicator/coding-tools.ts';
 
 /** Where the seed stage puts the verified bundle, and so where the agent builds. */
 export const REPRO_SANDBOX_DIR = 'repro_sandbox';

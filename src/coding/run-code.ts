@@ -1,13 +1,13 @@
 import { extname } from 'node:path';
 import { Type as T } from '@sinclair/typebox';
-import { InputError, NotFoundError, UnavailableError } from '../../core/errors.ts';
-import { statOrNull } from '../../core/paths.ts';
-import { printable } from '../../core/text.ts';
-import { defineTool, toolParams } from '../../mcp/tool.ts';
+import { InputError, NotFoundError, UnavailableError } from '../core/errors.ts';
+import { statOrNull } from '../core/paths.ts';
+import { printable } from '../core/text.ts';
+import { defineTool, toolParams } from '../mcp/tool.ts';
 import { childEnv, EXEC_TOOL_TIMEOUT_S, RESULT_SHAPE, TimeoutParam } from './exec-params.ts';
 import { runNodeCommand } from './run-job.ts';
-import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
-import { runsElsewhere } from '../../sandbox/node-command.ts';
+import { fileInWorkDir, WorkDirParam } from './work-dir.ts';
+import { runsElsewhere } from '../sandbox/node-command.ts';
 
 /** The program that runs a file, by extension, and what to install when it is missing. */
 const INTERPRETERS: Record<string, { program: string; install: string }> = {

@@ -1,10 +1,10 @@
 import { delimiter } from 'node:path';
-import { withoutWorkDir, type NodeTools } from '../../agent/tools.ts';
-import { oneLine } from '../../core/errors.ts';
-import { checkArguments } from '../../mcp/arguments.ts';
-import type { ToolInfo } from '../../mcp/pool.ts';
-import type { ToolContext, ToolDef } from '../../mcp/tool.ts';
-import type { NodeExec } from '../../sandbox/node-command.ts';
+import { withoutWorkDir, type NodeTools } from '../agent/tools.ts';
+import { oneLine } from '../core/errors.ts';
+import { checkArguments } from '../mcp/arguments.ts';
+import type { ToolInfo } from '../mcp/pool.ts';
+import type { ToolContext, ToolDef } from '../mcp/tool.ts';
+import type { NodeExec } from '../sandbox/node-command.ts';
 import { readFile } from '../coding/read-file.ts';
 import { runBash } from '../coding/run-bash.ts';
 import { runCode } from '../coding/run-code.ts';

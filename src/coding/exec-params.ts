@@ -1,6 +1,6 @@
 import { Type as T } from '@sinclair/typebox';
-import { isSecret } from '../../core/config/secrets.ts';
-import type { ToolContext } from '../../mcp/tool.ts';
+import { isSecret } from '../core/config/secrets.ts';
+import type { ToolContext } from '../mcp/tool.ts';
 import { KILL_GRACE_S, OUTPUT_MAX_CHARS } from './run-process.ts';
 
 /** The spec's default coding timeout. */

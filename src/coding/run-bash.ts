@@ -1,10 +1,10 @@
 import { Type as T } from '@sinclair/typebox';
-import { InputError, UnavailableError } from '../../core/errors.ts';
-import { defineTool, toolParams } from '../../mcp/tool.ts';
+import { InputError, UnavailableError } from '../core/errors.ts';
+import { defineTool, toolParams } from '../mcp/tool.ts';
 import { childEnv, EXEC_TOOL_TIMEOUT_S, RESULT_SHAPE, TimeoutParam } from './exec-params.ts';
 import { runNodeCommand } from './run-job.ts';
-import { runsElsewhere } from '../../sandbox/node-command.ts';
-import { openWorkDir, WorkDirParam } from '../work-dir.ts';
+import { runsElsewhere } from '../sandbox/node-command.ts';
+import { openWorkDir, WorkDirParam } from './work-dir.ts';
 
 export const runBash = defineTool({
   name: 'run_bash',
