@@ -18,7 +18,7 @@ export const runBash = defineTool({
   run(args, ctx) {
     if (args.command.trim() === '') throw new InputError('command is empty', 'give the shell command to run');
     const cwd = openWorkDir(args.work_dir, ctx.env);
-    const env = childEnv(ctx.env);
+    const env = childEnv(ctx);
     // in the node's container or on a compute node, the bash there
     const bash = runsElsewhere(ctx.exec) ? 'bash' : Bun.which('bash', { PATH: env.PATH ?? '' });
     if (!bash) throw new UnavailableError('bash is not on PATH', 'install bash or add it to PATH');

@@ -40,7 +40,7 @@ export const runCode = defineTool({
       const known = Object.keys(INTERPRETERS).join(', ');
       throw new InputError(`no interpreter for '${ext || printable(args.filename)}' files (run_code runs ${known})`, 'run it with run_bash');
     }
-    const env = childEnv(ctx.env);
+    const env = childEnv(ctx);
     // in the node's container or on a compute node, the interpreter there
     const program = runsElsewhere(ctx.exec) ? interpreter.program : Bun.which(interpreter.program, { PATH: env.PATH ?? '' });
     if (!program) throw new UnavailableError(`no interpreter for ${ext}: ${interpreter.program} is not on PATH`, interpreter.install);
