@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { SvcError } from '../../../src/core/errors.ts';
 import { type BenchJobContext, runBenchJob, type WorkStage } from '../../../src/bench/worker.ts';
 import type { JobConfigs, LogLevel, ManifestEntry } from '../../../src/schema/bench-api.ts';
 import { STAGE_PROGRESS } from '../../../src/schema/bench-api.ts';
@@ -91,6 +92,10 @@ function setUp(env: Record<string, string> = {}) {
   return { runDir, seen, ctx, controller, job };
 }
 
+/** A best program that writes its pid to `pidFile` and hangs, during the agent's build (`during: 'build'`) or the reproduction, which opens reproduce.log first. */
+const hanging = (pidFile: string, during: 'build' | 'reproduction') =>
+  `const fs = require('fs');\nif (${during === 'build' ? '!' : ''}fs.existsSync('reproduce.log')) { fs.writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000); }\nelse console.log('32617 comparisons');\n`;
+
 const STAGES: [WorkStage, number][] = (['rubric', 'reproduce_build', 'reproduce_run', 'grade'] as const).map((s) => [s, STAGE_PROGRESS[s]]);
 
 function expectNoSecret(seen: Seen, runDir: string): void {
@@ -137,23 +142,32 @@ describe.skipIf(lacks('latex'))('runBenchJob', () => {
     expect(existsSync(join(runDir, 'results.json'))).toBe(true);
   }, 120_000);
 
-  test('a cancelled job stops its reproduction at once: no process left, no results', async () => {
-    const { runDir, seen, ctx, controller, job } = setUp();
-    // the best program runs normally while the agent tries it, and hangs in the reproduction (which writes reproduce.log first)
-    const pidFile = join(f.dir, 'hang.pid');
-    const hang = `const fs = require('fs');\nif (fs.existsSync('reproduce.log')) { fs.writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000); }\nelse console.log('32617 comparisons');\n`;
-    seedBundle(join(runDir, 'repro_sandbox'), hang);
-    const running = runBenchJob(job({ reproduce: { sandbox_kind: 'local', time_limit_sec: 600 } }), ctx);
-    const outcome = running.then(() => 'completed', (err: unknown) => err);
-    const pid = Number(await waitForFile(pidFile));
-    expect(isRunning(pid)).toBe(true);
-    controller.abort();
-    const err = await outcome;
-    expect(err).not.toBe('completed');
-    expect(isRunning(pid)).toBe(false);
-    expect(seen.stages.map((s) => s[0])).toEqual(['rubric', 'reproduce_build', 'reproduce_run']);
+  for (const during of ['build', 'reproduction'] as const) {
+    test(`a job cancelled during its ${during} stops at once: no process left, no results`, async () => {
+      const { runDir, seen, ctx, controller, job } = setUp();
+      const pidFile = join(f.dir, 'hang.pid');
+      seedBundle(join(runDir, 'repro_sandbox'), hanging(pidFile, during));
+      const outcome = runBenchJob(job({ reproduce: { sandbox_kind: 'local', time_limit_sec: 600 } }), ctx).then(() => 'completed', (err: unknown) => err);
+      const pid = Number(await waitForFile(pidFile));
+      expect(isRunning(pid)).toBe(true);
+      controller.abort();
+      expect(await outcome).not.toBe('completed');
+      expect(isRunning(pid)).toBe(false);
+      const stage = during === 'build' ? 'reproduce_build' : 'reproduce_run';
+      expect(seen.stages.map((s) => s[0])).toEqual(during === 'build' ? ['rubric', 'reproduce_build'] : ['rubric', 'reproduce_build', 'reproduce_run']);
+      expect(seen.logs.at(-1)).toEqual({ level: 'error', msg: `${stage}: stopped, the job was cancelled` });
+      expect(existsSync(join(runDir, 'results.json'))).toBe(false);
+      expect(existsSync(join(runDir, 'ors_grade.json'))).toBe(false);
+    }, 120_000);
+  }
+
+  test('a stage that fails ends the job with an error line naming the stage', async () => {
+    const { runDir, seen, ctx, job } = setUp();
+    const err = await runBenchJob(job({ reproduce: { sandbox_kind: 'local', forbid_host_filesystem: true } }), ctx).then(() => null, (e: unknown) => e as SvcError);
+    expect(err?.message).toBe('sandbox_kind local is refused: forbid_host_filesystem is true and it runs on the host file system');
+    expect(seen.logs.at(-1)).toEqual({ level: 'error', msg: `reproduce_build failed: ${err?.message} (${err?.hint})` });
+    expect(existsSync(join(runDir, 'rubric.json'))).toBe(true);
     expect(existsSync(join(runDir, 'results.json'))).toBe(false);
-    expect(existsSync(join(runDir, 'ors_grade.json'))).toBe(false);
   }, 120_000);
 });
 
@@ -171,5 +185,20 @@ describe.skipIf(lacks('latex') || lacks('slurm'))('runBenchJob with the reproduc
     expect(JSON.parse(readFileSync(join(runDir, 'results.json'), 'utf8'))).toEqual(returned);
     expect(returned.reproduce_run.job_id).toMatch(/^\d+$/);
     expectNoSecret(seen, runDir);
+  }, 180_000);
+
+  test('a job cancelled while its Slurm job runs: the job is cancelled and its process gone', async () => {
+    const { runDir, ctx, controller, job } = setUp();
+    const pidFile = join(f.dir, 'hang.pid');
+    seedBundle(join(runDir, 'repro_sandbox'), hanging(pidFile, 'reproduction'));
+    const outcome = runBenchJob(job({ reproduce: { sandbox_kind: 'slurm', partition: 'debug', time_limit_sec: 600 } }), ctx).then(() => 'completed', (err: unknown) => err);
+    const pid = Number(await waitForFile(pidFile));
+    controller.abort();
+    expect(await outcome).not.toBe('completed');
+    expect(isRunning(pid)).toBe(false);
+    const ids = readdirSync(join(runDir, '.svc-reproduce', 'jobs', '.svc-jobs')).filter((n) => /^\d+\.json$/.test(n)).map((n) => n.slice(0, -5));
+    expect(ids).toHaveLength(1);
+    const q = Bun.spawnSync(['squeue', '-h', '-j', ids[0] as string, '-o', '%T'], { stdout: 'pipe', stderr: 'pipe' });
+    expect(q.stdout.toString().trim()).toMatch(/^(CANCELLED|COMPLETING|)$/);
   }, 180_000);
 });
