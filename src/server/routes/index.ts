@@ -1,5 +1,6 @@
 import type { Elysia } from 'elysia';
 import type { ServerContext } from '../context.ts';
+import { benchRunRoutes } from './bench-runs.ts';
 import { checkpointFileRoutes } from './checkpoint-files.ts';
 import { checkpointRoutes } from './checkpoints.ts';
 import { cloneRoutes } from './clone.ts';
@@ -42,5 +43,6 @@ export const ROUTES: ((ctx: ServerContext) => Elysia<any, any, any, any, any, an
   publishRoutes,
   sandboxRoutes,
   cloneRoutes,
+  benchRunRoutes,
   staticRoutes,
 ];
