@@ -133,8 +133,10 @@ export class BenchJobs {
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
     for (const r of this.running.values()) r.abort.abort();
-    const grace = new Promise((resolve) => setTimeout(resolve, this.opts.stopGraceMs ?? 5000));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise((resolve) => (timer = setTimeout(resolve, this.opts.stopGraceMs ?? 5000)));
     await Promise.race([Promise.all([...this.running.values()].map((r) => r.done)), grace]);
+    clearTimeout(timer);
     for (const [id, r] of this.running) this.failStopped(id, r.stage);
     if (this.opts.claims === 'any') this.store.removeWorker(this.owner);
     // followers woken by those ends read their last lines before the store closes
