@@ -1,4 +1,6 @@
 import { closeSync, openSync } from 'node:fs';
+import { ConflictError } from './errors.ts';
+import { logFor } from './log.ts';
 
 /**
  * An exclusive advisory lock on a file (flock(2)), held by an open descriptor: the kernel drops it
@@ -63,4 +65,37 @@ export function tryLockFile(path: string): FileLock | 'busy' | 'unsupported' {
   const errno = c.errno();
   closeSync(fd);
   return errno === c.wouldBlock ? 'busy' : 'unsupported';
+}
+
+/**
+ * Runs `fn` holding the lock on `path`, waiting up to `waitMs` for another holder to let go
+ * (ConflictError after that). `fn` is synchronous, so callers in one process never interleave
+ * inside it; the lock keeps other processes out. Where flock is unsupported, `fn` runs unlocked
+ * after a warning.
+ */
+export function withFileLockSync<T>(path: string, fn: () => T, waitMs = 10_000): T {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const lock = tryLockFile(path);
+    if (lock === 'unsupported') {
+      warnUnsupported(path);
+      return fn();
+    }
+    if (lock !== 'busy') {
+      try {
+        return fn();
+      } finally {
+        lock.release();
+      }
+    }
+    if (Date.now() >= until) throw new ConflictError(`${path} stayed locked by another process for ${Math.round(waitMs / 1000)} s`, 'try again once the other svc process is done');
+    Bun.sleepSync(2);
+  }
+}
+
+const warned = new Set<string>();
+function warnUnsupported(path: string): void {
+  if (warned.has(path)) return;
+  warned.add(path);
+  logFor('lock').warn(`cannot lock ${path} (no flock here): two svc processes writing it at once could lose a change`);
 }

@@ -21,6 +21,13 @@ export function atomAuthors(xml: string): string[][] {
   );
 }
 
+/** The attributes of every `<link>` of each entry (rel, title, href, type), decoded, in the order of atomEntries. */
+export function atomLinks(xml: string): Record<string, string>[][] {
+  return entryBodies(xml).map((body) =>
+    [...body.matchAll(/<link\b([^>]*?)\/?>/g)].map((l) => Object.fromEntries([...(l[1] ?? '').matchAll(/([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)].map((a) => [a[1] ?? '', xmlText(a[2] ?? a[3] ?? '')]))),
+  );
+}
+
 function entryBodies(xml: string): string[] {
   return [...xml.matchAll(/<entry\b[^>]*>([\s\S]*?)<\/entry>/g)].map((m) => m[1] ?? '');
 }

@@ -1,5 +1,6 @@
 import type { Elysia } from 'elysia';
 import type { ServerContext } from '../context.ts';
+import { benchPaperRoutes } from './bench-papers.ts';
 import { benchRunRoutes } from './bench-runs.ts';
 import { checkpointFileRoutes } from './checkpoint-files.ts';
 import { checkpointRoutes } from './checkpoints.ts';
@@ -43,6 +44,7 @@ export const ROUTES: ((ctx: ServerContext) => Elysia<any, any, any, any, any, an
   publishRoutes,
   sandboxRoutes,
   cloneRoutes,
+  benchPaperRoutes,
   benchRunRoutes,
   staticRoutes,
 ];
