@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { BenchJobs } from '../bench/jobs/queue.ts';
-import { benchJobsExist, openBenchJobs } from '../bench/jobs/wiring.ts';
+import { benchJobsExist, benchRegistryDir, openBenchJobs } from '../bench/jobs/wiring.ts';
 import { type Config, loadConfig } from '../core/config/config.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { dotenvFor, loadEnv, mergedEnv, secretsAsReferences } from '../core/config/environment.ts';
@@ -33,7 +33,10 @@ export class ServerContext {
    * Opens the benchmark's job queue, which runs any queued job of the registry (jobs need the
    * real keys, so the environment keeps its secrets). Tests give a queue over their own registry.
    */
-  benchJobsOpener: () => BenchJobs = () => openBenchJobs(loadEnv({ env: this.processEnv, cwd: this.cwd }), this.workspaceRoot, 'any');
+  benchJobsOpener: () => BenchJobs = () => {
+    const env = loadEnv({ env: this.processEnv, cwd: this.cwd });
+    return openBenchJobs(env, benchRegistryDir(env, this.workspaceRoot), 'any');
+  };
   private benchQueue: BenchJobs | null = null;
 
   constructor(

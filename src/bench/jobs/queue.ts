@@ -26,6 +26,8 @@ export type BenchJobsOptions = {
   pollMs?: number;
   /** how long stop() waits for aborted jobs to end before failing them itself */
   stopGraceMs?: number;
+  /** who stops when stop() is called, as a stopped job's error names it; default 'the server' */
+  stopper?: string;
 };
 
 type Running = { abort: AbortController; done: Promise<void>; stage: JobStage };
@@ -92,7 +94,7 @@ export class BenchJobs {
 
   get(jobId: string): JobSnapshot {
     const job = this.store.get(jobId);
-    if (!job) throw new NotFoundError(`no benchmark job '${jobId}'`, 'see svc bench status for the jobs there are');
+    if (!job) throw noSuchJob(jobId);
     return job;
   }
 
@@ -198,7 +200,7 @@ export class BenchJobs {
 
   private failStopped(jobId: string, stage: JobStage): void {
     const job = this.store.get(jobId);
-    if (job) this.store.fail(jobId, this.owner.token, ...stoppedReason(job.paper_id, stage, 'the server stopped'));
+    if (job) this.store.fail(jobId, this.owner.token, ...stoppedReason(job.paper_id, stage, `${this.opts.stopper ?? 'the server'} stopped`));
   }
 
   /** Running jobs whose process is gone (or is an earlier process with our PID) are failed. */
@@ -218,6 +220,8 @@ function stoppedReason(paperId: string, stage: RunningJob['current_stage'], who:
   const error = `${who} while this job was in stage ${stage}; it can be run again: svc bench run ${paperId} (or POST /api/bench/run)`;
   return [error, [['error', error]]];
 }
+
+export const noSuchJob = (jobId: string) => new NotFoundError(`no benchmark job '${jobId}'`, 'see svc bench status for the jobs there are');
 
 /** SVC_BENCH_MAX_JOBS, a whole number from 1 to 64. */
 export function maxJobsFromEnv(env: Env): number {

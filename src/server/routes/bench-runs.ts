@@ -18,8 +18,11 @@ export const benchRunRoutes = (ctx: ServerContext) =>
           jobs.check(body.paper_ids);
           return { dry_run: true, ...jobs.cost.estimateRun(body.paper_ids.length, configs) };
         }
+        // papers and estimate first: a run either refuses creates no job
+        jobs.check(body.paper_ids);
+        const estimated_cost = jobs.cost.estimateCost(configs);
         const created = jobs.submit(body.paper_ids, configs);
-        return { dry_run: false, job_ids: created.map((j) => j.job_id), estimated_cost: jobs.cost.estimateCost(configs) };
+        return { dry_run: false, job_ids: created.map((j) => j.job_id), estimated_cost };
       },
       { body: RunRequest },
     )
