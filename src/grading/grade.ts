@@ -26,6 +26,10 @@ export type GradeJob = {
   maxConcurrency: number;
   /** how the run of reproduce.sh ended (run_reproduce's record), when it is known */
   run?: RunOutcome | null;
+  /** the run's log when it is not reproduce.log at the submission root */
+  logPath?: string;
+  /** the questions ask whether the paper's claims are supported by the code and logs (bridge rule 10); excludes codeOnly */
+  auditMode?: boolean;
   signal?: AbortSignal;
 };
 
@@ -60,6 +64,8 @@ export type OrsGrade = {
   spread: number;
   code_only: boolean;
   code_only_reason?: string;
+  /** graded with the audit questions (bridge rule 10) */
+  paper_audit_mode?: true;
   elapsed_sec: number;
   leaves_total: number;
   leaves_graded: number;
@@ -87,19 +93,22 @@ const round = (x: number) => Math.round(x * 10_000) / 10_000;
  */
 export async function gradeSubmission(job: GradeJob): Promise<OrsGrade> {
   const started = performance.now();
-  const view = readSubmission(job.repoDir);
+  if (job.auditMode && job.codeOnly) throw new InputError('paper_audit_mode and code_only exclude each other: an audit grades every claim of the paper', 'give one of them');
+  const view = readSubmission(job.repoDir, job.logPath);
   const rubricLeaves = leavesOf(job.rubric.root).length;
-  const autoCodeOnly = !job.codeOnly && view.log === null;
+  // an audit grades every leaf: a missing log is what the judge is told, so claims that need a run fail
+  const autoCodeOnly = !job.codeOnly && !job.auditMode && view.log === null;
   const codeOnly = job.codeOnly || autoCodeOnly;
   const root = codeOnly ? pruneToCodeDevelopment(job.rubric.root) : job.rubric.root;
   if (root === null) throw new InputError('the rubric has no Code Development leaf to grade code_only', autoCodeOnly ? 'the submission has no reproduce.log: run reproduce.sh first (run_reproduce)' : 'grade without code_only');
   const leaves = leavesOf(root);
   const index = new Map(leaves.map((l, i) => [l, i]));
 
+  const stance = job.auditMode ? 'audit' : 'reproduction';
   const contexts: Record<'submission' | 'empty' | 'boilerplate', JudgeContext> = {
-    submission: judgeContext(job.paperText, view, job.run ?? null),
-    empty: judgeContext(job.paperText, EMPTY_SUBMISSION),
-    boilerplate: judgeContext(job.paperText, BOILERPLATE_SUBMISSION),
+    submission: judgeContext(job.paperText, view, job.run ?? null, stance),
+    empty: judgeContext(job.paperText, EMPTY_SUBMISSION, null, stance),
+    boilerplate: judgeContext(job.paperText, BOILERPLATE_SUBMISSION, null, stance),
   };
   const tasks: Task[] = [];
   for (let run = 0; run < job.nRuns; run++) for (let leaf = 0; leaf < leaves.length; leaf++) tasks.push({ leaf, run });
@@ -148,6 +157,7 @@ export async function gradeSubmission(job: GradeJob): Promise<OrsGrade> {
     run_scores: runScores.map(round),
     spread: round(Math.max(...runScores) - Math.min(...runScores)),
     code_only: codeOnly,
+    ...(job.auditMode ? { paper_audit_mode: true } : {}),
     ...(codeOnly ? { code_only_reason: autoCodeOnly ? 'no reproduce.log in the submission (bridge rule 9)' : 'asked for' } : {}),
     elapsed_sec: round((performance.now() - started) / 1000),
     leaves_total: leaves.length,

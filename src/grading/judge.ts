@@ -17,10 +17,18 @@ const FIRST = ['reproduce.sh', 'README.md', 'README'];
 const JUDGE_TEMPERATURE = 0.7;
 const MAX_EVIDENCE = 20;
 
-export function judgeContext(paperText: string, view: SubmissionView, run: RunOutcome | null = null): JudgeContext {
+/** Who the judge is: a reviewer grading a reproduction, or (paper_audit_mode) one auditing the paper's claims against its code and logs. */
+const STANCE = {
+  reproduction: 'You grade one requirement of a rubric for an independent reproduction of a research paper, as a\nstrict reviewer would.',
+  audit: "You are a reviewer auditing whether a research paper's claims are supported by the code and logs\nsubmitted with it; you grade one requirement of its rubric, as a strict auditor would.",
+} as const;
+export type JudgeStance = keyof typeof STANCE;
+
+export function judgeContext(paperText: string, view: SubmissionView, run: RunOutcome | null = null, stance: JudgeStance = 'reproduction'): JudgeContext {
   const paper = paperText.trim();
   const log = view.log === null ? '(no reproduce.log: the submission was not run)' : view.log.trim() === '' ? '(reproduce.log is empty)' : view.log;
   return {
+    stance: STANCE[stance],
     paper: paper.length > MAX_PAPER_CHARS ? `${paper.slice(0, MAX_PAPER_CHARS)}\n[... the rest of the paper cut ...]` : paper,
     files: renderFiles(view),
     log: view.log === null || run === null ? log : `${runLine(run)}\n${log}`,
@@ -98,7 +106,7 @@ export function answerProblem(v: unknown, leafId: string): string | null {
 export async function gradeLeaf(client: Pick<ModelClient, 'completeJson'>, leaf: RubricNode, ctx: JudgeContext, run: number, signal?: AbortSignal): Promise<LeafVerdict> {
   const system = fillOwnPrompt(
     judgeTemplate,
-    { leaf_id: leaf.id, task_category: leaf.task_category ?? '(none)', requirement: leaf.requirements, paper: ctx.paper, files: ctx.files, log: ctx.log },
+    { stance: ctx.stance, leaf_id: leaf.id, task_category: leaf.task_category ?? '(none)', requirement: leaf.requirements, paper: ctx.paper, files: ctx.files, log: ctx.log },
     'grading/judge_leaf',
   );
   let answer: Record<string, unknown>;

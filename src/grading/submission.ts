@@ -29,9 +29,10 @@ export function findLog(repoDir: string): string | null {
   return lstatOrNull(p)?.isFile() ? p : null;
 }
 
-export function readSubmission(repoDir: string): SubmissionView {
+/** `logPath`: the run's log when it is not reproduce.log at the submission root (it must be a file, not a link). */
+export function readSubmission(repoDir: string, givenLog?: string): SubmissionView {
   const root = submissionDir(repoDir);
-  const logPath = findLog(repoDir);
+  const logPath = givenLog === undefined ? findLog(repoDir) : lstatOrNull(givenLog)?.isFile() ? givenLog : null;
   const files: SubmissionView['files'] = [];
   const walk = (dir: string) => {
     for (const name of (readdirOrNull(dir) ?? []).sort()) {

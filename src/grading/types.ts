@@ -14,4 +14,4 @@ export type LeafVerdict = { score: 0 | 1; explanation: string; evidence: string[
  * What of the paper and the submission every leaf's request shows, rendered once for all of them;
  * paths and logText are what the judge's evidence is checked against: the submission's files and its log.
  */
-export type JudgeContext = { paper: string; files: string; log: string; paths: string[]; logText: string };
+export type JudgeContext = { stance: string; paper: string; files: string; log: string; paths: string[]; logText: string };

@@ -10,6 +10,8 @@ export type ToolContext = {
   env: Readonly<Record<string, string | undefined>>;
   /** how a node's commands run (its container), when the call is made for a node */
   exec?: NodeExec;
+  /** variables the commands a tool runs get as they are, credentials included: the ones their caller was given for them (an agent's env file, HF_TOKEN) */
+  grantedEnv?: Readonly<Record<string, string>>;
 };
 
 /**

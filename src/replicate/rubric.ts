@@ -18,6 +18,13 @@ export function leavesOf(node: RubricNode): RubricNode[] {
  * The bytes the rubric is written as: canonical JSON (sorted keys, no spaces), so that one tree
  * has one digest whatever order its keys were built in.
  */
+/** The rubric's leaves, one a line (`- <id>: <requirements>`), as the replicator agent reads what is graded. */
+export function leafLines(root: RubricNode): string {
+  return leavesOf(root)
+    .map((l) => `- ${l.id}: ${l.requirements}`)
+    .join('\n');
+}
+
 export function rubricBytes(root: RubricNode): Buffer {
   return Buffer.from(`${canonicalJson(root)}\n`);
 }

@@ -40,6 +40,8 @@ export type BuildInput = {
   sandbox: BuildSandbox;
   /** the coding tools, every call made in workDir, stopped by this signal, with binDir first on PATH and run as exec says */
   tools: (workDir: string, signal: AbortSignal, binDir: string, exec: NodeExec | undefined) => NodeTools | Promise<NodeTools>;
+  /** addresses the agent is told not to fetch from; the tools' commands get them in SVC_BLACKLIST_URLS */
+  blacklistUrls?: readonly string[];
   signal: AbortSignal;
 };
 
@@ -92,7 +94,7 @@ async function runBuild(input: BuildInput, binDir: string): Promise<BuildResult>
   const startedAt = new Date();
   const before = hashTree(outputDir);
   const tools = await input.tools(outputDir, signal, binDir, input.sandbox.exec);
-  const prompt = { toolDesc: toolDescriptions(tools.infos), workDir: outputDir, sandbox: input.sandbox.description, iterative: input.iterative, maxSteps, timeLimitSec: input.timeLimitSec, paper: input.paper.text, rubric: input.rubric };
+  const prompt = { toolDesc: toolDescriptions(tools.infos), workDir: outputDir, sandbox: input.sandbox.description, iterative: input.iterative, maxSteps, timeLimitSec: input.timeLimitSec, paper: input.paper.text, rubric: input.rubric, ...(input.blacklistUrls?.length ? { blacklistUrls: input.blacklistUrls } : {}) };
   const loop = await runReact(
     {
       model: input.client,

@@ -19,6 +19,8 @@ export type ReplicatorPromptInput = {
   paper: string;
   /** the rubric's leaf requirements, one a line; '' when no rubric was given */
   rubric: string;
+  /** addresses the agent must not fetch from (bridge rule 6) */
+  blacklistUrls?: readonly string[];
 };
 
 const PLAN_THEN_BUILD =
@@ -43,7 +45,18 @@ export function replicatorSystem(p: ReplicatorPromptInput): string {
 }
 
 export function replicatorTask(p: ReplicatorPromptInput): string {
-  return fillOwnPrompt(taskTemplate, { paper: clip(p.paper.trim(), PAPER_MAX_CHARS), rubric: p.rubric.trim() === '' ? 'no rubric given: reproduce every number the paper reports' : clip(p.rubric, RUBRIC_MAX_CHARS) }, 'paper_re/replicator_task');
+  const task = fillOwnPrompt(taskTemplate, { paper: clip(p.paper.trim(), PAPER_MAX_CHARS), rubric: p.rubric.trim() === '' ? 'no rubric given: reproduce every number the paper reports' : clip(p.rubric, RUBRIC_MAX_CHARS) }, 'paper_re/replicator_task');
+  // only added when there is a list, so the task of every other build stays as it was
+  return p.blacklistUrls?.length ? `${task}\n\n${forbiddenUrlsBlock(p.blacklistUrls)}` : task;
+}
+
+/** The forbidden addresses, as the agent reads them; its commands also see them in SVC_BLACKLIST_URLS. */
+export function forbiddenUrlsBlock(urls: readonly string[]): string {
+  return [
+    '# Forbidden URLs',
+    'Do not fetch, clone, download or read anything from these addresses, or from anything under them, by any tool or command (they hold the paper\'s own code or results, which a reproduction must not copy). The list is also in the SVC_BLACKLIST_URLS environment variable, one a line.',
+    ...urls.map((u) => `- ${u}`),
+  ].join('\n');
 }
 
 /** Names only, sorted, so the same bundle gives the same prompt. */

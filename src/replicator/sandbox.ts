@@ -1,6 +1,7 @@
 import type { Env } from '../core/config/env-vars.ts';
 import { InputError, UnavailableError } from '../core/errors.ts';
 import { findBinary } from '../sandbox/detect.ts';
+import { resolveImage } from '../sandbox/image.ts';
 import type { NodeExec } from '../sandbox/node-command.ts';
 import { checkSandbox, type SandboxKind } from '../sandbox/preconditions.ts';
 
@@ -28,7 +29,8 @@ export async function buildSandbox(asked: string, containerImage: string | undef
   }
   const kind = asked === 'auto' ? (containerImage ? 'docker' : apptainerImage ? 'apptainer' : 'local') : (asked as BuildSandbox['kind']);
   if (kind === 'local') return { kind, description: 'on this machine, in the repository directory' };
-  const image = kind === 'docker' ? containerImage : (apptainerImage ?? containerImage);
+  const given = kind === 'docker' ? containerImage : (apptainerImage ?? containerImage);
+  const image = given === undefined ? undefined : resolveImage(given);
   if (!image) throw new InputError(`sandbox_kind ${kind} needs an image`, kind === 'docker' ? 'give container_image' : 'give apptainer_image (a .sif file or a URI)');
   const decision = await checkSandbox(kind, env);
   if (decision.kind === 'local') return { kind: 'local', ...(decision.warning ? { warning: decision.warning } : {}), description: 'on this machine, in the repository directory' };

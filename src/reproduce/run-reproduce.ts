@@ -20,7 +20,7 @@ import { resolveImage } from '../sandbox/image.ts';
 import type { SandboxKind } from '../sandbox/preconditions.ts';
 import { applyPatchDir } from './apply-patch.ts';
 import { runToLog, type ProcessOutcome } from './log-process.ts';
-import { chooseSandbox, type RequestedSandbox, type SandboxChoice } from './sandbox-choice.ts';
+import { chooseSandbox, type Refusal, type RequestedSandbox, type SandboxChoice } from './sandbox-choice.ts';
 import { runSlurmJob, type SlurmFlags } from './slurm-job.ts';
 import { REPRODUCE_LOG, REPRODUCE_SCRIPT, submissionRoot } from './submission.ts';
 
@@ -50,6 +50,8 @@ export type ReproduceRequest = {
   slurm: () => Promise<SlurmFlags>;
   env: Env;
   signal?: AbortSignal;
+  /** sandbox kinds the caller does not allow */
+  refused?: Refusal;
 };
 
 export type ReproduceRecord = {
@@ -75,7 +77,7 @@ export async function runReproduce(req: ReproduceRequest): Promise<ReproduceReco
   const root = submissionRoot(req.repoDir);
   // the agent built the submission: a submission/ or reproduce.sh that is a link out of the checkpoint is refused
   resolveInside(req.checkpointDir, join(root, REPRODUCE_SCRIPT), 'reproduce.sh');
-  const choice = await chooseSandbox(req.sandbox, req.env, req.partitionNamed, (k) => k === 'slurm' || k === 'local' || (req.image ?? '') !== '' || (req.env[IMAGE_VARIABLE[k]] ?? '') !== '');
+  const choice = await chooseSandbox(req.sandbox, req.env, req.partitionNamed, (k) => k === 'slurm' || k === 'local' || (req.image ?? '') !== '' || (req.env[IMAGE_VARIABLE[k]] ?? '') !== '', req.refused ?? null);
   const logPath = join(root, REPRODUCE_LOG);
   // a reproduce.log left there may be a link: writing through it would reach a file outside
   rmSync(logPath, { force: true });

@@ -6,13 +6,16 @@
  * SVC_PHASE1_ALLOW_FALLBACK, and with it set the next kind in that order that can run, said so.
  */
 import type { Env } from '../core/config/env-vars.ts';
-import { UnavailableError } from '../core/errors.ts';
+import { InputError, UnavailableError } from '../core/errors.ts';
 import { log } from '../core/log.ts';
 import { findBinary } from '../sandbox/detect.ts';
 import { FALLBACK_OVERRIDE, type SandboxKind, sandboxProblem } from '../sandbox/preconditions.ts';
 
 export const PREFERENCE: readonly SandboxKind[] = ['slurm', 'docker', 'apptainer', 'singularity', 'local'];
 export type RequestedSandbox = SandboxKind | 'auto';
+
+/** Kinds a caller does not allow (forbid_host_filesystem refuses local and slurm), why, and what to do instead. */
+export type Refusal = { kinds: readonly SandboxKind[]; why: string; hint: string };
 
 export type SandboxChoice = {
   kind: SandboxKind;
@@ -31,14 +34,17 @@ export function onLoginNode(env: Env): boolean {
  * `partitionNamed`: a partition is named (argument, experiment file, SVC_SLURM_PARTITION or
  * settings); `imageNamed`: an image is named for a container kind (argument or its setting).
  */
-export async function chooseSandbox(requested: RequestedSandbox, env: Env, partitionNamed: boolean, imageNamed: (kind: SandboxKind) => boolean = () => true): Promise<SandboxChoice> {
+export async function chooseSandbox(requested: RequestedSandbox, env: Env, partitionNamed: boolean, imageNamed: (kind: SandboxKind) => boolean = () => true, refused: Refusal | null = null): Promise<SandboxChoice> {
+  if (refused && requested !== 'auto' && refused.kinds.includes(requested)) throw new InputError(`sandbox_kind ${requested} is refused: ${refused.why}`, refused.hint);
   if (requested === 'auto') {
     const passed: string[] = [];
     for (const kind of PREFERENCE) {
-      const why = await autoProblem(kind, env, partitionNamed, imageNamed(kind));
+      const why = refused?.kinds.includes(kind) ? `refused: ${refused.why}` : await autoProblem(kind, env, partitionNamed, imageNamed(kind));
       if (why === null) return passed.length ? { kind, passed_over: passed } : { kind };
       passed.push(`${kind}: ${why}`);
     }
+    // only refused kinds were left (local always can run)
+    throw new InputError(`sandbox_kind auto found no sandbox that can run here and is not refused (${refused?.why}): ${passed.join('; ')}`, refused?.hint);
   }
   const kind = requested as SandboxKind;
   const problem = await sandboxProblem(kind, env);
@@ -46,10 +52,11 @@ export async function chooseSandbox(requested: RequestedSandbox, env: Env, parti
   const rest = PREFERENCE.slice(PREFERENCE.indexOf(kind) + 1);
   if (env[FALLBACK_OVERRIDE] !== '1') throw new UnavailableError(`sandbox ${kind}: ${problem}`, `set ${FALLBACK_OVERRIDE}=1 to fall back to the next sandbox that can run (${rest.join(', ')})`);
   for (const next of rest) {
-    if ((await autoProblem(next, env, true)) !== null) continue;
+    if (refused?.kinds.includes(next) || (await autoProblem(next, env, true)) !== null) continue;
     log.warn(`sandbox ${kind}: ${problem}; running in ${next} instead because ${FALLBACK_OVERRIDE}=1`);
     return { kind: next, fallback: { from: kind, reason: problem, override: FALLBACK_OVERRIDE } };
   }
+  if (refused) throw new UnavailableError(`sandbox ${kind}: ${problem}; no other sandbox that is not refused (${refused.why}) can run`, refused.hint);
   // local always can: the loop above has returned
   throw new Error('no sandbox can run, not even local');
 }

@@ -20,6 +20,13 @@ export type SlurmFlags = {
   gpus?: number;
   gpuType?: string;
   exclusive?: boolean;
+  nodes?: number;
+  ntasks?: number;
+  ntasksPerNode?: number;
+  /** node features the job needs (sbatch --constraint) */
+  constraint?: string;
+  /** how srun binds a step's tasks to CPUs; sbatch has no such option, so the job exports SLURM_CPU_BIND, which srun reads */
+  cpuBind?: string;
   /** more sbatch options, each one `--name[=value]` */
   extra?: string[];
   wallTimeS: number;
@@ -33,7 +40,7 @@ const POLL_MS = 250;
 export async function runSlurmJob(r: SlurmRun): Promise<ProcessOutcome & { jobId: string }> {
   mkdirSync(r.jobsDir, { recursive: true });
   const slurm = new SlurmExecutor({ stateDir: r.jobsDir, runner: systemRunner(r.env), pollMs: POLL_MS });
-  const body = [...directives(r.flags), `cd ${shellQuote(r.root)} || exit 1`, `bash ${shellQuote(r.script)} > ${shellQuote(r.logPath)} 2>&1`].join('\n');
+  const body = [...directives(r.flags), ...(r.flags.cpuBind ? [`export SLURM_CPU_BIND=${shellQuote(checkedWord(r.flags.cpuBind, 'cpu_bind', 'such as cores or map_cpu:0,1'))}`] : []), `cd ${shellQuote(r.root)} || exit 1`, `bash ${shellQuote(r.script)} > ${shellQuote(r.logPath)} 2>&1`].join('\n');
   const { flags } = r;
   const ref = await slurm.submit({
     script: body,
@@ -72,12 +79,22 @@ const OPTION = /^--[a-z][a-z0-9-]*(=[^\s\p{Cc}]+)?$/u;
 function directives(f: SlurmFlags): string[] {
   const lines: string[] = [];
   if (f.exclusive) lines.push('--exclusive');
+  if (f.nodes) lines.push(`--nodes=${f.nodes}`);
+  if (f.ntasks) lines.push(`--ntasks=${f.ntasks}`);
+  if (f.ntasksPerNode) lines.push(`--ntasks-per-node=${f.ntasksPerNode}`);
+  if (f.constraint) lines.push(`--constraint=${checkedWord(f.constraint, 'constraint', 'such as a100&ib or "[rack1|rack2]" without spaces')}`);
   if (f.gpus) lines.push(`--gres=gpu:${f.gpuType ? `${checkedGpuType(f.gpuType)}:` : ''}${f.gpus}`);
   for (const opt of f.extra ?? []) {
     if (!OPTION.test(opt)) throw new InputError(`extra_sbatch_args entry '${printable(opt)}' is not one --option[=value]`, 'give each option as its own entry, such as --qos=high');
     lines.push(opt);
   }
   return lines.map((l) => `#SBATCH ${l}`);
+}
+
+/** A value that goes on a #SBATCH line or into the job's shell as one word: no spaces, quotes or control characters. */
+function checkedWord(v: string, what: string, example: string): string {
+  if (!/^[^\s\p{Cc}'"\\`$]+$/u.test(v)) throw new InputError(`${what} '${printable(v)}' is not one word`, `give it without spaces or quotes, ${example}`);
+  return v;
 }
 
 function checkedGpuType(t: string): string {

@@ -5,7 +5,7 @@ import { printable } from '../../core/text.ts';
 import { defineTool, toolParams } from '../../mcp/tool.ts';
 import { readResults } from './results/read-results.ts';
 import { type Summary, summarize } from './stats/summary.ts';
-import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
+import { fileInWorkDir, WorkDirParam } from '../../coding/work-dir.ts';
 
 /** Results files are tables of numbers; anything larger is not one this tool should load whole. */
 const MAX_BYTES = 64 * 1024 * 1024;

@@ -11,7 +11,7 @@ import type { Labels } from './chart/frame.ts';
 import { heatmapSvg } from './chart/heatmap.ts';
 import { svgToPng } from './chart/png.ts';
 import { xySvg } from './chart/xy.ts';
-import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
+import { fileInWorkDir, WorkDirParam } from '../../coding/work-dir.ts';
 
 const PlotType = T.Union([T.Literal('bar'), T.Literal('line'), T.Literal('scatter'), T.Literal('heatmap')]);
 type PlotType = Static<typeof PlotType>;

@@ -7,7 +7,7 @@ import { statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
 import { CONTRACT_FILE, readMetricContract } from '../../evaluate/metric-contract.ts';
 import { defineTool, toolParams, type ToolContext } from '../../mcp/tool.ts';
-import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
+import { fileInWorkDir, WorkDirParam } from '../../coding/work-dir.ts';
 
 const Measurement = T.Union([T.Number(), T.Array(T.Number(), { minItems: 1 })]);
 

@@ -1,9 +1,9 @@
 import type { SkillDef } from '../../mcp/tool.ts';
 import { emitResults } from './emit-results.ts';
-import { readFile } from './read-file.ts';
-import { runBash } from './run-bash.ts';
-import { runCode } from './run-code.ts';
-import { writeCode } from './write-code.ts';
+import { readFile } from '../../coding/read-file.ts';
+import { runBash } from '../../coding/run-bash.ts';
+import { runCode } from '../../coding/run-code.ts';
+import { writeCode } from '../../coding/write-code.ts';
 
 const codingSkill: SkillDef = {
   name: 'coding-skill',

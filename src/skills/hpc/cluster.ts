@@ -17,7 +17,7 @@ import { resolvePartition } from '../../sandbox/partition.ts';
 import { SlurmExecutor } from '../../sandbox/slurm.ts';
 import { systemRunner } from '../../sandbox/slurm-runner.ts';
 import type { ToolContext } from '../../mcp/tool.ts';
-import { openWorkDir } from '../work-dir.ts';
+import { openWorkDir } from '../../coding/work-dir.ts';
 
 export const DEFAULT_WALLTIME = '01:00:00';
 

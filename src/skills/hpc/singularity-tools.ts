@@ -13,7 +13,7 @@ import { containerCommand, pullCommand } from '../../sandbox/container.ts';
 import { shellQuote } from '../../sandbox/job-state.ts';
 import { checkGpuRequest } from '../../sandbox/preconditions.ts';
 import { defineTool, toolParams, type ToolContext } from '../../mcp/tool.ts';
-import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
+import { fileInWorkDir, WorkDirParam } from '../../coding/work-dir.ts';
 import { DEFAULT_WALLTIME, NodesParam, PartitionParam, submitToSlurm, WalltimeParam, walltimeSeconds, withDirectives } from './cluster.ts';
 import { type ImageRuntime, requireRuntime, runtimeOrFallback } from './image-runtime.ts';
 

@@ -1,9 +1,9 @@
 import { Type as T } from '@sinclair/typebox';
 import { InputError } from '../../core/errors.ts';
-import { CappedText } from '../coding/capped-text.ts';
-import { OUTPUT_MAX_CHARS } from '../coding/run-process.ts';
+import { CappedText } from '../../coding/capped-text.ts';
+import { OUTPUT_MAX_CHARS } from '../../coding/run-process.ts';
 import { defineTool, toolParams } from '../../mcp/tool.ts';
-import { openWorkDir, WorkDirParam } from '../work-dir.ts';
+import { openWorkDir, WorkDirParam } from '../../coding/work-dir.ts';
 import { NodesParam, PartitionParam, slurmExecutor, submitToSlurm, WalltimeParam, walltimeSeconds, withDirectives } from './cluster.ts';
 
 export const slurmSubmit = defineTool({

@@ -5,10 +5,10 @@ import { InputError } from '../../core/errors.ts';
 import { defineTool, toolParams } from '../../mcp/tool.ts';
 import { buildReproduce, DEFAULT_MAX_STEPS, RECORD_FILE } from '../../replicator/build.ts';
 import { BUILD_SANDBOX_KINDS, buildSandbox } from '../../replicator/sandbox.ts';
-import { leavesOf, readRubric } from '../../replicate/rubric.ts';
+import { leafLines, readRubric } from '../../replicate/rubric.ts';
 import { checkpointPath } from '../checkpoint-path.ts';
 import { paperArg, roleClient } from '../replicate/settings.ts';
-import { localCodingTools } from './coding-tools.ts';
+import { localCodingTools } from '../../replicator/coding-tools.ts';
 
 /** Where the seed stage puts the verified bundle, and so where the agent builds. */
 export const REPRO_SANDBOX_DIR = 'repro_sandbox';
@@ -43,7 +43,7 @@ export const buildReproduceShTool = defineTool({
     const checkpoint = envValue(ctx.env, 'SVC_CHECKPOINT_DIR');
     if (checkpoint === null) throw new InputError('SVC_CHECKPOINT_DIR is not set: the build and its record belong to a run checkpoint', 'run it in a checkpoint');
     const outputDir = args.output_dir?.trim() ? checkpointPath(args.output_dir, 'output_dir', ctx.env) : join(checkpoint, REPRO_SANDBOX_DIR);
-    const rubric = args.rubric_path?.trim() ? rubricLines(checkpointPath(args.rubric_path, 'rubric_path', ctx.env)) : '';
+    const rubric = args.rubric_path?.trim() ? leafLines(readRubric(checkpointPath(args.rubric_path, 'rubric_path', ctx.env)).root) : '';
     const { client } = roleClient(ctx, 'replicate', 'SVC_MODEL_REPLICATE', args.model);
     const paper = await paperArg(args, ctx);
     const sandbox = await buildSandbox(args.sandbox_kind, args.container_image?.trim() || undefined, args.apptainer_image?.trim() || undefined, ctx.env);
@@ -64,10 +64,3 @@ export const buildReproduceShTool = defineTool({
     });
   },
 });
-
-/** The rubric's leaves, one a line, as the agent reads them. */
-function rubricLines(path: string): string {
-  return leavesOf(readRubric(path).root)
-    .map((l) => `- ${l.id}: ${l.requirements}`)
-    .join('\n');
-}

@@ -1,7 +1,7 @@
 import { type Config, resolveSetting } from '../../core/config/config.ts';
 import { setting, type SettingValue } from '../../core/config/settings.ts';
-import { InputError } from '../../core/errors.ts';
-import { createModelClient, type ModelClient, type ModelRole } from '../../llm/client.ts';
+import type { ModelClient, ModelRole } from '../../llm/client.ts';
+import { roleModelClient, withRoleModel } from '../../llm/role-client.ts';
 import type { ToolContext } from '../../mcp/tool.ts';
 import { type PaperSource, readPaper } from '../../replicate/paper.ts';
 import { checkpointPath } from '../checkpoint-path.ts';
@@ -20,12 +20,8 @@ export function orsSetting(cfg: Config, key: string): SettingValue | null {
  * variable (SVC_MODEL_RUBRIC_GEN, SVC_MODEL_RUBRIC_AUDIT): a caller that names a model gets it.
  */
 export function roleClient(ctx: ToolContext, role: ModelRole, variable: string, model: string | undefined): { cfg: Config; client: ModelClient } {
-  const env = model?.trim() ? { ...ctx.env, [variable]: model.trim() } : ctx.env;
-  const cfg = skillConfig(env);
-  const client = createModelClient({ cfg });
-  const why = client.unavailable(role);
-  if (why) throw new InputError(`no model for the ${role} role: ${why}`, `set ${variable}, SVC_MODEL or the workflow llm block, or give the model argument`);
-  return { cfg, client };
+  const cfg = skillConfig(withRoleModel(ctx.env, variable, model));
+  return { cfg, client: roleModelClient(cfg, role, variable) };
 }
 
 /** The paper of a replicate tool: a file inside the checkpoint, or the text given. */

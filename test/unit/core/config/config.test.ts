@@ -240,7 +240,7 @@ describe('environment variable table', () => {
 
   test('the key variables are marked secret', () => {
     const secret = ENV_VARS.filter((e) => e.secret).map((e) => e.name);
-    expect(secret).toEqual(['PROVIDERA_API_KEY', 'PROVIDERB_API_KEY', 'LLM_API_KEY', 'SVC_SCHOLAR_A_API_KEY', 'BRAVE_API_KEY', 'MEMBACKEND_API_KEY', 'SVC_REGISTRY_TOKEN', 'SVC_OBJECT_STORE_SECRET_ACCESS_KEY', 'SVC_OBJECT_STORE_SESSION_TOKEN', 'GITHUB_TOKEN', 'ZENODO_TOKEN', 'SVC_GUI_TOKEN']);
+    expect(secret).toEqual(['PROVIDERA_API_KEY', 'PROVIDERB_API_KEY', 'LLM_API_KEY', 'SVC_SCHOLAR_A_API_KEY', 'BRAVE_API_KEY', 'MEMBACKEND_API_KEY', 'SVC_REGISTRY_TOKEN', 'SVC_OBJECT_STORE_SECRET_ACCESS_KEY', 'SVC_OBJECT_STORE_SESSION_TOKEN', 'GITHUB_TOKEN', 'ZENODO_TOKEN', 'SVC_GUI_TOKEN', 'HF_TOKEN']);
   });
 });
 

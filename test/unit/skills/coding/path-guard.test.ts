@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSyn
 import { join } from 'node:path';
 import { InputError } from '../../../../src/core/errors.ts';
 import { emitResults } from '../../../../src/skills/coding/emit-results.ts';
-import { readFile } from '../../../../src/skills/coding/read-file.ts';
-import { runBash } from '../../../../src/skills/coding/run-bash.ts';
-import { runCode } from '../../../../src/skills/coding/run-code.ts';
-import { writeCode } from '../../../../src/skills/coding/write-code.ts';
+import { readFile } from '../../../../src/coding/read-file.ts';
+import { runBash } from '../../../../src/coding/run-bash.ts';
+import { runCode } from '../../../../src/coding/run-code.ts';
+import { writeCode } from '../../../../src/coding/write-code.ts';
 import type { ToolDef } from '../../../../src/mcp/tool.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 import { callTool } from './tool-call.ts';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, NotFoundError } from '../../../../src/core/errors.ts';
-import { readFile } from '../../../../src/skills/coding/read-file.ts';
+import { readFile } from '../../../../src/coding/read-file.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 import { callTool } from './tool-call.ts';
 

@@ -1,13 +1,13 @@
 import { extname } from 'node:path';
 import { Type as T } from '@sinclair/typebox';
-import { InputError, NotFoundError, UnavailableError } from '../../core/errors.ts';
-import { statOrNull } from '../../core/paths.ts';
-import { printable } from '../../core/text.ts';
-import { defineTool, toolParams } from '../../mcp/tool.ts';
+import { InputError, NotFoundError, UnavailableError } from '../core/errors.ts';
+import { statOrNull } from '../core/paths.ts';
+import { printable } from '../core/text.ts';
+import { defineTool, toolParams } from '../mcp/tool.ts';
 import { childEnv, EXEC_TOOL_TIMEOUT_S, RESULT_SHAPE, TimeoutParam } from './exec-params.ts';
 import { runNodeCommand } from './run-job.ts';
-import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
-import { runsElsewhere } from '../../sandbox/node-command.ts';
+import { fileInWorkDir, WorkDirParam } from './work-dir.ts';
+import { runsElsewhere } from '../sandbox/node-command.ts';
 
 /** The program that runs a file, by extension, and what to install when it is missing. */
 const INTERPRETERS: Record<string, { program: string; install: string }> = {
@@ -40,7 +40,7 @@ export const runCode = defineTool({
       const known = Object.keys(INTERPRETERS).join(', ');
       throw new InputError(`no interpreter for '${ext || printable(args.filename)}' files (run_code runs ${known})`, 'run it with run_bash');
     }
-    const env = childEnv(ctx.env);
+    const env = childEnv(ctx);
     // in the node's container or on a compute node, the interpreter there
     const program = runsElsewhere(ctx.exec) ? interpreter.program : Bun.which(interpreter.program, { PATH: env.PATH ?? '' });
     if (!program) throw new UnavailableError(`no interpreter for ${ext}: ${interpreter.program} is not on PATH`, interpreter.install);

@@ -1,10 +1,10 @@
 import { Type as T } from '@sinclair/typebox';
-import { InputError, UnavailableError } from '../../core/errors.ts';
-import { defineTool, toolParams } from '../../mcp/tool.ts';
+import { InputError, UnavailableError } from '../core/errors.ts';
+import { defineTool, toolParams } from '../mcp/tool.ts';
 import { childEnv, EXEC_TOOL_TIMEOUT_S, RESULT_SHAPE, TimeoutParam } from './exec-params.ts';
 import { runNodeCommand } from './run-job.ts';
-import { runsElsewhere } from '../../sandbox/node-command.ts';
-import { openWorkDir, WorkDirParam } from '../work-dir.ts';
+import { runsElsewhere } from '../sandbox/node-command.ts';
+import { openWorkDir, WorkDirParam } from './work-dir.ts';
 
 export const runBash = defineTool({
   name: 'run_bash',
@@ -18,7 +18,7 @@ export const runBash = defineTool({
   run(args, ctx) {
     if (args.command.trim() === '') throw new InputError('command is empty', 'give the shell command to run');
     const cwd = openWorkDir(args.work_dir, ctx.env);
-    const env = childEnv(ctx.env);
+    const env = childEnv(ctx);
     // in the node's container or on a compute node, the bash there
     const bash = runsElsewhere(ctx.exec) ? 'bash' : Bun.which('bash', { PATH: env.PATH ?? '' });
     if (!bash) throw new UnavailableError('bash is not on PATH', 'install bash or add it to PATH');

@@ -1,10 +1,10 @@
 import { Type as T } from '@sinclair/typebox';
-import { writeFileAtomic } from '../../core/atomic.ts';
-import { InputError } from '../../core/errors.ts';
-import { statOrNull } from '../../core/paths.ts';
-import { printable } from '../../core/text.ts';
-import { defineTool, toolParams } from '../../mcp/tool.ts';
-import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
+import { writeFileAtomic } from '../core/atomic.ts';
+import { InputError } from '../core/errors.ts';
+import { statOrNull } from '../core/paths.ts';
+import { printable } from '../core/text.ts';
+import { defineTool, toolParams } from '../mcp/tool.ts';
+import { fileInWorkDir, WorkDirParam } from './work-dir.ts';
 
 export const writeCode = defineTool({
   name: 'write_code',

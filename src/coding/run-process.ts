@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
-import { definedEnv } from '../../core/config/environment.ts';
-import { oneLine, SvcError, UnavailableError } from '../../core/errors.ts';
-import { signalGroup, terminateGroup } from '../../core/process-group.ts';
+import { definedEnv } from '../core/config/environment.ts';
+import { oneLine, SvcError, UnavailableError } from '../core/errors.ts';
+import { signalGroup, terminateGroup } from '../core/process-group.ts';
 import { CappedText } from './capped-text.ts';
 
 /** What a finished command did; the field names are those tool results carry. */

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { oneLine, SvcError } from '../../core/errors.ts';
-import type { BatchExecutor } from '../../sandbox/batch-executor.ts';
-import type { JobStatus } from '../../sandbox/executor.ts';
-import { lsfExecutor } from '../../sandbox/lsf.ts';
-import { containerName, type NodeExec, nodeCommand, nodeJobName, removeContainerCommand } from '../../sandbox/node-command.ts';
-import { pbsExecutor } from '../../sandbox/pbs.ts';
-import { systemRunner } from '../../sandbox/slurm-runner.ts';
+import { oneLine, SvcError } from '../core/errors.ts';
+import type { BatchExecutor } from '../sandbox/batch-executor.ts';
+import type { JobStatus } from '../sandbox/executor.ts';
+import { lsfExecutor } from '../sandbox/lsf.ts';
+import { containerName, type NodeExec, nodeCommand, nodeJobName, removeContainerCommand } from '../sandbox/node-command.ts';
+import { pbsExecutor } from '../sandbox/pbs.ts';
+import { systemRunner } from '../sandbox/slurm-runner.ts';
 import { CappedText } from './capped-text.ts';
 import { KILL_GRACE_S, OUTPUT_MAX_CHARS, type ProcessResult, runProcess } from './run-process.ts';
 

@@ -1,6 +1,6 @@
 import { Type as T } from '@sinclair/typebox';
-import { isSecret } from '../../core/config/secrets.ts';
-import type { ToolContext } from '../../mcp/tool.ts';
+import { isSecret } from '../core/config/secrets.ts';
+import type { ToolContext } from '../mcp/tool.ts';
 import { KILL_GRACE_S, OUTPUT_MAX_CHARS } from './run-process.ts';
 
 /** The spec's default coding timeout. */
@@ -22,11 +22,12 @@ export const EXEC_TOOL_TIMEOUT_S = MAX_TIMEOUT_S + KILL_GRACE_S + 30;
  * The skill's environment, passed on so SVC_* and PATH reach the code, less svc's credentials
  * (provider keys, tokens): code a model wrote has no business reading them, and its output ends up
  * in logs and memory. Python output is unbuffered so that what a script printed before a timeout
- * is not lost in its buffer.
+ * is not lost in its buffer. Variables granted to the commands (ctx.grantedEnv) are passed whatever
+ * their names: their owner meant the code to have them.
  */
-export function childEnv(env: ToolContext['env']): Record<string, string | undefined> {
-  const kept = Object.entries(env).filter(([name]) => !isSecret(name));
-  return { PYTHONUNBUFFERED: '1', ...Object.fromEntries(kept) };
+export function childEnv(ctx: Pick<ToolContext, 'env' | 'grantedEnv'>): Record<string, string | undefined> {
+  const kept = Object.entries(ctx.env).filter(([name]) => !isSecret(name));
+  return { PYTHONUNBUFFERED: '1', ...Object.fromEntries(kept), ...ctx.grantedEnv };
 }
 
 /** Shown with a run's output so a model knows what the fields mean. */

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Type as T } from '@sinclair/typebox';
-import { InputError, NotFoundError, TooLargeError } from '../../core/errors.ts';
-import { statOrNull } from '../../core/paths.ts';
-import { printable } from '../../core/text.ts';
-import { defineTool, toolParams } from '../../mcp/tool.ts';
-import { fileInWorkDir, WorkDirParam } from '../work-dir.ts';
+import { InputError, NotFoundError, TooLargeError } from '../core/errors.ts';
+import { statOrNull } from '../core/paths.ts';
+import { printable } from '../core/text.ts';
+import { defineTool, toolParams } from '../mcp/tool.ts';
+import { fileInWorkDir, WorkDirParam } from './work-dir.ts';
 
 /** A file read whole to be paged; anything larger is a job for grep, head or tail. */
 export const MAX_READ_BYTES = 64 * 1024 * 1024;
