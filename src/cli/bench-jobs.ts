@@ -52,7 +52,7 @@ const run = defineCommand({
     return withQueue(queueOf(args.registry), async (jobs) => {
       if (args['dry-run']) {
         jobs.check(ids);
-        const estimate = { dry_run: true, ...jobs.cost.estimateRun(ids.length, configs) };
+        const estimate = jobs.cost.estimateRun(ids.length, configs);
         if (args.json) printJson(estimate);
         else printEstimate(estimate.estimated_cost, `${ids.length} paper(s): about ${estimate.estimated_total_walltime_sec} s of wall time and ${fmtCost(estimate.estimated_total_cost_usd)} in total`);
         return 0;

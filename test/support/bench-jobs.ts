@@ -1,11 +1,12 @@
 // What the benchmark job queue is given in tests: papers in a directory laid out as the registry
 // lays them out (`papers/<id>/paper.pdf`), an executor that runs a real child process per job, and
-// the reference's cost formulas.
+// the real cost model.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { estimateCost, estimateRun } from '../../src/bench/cost.ts';
 import { BenchJobs } from '../../src/bench/jobs/queue.ts';
 import { JobStore } from '../../src/bench/jobs/store.ts';
-import type { CostModel, JobExecutor, PaperLookup } from '../../src/bench/jobs/types.ts';
+import type { JobExecutor, PaperLookup } from '../../src/bench/jobs/types.ts';
 import type { JobResults, JobStage, ManifestEntry } from '../../src/schema/bench-api.ts';
 
 /** Papers under `<root>/papers/<id>/`; those in `withPdf` get a paper.pdf. */
@@ -65,22 +66,7 @@ export function results(paperId: string, runDir: string, leaves: number): JobRes
   return { paper_id: paperId, run_dir: runDir, rubric_path: join(runDir, 'rubric.json'), repo_dir: join(runDir, 'submission'), rubric_manifest: null, reproduce_build: null, reproduce_run: null, grade: null, ors_score: 0.5, leaves, negative_control: null };
 }
 
-/** The reference's cost formulas. */
-export const referenceCost: CostModel = {
-  estimateCost(c) {
-    const rubric = c.rubric.two_stage === false ? { wall_time_sec: 180, cost_usd: 0.2 } : { wall_time_sec: 300, cost_usd: 0.45 };
-    const reproduce = { wall_time_sec: c.reproduce.time_limit_sec ?? 43_200, cost_usd: 2 };
-    const n = c.judge.n_runs ?? 1;
-    const judge = { wall_time_sec: 60 * n, cost_usd: 0.1 * n };
-    return { wall_time_sec: rubric.wall_time_sec + reproduce.wall_time_sec + judge.wall_time_sec, llm_cost_usd: Math.round((rubric.cost_usd + reproduce.cost_usd + judge.cost_usd) * 100) / 100, breakdown: { rubric, reproduce, judge } };
-  },
-  estimateRun(papers, c) {
-    const one = referenceCost.estimateCost(c);
-    return { estimated_cost: one, papers, estimated_total_walltime_sec: one.wall_time_sec * papers, estimated_total_cost_usd: Math.round(one.llm_cost_usd * papers * 100) / 100 };
-  },
-};
-
 /** A queue over `<root>/registry` (not started). */
 export function openQueue(root: string, papers: PaperLookup, execute: JobExecutor, opts: { maxRunning?: number; claims?: 'any' | 'own'; pollMs?: number; stopGraceMs?: number } = {}): BenchJobs {
-  return new BenchJobs({ store: JobStore.open(join(root, 'registry')), papers, execute, cost: referenceCost, env: {}, claims: opts.claims ?? 'any', maxRunning: opts.maxRunning ?? 2, pollMs: opts.pollMs ?? 50, stopGraceMs: opts.stopGraceMs });
+  return new BenchJobs({ store: JobStore.open(join(root, 'registry')), papers, execute, cost: { estimateCost, estimateRun }, env: {}, claims: opts.claims ?? 'any', maxRunning: opts.maxRunning ?? 2, pollMs: opts.pollMs ?? 50, stopGraceMs: opts.stopGraceMs });
 }

@@ -1,5 +1,6 @@
 import type { Env } from '../../core/config/env-vars.ts';
 import type { CostEstimate, JobConfigs, JobLogEntry, JobResults, JobStage, LogLevel, ManifestEntry } from '../../schema/bench-api.ts';
+import type { RunEstimate } from '../cost.ts';
 
 /**
  * What the job queue needs of the paper registry: the entry of a paper, its PDF (null when it has
@@ -29,10 +30,7 @@ export type JobContext = {
 /** Runs one job's three stages; a throw fails the job with the error's message. */
 export type JobExecutor = (job: BenchJobInput, ctx: JobContext) => Promise<JobResults>;
 
-/** The dry-run answer of POST /api/bench/run besides `dry_run`: one paper's estimate and the totals. */
-export type RunEstimate = { estimated_cost: CostEstimate; papers: number; estimated_total_walltime_sec: number; estimated_total_cost_usd: number };
-
-/** The cost model: one paper, and a run of `paperCount` papers. */
+/** The cost model (src/bench/cost.ts): one paper, and a run of `paperCount` papers (the dry-run answer). */
 export type CostModel = {
   estimateCost(configs: JobConfigs): CostEstimate;
   estimateRun(paperCount: number, configs: JobConfigs): RunEstimate;

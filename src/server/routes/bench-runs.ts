@@ -16,7 +16,7 @@ export const benchRunRoutes = (ctx: ServerContext) =>
         if (body.dry_run === true) {
           // checked as a real run would be, so a dry run also says what would be refused
           jobs.check(body.paper_ids);
-          return { dry_run: true, ...jobs.cost.estimateRun(body.paper_ids.length, configs) };
+          return jobs.cost.estimateRun(body.paper_ids.length, configs);
         }
         // papers and estimate first: a run either refuses creates no job
         jobs.check(body.paper_ids);
