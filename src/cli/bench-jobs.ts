@@ -90,10 +90,10 @@ async function watch(jobs: BenchJobs, job: JobSnapshot, quiet: boolean, signal: 
   let stage = job.current_stage;
   for await (const batch of followJobLog(jobs.store, job.job_id, -1, signal)) {
     if (quiet) continue;
+    for (const line of batch.lines) print(`${job.paper_id}  ${lineText(line)}`);
     const now = jobs.get(job.job_id);
     if (now.current_stage !== stage && now.status === 'running') print(`${job.paper_id}  stage ${now.current_stage} (${Math.round(now.progress * 100)}%)`);
     stage = now.current_stage;
-    for (const line of batch.lines) print(`${job.paper_id}  ${lineText(line)}`);
     if (batch.done) print(`${job.paper_id}  ${batch.done}${now.error ? `: ${now.error}` : ''}`);
   }
   return job.job_id;
