@@ -61,7 +61,11 @@ export class BenchJobs {
     this.failOrphans();
     this.pump();
     this.timer = setInterval(() => {
-      this.failOrphans();
+      try {
+        this.failOrphans();
+      } catch (err) {
+        logFor('svc bench').warn(`job queue: ${oneLine(err)}`);
+      }
       this.pump();
     }, this.opts.pollMs ?? 1000);
     return this;
@@ -147,12 +151,16 @@ export class BenchJobs {
     this.store.close();
   }
 
-  /** Claims queued jobs while slots are free. */
+  /** Claims queued jobs while slots are free; a store that refuses is told, and tried again at the next poll. */
   private pump(): void {
-    while (!this.stopping) {
-      const job = this.store.claimNext(this.owner, this.maxRunning, this.opts.claims === 'own' ? this.own : undefined);
-      if (!job) return;
-      this.launch(job);
+    try {
+      while (!this.stopping) {
+        const job = this.store.claimNext(this.owner, this.maxRunning, this.opts.claims === 'own' ? this.own : undefined);
+        if (!job) return;
+        this.launch(job);
+      }
+    } catch (err) {
+      logFor('svc bench').warn(`job queue: ${oneLine(err)}`);
     }
   }
 
@@ -160,10 +168,13 @@ export class BenchJobs {
     const abort = new AbortController();
     const entry: Running = { abort, done: Promise.resolve(), stage: job.current_stage };
     this.running.set(job.job_id, entry);
-    entry.done = this.execute(job, entry).finally(() => {
-      this.running.delete(job.job_id);
-      this.pump();
-    });
+    entry.done = this.execute(job, entry)
+      // the store refused the job's last write: the job stays running until a restart fails it
+      .catch((err) => logFor('svc bench').error(`job ${job.job_id}: ${oneLine(err)}`))
+      .finally(() => {
+        this.running.delete(job.job_id);
+        if (!this.stopping) this.pump();
+      });
   }
 
   private async execute(job: JobSnapshot, entry: Running): Promise<void> {

@@ -111,7 +111,7 @@ export class JobStore {
     return this.db.transaction(() => {
       const running = (this.db.query(`SELECT count(*) AS n FROM jobs WHERE status = 'running'`).get() as { n: number }).n;
       if (running >= limit) return null;
-      const queued = this.db.query(`SELECT job_id FROM jobs WHERE status = 'queued' ORDER BY seq`).all() as { job_id: string }[];
+      const queued = this.db.query(`SELECT job_id FROM jobs WHERE status = 'queued' ORDER BY seq${among ? '' : ' LIMIT 1'}`).all() as { job_id: string }[];
       const next = among ? queued.find((q) => among.has(q.job_id)) : queued[0];
       if (!next) return null;
       const row = this.db
