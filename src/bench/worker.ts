@@ -36,15 +36,26 @@ export type BenchJobContext = {
 };
 
 export async function runBenchJob(job: BenchJob, ctx: BenchJobContext): Promise<JobResults> {
+  let current: WorkStage = 'rubric';
+  const enter = (stage: WorkStage) => {
+    ctx.signal.throwIfAborted();
+    current = stage;
+    ctx.stage(stage, STAGE_PROGRESS[stage]);
+  };
+  try {
+    return await runStages(job, ctx, enter);
+  } catch (err) {
+    ctx.log('error', ctx.signal.aborted ? `${current}: stopped, the job was cancelled` : `${current} failed: ${oneLine(err)}`);
+    throw err;
+  }
+}
+
+async function runStages(job: BenchJob, ctx: BenchJobContext, enter: (stage: WorkStage) => void): Promise<JobResults> {
   const { runDir } = job;
   const { env, signal } = ctx;
   const rc = job.configs.reproduce ?? {};
   const rb = job.configs.rubric ?? {};
   const jc = job.configs.judge ?? {};
-  const enter = (stage: WorkStage) => {
-    signal.throwIfAborted();
-    ctx.stage(stage, STAGE_PROGRESS[stage]);
-  };
   mkdirSync(runDir, { recursive: true });
 
   enter('rubric');

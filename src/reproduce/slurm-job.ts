@@ -82,7 +82,7 @@ function directives(f: SlurmFlags): string[] {
   if (f.nodes) lines.push(`--nodes=${f.nodes}`);
   if (f.ntasks) lines.push(`--ntasks=${f.ntasks}`);
   if (f.ntasksPerNode) lines.push(`--ntasks-per-node=${f.ntasksPerNode}`);
-  if (f.constraint) lines.push(`--constraint=${checkedWord(f.constraint, 'constraint', 'such as a100&ib or "[rack1|rack2]" without spaces')}`);
+  if (f.constraint) lines.push(`--constraint=${checkedWord(f.constraint, 'constraint', 'such as a100&ib or [rack1|rack2]')}`);
   if (f.gpus) lines.push(`--gres=gpu:${f.gpuType ? `${checkedGpuType(f.gpuType)}:` : ''}${f.gpus}`);
   for (const opt of f.extra ?? []) {
     if (!OPTION.test(opt)) throw new InputError(`extra_sbatch_args entry '${printable(opt)}' is not one --option[=value]`, 'give each option as its own entry, such as --qos=high');
@@ -91,9 +91,12 @@ function directives(f: SlurmFlags): string[] {
   return lines.map((l) => `#SBATCH ${l}`);
 }
 
-/** A value that goes on a #SBATCH line or into the job's shell as one word: no spaces, quotes or control characters. */
-function checkedWord(v: string, what: string, example: string): string {
-  if (!/^[^\s\p{Cc}'"\\`$]+$/u.test(v)) throw new InputError(`${what} '${printable(v)}' is not one word`, `give it without spaces or quotes, ${example}`);
+/** What a constraint (features joined by & | , *, brackets) and a CPU binding (cores, map_cpu:0,1, verbose,...) are written with. */
+const WORD = { constraint: /^[\w.,:&|!*[\]()-]+$/, cpu_bind: /^[\w.,:=+-]+$/ } as const;
+
+/** A value that goes on a #SBATCH line or into the job's shell as one word of its own kind. */
+function checkedWord(v: string, what: keyof typeof WORD, example: string): string {
+  if (!WORD[what].test(v)) throw new InputError(`${what} '${printable(v)}' is not one word`, `give it without spaces, quotes or shell characters, ${example}`);
   return v;
 }
 

@@ -24,6 +24,8 @@ export type ContainerRun = {
   /** more host paths mounted at the same path inside */
   binds?: string[];
   env?: Record<string, string>;
+  /** docker and podman: variables the container takes from the client's environment by name (`-e NAME`), so a secret's value is never on a command line; apptainer and singularity pass the host's environment anyway */
+  passEnv?: string[];
   /** podman only: flags that keep the container within this host's resource limits (podmanUlimits) */
   ulimits?: string[];
   /** docker and podman: pull the image first (`always`), or never fetch it at run time (`never`); their own default otherwise */
@@ -55,6 +57,7 @@ export function containerCommand(run: ContainerRun): string[] {
       ...mounts.flatMap((p) => ['-v', `${p}:${p}`]),
       '-w', run.workDir,
       ...envPairs.flatMap((e) => ['-e', e]),
+      ...(run.passEnv ?? []).flatMap((name) => ['-e', name]),
       ...(run.runtime === 'podman' ? (run.ulimits ?? []) : []),
       ...(run.gpu ? ['--gpus', 'all'] : []),
       image, ...shell,

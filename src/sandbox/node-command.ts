@@ -18,6 +18,8 @@ export type NodeExec = {
     gpu?: boolean;
     /** the workflow lets the commands use the network (container.network) */
     network?: boolean;
+    /** variables of the command's environment the container gets by name (docker, podman) */
+    passEnv?: string[];
   };
   /** the node's Slurm allocation: each command is a step in it, on `nodes` */
   slurm?: { jobId: string; nodes?: string };
@@ -49,7 +51,7 @@ export function nodeCommand(argv: string[], workDir: string, exec: NodeExec | un
   const c = exec?.container;
   const command = argv.map(shellQuote).join(' ');
   const ulimits = c?.runtime === 'podman' ? podmanUlimits() : undefined;
-  const inner = c ? containerCommand({ runtime: c.runtime, binary: c.binary, image: c.image, workDir, command, pull: c.pull, gpu: c.gpu, network: c.network, ulimits, name }) : argv;
+  const inner = c ? containerCommand({ runtime: c.runtime, binary: c.binary, image: c.image, workDir, command, pull: c.pull, gpu: c.gpu, network: c.network, ulimits, name, ...(c.passEnv?.length ? { passEnv: c.passEnv } : {}) }) : argv;
   return onItsNode(inner, workDir, exec);
 }
 

@@ -79,7 +79,8 @@ export async function rolloutSubmission(p: RolloutParams): Promise<BuildResult |
     maxSteps: p.max_steps ?? 0,
     overwrite: p.overwrite ?? false,
     sandbox,
-    tools: (dir, signal, binDir, exec) => localCodingTools(p.env, dir, signal, binDir, exec, granted),
+    // a container gets the granted variables by name, from its client's environment
+    tools: (dir, signal, binDir, exec) => localCodingTools(p.env, dir, signal, binDir, exec?.container ? { ...exec, container: { ...exec.container, passEnv: Object.keys(granted) } } : exec, granted),
     blacklistUrls: blacklist,
     signal: p.signal ?? new AbortController().signal,
   });

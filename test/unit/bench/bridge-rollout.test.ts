@@ -93,12 +93,22 @@ describe('bridge rule 5: forbid_host_filesystem', () => {
     expect(f.server.requests).toHaveLength(0);
   });
 
-  test('docker is allowed: the agent\'s commands run in the container (bridge rule 3: bench-env is bench-env:latest)', async () => {
+  test('docker is allowed: the agent\'s commands run in the container, which gets the granted variables by name (bridge rule 3: bench-env is bench-env:latest)', async () => {
     f = replicateFixture(envProbe);
-    const PATH = `${pathWith(['docker'], STAND_IN_RUNTIME)}:${process.env.PATH}`;
-    const r = await rollout({ sandbox_kind: 'docker', container_image: 'bench-env', forbid_host_filesystem: true }, { PATH });
+    const calls = join(f.dir, 'docker.calls');
+    // a stand-in docker: it notes each command line, then runs the command as the container would
+    const PATH = `${pathWith(['docker'], `echo "$*" >> ${calls}\n${STAND_IN_RUNTIME}`)}:${process.env.PATH}`;
+    const file = join(f.dir, 'agent.env');
+    writeFileSync(file, 'FROM_FILE=in-container\n');
+    const r = await rollout({ sandbox_kind: 'docker', container_image: 'bench-env', forbid_host_filesystem: true, agent_env_path: file, blacklist_urls: ['https://x.example/code'] }, { PATH, HF_TOKEN: 'hf_caller' });
     expect(r).toMatchObject({ finished: true, sandbox_kind: 'docker' });
     expect(JSON.stringify(f.server.requests[0]?.body)).toContain('in the docker image bench-env:latest with no network');
+    const run = readFileSync(calls, 'utf8').split('\n').find((l) => l.startsWith('run ')) ?? '';
+    expect(run).toContain(' -e FROM_FILE -e HF_TOKEN -e SVC_BLACKLIST_URLS ');
+    expect(run).toContain(' bench-env:latest bash -lc ');
+    // the values stay in the environment, never on a command line
+    expect(readFileSync(calls, 'utf8')).not.toContain('hf_caller');
+    expect(seen()).toEqual(['hf_caller', 'in-container', 'https://x.example/code']);
   });
 });
 

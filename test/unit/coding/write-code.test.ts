@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeCode } from '../../../../src/coding/write-code.ts';
-import { removeDir, tempDir } from '../../../support/svc.ts';
-import { callTool } from './tool-call.ts';
+import { writeCode } from '../../../src/coding/write-code.ts';
+import { removeDir, tempDir } from '../../support/svc.ts';
+import { callTool } from '../skills/coding/tool-call.ts';
 
 let base: string;
 let work: string;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { CappedText } from '../../../../src/coding/capped-text.ts';
+import { CappedText } from '../../../src/coding/capped-text.ts';
 
 /** What CappedText must produce for the whole text, however it arrives. */
 function expected(text: string, max: number): string {

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { NotFoundError, UnavailableError } from '../../../../src/core/errors.ts';
-import { runBash } from '../../../../src/coding/run-bash.ts';
-import { runCode } from '../../../../src/coding/run-code.ts';
-import { removeDir, tempDir } from '../../../support/svc.ts';
-import { callTool, isRunning, waitForFile } from './tool-call.ts';
-import { lacks } from '../../../support/components.ts';
+import { NotFoundError, UnavailableError } from '../../../src/core/errors.ts';
+import { runBash } from '../../../src/coding/run-bash.ts';
+import { runCode } from '../../../src/coding/run-code.ts';
+import { removeDir, tempDir } from '../../support/svc.ts';
+import { callTool, isRunning, waitForFile } from '../skills/coding/tool-call.ts';
+import { lacks } from '../../support/components.ts';
 
 let work: string;
 beforeEach(() => {

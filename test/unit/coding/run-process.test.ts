@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { SvcError } from '../../../../src/core/errors.ts';
-import { runProcess } from '../../../../src/coding/run-process.ts';
-import { removeDir, tempDir } from '../../../support/svc.ts';
-import { isRunning, waitForFile } from './tool-call.ts';
+import { SvcError } from '../../../src/core/errors.ts';
+import { runProcess } from '../../../src/coding/run-process.ts';
+import { removeDir, tempDir } from '../../support/svc.ts';
+import { isRunning, waitForFile } from '../skills/coding/tool-call.ts';
 
 let dir: string;
 const started: number[] = [];

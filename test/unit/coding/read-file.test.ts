@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError, NotFoundError } from '../../../../src/core/errors.ts';
-import { readFile } from '../../../../src/coding/read-file.ts';
-import { removeDir, tempDir } from '../../../support/svc.ts';
-import { callTool } from './tool-call.ts';
+import { InputError, NotFoundError } from '../../../src/core/errors.ts';
+import { readFile } from '../../../src/coding/read-file.ts';
+import { removeDir, tempDir } from '../../support/svc.ts';
+import { callTool } from '../skills/coding/tool-call.ts';
 
 let work: string;
 beforeEach(() => {
