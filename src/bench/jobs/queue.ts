@@ -203,7 +203,7 @@ export class BenchJobs {
       if (!this.stopping) store.complete(job.job_id, this.owner, results, 'completed');
     } catch (err) {
       const message = oneLine(err);
-      if (!this.stopping) store.fail(job.job_id, this.owner.token, message, [['error', message]]);
+      if (!this.stopping) store.fail(job.job_id, this.owner.token, message, [['error', `failed: ${message}`]]);
     }
     // a job the stop aborted is failed as stopped, unless the store is already closed (stop failed it)
     if (this.stopping && !this.closed) this.failStopped(job.job_id, entry.stage);

@@ -76,7 +76,7 @@ test('a job whose executor fails is failed with the one-line message (and hint),
   const [fa, fb] = await q.settled([a!.job_id, b!.job_id]);
   expect(fa).toMatchObject({ status: 'failed', current_stage: 'failed', progress: 0.25, error: 'reproduce.sh missing in submission/' });
   expect(fb).toMatchObject({ status: 'failed', error: 'docker is not reachable (start the docker daemon, or choose another sandbox_kind)' });
-  expect(q.store.logsAfter(b!.job_id, -1).at(-1)).toMatchObject({ level: 'error', msg: fb!.error });
+  expect(q.store.logsAfter(b!.job_id, -1).at(-1)).toMatchObject({ level: 'error', msg: `failed: ${fb!.error}` });
   expect(q.results(a!.job_id)).toEqual({ status: 'failed', results: null });
 });
 

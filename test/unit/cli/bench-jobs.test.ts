@@ -82,13 +82,15 @@ test('a job run here prints its stage and lines as they come; its failure is the
   expect(r.code).toBe(1);
   expect(r.stdout).toContain('p1  stage rubric (5%)');
   expect(r.stdout).toContain('info     queued: paper p1');
-  expect(r.stdout).toMatch(/error {4}the paper .*paper\.pdf has no readable text/);
+  expect(r.stdout).toMatch(/error {4}failed: the paper .*paper\.pdf has no readable text/);
   expect(r.stdout).toMatch(/p1 {2}failed: the paper .*has no readable text/);
   const [job] = json(await bench('status', '--json')).jobs;
   expect(job).toMatchObject({ paper_id: 'p1', status: 'failed', configs: { reproduce: { time_limit_sec: 60 } } });
   const follow = await bench('logs', job.job_id, '-f', '--json');
   expect(follow.code).toBe(1);
-  expect(follow.stdout.trim().split('\n').map((l) => JSON.parse(l).seq)).toEqual([0, 1, 2]);
+  const lines = follow.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  expect(lines.map((l) => l.seq)).toEqual([...lines.keys()]);
+  expect(lines.at(-1)).toMatchObject({ level: 'error', msg: expect.stringMatching(/^failed: the paper .* has no readable text/) });
   const table = await bench('status');
   expect(table.stdout).toMatch(new RegExp(`${job.job_id}\\s+p1\\s+failed\\s+failed\\s+5%`));
   expect((await bench('results', job.job_id)).stderr).toContain('is failed');
