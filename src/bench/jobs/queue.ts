@@ -5,7 +5,7 @@ import { InputError, NotFoundError, oneLine } from '../../core/errors.ts';
 import { logFor } from '../../core/log.ts';
 import { type JobConfigs, type JobResults, type JobSnapshot, type JobStage, type JobStatus, STAGE_PROGRESS } from '../../schema/bench-api.ts';
 import { type FollowBatch, followJobLog } from './follow.ts';
-import type { JobOwner, JobStore, RunningJob } from './store.ts';
+import type { JobOwner, JobStore } from './store.ts';
 import type { CostModel, JobExecutor, PaperLookup } from './types.ts';
 
 /** Tells this process's jobs from those of an earlier process that had the same PID. */
@@ -227,7 +227,7 @@ export class BenchJobs {
 }
 
 /** The error of a job its process left, and its last log line: where it was, and how to run it again. */
-function stoppedReason(paperId: string, stage: RunningJob['current_stage'], who: string): [string, [['error', string]]] {
+function stoppedReason(paperId: string, stage: JobStage, who: string): [string, [['error', string]]] {
   const error = `${who} while this job was in stage ${stage}; it can be run again: svc bench run ${paperId} (or POST /api/bench/run)`;
   return [error, [['error', error]]];
 }

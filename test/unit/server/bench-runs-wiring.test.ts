@@ -59,3 +59,14 @@ test('a dashboard starting on a registry with queued jobs runs them without wait
   ctx.resumeBenchJobs();
   expect(await ended(job!.job_id)).toMatchObject({ status: 'failed', current_stage: 'failed', error: expect.stringContaining('has no readable text') });
 });
+
+test('a bad SVC_BENCH_MAX_JOBS is refused by the routes, naming it; the dashboard still starts', async () => {
+  await ctx.stopBenchJobs();
+  JobStore.open(registry).close();
+  ctx = new ServerContext({ ...env(), SVC_BENCH_MAX_JOBS: '0' }, dir, join(dir, 'workspace', 'checkpoints'), null);
+  // the registry keeps jobs, so the queue is opened at start: the refusal is told, and the start goes on
+  expect(() => ctx.resumeBenchJobs()).not.toThrow();
+  const res = await createApp(ctx).handle(new Request('http://127.0.0.1/api/bench/run', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ paper_ids: ['p1'] }) }));
+  expect(res.status).toBe(400);
+  expect(await res.json()).toEqual({ error: "SVC_BENCH_MAX_JOBS must be a whole number from 1 to 64, got '0'" });
+});
