@@ -13,13 +13,9 @@ export const benchRunRoutes = (ctx: ServerContext) =>
       ({ body }) => {
         const jobs = ctx.benchJobs();
         const configs = jobConfigsOf(body);
-        if (body.dry_run === true) {
-          // checked as a real run would be, so a dry run also says what would be refused
-          jobs.check(body.paper_ids);
-          return jobs.cost.estimateRun(body.paper_ids.length, configs);
-        }
-        // papers and estimate first: a run either refuses creates no job
+        // the papers first, for a dry run too: it says what a run would refuse, and a refused run creates nothing
         jobs.check(body.paper_ids);
+        if (body.dry_run === true) return jobs.cost.estimateRun(body.paper_ids.length, configs);
         const estimated_cost = jobs.cost.estimateCost(configs);
         const created = jobs.submit(body.paper_ids, configs);
         return { dry_run: false, job_ids: created.map((j) => j.job_id), estimated_cost };
