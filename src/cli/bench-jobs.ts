@@ -50,14 +50,13 @@ const run = defineCommand({
     const ids = args._.map(String);
     const configs = configsFromArgs(args);
     return withQueue(queueOf(args.registry), async (jobs) => {
+      jobs.check(ids);
       if (args['dry-run']) {
-        jobs.check(ids);
         const estimate = jobs.cost.estimateRun(ids.length, configs);
         if (args.json) printJson(estimate);
         else printEstimate(estimate.estimated_cost, `${ids.length} paper(s): about ${estimate.estimated_total_walltime_sec} s of wall time and ${fmtCost(estimate.estimated_total_cost_usd)} in total`);
         return 0;
       }
-      jobs.check(ids);
       const estimated_cost = jobs.cost.estimateCost(configs);
       const created = jobs.submit(ids, configs);
       const jobIds = created.map((j) => j.job_id);
