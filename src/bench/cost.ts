@@ -6,7 +6,8 @@
  * to cents) before the totals are summed from them, so the totals always equal the sum of the breakdown.
  */
 import type { CostEstimate, JobConfigs } from '../schema/bench-api.ts';
-import { DEFAULT_JUDGE_RUNS, DEFAULT_TIME_LIMIT_SEC } from './defaults.ts';
+import { DEFAULT_JUDGE_RUNS } from '../grading/grade.ts';
+import { DEFAULT_TIME_LIMIT_SEC } from './defaults.ts';
 
 const RUBRIC = { twoStage: { wall_time_sec: 300, cost_usd: 0.45 }, oneStage: { wall_time_sec: 180, cost_usd: 0.2 } };
 const REPRODUCE_COST_USD = 2;

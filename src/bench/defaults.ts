@@ -2,5 +2,3 @@
 
 /** A reproduction's time, build and run each, when the configs give none: half a day. */
 export const DEFAULT_TIME_LIMIT_SEC = 43200;
-/** Judge runs when n_runs is unset or 0, as grade_with_judge grades. */
-export const DEFAULT_JUDGE_RUNS = 3;

@@ -10,6 +10,9 @@ import { pruneToCodeDevelopment, weightedScore } from './tree.ts';
 import type { JudgeContext, LeafVerdict, RunOutcome } from './types.ts';
 
 
+/** Independent gradings when the caller asks for none (n_runs 0): each leaf's score is the mean of three samples of the judge. */
+export const DEFAULT_JUDGE_RUNS = 3;
+
 /** A control submission must score below this, or the judge passes work that is not there. */
 export const NEGATIVE_CONTROL_MAX = 0.2;
 

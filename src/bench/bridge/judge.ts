@@ -5,15 +5,14 @@
  */
 import { join } from 'node:path';
 import type { Env } from '../../core/config/env-vars.ts';
-import { InputError, NotFoundError } from '../../core/errors.ts';
+import { NotFoundError } from '../../core/errors.ts';
 import { isFileAt, statOrNull } from '../../core/paths.ts';
 import { printable } from '../../core/text.ts';
-import { gradeSubmission, type OrsGrade } from '../../grading/grade.ts';
+import { DEFAULT_JUDGE_RUNS, gradeSubmission, type OrsGrade } from '../../grading/grade.ts';
 import { GRADE_FILE, REPORT_FILE, writeGrade } from '../../grading/report.ts';
 import type { RunOutcome } from '../../grading/types.ts';
 import type { PaperSource } from '../../replicate/paper.ts';
 import { lastRunOf } from '../../reproduce/run-reproduce.ts';
-import { DEFAULT_JUDGE_RUNS } from '../defaults.ts';
 import { stageClient } from './model.ts';
 import { bridgePaper } from './paper.ts';
 import { bridgeRubric, type RubricArg } from './rubric.ts';
@@ -42,7 +41,6 @@ export type JudgeParams = {
 };
 
 export async function judgeSubmission(p: JudgeParams): Promise<OrsGrade> {
-  if (p.paper_audit_mode && p.code_only) throw new InputError('paper_audit_mode and code_only exclude each other: an audit grades every claim of the paper', 'give one of them');
   const rubric = bridgeRubric(p.rubric);
   if (!statOrNull(p.submission_dir)?.isDirectory()) throw new NotFoundError(`submission_dir ${printable(p.submission_dir)} is not a directory`, 'give the directory the submission was built in');
   if (p.reproduce_log && !isFileAt(p.reproduce_log)) throw new NotFoundError(`reproduce_log ${printable(p.reproduce_log)} is not a file`, 'give the log of the run, or leave it out to use reproduce.log of the submission');

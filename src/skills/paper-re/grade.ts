@@ -3,7 +3,7 @@ import { Type as T } from '@sinclair/typebox';
 import { envValue } from '../../core/config/env-vars.ts';
 import { InputError, NotFoundError } from '../../core/errors.ts';
 import { statOrNull } from '../../core/paths.ts';
-import { gradeSubmission } from '../../grading/grade.ts';
+import { DEFAULT_JUDGE_RUNS, gradeSubmission } from '../../grading/grade.ts';
 import { GRADE_FILE, REPORT_FILE, writeGrade } from '../../grading/report.ts';
 import { defineTool, type ToolContext, toolParams } from '../../mcp/tool.ts';
 import { readRubric } from '../../replicate/rubric.ts';
@@ -11,7 +11,6 @@ import { lastRunOf } from '../../reproduce/run-reproduce.ts';
 import { checkpointPath } from '../checkpoint-path.ts';
 import { orsSetting, paperArg, roleClient } from '../replicate/settings.ts';
 
-const DEFAULT_RUNS = 3;
 const DEFAULT_CONCURRENCY = 8;
 const MAX_CONCURRENCY = 64;
 
@@ -46,7 +45,7 @@ export const gradeWithJudgeTool = defineTool({
     const paper = await paperArg(args, ctx);
     const concurrency = args.max_concurrency ?? concurrencyFromEnv(ctx);
     const { cfg, client } = roleClient(ctx, 'judge', 'SVC_MODEL_JUDGE', args.judge_model);
-    const nRuns = args.n_runs || Number(orsSetting(cfg, 'ors.judge_n_runs') ?? DEFAULT_RUNS);
+    const nRuns = args.n_runs || Number(orsSetting(cfg, 'ors.judge_n_runs') ?? DEFAULT_JUDGE_RUNS);
     const checkpoint = envValue(ctx.env, 'SVC_CHECKPOINT_DIR');
     const grade = await gradeSubmission({
       client,

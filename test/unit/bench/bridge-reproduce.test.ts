@@ -49,6 +49,27 @@ describe('reproduceSubmission', () => {
   });
 });
 
+describe('bridge rules 1 and 2: the submission root, and the patch commands', () => {
+  test('a nested submission/ is where reproduce.sh runs and what the tarball holds; the stray top-level copy is ignored', async () => {
+    script('echo stray > ran_top\n');
+    mkdirSync(join(repo, 'submission'));
+    writeFileSync(join(repo, 'submission', 'reproduce.sh'), '#!/bin/bash\necho nested; pwd\n');
+    const r = await reproduce({ capture_tarball: true });
+    expect(r).toMatchObject({ exit_code: 0, submission_dir: join(repo, 'submission'), log_path: join(repo, 'submission', 'reproduce.log') });
+    expect(readFileSync(r.log_path, 'utf8')).toBe(`nested\n${join(repo, 'submission')}\n`);
+    expect(existsSync(join(repo, 'ran_top'))).toBe(false);
+    const names: string[] = [];
+    await list({ file: r.tarball as string, onReadEntry: (e) => void names.push(e.path) });
+    expect(names.sort()).toEqual(['reproduce.log', 'reproduce.sh']);
+  });
+
+  test('apply_patch and applypatch are on the local reproduction\'s PATH', async () => {
+    script('command -v apply_patch applypatch | xargs -n1 basename\n');
+    const r = await reproduce();
+    expect(readFileSync(r.log_path, 'utf8')).toBe('apply_patch\napplypatch\n');
+  });
+});
+
 describe('bridge rule 7: salvage_retries', () => {
   test('an early failure is retried up to salvage_retries times', async () => {
     counting('exit 3\n');

@@ -37,6 +37,25 @@ describe('rolloutSubmission', () => {
   });
 });
 
+describe('rolloutSubmission inputs', () => {
+  test('the rubric\'s leaves, given as a tree, are in the agent\'s task', async () => {
+    f = replicateFixture();
+    seedBundle(work());
+    const leaf = { id: 'exec/best', requirements: 'The best program runs and prints 20,573 comparisons.', weight: 1, task_category: 'Code Execution', sub_tasks: [] };
+    await rollout({ rubric: { id: 'root', requirements: 'reproduce', weight: 1, sub_tasks: [{ id: 'exec', requirements: 'runs', weight: 1, sub_tasks: [leaf] }] } });
+    expect(bodyText(0)).toContain('- exec/best: The best program runs and prints 20,573 comparisons.');
+  });
+
+  test('the paper once: both paper and paper_md, or neither, are refused before any model is asked', async () => {
+    f = replicateFixture();
+    const paper = { text: PAPER, sha256: 'x', what: 'paper_text' };
+    expect((await refusal(rollout({ paper }))).message).toBe('both paper and paper_md are given');
+    expect((await refusal(rollout({ paper_md: undefined }))).message).toBe('no paper: neither paper_md nor paper is given');
+    expect((await refusal(rollout({ time_limit_sec: 0 }))).message).toBe('time_limit_sec 0 is not a positive number of seconds');
+    expect(f.server.requests).toHaveLength(0);
+  });
+});
+
 describe('bridge rule 4: the agent env file and HF_TOKEN', () => {
   test('agent_env_path: its variables reach the agent\'s commands, and so does the caller\'s HF_TOKEN', async () => {
     f = replicateFixture(envProbe);
