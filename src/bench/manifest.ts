@@ -45,7 +45,7 @@ export function readManifest(dir: string): Manifest {
  * (keys sorted on every line; lines that are no paper kept where they were). `change` returning
  * null writes nothing. Changes from two processes at once are applied one after the other.
  */
-export function updateManifest<T>(dir: string, change: (m: Manifest) => { lines: ManifestLine[]; result: T } | { lines: null; result: T }): T {
+export function updateManifest<T>(dir: string, change: (m: Manifest) => { lines: ManifestLine[] | null; result: T }): T {
   mkdirSync(dir, { recursive: true });
   return withFileLockSync(join(dir, '.manifest.lock'), () => {
     const { lines, result } = change(readManifest(dir));

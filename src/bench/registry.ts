@@ -3,6 +3,8 @@ import { basename, join, resolve } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { type Env, envValue } from '../core/config/env-vars.ts';
 import { ConflictError, InputError, NotFoundError } from '../core/errors.ts';
+import { isSafeId } from '../core/paths.ts';
+import { printable } from '../core/text.ts';
 import { ImportBody, type LicenseAssessment, type ManifestEntry, MetadataPatch } from '../schema/bench-api.ts';
 import { classifyLicense, normalizeLicense } from './license.ts';
 import { type ManifestLine, readManifest, updateManifest } from './manifest.ts';
@@ -37,6 +39,7 @@ export class PaperRegistry {
     return new PaperRegistry(resolve(dir));
   }
 
+  /** Every paper, in manifest order; the array is shared with the cache, so callers do not change it. */
   list(): ManifestEntry[] {
     return readManifest(this.dir).entries;
   }
@@ -113,7 +116,8 @@ export class PaperRegistry {
 
   /** `<registry>/papers/<paper_id>/runs/<job_id>/`, created. */
   runDir(paperId: string, jobId: string): string {
-    const dir = join(this.paperDir(requirePaperId(paperId)), 'runs', requirePaperId(jobId));
+    if (!isSafeId(jobId)) throw new InputError(`'${printable(jobId)}' is not a job id`, 'a job id is letters, digits, dots, underscores or hyphens');
+    const dir = join(this.paperDir(requirePaperId(paperId)), 'runs', jobId);
     mkdirSync(dir, { recursive: true });
     return dir;
   }
