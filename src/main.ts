@@ -19,7 +19,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   clone: { description: 'clone an artifact bundle and verify it against its manifest.lock (file://, https://, svc://, hosting-release:, doi:)', load: () => import('./cli/clone.ts').then((m) => m.default) },
   ear: { description: 'experiment artifact bundles: curate, status, publish, promote', load: () => import('./cli/ear.ts').then((m) => m.default) },
   migrate: { description: 'migrate checkpoint records: node-reports rebuilds node_report.json (--overwrite)', load: () => import('./cli/migrate.ts').then((m) => m.default) },
-  bench: { description: 'reproducibility benchmark: import, list and delete papers, license assessment, arXiv metadata', load: () => import('./cli/bench.ts').then((m) => m.default) },
+  bench: { description: 'reproducibility benchmark: import, list and delete papers, license assessment, arXiv metadata; run, status, logs, results and cost of jobs', load: () => import('./cli/bench.ts').then((m) => m.default) },
   registry: { description: 'artifact registry: serve bundles (svc registry serve), issue, list and revoke tokens', load: () => import('./cli/registry.ts').then((m) => m.default) },
 };
 

@@ -10,12 +10,16 @@ import { checkpointsRoot } from '../core/workspace.ts';
 import { type ImportBody, type LicenseAssessment, type ManifestEntry, SOURCE_TYPES } from '../schema/bench-api.ts';
 import { print, printJson } from './output.ts';
 
-const registryArg = { registry: { type: 'string', description: 'paper registry directory (default SVC_PAPER_REGISTRY_DIR, else <workspace>/paper_registry)' } } as const;
+export const registryArg = { registry: { type: 'string', description: 'paper registry directory (default SVC_PAPER_REGISTRY_DIR, else <workspace>/paper_registry)' } } as const;
 const jsonArg = { json: { type: 'boolean', description: 'print the result as JSON' } } as const;
 
-/** The registry the dashboard of this project uses: --registry, else the one of its workspace. */
+/** The registry directory the dashboard of this project uses: --registry, else the one of its workspace. */
+export function registryDirOf(given: string | undefined, env: Env): string {
+  return given ? resolve(given) : paperRegistryDir(env, dirname(checkpointsRoot(env)));
+}
+
 function openRegistry(given: string | undefined, env: Env): PaperRegistry {
-  return PaperRegistry.open(given ? resolve(given) : paperRegistryDir(env, dirname(checkpointsRoot(env))));
+  return PaperRegistry.open(registryDirOf(given, env));
 }
 
 /** A path given on the command line, absolute from the current directory. */

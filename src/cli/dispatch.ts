@@ -72,7 +72,8 @@ function checkDeclared(argv: string[], argsDef: ArgsDef, path: string): void {
   let positionals = 0;
   for (const [name, def] of Object.entries(argsDef)) {
     if (def.type === 'positional') {
-      positionals++;
+      // a positional hinted `<name>...` takes every argument left
+      positionals += def.valueHint?.endsWith('...') ? Number.POSITIVE_INFINITY : 1;
       continue;
     }
     const alias = 'alias' in def ? def.alias : undefined;

@@ -1,10 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { BenchJobs } from '../bench/jobs/queue.ts';
+import { benchJobsExist, benchRegistryDir, openBenchJobs } from '../bench/jobs/wiring.ts';
 import { type Config, loadConfig } from '../core/config/config.ts';
 import type { Env } from '../core/config/env-vars.ts';
-import { dotenvFor, mergedEnv, secretsAsReferences } from '../core/config/environment.ts';
+import { dotenvFor, loadEnv, mergedEnv, secretsAsReferences } from '../core/config/environment.ts';
 import { isCheckpointDir, listCheckpointDirs } from '../core/checkpoint/locate.ts';
-import { ConflictError, NotFoundError } from '../core/errors.ts';
+import { ConflictError, NotFoundError, oneLine } from '../core/errors.ts';
+import { logFor } from '../core/log.ts';
 import { isPlainName, resolveInside } from '../core/paths.ts';
 import { memoForTurn } from '../core/turn-memo.ts';
 import { createModelClient, type ModelClient } from '../llm/client.ts';
@@ -26,6 +29,15 @@ export class ServerContext {
   readonly runs = new RunSupervisor();
   /** changes of where requests go that foreign pages asked for, held for the user's approval */
   readonly routing = new RoutingGuard();
+  /**
+   * Opens the benchmark's job queue, which runs any queued job of the registry (jobs need the
+   * real keys, so the environment keeps its secrets). Tests give a queue over their own registry.
+   */
+  benchJobsOpener: () => BenchJobs = () => {
+    const env = loadEnv({ env: this.processEnv, cwd: this.cwd });
+    return openBenchJobs(env, benchRegistryDir(env, this.workspaceRoot), 'any');
+  };
+  private benchQueue: BenchJobs | null = null;
 
   constructor(
     /** the process environment as given; .env files are read under it, and may change while we run */
@@ -112,6 +124,29 @@ export class ServerContext {
   modelClient(): ModelClient {
     const cfg = loadConfig({ env: this.processEnv, cwd: this.cwd, checkpoints: this.checkpointsRoot, checkpointDir: this.active ?? undefined });
     return createModelClient({ cfg, checkpointDir: null });
+  }
+
+  /** The benchmark's job queue, opened (and started) when first needed. */
+  benchJobs(): BenchJobs {
+    this.benchQueue ??= this.benchJobsOpener().start();
+    return this.benchQueue;
+  }
+
+  /** At dashboard start: a registry that keeps jobs gets its queue now, so queued jobs run without waiting for a request. */
+  resumeBenchJobs(): void {
+    try {
+      if (benchJobsExist(loadEnv({ env: this.processEnv, cwd: this.cwd }), this.workspaceRoot)) this.benchJobs();
+    } catch (err) {
+      // the dashboard still starts; the bench routes report the same error when called
+      logFor('svc viz').warn(`benchmark jobs not resumed: ${oneLine(err)}`);
+    }
+  }
+
+  /** At dashboard stop: running jobs are aborted and failed as stopped; queued ones wait for the next start. */
+  async stopBenchJobs(): Promise<void> {
+    const queue = this.benchQueue;
+    this.benchQueue = null;
+    await queue?.stop();
   }
 
   invalidate(): void {

@@ -18,6 +18,9 @@ export type GateOptions = { token: Buffer | null; origins: ReadonlySet<string> }
 const isPublic = (pathname: string) => pathname === '/' || pathname.startsWith('/static/') || pathname === '/memory' || pathname.startsWith('/memory/');
 /** Where a browser cannot send a header (an event stream, a link) and may give ?token= instead. */
 const TOKEN_IN_QUERY = new Set(['/api/logs', '/codefile']);
+/** A benchmark job's event stream: `/api/bench/run/<job_id>/logs`. */
+const BENCH_JOB_LOGS = /^\/api\/bench\/run\/[^/]+\/logs$/;
+const tokenInQuery = (pathname: string) => TOKEN_IN_QUERY.has(pathname) || BENCH_JOB_LOGS.test(pathname);
 
 /**
  * What every request passes before routing, past the door: the token where one is set, and an origin
@@ -57,7 +60,7 @@ function refusal(req: Request, opts: GateOptions, pathname: string, origin: Orig
 function tokenMatches(req: Request, path: string, pathname: string, expected: Buffer): boolean {
   const header = req.headers.get('authorization');
   if (header?.startsWith('Bearer ')) return bearerMatches(header, expected);
-  const fromQuery = TOKEN_IN_QUERY.has(pathname) && path.length > pathname.length ? new URLSearchParams(path.slice(pathname.length + 1)).get('token') : null;
+  const fromQuery = tokenInQuery(pathname) && path.length > pathname.length ? new URLSearchParams(path.slice(pathname.length + 1)).get('token') : null;
   return fromQuery !== null && bearerMatches(`Bearer ${fromQuery}`, expected);
 }
 

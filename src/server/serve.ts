@@ -51,8 +51,13 @@ export function startDashboard(ctx: ServerContext, opts: { host: string; port: n
     routes: STATIC_ROUTES,
     close: () => log.flush(),
   });
-  // event streams never end by themselves: stopping closes them
-  return { server: listening.server, url: listening.url, stop: () => listening.stop({ closeConnections: true }) };
+  ctx.resumeBenchJobs();
+  // event streams never end by themselves: stopping closes them (a job's stream ends first, with its job)
+  const stop = async () => {
+    await ctx.stopBenchJobs();
+    await listening.stop({ closeConnections: true });
+  };
+  return { server: listening.server, url: listening.url, stop };
 }
 
 /** The request the router is given: at the canonical path the gate decided on, and marked when a foreign page sent it (routing-guard.ts). */

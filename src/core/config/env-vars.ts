@@ -104,6 +104,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   v('SVC_RUBRIC_GEN_TEMPERATURE', 'rubric generator temperature'),
   v('SVC_RUBRIC_GEN_TWO_STAGE', '1/true/on or 0/false/off'),
   v('SVC_BENCH_RUBRIC_DIR', 'search root for venue rubric templates', null),
+  v('SVC_BENCH_MAX_JOBS', 'benchmark jobs running at once over one paper registry (1 to 64); the rest wait as queued', '2'),
   v('SVC_PAPER_REGISTRY_DIR', 'paper registry of the reproducibility benchmark; else <workspace>/paper_registry', null),
   route('SVC_ARXIV_API_BASE', 'arXiv host the benchmark asks for preprint metadata (/api/query) and PDFs (/pdf/<id>)', 'http://export.arxiv.org'),
   v('SVC_PHASE1_SANDBOX', 'auto, slurm, docker, apptainer, singularity or local'),

@@ -1,6 +1,7 @@
 import type { Elysia } from 'elysia';
 import type { ServerContext } from '../context.ts';
 import { benchPaperRoutes } from './bench-papers.ts';
+import { benchRunRoutes } from './bench-runs.ts';
 import { checkpointFileRoutes } from './checkpoint-files.ts';
 import { checkpointRoutes } from './checkpoints.ts';
 import { cloneRoutes } from './clone.ts';
@@ -44,5 +45,6 @@ export const ROUTES: ((ctx: ServerContext) => Elysia<any, any, any, any, any, an
   sandboxRoutes,
   cloneRoutes,
   benchPaperRoutes,
+  benchRunRoutes,
   staticRoutes,
 ];

@@ -9,16 +9,13 @@ import { queryGpus } from '../../core/system/gpu.ts';
 import { resourceMetrics } from '../../core/system/metrics.ts';
 import { memoForTurn } from '../../core/turn-memo.ts';
 import type { ServerContext } from '../context.ts';
+import { eventStreamResponse, sseEvent } from '../event-stream.ts';
 import { LogQuery } from '../../schema/dashboard-api.ts';
 
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
 /** The dashboard's most frequent call: polls handled in one turn of the event loop share one answer. */
 const stateJson = memoForTurn((_key: string, read: () => unknown) => JSON.stringify(read()));
-
-/** A comment line every so often keeps proxies and browsers from closing a quiet stream. */
-const HEARTBEAT_MS = 15_000;
-
 
 /** State and dashboards: the run state snapshot, GPU and resource monitors, the log stream. */
 export const stateRoutes = (ctx: ServerContext) =>
@@ -72,37 +69,12 @@ function cursorOf(text: string | null | undefined, what: string): LogCursor | nu
 /**
  * The log as server-sent events: one `data: {"msg"}` event per line with its cursor as id, a
  * heartbeat comment when nothing happened for a while, and `event: done` when the run has ended.
- * The stream is pulled: a reader that stops reading, or goes away, stops the polling.
  */
 function logEventStream(dir: string, start: LogCursor | null, recent: number, signal: AbortSignal): Response {
-  const batches = followRunLog(dir, { start, recent, signal });
-  const encoder = new TextEncoder();
-  let lastWrite = Date.now();
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      // sent at once, so the reader sees the stream open before the first line; also its reconnect delay
-      controller.enqueue(encoder.encode('retry: 2000\n\n'));
-    },
-    async pull(controller) {
-      for (;;) {
-        const next = await batches.next();
-        if (next.done) return controller.close();
-        const { lines, done } = next.value;
-        let out = lines.map((l) => `id: ${formatCursor(l.cursor)}\ndata: ${JSON.stringify({ msg: l.msg })}\n\n`).join('');
-        if (done) out += `event: done\ndata: ${JSON.stringify({ msg: '[end of log]' })}\n\n`;
-        else if (out === '' && Date.now() - lastWrite >= HEARTBEAT_MS) out = ': heartbeat\n\n';
-        if (out === '') continue;
-        lastWrite = Date.now();
-        controller.enqueue(encoder.encode(out));
-        if (done) controller.close();
-        return;
-      }
-    },
-    async cancel() {
-      await batches.return();
-    },
+  return eventStreamResponse(followRunLog(dir, { start, recent, signal }), ({ lines, done }) => {
+    const text = lines.map((l) => sseEvent({ msg: l.msg }, { id: formatCursor(l.cursor) })).join('');
+    return { text: done ? text + sseEvent({ msg: '[end of log]' }, { event: 'done' }) : text, last: done };
   });
-  return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' } });
 }
 
 /** The model a run would use when its checkpoint does not record one: environment, then workflow. */

@@ -1,0 +1,96 @@
+// One benchmark job end to end as the dashboard runs it: a real PDF (pdflatex) imported into the
+// workspace's paper registry, a job queued by another queue, picked up by the dashboard at start,
+// run by the real worker on the local sandbox with the scripted model server as every model, its
+// log followed over the route's event stream until done, and its results read back.
+import { afterEach, describe, expect, test } from 'bun:test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { openBenchJobs } from '../../../src/bench/jobs/wiring.ts';
+import { PaperRegistry } from '../../../src/bench/registry.ts';
+import { createApp } from '../../../src/server/app.ts';
+import { ServerContext } from '../../../src/server/context.ts';
+import { lacks } from '../../support/components.ts';
+import { DEMO_N, DEMO_SEED, programFor } from '../../support/demo-program.ts';
+import { readEvents, type ServerEvent } from '../../support/event-stream.ts';
+import { type Fixture, replicateFixture } from '../skills/replicate/replicate-env.ts';
+
+let f: Fixture;
+let ctx: ServerContext | null = null;
+afterEach(async () => {
+  await ctx?.stopBenchJobs();
+  f.stop();
+});
+
+/** The demo's Shell-sort paper, with the numbers its programs print, as a PDF. */
+function paperPdf(dir: string): string {
+  const body = [
+    '\\documentclass[10pt]{article}',
+    '\\usepackage[paperwidth=40cm,paperheight=20cm,margin=1cm]{geometry}',
+    '\\begin{document}',
+    '\\section*{Fewer comparisons with geometric Shell sort}',
+    'Each configuration is one program that sorts the same fixed pseudo-random array and counts every comparison of two elements exactly.\n',
+    'The baseline is plain insertion sort. The Shell sort variants use gaps that shrink by a constant ratio down to one: ratio 2.2, ratio 3 and ratio 4.\n',
+    'The best configuration needs 32,617 comparisons, against 1,013,583 for insertion sort: 31.1 times fewer.\n',
+    'The best of them, Shell sort, gap ratio 2.2, reached 32,617 (the others fixed: algorithm = shell, seed = 42, n = 2000).',
+    '\\end{document}',
+    '',
+  ];
+  writeFileSync(join(dir, 'paper.tex'), body.join('\n'));
+  const r = Bun.spawnSync(['pdflatex', '-interaction=nonstopmode', '-halt-on-error', 'paper.tex'], { cwd: dir, stdout: 'pipe', stderr: 'pipe' });
+  if (r.exitCode !== 0) throw new Error(`pdflatex failed: ${r.stdout.toString().slice(-500)}`);
+  return join(dir, 'paper.pdf');
+}
+
+/** The paper's code where the agent starts: the best Shell sort and the insertion-sort baseline. */
+function seedBundle(repo: string): void {
+  const files: Record<string, string> = {
+    'README.md': '# Shell sort bundle\nRun node code/best/shell.js and node code/baseline/insertion.js.\n',
+    'RESULTS.md': '| config | comparisons |\n|---|---|\n| best | 32617 |\n| baseline | 1013583 |\n',
+    'code/best/shell.js': programFor({ algorithm: 'shell', gapRatio: 2.2, seed: DEMO_SEED, n: DEMO_N }),
+    'code/baseline/insertion.js': programFor({ algorithm: 'insertion', gapRatio: null, seed: DEMO_SEED, n: DEMO_N }),
+  };
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(repo, name)), { recursive: true });
+    writeFileSync(join(repo, name), text);
+  }
+}
+
+describe.skipIf(lacks('latex'))('a benchmark job end to end', () => {
+  test('queued, picked up by the dashboard at start, run through the three stages, followed live, its results served', async () => {
+    f = replicateFixture();
+    const workspace = join(f.dir, 'workspace');
+    const registryDir = join(workspace, 'paper_registry');
+    const pdf = paperPdf(f.dir);
+    await PaperRegistry.open(registryDir).import({ source_type: 'local', source: pdf, title: 'Fewer comparisons with geometric Shell sort', license: 'cc-by-4.0', paper_id: 'shell-sort', pdf_path: pdf }, {});
+    // the job's run directory is its checkpoint: none of the fixture's
+    const { SVC_CHECKPOINT_DIR: _, ...env } = f.env({ SVC_MODEL_REPLICATE: 'replicator-model', SVC_MODEL_JUDGE: 'judge-model' });
+
+    const submitter = openBenchJobs(env, registryDir, 'own');
+    const [job] = submitter.submit(['shell-sort'], { rubric: {}, reproduce: { sandbox_kind: 'local', time_limit_sec: 600 }, judge: { n_runs: 1 } });
+    await submitter.stop();
+    const id = job!.job_id;
+    const runDir = PaperRegistry.open(registryDir).runDir('shell-sort', id);
+    seedBundle(join(runDir, 'repro_sandbox'));
+
+    ctx = new ServerContext(env, f.dir, join(workspace, 'checkpoints'), null);
+    ctx.resumeBenchJobs();
+    const app = createApp(ctx);
+    const reader = readEvents(await app.handle(new Request(`http://127.0.0.1/api/bench/run/${id}/logs`)));
+    const events: ServerEvent[] = [];
+    for (let ev = await reader.message(); ev !== null; ev = await reader.message()) events.push(ev);
+
+    const logs = events.filter((e) => e.event === 'log');
+    expect(logs.map((e) => Number(e.id))).toEqual([...logs.keys()]);
+    expect(logs.map((e) => e.data.msg).slice(0, 3)).toEqual(['queued: paper shell-sort', `started by process ${process.pid}`, expect.stringMatching(/^rubric: generating/)]);
+    expect(logs.filter((e) => e.data.level === 'error')).toEqual([]);
+    expect(events.at(-1)).toEqual({ event: 'done', data: { status: 'completed' } });
+
+    const snapshot = await (await app.handle(new Request(`http://127.0.0.1/api/bench/run/${id}`))).json();
+    expect(snapshot).toMatchObject({ status: 'completed', current_stage: 'completed', progress: 1, error: null, log_count: logs.length });
+    const results = await app.handle(new Request(`http://127.0.0.1/api/bench/run/${id}/results`));
+    expect(results.status).toBe(200);
+    const r = (await results.json()) as { run_dir: string; leaves: number; ors_score: number };
+    expect(r).toMatchObject({ paper_id: 'shell-sort', run_dir: runDir, leaves: 11 });
+    expect(r.ors_score).toBeGreaterThan(0.5);
+  }, 180_000);
+});
