@@ -6,6 +6,7 @@ import { type BenchJobs, noSuchJob } from '../bench/jobs/queue.ts';
 import { JOBS_DB } from '../bench/jobs/store.ts';
 import type { StoredLogLine } from '../bench/jobs/types.ts';
 import { openBenchJobs } from '../bench/jobs/wiring.ts';
+import { jobReport, ReportNotAvailable } from '../bench/report/job-report.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { loadEnv } from '../core/config/environment.ts';
 import { ConflictError } from '../core/errors.ts';
@@ -168,6 +169,36 @@ const results = defineCommand({
   },
 });
 
+const report = defineCommand({
+  meta: { description: "Make a completed job's audit report (PDF, HTML, Markdown per language) and print where its files are" },
+  args: {
+    ...jobArg,
+    languages: { type: 'string', description: 'comma list of en, ja, zh (default en)' },
+    formats: { type: 'string', description: 'comma list of pdf, html, md (default all three)' },
+    'output-root': { type: 'string', description: 'directory inside <registry>/reports (default <registry>/reports/<job_id>)' },
+    ...registryArg,
+    ...jsonArg,
+  },
+  async run({ args }) {
+    const queue = existingQueue(args.registry);
+    if (!queue) throw noSuchJob(args.job_id);
+    const made = await withQueue(queue, async (q) => {
+      try {
+        return await jobReport(q, args.job_id, { languages: args.languages, formats: args.formats, output_root: args['output-root'] }, loadEnv());
+      } catch (err) {
+        if (err instanceof ReportNotAvailable) throw new ConflictError(`report not available: job ${args.job_id} is ${err.status}`, `see svc bench logs ${args.job_id}`);
+        throw err;
+      }
+    });
+    if (args.json) printJson(made);
+    else {
+      for (const [key, path] of Object.entries(made.paths)) print(`${key.padEnd(8)} ${path}`);
+      for (const [key, why] of Object.entries(made.problems ?? {})) warn(`${key}: not made: ${why}`);
+    }
+    return made.status === 'ok' ? 0 : 1;
+  },
+});
+
 const cost = defineCommand({
   meta: { description: "Estimate one paper's wall time and model spend for the configs given" },
   args: { ...configArgs, ...registryArg, ...jsonArg },
@@ -186,4 +217,4 @@ function printEstimate(e: CostEstimate, headline: string): void {
 }
 
 /** The job subcommands of `svc bench`. */
-export const benchJobCommands = { run, status, logs, results, cost };
+export const benchJobCommands = { run, status, logs, results, report, cost };

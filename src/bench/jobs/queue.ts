@@ -1,8 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { dirname } from 'node:path';
 import { isAlive } from '../../core/checkpoint/pid.ts';
 import { type Env, envValue } from '../../core/config/env-vars.ts';
 import { InputError, NotFoundError, oneLine } from '../../core/errors.ts';
 import { logFor } from '../../core/log.ts';
+import type { ManifestEntry } from '../../schema/bench-api.ts';
 import { type JobConfigs, type JobResults, type JobSnapshot, type JobStage, type JobStatus, STAGE_PROGRESS } from '../../schema/bench-api.ts';
 import { type FollowBatch, followJobLog } from './follow.ts';
 import type { JobOwner, JobStore } from './store.ts';
@@ -104,6 +106,16 @@ export class BenchJobs {
 
   list(): JobSnapshot[] {
     return this.store.list();
+  }
+
+  /** The registry the jobs belong to: the store lives in it. */
+  get registryDir(): string {
+    return dirname(this.store.file);
+  }
+
+  /** The registry entry of a job's paper; null once the paper has been deleted. */
+  paperOf(jobId: string): ManifestEntry | null {
+    return this.opts.papers.get(this.get(jobId).paper_id);
   }
 
   /** A job's results, or null with its status when it has not completed. */

@@ -1,5 +1,7 @@
 import { Elysia } from 'elysia';
 import { jobConfigsOf } from '../../bench/jobs/queue.ts';
+import { REPORT_CSP } from '../../bench/report/html.ts';
+import { jobReport, jobReportFile, ReportNotAvailable } from '../../bench/report/job-report.ts';
 import { InputError } from '../../core/errors.ts';
 import { CostEstimateBody, RunRequest } from '../../schema/bench-api.ts';
 import type { ServerContext } from '../context.ts';
@@ -27,6 +29,20 @@ export const benchRunRoutes = (ctx: ServerContext) =>
     .get('/api/bench/run/:job_id/results', ({ params }) => {
       const { status, results } = ctx.benchJobs().results(params.job_id);
       return results ?? Response.json({ error: 'results not available', status }, { status: 409 });
+    })
+    .get('/api/bench/run/:job_id/report', async ({ params, query, request }) => {
+      try {
+        return await jobReport(ctx.benchJobs(), params.job_id, query, ctx.env, request.signal);
+      } catch (err) {
+        if (err instanceof ReportNotAvailable) return Response.json({ error: err.message, status: err.status }, { status: 409 });
+        throw err;
+      }
+    })
+    .get('/api/bench/run/:job_id/report/:lang/*', ({ params, query }) => {
+      const file = params['*'].split('/').map(decodeURIComponent).join('/');
+      const { path, contentType } = jobReportFile(ctx.benchJobs(), params.job_id, params.lang, file, query.output_root);
+      // a report shows text from papers and logs: on the dashboard's origin it must never run anything
+      return new Response(Bun.file(path), { headers: { 'content-type': contentType, 'content-security-policy': REPORT_CSP, 'x-content-type-options': 'nosniff' } });
     })
     .get('/api/bench/run/:job_id/logs', ({ params, query, request }) => {
       const after = resumeAfter(request.headers.get('last-event-id'), query.since);

@@ -92,5 +92,33 @@ describe.skipIf(lacks('latex'))('a benchmark job end to end', () => {
     const r = (await results.json()) as { run_dir: string; leaves: number; ors_score: number };
     expect(r).toMatchObject({ paper_id: 'shell-sort', run_dir: runDir, leaves: 11 });
     expect(r.ors_score).toBeGreaterThan(0.5);
+
+    // its audit report, made on request, and each file fetched from the URL the answer gives
+    const made = await app.handle(new Request(`http://127.0.0.1/api/bench/run/${id}/report?languages=en&formats=md,html,pdf`));
+    expect(made.status).toBe(200);
+    const report = (await made.json()) as { status: string; harvest: { ors_score: number }; download_urls: Record<string, string>; output_root: string };
+    expect(report).toMatchObject({ status: 'ok', harvest: { ors_score: r.ors_score }, output_root: join(registryDir, 'reports', id) });
+    expect(Object.keys(report.download_urls).sort()).toEqual(['en/html', 'en/md', 'en/pdf']);
+    const types = { 'en/md': 'text/markdown', 'en/html': 'text/html', 'en/pdf': 'application/pdf' } as Record<string, string>;
+    for (const [key, url] of Object.entries(report.download_urls)) {
+      const file = await app.handle(new Request(`http://127.0.0.1${url}`));
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-type')).toContain(types[key] as string);
+      expect(file.headers.get('content-security-policy')).toContain("default-src 'none'");
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      if (key === 'en/pdf') expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-');
+      else expect(new TextDecoder().decode(bytes)).toContain('shell-sort');
+    }
+    // what a report request may not reach: another directory, an unknown language, a root outside the reports
+    for (const [path, status] of [
+      [`/api/bench/run/${id}/report/en/..%2F..%2Fjobs.sqlite`, 400],
+      [`/api/bench/run/${id}/report/en/figures/..%2F..%2F..%2Fjobs.sqlite`, 400],
+      [`/api/bench/run/${id}/report?languages=xx`, 400],
+      [`/api/bench/run/${id}/report?output_root=..%2Fpapers`, 400],
+    ] as const) {
+      const res = await app.handle(new Request(`http://127.0.0.1${path}`));
+      expect([path, res.status]).toEqual([path, status]);
+      expect(((await res.json()) as { error: string }).error).not.toBe('');
+    }
   }, 180_000);
 });

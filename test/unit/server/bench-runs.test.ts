@@ -97,7 +97,7 @@ test('refused runs create nothing: empty list, unknown paper, paper without a PD
 });
 
 test('an unknown job is 404 JSON on every route; results of a job not completed are 409 with its status', async () => {
-  for (const path of ['', '/results', '/logs']) {
+  for (const path of ['', '/results', '/logs', '/report', '/report/en/report.md']) {
     const res = await get(`/api/bench/run/${'0'.repeat(32)}${path}`);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toContain('application/json');
@@ -108,6 +108,9 @@ test('an unknown job is 404 JSON on every route; results of a job not completed 
   const res = await get(`/api/bench/run/${slow}/results`);
   expect(res.status).toBe(409);
   expect(await res.json()).toEqual({ error: 'results not available', status: jobs.get(slow!).status });
+  const report = await get(`/api/bench/run/${slow}/report`);
+  expect(report.status).toBe(409);
+  expect(await report.json()).toEqual({ error: 'report not available', status: jobs.get(slow!).status });
   writeFileSync(join(dir, 'go'), '');
   await jobs.settled([slow!]);
 });
