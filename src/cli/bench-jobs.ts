@@ -1,21 +1,17 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { defineCommand } from 'citty';
-import { followJobLog } from '../bench/jobs/follow.ts';
+import { estimateCost } from '../bench/cost.ts';
 import { type BenchJobs, noSuchJob } from '../bench/jobs/queue.ts';
-import { JOBS_DB } from '../bench/jobs/store.ts';
 import type { StoredLogLine } from '../bench/jobs/types.ts';
-import { openBenchJobs } from '../bench/jobs/wiring.ts';
+import { jobStoreExists, openBenchJobs } from '../bench/jobs/wiring.ts';
 import { jobReport, ReportNotAvailable } from '../bench/report/job-report.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { loadEnv } from '../core/config/environment.ts';
 import { ConflictError } from '../core/errors.ts';
 import type { CostEstimate, JobSnapshot } from '../schema/bench-api.ts';
-import { registryArg, registryDirOf } from './bench-papers.ts';
+import { jsonArg, registryArg, registryDirOf } from './bench-papers.ts';
 import { configArgs, configsFromArgs } from './bench-run-args.ts';
 import { fmtCost, fmtTime, print, printJson, table, warn } from './output.ts';
 
-const jsonArg = { json: { type: 'boolean', description: 'print the result as JSON' } } as const;
 const jobArg = { job_id: { type: 'positional', required: true, description: 'job id (see svc bench status)' } } as const;
 
 /** The queue of the registry, not started: it runs nothing unless asked. */
@@ -23,10 +19,22 @@ function queueOf(given: string | undefined, env: Env = loadEnv()): BenchJobs {
   return openBenchJobs(env, registryDirOf(given, env), 'own', `svc bench run (process ${process.pid})`);
 }
 
-/** The queue of a registry that keeps jobs; a registry that never had any is not given a job store by a read. */
+/**
+ * The queue of a registry that keeps jobs, its dead jobs failed first (this queue is not started, so
+ * nothing else would): a read never shows a job whose process is gone as running. A registry that
+ * never had jobs is not given a job store by a read.
+ */
 function existingQueue(given: string | undefined): BenchJobs | null {
   const env = loadEnv();
-  return existsSync(join(registryDirOf(given, env), JOBS_DB)) ? queueOf(given, env) : null;
+  if (!jobStoreExists(registryDirOf(given, env))) return null;
+  const queue = queueOf(given, env);
+  try {
+    queue.reapOrphans();
+  } catch (err) {
+    void queue.stop();
+    throw err;
+  }
+  return queue;
 }
 
 async function withQueue<T>(queue: BenchJobs, use: (q: BenchJobs) => Promise<T> | T): Promise<T> {
@@ -51,14 +59,15 @@ const run = defineCommand({
     const ids = args._.map(String);
     const configs = configsFromArgs(args);
     return withQueue(queueOf(args.registry), async (jobs) => {
-      jobs.check(ids);
       if (args['dry-run']) {
-        const estimate = jobs.cost.estimateRun(ids.length, configs);
+        jobs.check(ids);
+        const estimate = { ...jobs.cost.estimateRun(ids.length, configs), job_ids: [] };
         if (args.json) printJson(estimate);
         else printEstimate(estimate.estimated_cost, `${ids.length} paper(s): about ${estimate.estimated_total_walltime_sec} s of wall time and ${fmtCost(estimate.estimated_total_cost_usd)} in total`);
         return 0;
       }
       const estimated_cost = jobs.cost.estimateCost(configs);
+      // submit checks the papers first: a refused run creates nothing
       const created = jobs.submit(ids, configs);
       const jobIds = created.map((j) => j.job_id);
       if (args.detach) {
@@ -88,7 +97,7 @@ const run = defineCommand({
 /** Prints a job's stages and log lines as they come (not with --json) until it ends or `signal` aborts; returns its id. */
 async function watch(jobs: BenchJobs, job: JobSnapshot, quiet: boolean, signal: AbortSignal): Promise<string> {
   let stage = job.current_stage;
-  for await (const batch of followJobLog(jobs.store, job.job_id, -1, signal)) {
+  for await (const batch of jobs.follow(job.job_id, -1, signal)) {
     if (quiet) continue;
     for (const line of batch.lines) print(`${job.paper_id}  ${lineText(line)}`);
     const now = jobs.get(job.job_id);
@@ -128,10 +137,9 @@ const logs = defineCommand({
     const queue = existingQueue(args.registry);
     if (!queue) throw noSuchJob(args.job_id);
     return withQueue(queue, async (q) => {
-      q.get(args.job_id);
       const show = (l: StoredLogLine) => print(args.json ? JSON.stringify(l) : lineText(l));
       if (!args.follow) {
-        for (let lines = q.store.logsAfter(args.job_id, -1); lines.length > 0; lines = q.store.logsAfter(args.job_id, lines.at(-1)!.seq)) lines.forEach(show);
+        q.logLines(args.job_id).forEach(show);
         return 0;
       }
       const stop = new AbortController();
@@ -204,7 +212,8 @@ const cost = defineCommand({
   args: { ...configArgs, ...registryArg, ...jsonArg },
   async run({ args }) {
     const configs = configsFromArgs(args);
-    const estimate = await withQueue(queueOf(args.registry), (q) => q.cost.estimateCost(configs));
+    // the cost model needs no job store: an estimate opens none
+    const estimate = estimateCost(configs);
     if (args.json) printJson(estimate);
     else printEstimate(estimate, `one paper: about ${estimate.wall_time_sec} s of wall time and ${fmtCost(estimate.llm_cost_usd)}`);
     return 0;

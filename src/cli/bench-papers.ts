@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { fetchPreprintMetadata } from '../bench/arxiv.ts';
+import { refuseDeleteWithActiveJobs } from '../bench/jobs/wiring.ts';
 import { PaperRegistry, paperRegistryDir } from '../bench/registry.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { loadEnv } from '../core/config/environment.ts';
@@ -11,7 +12,7 @@ import { type ImportBody, type LicenseAssessment, type ManifestEntry, SOURCE_TYP
 import { print, printJson } from './output.ts';
 
 export const registryArg = { registry: { type: 'string', description: 'paper registry directory (default SVC_PAPER_REGISTRY_DIR, else <workspace>/paper_registry)' } } as const;
-const jsonArg = { json: { type: 'boolean', description: 'print the result as JSON' } } as const;
+export const jsonArg = { json: { type: 'boolean', description: 'print the result as JSON' } } as const;
 
 /** The registry directory the dashboard of this project uses: --registry, else the one of its workspace. */
 export function registryDirOf(given: string | undefined, env: Env): string {
@@ -86,10 +87,12 @@ const list = defineCommand({
 });
 
 const deleteCmd = defineCommand({
-  meta: { description: 'Remove a paper (its manifest line and directory, runs included); a paper not there is no error' },
+  meta: { description: 'Remove a paper (its manifest line and directory, runs included); a paper not there is no error, one with jobs not ended is refused' },
   args: { paper_id: { type: 'positional', required: true, description: 'paper id' }, ...registryArg, ...jsonArg },
   run({ args }) {
-    const r = openRegistry(args.registry, loadEnv()).delete(args.paper_id);
+    const registry = openRegistry(args.registry, loadEnv());
+    refuseDeleteWithActiveJobs(registry.dir, args.paper_id);
+    const r = registry.delete(args.paper_id);
     if (args.json) return printJson(r);
     print(r.deleted ? `deleted ${r.paper_id}` : `${r.paper_id} was not in the registry`);
   },

@@ -1,12 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { BenchJobs } from '../bench/jobs/queue.ts';
-import { benchJobsExist, benchRegistryDir, openBenchJobs } from '../bench/jobs/wiring.ts';
+import { jobStoreExists, openBenchJobs } from '../bench/jobs/wiring.ts';
+import { paperRegistryDir } from '../bench/registry.ts';
 import { type Config, loadConfig } from '../core/config/config.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { dotenvFor, loadEnv, mergedEnv, secretsAsReferences } from '../core/config/environment.ts';
 import { isCheckpointDir, listCheckpointDirs } from '../core/checkpoint/locate.ts';
-import { ConflictError, NotFoundError, oneLine } from '../core/errors.ts';
+import { ConflictError, NotFoundError, oneLine, UnavailableError } from '../core/errors.ts';
 import { logFor } from '../core/log.ts';
 import { isPlainName, resolveInside } from '../core/paths.ts';
 import { memoForTurn } from '../core/turn-memo.ts';
@@ -35,9 +36,11 @@ export class ServerContext {
    */
   benchJobsOpener: () => BenchJobs = () => {
     const env = loadEnv({ env: this.processEnv, cwd: this.cwd });
-    return openBenchJobs(env, benchRegistryDir(env, this.workspaceRoot), 'any');
+    return openBenchJobs(env, paperRegistryDir(env, this.workspaceRoot), 'any');
   };
   private benchQueue: BenchJobs | null = null;
+  /** set once the dashboard stops: no queue opens after, so none is left running */
+  private benchClosing = false;
 
   constructor(
     /** the process environment as given; .env files are read under it, and may change while we run */
@@ -126,16 +129,26 @@ export class ServerContext {
     return createModelClient({ cfg, checkpointDir: null });
   }
 
-  /** The benchmark's job queue, opened (and started) when first needed. */
+  /** The benchmark's job queue, opened (and started) when first needed; refused once the dashboard is stopping. */
   benchJobs(): BenchJobs {
-    this.benchQueue ??= this.benchJobsOpener().start();
+    if (this.benchClosing) throw new UnavailableError('the dashboard is stopping: benchmark jobs are not taken now', 'send the request again once svc viz runs again');
+    if (!this.benchQueue) {
+      const queue = this.benchJobsOpener();
+      try {
+        this.benchQueue = queue.start();
+      } catch (err) {
+        void queue.stop();
+        throw err;
+      }
+    }
     return this.benchQueue;
   }
 
   /** At dashboard start: a registry that keeps jobs gets its queue now, so queued jobs run without waiting for a request. */
   resumeBenchJobs(): void {
     try {
-      if (benchJobsExist(loadEnv({ env: this.processEnv, cwd: this.cwd }), this.workspaceRoot)) this.benchJobs();
+      const env = loadEnv({ env: this.processEnv, cwd: this.cwd });
+      if (jobStoreExists(paperRegistryDir(env, this.workspaceRoot))) this.benchJobs();
     } catch (err) {
       // the dashboard still starts; the bench routes report the same error when called
       logFor('svc viz').warn(`benchmark jobs not resumed: ${oneLine(err)}`);
@@ -144,6 +157,7 @@ export class ServerContext {
 
   /** At dashboard stop: running jobs are aborted and failed as stopped; queued ones wait for the next start. */
   async stopBenchJobs(): Promise<void> {
+    this.benchClosing = true;
     const queue = this.benchQueue;
     this.benchQueue = null;
     await queue?.stop();

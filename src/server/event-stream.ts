@@ -29,7 +29,11 @@ export function eventStreamResponse<T>(batches: AsyncGenerator<T>, render: (batc
         if (text === '' && !last) continue;
         lastWrite = Date.now();
         if (text !== '') controller.enqueue(encoder.encode(text));
-        if (last) controller.close();
+        if (last) {
+          // the source is finished with too: its cleanup runs now, not when the stream is collected
+          await batches.return(undefined);
+          controller.close();
+        }
         return;
       }
     },

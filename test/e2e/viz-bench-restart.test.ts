@@ -64,7 +64,7 @@ describe.skipIf(lacks('latex'))('the dashboard killed mid-job', () => {
     v = await start();
 
     const lost = await until('the lost job failed', () => v.get(`/api/bench/run/${first}`), (r) => r.body.status === 'failed');
-    expect(lost.body).toMatchObject({ status: 'failed', current_stage: 'failed', progress: 0.05 });
+    expect(lost.body).toMatchObject({ status: 'failed', current_stage: 'rubric', progress: 0.05 });
     expect(lost.body.error).toContain('rubric');
     expect(lost.body.error).toContain('again');
     // every line written before the kill is still there, then the reason, then done

@@ -2,8 +2,11 @@ import type { JobStatus } from '../../schema/bench-api.ts';
 import type { JobStore } from './store.ts';
 import type { StoredLogLine } from './types.ts';
 
-/** How often a follower looks for lines another process appended (this process's wake it at once). */
-export const FOLLOW_POLL_MS = 250;
+/**
+ * How often a follower looks for lines another process appended (this process's wake it at once).
+ * A quiet poll is two indexed lookups (the job's row, its lines after the last one), so it can be often.
+ */
+export const FOLLOW_POLL_MS = 50;
 
 /** New lines in order; `done` is the job's final status once every line before its end was given. */
 export type FollowBatch = { lines: StoredLogLine[]; done: JobStatus | null };
@@ -12,8 +15,10 @@ export type FollowBatch = { lines: StoredLogLine[]; done: JobStatus | null };
  * A job's log from the line after `afterSeq` on, as it grows, until the job ends or `signal` aborts.
  * An append in this process wakes the follower at once; lines written by another process are
  * found by polling the store. A quiet poll yields an empty batch, so a reader can send heartbeats.
+ * `closing` (the store is about to close): the lines there are now are given, then the follow ends.
  */
-export async function* followJobLog(store: JobStore, jobId: string, afterSeq: number, signal: AbortSignal, pollMs = FOLLOW_POLL_MS): AsyncGenerator<FollowBatch> {
+export async function* followJobLog(store: JobStore, jobId: string, afterSeq: number, signal: AbortSignal, opts: { pollMs?: number; closing?: AbortSignal } = {}): AsyncGenerator<FollowBatch> {
+  const { pollMs = FOLLOW_POLL_MS, closing } = opts;
   let changed = false;
   let wake: (() => void) | null = null;
   const poke = () => {
@@ -22,10 +27,12 @@ export async function* followJobLog(store: JobStore, jobId: string, afterSeq: nu
   };
   const unsubscribe = store.onChange(jobId, poke);
   signal.addEventListener('abort', poke, { once: true });
+  closing?.addEventListener('abort', poke, { once: true });
   let last = afterSeq;
   try {
     // a closed store (its server is stopping) ends the stream without `done`: the client reconnects
     while (!signal.aborted && !store.closed) {
+      const lastRead = closing?.aborted === true;
       changed = false;
       // the status is read before the lines: a job's last lines are written before (or with) its end
       const state = store.progressOf(jobId);
@@ -41,6 +48,7 @@ export async function* followJobLog(store: JobStore, jobId: string, afterSeq: nu
         yield { lines, done: null };
         continue;
       }
+      if (lastRead) return;
       if (!changed) await waitFor(pollMs, (fn) => (wake = fn));
       wake = null;
       if (!changed) yield { lines: [], done: null };
@@ -48,6 +56,7 @@ export async function* followJobLog(store: JobStore, jobId: string, afterSeq: nu
   } finally {
     unsubscribe();
     signal.removeEventListener('abort', poke);
+    closing?.removeEventListener('abort', poke);
   }
 }
 

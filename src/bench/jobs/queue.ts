@@ -7,12 +7,14 @@ import { logFor } from '../../core/log.ts';
 import type { ManifestEntry } from '../../schema/bench-api.ts';
 import { type JobConfigs, type JobResults, type JobSnapshot, type JobStage, type JobStatus, STAGE_PROGRESS } from '../../schema/bench-api.ts';
 import { type FollowBatch, followJobLog } from './follow.ts';
+import { HOST, ownerGone, queueClosed, queueOpened } from './liveness.ts';
 import type { JobOwner, JobStore } from './store.ts';
-import type { CostModel, JobExecutor, PaperLookup } from './types.ts';
+import type { CostModel, JobExecutor, PaperLookup, StoredLogLine } from './types.ts';
 
-/** Tells this process's jobs from those of an earlier process that had the same PID. */
-const PROCESS_TOKEN = randomBytes(16).toString('hex');
 const MAX_JOBS_LIMIT = 64;
+/** How often a job's last write (its end) is tried when the store refuses it (busy), and the wait between tries. */
+const END_WRITE_TRIES = 3;
+const END_WRITE_RETRY_MS = 200;
 
 export type BenchJobsOptions = {
   store: JobStore;
@@ -41,16 +43,22 @@ type Running = { abort: AbortController; done: Promise<void>; stage: JobStage };
  * it was in, and can be submitted again.
  */
 export class BenchJobs {
-  readonly owner: JobOwner = { pid: process.pid, token: PROCESS_TOKEN };
+  /** The token tells this queue's jobs from those of another queue, or of an earlier process that had the same PID. */
+  readonly owner: JobOwner = { pid: process.pid, host: HOST, token: randomBytes(16).toString('hex') };
   readonly maxRunning: number;
   private readonly running = new Map<string, Running>();
   private readonly own = new Set<string>();
+  /** the log followers being read now: stop waits for them to give their last lines */
+  private readonly followers = new Set<Promise<void>>();
+  /** aborted once the running jobs have been ended by stop: followers read once more and end */
+  private readonly closing = new AbortController();
   private timer: ReturnType<typeof setInterval> | null = null;
   private stopping = false;
   private closed = false;
 
   constructor(private readonly opts: BenchJobsOptions) {
     this.maxRunning = opts.maxRunning ?? maxJobsFromEnv(opts.env);
+    queueOpened(this.owner.token);
   }
 
   get store(): JobStore {
@@ -60,11 +68,12 @@ export class BenchJobs {
   /** Fails the jobs of dead processes, then runs queued jobs now and whenever a slot frees or a poll finds one. */
   start(): this {
     if (this.opts.claims === 'any') this.store.addWorker(this.owner);
-    this.failOrphans();
+    this.reapOrphans();
     this.pump();
     this.timer = setInterval(() => {
       try {
-        this.failOrphans();
+        this.store.heartbeat(this.owner, [...this.running.keys()]);
+        this.reapOrphans();
       } catch (err) {
         logFor('svc bench').warn(`job queue: ${oneLine(err)}`);
       }
@@ -124,10 +133,32 @@ export class BenchJobs {
     return { status, results: status === 'completed' ? this.store.results(jobId) : null };
   }
 
-  /** The log after line `afterSeq` (-1: from the start) as it grows, until the job ends. */
+  /**
+   * The log after line `afterSeq` (-1: from the start) as it grows, until the job ends (or the
+   * queue stops: then after the lines its stop wrote).
+   */
   follow(jobId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<FollowBatch> {
     this.get(jobId);
-    return followJobLog(this.store, jobId, afterSeq, signal);
+    return this.tracked(followJobLog(this.store, jobId, afterSeq, signal, { closing: this.closing.signal }));
+  }
+
+  /** The whole log of a job as it is now. */
+  logLines(jobId: string): StoredLogLine[] {
+    this.get(jobId);
+    const all: StoredLogLine[] = [];
+    for (let lines = this.store.logsAfter(jobId, -1); lines.length > 0; lines = this.store.logsAfter(jobId, lines.at(-1)!.seq)) all.push(...lines);
+    return all;
+  }
+
+  private async *tracked(batches: AsyncGenerator<FollowBatch>): AsyncGenerator<FollowBatch> {
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.followers.add(promise);
+    try {
+      yield* batches;
+    } finally {
+      this.followers.delete(promise);
+      resolve();
+    }
   }
 
   /** Resolves with the jobs' snapshots once all of them have ended. */
@@ -140,26 +171,32 @@ export class BenchJobs {
     return this.opts.cost;
   }
 
-  /** Whether some live process other than this one will pick up queued jobs (a dashboard). */
+  /** Whether some live process other than this one will pick up queued jobs (a dashboard); one on another host is taken as live. */
   hasOtherWorker(): boolean {
-    return this.store.workers().some((w) => w.token !== this.owner.token && isAlive(w.pid));
+    return this.store.workers().some((w) => w.token !== this.owner.token && (w.host !== HOST || isAlive(w.pid)));
   }
 
-  /** Aborts the running jobs, waits a little for them to end, fails any that did not, and closes the store. */
+  /**
+   * Aborts the running jobs, waits a little for them to end, fails any that did not, lets the log
+   * followers give their last lines (as long again at most), and closes the store.
+   */
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
     for (const r of this.running.values()) r.abort.abort();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const grace = new Promise((resolve) => (timer = setTimeout(resolve, this.opts.stopGraceMs ?? 5000)));
-    await Promise.race([Promise.all([...this.running.values()].map((r) => r.done)), grace]);
-    clearTimeout(timer);
-    for (const [id, r] of this.running) this.failStopped(id, r.stage);
-    if (this.opts.claims === 'any') this.store.removeWorker(this.owner);
-    // followers woken by those ends read their last lines before the store closes
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await within(Promise.all([...this.running.values()].map((r) => r.done)), this.opts.stopGraceMs ?? 5000);
+    try {
+      for (const [id, r] of this.running) this.failStopped(id, r.stage);
+      if (this.opts.claims === 'any') this.store.removeWorker(this.owner);
+    } catch (err) {
+      // the next queue to open fails what this one could not
+      logFor('svc bench').warn(`job queue: ${oneLine(err)}`);
+    }
+    this.closing.abort();
+    await within(Promise.all(this.followers), this.opts.stopGraceMs ?? 5000);
     this.closed = true;
+    queueClosed(this.owner.token);
     this.store.close();
   }
 
@@ -181,7 +218,7 @@ export class BenchJobs {
     const entry: Running = { abort, done: Promise.resolve(), stage: job.current_stage };
     this.running.set(job.job_id, entry);
     entry.done = this.execute(job, entry)
-      // the store refused the job's last write: the job stays running until a restart fails it
+      // the store refused the job's last write: the next poll finds the job running but not run here, and fails it
       .catch((err) => logFor('svc bench').error(`job ${job.job_id}: ${oneLine(err)}`))
       .finally(() => {
         this.running.delete(job.job_id);
@@ -192,6 +229,7 @@ export class BenchJobs {
   private async execute(job: JobSnapshot, entry: Running): Promise<void> {
     const { store, papers } = this.opts;
     const live = () => !this.stopping && this.running.has(job.job_id);
+    let end: () => boolean;
     try {
       const paper = papers.get(job.paper_id);
       const pdfPath = papers.paperPdf(job.paper_id);
@@ -212,13 +250,14 @@ export class BenchJobs {
           },
         },
       );
-      if (!this.stopping) store.complete(job.job_id, this.owner, results, 'completed');
+      end = () => store.complete(job.job_id, this.owner, results, 'completed');
     } catch (err) {
       const message = oneLine(err);
-      if (!this.stopping) store.fail(job.job_id, this.owner.token, message, [['error', `failed: ${message}`]]);
+      end = () => store.fail(job.job_id, this.owner.token, message, [['error', `failed: ${message}`]]);
     }
     // a job the stop aborted is failed as stopped, unless the store is already closed (stop failed it)
-    if (this.stopping && !this.closed) this.failStopped(job.job_id, entry.stage);
+    if (!this.stopping) await retried(end);
+    else if (!this.closed) this.failStopped(job.job_id, entry.stage);
   }
 
   private failStopped(jobId: string, stage: JobStage): void {
@@ -226,16 +265,41 @@ export class BenchJobs {
     if (job) this.store.fail(jobId, this.owner.token, ...stoppedReason(job.paper_id, stage, `${this.opts.stopper ?? 'the server'} stopped`));
   }
 
-  /** Running jobs whose process is gone (or is an earlier process with our PID) are failed. */
-  private failOrphans(): void {
+  /**
+   * Fails the running jobs whose process is gone (liveness.ts: a dead PID on this host, a lapsed
+   * heartbeat on any), and those of this queue it no longer runs (their end could not be written).
+   * Run at start and at each poll; a reader that does not start the queue calls it before answering.
+   */
+  reapOrphans(): void {
+    if (this.closed) return;
     for (const job of this.store.running()) {
-      if (job.owner_token === this.owner.token) continue;
-      if (job.owner_pid !== process.pid && isAlive(job.owner_pid)) continue;
-      if (this.store.fail(job.job_id, job.owner_token, ...stoppedReason(job.paper_id, job.current_stage, `the server (process ${job.owner_pid}) stopped`))) {
+      if (!ownerGone(job, { token: this.owner.token, running: this.running })) continue;
+      const who = job.owner_token === this.owner.token ? `the end of this job could not be recorded (process ${job.owner_pid})` : `the server (process ${job.owner_pid} on ${job.owner_host}) stopped`;
+      if (this.store.fail(job.job_id, job.owner_token, ...stoppedReason(job.paper_id, job.current_stage, who))) {
         logFor('svc bench').warn(`job ${job.job_id} (paper ${job.paper_id}) was running in a process that is gone: marked failed`);
       }
     }
   }
+}
+
+/** A job's last write, tried again while the store refuses it (another process holds it too long). */
+async function retried(write: () => boolean): Promise<void> {
+  for (let tries = 1; ; tries++) {
+    try {
+      write();
+      return;
+    } catch (err) {
+      if (tries >= END_WRITE_TRIES) throw err;
+      await Bun.sleep(END_WRITE_RETRY_MS);
+    }
+  }
+}
+
+/** Waits for `work`, at most `ms`. */
+async function within(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /** The error of a job its process left, and its last log line: where it was, and how to run it again. */

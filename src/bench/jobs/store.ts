@@ -1,7 +1,8 @@
 import { Database } from 'bun:sqlite';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidRecordError } from '../../core/errors.ts';
+import { logFor } from '../../core/log.ts';
 import type { JobConfigs, JobResults, JobSnapshot, JobStage, JobStatus, LogLevel } from '../../schema/bench-api.ts';
 import type { StoredLogLine } from './types.ts';
 
@@ -10,11 +11,14 @@ const SCHEMA_VERSION = 1;
 /** Lines kept per job; one more says the rest were dropped. A chatty job cannot fill the disk. */
 export const LOG_CAP = 100_000;
 
-/** The process running a job: its PID, and a token of that process (a PID can be reused). */
-export type JobOwner = { pid: number; token: string };
+/** The queue running a job: its process's PID and host, and a token of that queue (a PID can be reused). */
+export type JobOwner = { pid: number; host: string; token: string };
 
-/** A running job as the liveness check sees it. */
-export type RunningJob = { job_id: string; paper_id: string; current_stage: JobStage; owner_pid: number; owner_token: string };
+/** A running job as the liveness check sees it; `heartbeat_at` (ms since the epoch) is refreshed by its owner while it runs. */
+export type RunningJob = { job_id: string; paper_id: string; current_stage: JobStage; owner_pid: number; owner_host: string; owner_token: string; heartbeat_at: number };
+
+/** A job that has not ended, as a check before deleting its paper names it. */
+export type ActiveJob = { job_id: string; status: 'queued' | 'running' };
 
 type JobRow = Omit<JobSnapshot, 'configs'> & { configs: string };
 
@@ -27,15 +31,17 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
   seq INTEGER PRIMARY KEY, job_id TEXT NOT NULL UNIQUE, paper_id TEXT NOT NULL, status TEXT NOT NULL,
   current_stage TEXT NOT NULL, progress REAL NOT NULL, configs TEXT NOT NULL, created_at TEXT NOT NULL,
-  started_at TEXT, ended_at TEXT, results TEXT, error TEXT, owner_pid INTEGER, owner_token TEXT,
-  log_count INTEGER NOT NULL DEFAULT 0);
+  started_at TEXT, ended_at TEXT, results TEXT, error TEXT, owner_pid INTEGER, owner_host TEXT, owner_token TEXT,
+  heartbeat_at INTEGER, log_count INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS jobs_by_status ON jobs (status, seq);
+CREATE INDEX IF NOT EXISTS jobs_by_paper ON jobs (paper_id, status);
 CREATE TABLE IF NOT EXISTS logs (
   job_id TEXT NOT NULL, seq INTEGER NOT NULL, ts TEXT NOT NULL, level TEXT NOT NULL, msg TEXT NOT NULL,
   PRIMARY KEY (job_id, seq)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS workers (pid INTEGER NOT NULL, token TEXT NOT NULL PRIMARY KEY, started_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS workers (pid INTEGER NOT NULL, host TEXT NOT NULL, token TEXT NOT NULL PRIMARY KEY, started_at TEXT NOT NULL);
 `;
 
+const RUNNING_COLUMNS = 'job_id, paper_id, current_stage, owner_pid, owner_host, owner_token, heartbeat_at';
 const SNAPSHOT_COLUMNS = 'job_id, paper_id, status, current_stage, progress, configs, created_at, started_at, ended_at, error, log_count';
 const now = () => new Date().toISOString();
 
@@ -45,6 +51,11 @@ const now = () => new Date().toISOString();
  * survives a killed process (the frames are written before it returns), and a job logging
  * thousands of lines does not pay an fsync each. Writes that read first run in BEGIN IMMEDIATE
  * transactions, so two processes never act on the same stale read.
+ *
+ * WAL shares its index through a memory-mapped file, so every process must be on the host that
+ * holds the registry's disk: the registry belongs on a local filesystem. On a network filesystem
+ * (NFS, SMB, Lustre, GPFS, CephFS, as on cluster login nodes) two hosts can corrupt the store or
+ * see stale reads; opening one there logs a warning.
  */
 export class JobStore {
   private readonly listeners = new Map<string, Set<() => void>>();
@@ -55,12 +66,14 @@ export class JobStore {
     readonly logCap: number,
   ) {}
 
-  static open(registryDir: string, opts: { logCap?: number } = {}): JobStore {
+  /** `busyTimeoutMs`: how long a write waits for another process's write (default 10 s). */
+  static open(registryDir: string, opts: { logCap?: number; busyTimeoutMs?: number } = {}): JobStore {
     mkdirSync(registryDir, { recursive: true });
+    warnIfNetworkFilesystem(registryDir);
     const file = join(registryDir, JOBS_DB);
     const db = new Database(file, { create: true, strict: true });
     try {
-      db.run('PRAGMA busy_timeout = 10000');
+      db.run(`PRAGMA busy_timeout = ${Math.trunc(opts.busyTimeoutMs ?? 10_000)}`);
       db.run('PRAGMA journal_mode = WAL');
       db.run('PRAGMA synchronous = NORMAL');
       const version = (db.query('PRAGMA user_version').get() as { user_version: number }).user_version;
@@ -115,10 +128,18 @@ export class JobStore {
       const next = among ? queued.find((q) => among.has(q.job_id)) : queued[0];
       if (!next) return null;
       const row = this.db
-        .query(`UPDATE jobs SET status = 'running', started_at = $at, owner_pid = $pid, owner_token = $token WHERE job_id = $jobId AND status = 'queued' RETURNING ${SNAPSHOT_COLUMNS}`)
-        .get({ at: now(), pid: owner.pid, token: owner.token, jobId: next.job_id }) as JobRow | null;
+        .query(`UPDATE jobs SET status = 'running', started_at = $at, owner_pid = $pid, owner_host = $host, owner_token = $token, heartbeat_at = $beat WHERE job_id = $jobId AND status = 'queued' RETURNING ${SNAPSHOT_COLUMNS}`)
+        .get({ at: now(), pid: owner.pid, host: owner.host, token: owner.token, beat: Date.now(), jobId: next.job_id }) as JobRow | null;
       return row ? snapshotOf(row) : null;
     }).immediate();
+  }
+
+  /** Refreshes the heartbeat of the running jobs of `owner` among `jobIds`: they are alive. */
+  heartbeat(owner: JobOwner, jobIds: readonly string[]): void {
+    if (jobIds.length === 0) return;
+    this.db
+      .query(`UPDATE jobs SET heartbeat_at = $beat WHERE status = 'running' AND owner_token = $token AND job_id IN (SELECT value FROM json_each($ids))`)
+      .run({ beat: Date.now(), token: owner.token, ids: JSON.stringify(jobIds) });
   }
 
   /** Records the stage a running job of `owner` entered; false when the job is no longer its. */
@@ -141,22 +162,24 @@ export class JobStore {
   }
 
   /**
-   * Fails a job that has not ended with `error` and its last lines. `ownerToken`: only while that
+   * Fails a job that has not ended with `error` and its last lines. The job keeps the stage it
+   * was in: the status says it failed, the stage says where. `ownerToken`: only while that
    * process still owns it (a job another process already failed or took is left alone); null: a
    * queued or running job whoever owns it.
    */
   fail(jobId: string, ownerToken: string | null, error: string, lines: [LogLevel, string][]): boolean {
-    return this.end(jobId, ownerToken, { status: 'failed', stage: 'failed', results: null, error }, lines);
+    return this.end(jobId, ownerToken, { status: 'failed', stage: null, results: null, error }, lines);
   }
 
-  private end(jobId: string, ownerToken: string | null, to: { status: JobStatus; stage: JobStage; results: string | null; error: string | null }, lines: [LogLevel, string][]): boolean {
+  /** `stage` null: the job keeps the one it is in. */
+  private end(jobId: string, ownerToken: string | null, to: { status: JobStatus; stage: JobStage | null; results: string | null; error: string | null }, lines: [LogLevel, string][]): boolean {
     const owned = ownerToken === null ? `status IN ('queued', 'running')` : `status = 'running' AND owner_token = $token`;
     const done = this.db.transaction(() => {
       const row = this.db.query(`SELECT job_id FROM jobs WHERE job_id = $jobId AND ${owned}`).get(ownerToken === null ? { jobId } : { jobId, token: ownerToken });
       if (!row) return false;
       for (const [level, msg] of lines) this.appendIn(jobId, level, msg);
       this.db
-        .query(`UPDATE jobs SET status = $status, current_stage = $stage, progress = CASE WHEN $status = 'completed' THEN 1 ELSE progress END, ended_at = $at, results = $results, error = $error WHERE job_id = $jobId`)
+        .query(`UPDATE jobs SET status = $status, current_stage = coalesce($stage, current_stage), progress = CASE WHEN $status = 'completed' THEN 1 ELSE progress END, ended_at = $at, results = $results, error = $error WHERE job_id = $jobId`)
         .run({ status: to.status, stage: to.stage, at: now(), results: to.results, error: to.error, jobId });
       return true;
     }).immediate();
@@ -185,12 +208,17 @@ export class JobStore {
   }
 
   running(): RunningJob[] {
-    return this.db.query(`SELECT job_id, paper_id, current_stage, owner_pid, owner_token FROM jobs WHERE status = 'running' ORDER BY seq`).all() as RunningJob[];
+    return this.db.query(`SELECT ${RUNNING_COLUMNS} FROM jobs WHERE status = 'running' ORDER BY seq`).all() as RunningJob[];
+  }
+
+  /** The jobs of a paper that have not ended, with what the liveness check needs of a running one. */
+  activeOf(paperId: string): (ActiveJob & Partial<RunningJob>)[] {
+    return this.db.query(`SELECT status, ${RUNNING_COLUMNS} FROM jobs WHERE paper_id = $paperId AND status IN ('queued', 'running') ORDER BY seq`).all({ paperId }) as (ActiveJob & Partial<RunningJob>)[];
   }
 
   /** Processes that pick up any queued job (dashboards), so a detached submit can say whether one will. */
   addWorker(owner: JobOwner): void {
-    this.db.query('INSERT OR REPLACE INTO workers (pid, token, started_at) VALUES ($pid, $token, $at)').run({ pid: owner.pid, token: owner.token, at: now() });
+    this.db.query('INSERT OR REPLACE INTO workers (pid, host, token, started_at) VALUES ($pid, $host, $token, $at)').run({ pid: owner.pid, host: owner.host, token: owner.token, at: now() });
   }
 
   removeWorker(owner: JobOwner): void {
@@ -198,7 +226,7 @@ export class JobStore {
   }
 
   workers(): JobOwner[] {
-    return this.db.query('SELECT pid, token FROM workers').all() as JobOwner[];
+    return this.db.query('SELECT pid, host, token FROM workers').all() as JobOwner[];
   }
 
   /** Calls `fn` whenever this process changes the job (a line, a stage, its end); returns the unsubscribe. */
@@ -230,4 +258,24 @@ export class JobStore {
 
 function snapshotOf(row: JobRow): JobSnapshot {
   return { ...row, configs: JSON.parse(row.configs) as JobConfigs };
+}
+
+/** statfs f_type of filesystems served over the network, where SQLite's WAL is not safe. */
+const NETWORK_FILESYSTEMS: Readonly<Record<number, string>> = {
+  0x6969: 'NFS',
+  0xff534d42: 'CIFS',
+  0xfe534d42: 'SMB2',
+  0x0bd00bd0: 'Lustre',
+  0x47504653: 'GPFS',
+  0x00c36400: 'CephFS',
+};
+
+function warnIfNetworkFilesystem(dir: string): void {
+  let kind: string | undefined;
+  try {
+    kind = NETWORK_FILESYSTEMS[statfsSync(dir).type];
+  } catch {
+    return; // no statfs here: nothing to tell
+  }
+  if (kind) logFor('svc bench').warn(`${dir} is on ${kind}: the job store (SQLite in WAL mode) needs a local filesystem, and processes on other hosts may corrupt it; set SVC_PAPER_REGISTRY_DIR to a local disk`);
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Elysia } from 'elysia';
 import { fetchPreprintMetadata } from '../../bench/arxiv.ts';
+import { refuseDeleteWithActiveJobs } from '../../bench/jobs/wiring.ts';
 import { DuplicatePaperError, PaperRegistry, paperRegistryDir } from '../../bench/registry.ts';
 import { UPLOADS_DIR } from '../../core/checkpoint/uploads.ts';
 import { UnavailableError } from '../../core/errors.ts';
@@ -23,7 +24,11 @@ export const benchPaperRoutes = (ctx: ServerContext) => {
       },
       { body: ImportBody },
     )
-    .post('/api/bench/papers/:paper_id/delete', ({ params }) => registry().delete(params.paper_id))
+    .post('/api/bench/papers/:paper_id/delete', ({ params }) => {
+      const papers = registry();
+      refuseDeleteWithActiveJobs(papers.dir, params.paper_id);
+      return papers.delete(params.paper_id);
+    })
     .post('/api/bench/papers/:paper_id/metadata', ({ params, body }) => registry().patch(params.paper_id, body), { body: MetadataPatch })
     .get('/api/bench/papers/:paper_id/license', ({ params }) => registry().license(params.paper_id));
 };

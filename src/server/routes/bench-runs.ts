@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia';
+import { estimateCost } from '../../bench/cost.ts';
 import { jobConfigsOf } from '../../bench/jobs/queue.ts';
 import { REPORT_CSP } from '../../bench/report/html.ts';
 import { jobReport, jobReportFile, ReportNotAvailable } from '../../bench/report/job-report.ts';
@@ -15,16 +16,20 @@ export const benchRunRoutes = (ctx: ServerContext) =>
       ({ body }) => {
         const jobs = ctx.benchJobs();
         const configs = jobConfigsOf(body);
-        // the papers first, for a dry run too: it says what a run would refuse, and a refused run creates nothing
-        jobs.check(body.paper_ids);
-        if (body.dry_run === true) return jobs.cost.estimateRun(body.paper_ids.length, configs);
+        if (body.dry_run === true) {
+          // a dry run checks the papers as a run would: it says what a run would refuse
+          jobs.check(body.paper_ids);
+          return { ...jobs.cost.estimateRun(body.paper_ids.length, configs), job_ids: [] };
+        }
         const estimated_cost = jobs.cost.estimateCost(configs);
+        // submit checks the papers first: a refused run creates nothing
         const created = jobs.submit(body.paper_ids, configs);
         return { dry_run: false, job_ids: created.map((j) => j.job_id), estimated_cost };
       },
       { body: RunRequest },
     )
-    .post('/api/bench/cost-estimate', ({ body }) => ctx.benchJobs().cost.estimateCost(jobConfigsOf(body)), { body: CostEstimateBody })
+    // the cost model needs no job store: an estimate opens none
+    .post('/api/bench/cost-estimate', ({ body }) => estimateCost(jobConfigsOf(body)), { body: CostEstimateBody })
     .get('/api/bench/run/:job_id', ({ params }) => ctx.benchJobs().get(params.job_id))
     .get('/api/bench/run/:job_id/results', ({ params }) => {
       const { status, results } = ctx.benchJobs().results(params.job_id);

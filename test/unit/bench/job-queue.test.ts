@@ -4,6 +4,7 @@ import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { BenchJobs } from '../../../src/bench/jobs/queue.ts';
+import { HOST } from '../../../src/bench/jobs/liveness.ts';
 import { jobConfigsOf, maxJobsFromEnv } from '../../../src/bench/jobs/queue.ts';
 import type { JobExecutor } from '../../../src/bench/jobs/types.ts';
 import { InputError, NotFoundError, UnavailableError } from '../../../src/core/errors.ts';
@@ -74,7 +75,7 @@ test('a job whose executor fails is failed with the one-line message (and hint),
   }).start();
   const [a, b] = q.submit(IDS.slice(0, 2), CONFIGS);
   const [fa, fb] = await q.settled([a!.job_id, b!.job_id]);
-  expect(fa).toMatchObject({ status: 'failed', current_stage: 'failed', progress: 0.25, error: 'reproduce.sh missing in submission/' });
+  expect(fa).toMatchObject({ status: 'failed', current_stage: 'reproduce_build', progress: 0.25, error: 'reproduce.sh missing in submission/' });
   expect(fb).toMatchObject({ status: 'failed', error: 'docker is not reachable (start the docker daemon, or choose another sandbox_kind)' });
   expect(q.store.logsAfter(b!.job_id, -1).at(-1)).toMatchObject({ level: 'error', msg: `failed: ${fb!.error}` });
   expect(q.results(a!.job_id)).toEqual({ status: 'failed', results: null });
@@ -139,7 +140,7 @@ test('a job whose process was killed is failed at the next open, naming its stag
   const q = queue(processExecutor(() => ['sh', '-c', 'echo stage grade; echo graded'])).start();
   const done = await q.settled(jobs.map((j) => j.job_id));
   expect(done.map((j) => j.status)).toEqual(['failed', 'completed', 'completed']);
-  expect(done[0]!.error).toBe(`the server (process ${child.pid}) stopped while this job was in stage reproduce_run; it can be run again: svc bench run ${IDS[0]} (or POST /api/bench/run)`);
+  expect(done[0]!.error).toBe(`the server (process ${child.pid} on ${HOST}) stopped while this job was in stage reproduce_run; it can be run again: svc bench run ${IDS[0]} (or POST /api/bench/run)`);
   expect(q.store.logsAfter(jobs[0]!.job_id, -1).map((l) => l.msg)).toEqual([`queued: paper ${IDS[0]}`, `started by process ${child.pid}`, 'reproduce.sh is running', done[0]!.error!]);
 }, 30_000);
 

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { Database } from 'bun:sqlite';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { HOST } from '../../../src/bench/jobs/liveness.ts';
 import { JOBS_DB, JobStore } from '../../../src/bench/jobs/store.ts';
 import { InvalidRecordError } from '../../../src/core/errors.ts';
 import type { JobConfigs } from '../../../src/schema/bench-api.ts';
@@ -10,8 +11,8 @@ import { results } from '../../support/bench-jobs.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
 const CONFIGS: JobConfigs = { rubric: { two_stage: false }, reproduce: { time_limit_sec: 600, sandbox_kind: 'local' }, judge: { n_runs: 2 } };
-const A = { pid: process.pid, token: 'a'.repeat(32) };
-const B = { pid: process.pid, token: 'b'.repeat(32) };
+const A = { pid: process.pid, host: HOST, token: 'a'.repeat(32) };
+const B = { pid: process.pid, host: HOST, token: 'b'.repeat(32) };
 
 let dir: string;
 let store: JobStore;
@@ -137,7 +138,7 @@ test('a completed job keeps its results and last line; an ended job takes no mor
   expect(store.fail(other.job_id, B.token, 'x', [])).toBe(false);
   expect(store.fail(other.job_id, A.token, 'it broke', [['error', 'it broke']])).toBe(true);
   expect(store.fail(other.job_id, null, 'again', [])).toBe(false);
-  expect(store.get(other.job_id)).toMatchObject({ status: 'failed', current_stage: 'failed', error: 'it broke' });
+  expect(store.get(other.job_id)).toMatchObject({ status: 'failed', current_stage: 'queued', error: 'it broke' });
   expect(store.results(other.job_id)).toBeNull();
 });
 

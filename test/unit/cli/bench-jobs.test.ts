@@ -47,7 +47,7 @@ test('cost and a dry run print the estimate of the flags and --config; bad flags
   const estimate = json(await bench('cost', '--config', config, '--n-runs', '2', '--time-limit', '600', '--json'));
   expect(estimate).toEqual(estimateCost({ rubric: { two_stage: false }, reproduce: { time_limit_sec: 600 }, judge: { n_runs: 2 } }));
   const dry = await bench('run', 'p1', 'p1', '--dry-run', '--json');
-  expect(json(dry)).toMatchObject({ dry_run: true, papers: 2 });
+  expect(json(dry)).toMatchObject({ dry_run: true, job_ids: [], papers: 2 });
   expect(json(await bench('status', '--json'))).toEqual({ jobs: [] });
 
   for (const [args, message] of [
@@ -92,6 +92,6 @@ test('a job run here prints its stage and lines as they come; its failure is the
   expect(lines.map((l) => l.seq)).toEqual([...lines.keys()]);
   expect(lines.at(-1)).toMatchObject({ level: 'error', msg: expect.stringMatching(/^failed: the paper .* has no readable text/) });
   const table = await bench('status');
-  expect(table.stdout).toMatch(new RegExp(`${job.job_id}\\s+p1\\s+failed\\s+failed\\s+5%`));
+  expect(table.stdout).toMatch(new RegExp(`${job.job_id}\\s+p1\\s+failed\\s+rubric\\s+5%`));
   expect((await bench('results', job.job_id)).stderr).toContain('is failed');
 }, 30_000);

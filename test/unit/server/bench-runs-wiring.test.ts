@@ -57,7 +57,7 @@ test('a dashboard starting on a registry with queued jobs runs them without wait
   const [job] = submitter.submit(['p1'], { rubric: {}, reproduce: {}, judge: {} });
   await submitter.stop();
   ctx.resumeBenchJobs();
-  expect(await ended(job!.job_id)).toMatchObject({ status: 'failed', current_stage: 'failed', error: expect.stringContaining('has no readable text') });
+  expect(await ended(job!.job_id)).toMatchObject({ status: 'failed', current_stage: 'rubric', error: expect.stringContaining('has no readable text') });
 });
 
 test('a bad SVC_BENCH_MAX_JOBS is refused by the routes, naming it; the dashboard still starts', async () => {

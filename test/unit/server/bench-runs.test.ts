@@ -66,7 +66,7 @@ test('a run creates one job per paper and answers with their ids and one paper\'
 
 test('a dry run creates nothing and answers with the estimate, the paper count and the totals', async () => {
   const res = await post('/api/bench/run', { paper_ids: ['p1', 'p2'], dry_run: true });
-  expect(await res.json()).toEqual(estimateRun(2, { rubric: {}, reproduce: {}, judge: {} }));
+  expect(await res.json()).toEqual({ ...estimateRun(2, { rubric: {}, reproduce: {}, judge: {} }), job_ids: [] });
   expect(jobs.list()).toEqual([]);
   const refused = await post('/api/bench/run', { paper_ids: ['ghost'], dry_run: true });
   expect(refused.status).toBe(404);
