@@ -240,6 +240,11 @@ export class JobStore {
     };
   }
 
+  /** How many listeners a job has in this process (a follower that ended leaves none behind). */
+  listening(jobId: string): number {
+    return this.listeners.get(jobId)?.size ?? 0;
+  }
+
   private notify(jobId: string): void {
     for (const fn of this.listeners.get(jobId) ?? []) fn();
   }

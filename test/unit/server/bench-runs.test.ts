@@ -181,3 +181,51 @@ test('stopping the dashboard fails a running job as stopped, and its stream ends
   expect(rest.at(-2)?.data?.msg).toContain('the server stopped while this job was in stage rubric');
   expect(rest.at(-1)).toEqual({ event: 'done', data: { status: 'failed' } });
 });
+
+test('POST /api/bench/cost-estimate refuses bodies of the wrong types, naming the field', async () => {
+  const cases: [unknown, string][] = [
+    [{ reproduce_config: { time_limit_sec: 'an hour' } }, 'time_limit_sec'],
+    [{ reproduce_config: { time_limit_sec: -5 } }, 'time_limit_sec'],
+    [{ judge_config: { n_runs: 'two' } }, 'n_runs'],
+    [{ rubric_config: 'two_stage' }, 'rubric_config'],
+    [{ judge_config: [1, 2] }, 'judge_config'],
+    [[], 'body'],
+  ];
+  for (const [body, field] of cases) {
+    const res = await post('/api/bench/cost-estimate', body);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toContain(field);
+  }
+});
+
+test('a client leaving the log stream of a running job releases its listener on the store', async () => {
+  const [id] = await submit(['slow']);
+  const abort = new AbortController();
+  const res = await app.handle(new Request(`http://127.0.0.1/api/bench/run/${id}/logs`, { signal: abort.signal }));
+  const reader = res.body!.getReader();
+  // the stream's opening, then the job's first lines: the follower is listening
+  await reader.read();
+  await reader.read();
+  expect(jobs.store.listening(id!)).toBe(1);
+  abort.abort();
+  await reader.cancel();
+  for (let i = 0; i < 100 && jobs.store.listening(id!) > 0; i++) await Bun.sleep(10);
+  expect(jobs.store.listening(id!)).toBe(0);
+  writeFileSync(join(dir, 'go'), '');
+  await jobs.settled([id!]);
+});
+
+test('a bench request while the dashboard stops is refused with 503, and opens no second queue', async () => {
+  const [id] = await submit(['slow']);
+  const first = jobs;
+  const stopping = ctx.stopBenchJobs();
+  const during = await post('/api/bench/run', { paper_ids: ['p1'] });
+  await stopping;
+  const after = await get(`/api/bench/run/${id}`);
+  for (const res of [during, after]) {
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ error: 'the dashboard is stopping: benchmark jobs are not taken now (send the request again once svc viz runs again)' });
+  }
+  expect(jobs).toBe(first);
+  expect(first.store.closed).toBe(true);
+});
