@@ -10,7 +10,7 @@ import { BenchJobs, jobConfigsOf } from '../../../src/bench/jobs/queue.ts';
 import { JOBS_DB, JobStore } from '../../../src/bench/jobs/store.ts';
 import type { JobExecutor } from '../../../src/bench/jobs/types.ts';
 import type { FollowBatch } from '../../../src/bench/jobs/follow.ts';
-import { openQueue, paperDirectory, results } from '../../support/bench-jobs.ts';
+import { paperDirectory, results } from '../../support/bench-jobs.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
 const CONFIGS = jobConfigsOf({});

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { estimateCost } from '../../../src/bench/cost.ts';
-import { JOBS_DB } from '../../../src/bench/jobs/store.ts';
+import { HOST } from '../../../src/bench/jobs/liveness.ts';
+import { JOBS_DB, JobStore } from '../../../src/bench/jobs/store.ts';
 import { PaperRegistry } from '../../../src/bench/registry.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
@@ -95,3 +96,28 @@ test('a job run here prints its stage and lines as they come; its failure is the
   expect(table.stdout).toMatch(new RegExp(`${job.job_id}\\s+p1\\s+failed\\s+rubric\\s+5%`));
   expect((await bench('results', job.job_id)).stderr).toContain('is failed');
 }, 30_000);
+
+test('status, logs and results fail a job whose process is gone before answering: it is not shown running', async () => {
+  const gone = Bun.spawn(['true']);
+  await gone.exited;
+  const store = JobStore.open(registry);
+  const jobId = 'd'.repeat(32);
+  store.insertJobs([{ job_id: jobId, paper_id: 'p1', configs: { rubric: {}, reproduce: {}, judge: {} } }]);
+  store.claimNext({ pid: gone.pid, host: HOST, token: 'g'.repeat(32) }, 1);
+  store.close();
+  expect(json(await bench('status', jobId, '--json'))).toMatchObject({ status: 'failed', current_stage: 'queued', error: expect.stringContaining(`the server (process ${gone.pid} on ${HOST}) stopped`) });
+});
+
+test('a paper with a queued job is not deleted: the refusal names the job and the fix', async () => {
+  const submitted = json(await bench('run', 'p1', '--detach', '--json'));
+  const refused = await bench('delete', 'p1');
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain(`paper 'p1' has jobs that have not ended: ${submitted.job_ids[0]} (queued)`);
+  expect(refused.stderr).toContain('wait for them to end');
+  expect(PaperRegistry.open(registry).get('p1')).not.toBeNull();
+});
+
+test('cost opens no job store', async () => {
+  expect((await bench('cost', '--json')).code).toBe(0);
+  expect(existsSync(join(registry, JOBS_DB))).toBe(false);
+});
