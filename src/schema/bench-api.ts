@@ -119,7 +119,6 @@ export const ReproduceConfig = T.Object(
     constraint: T.Optional(T.String({ maxLength: 200 })),
     cpu_bind: T.Optional(T.String({ maxLength: 100 })),
     extra_sbatch_args: T.Optional(T.Array(T.String({ maxLength: 500 }), { maxItems: 100 })),
-    agent_env_path: T.Optional(T.String({ maxLength: 4096 })),
     forbid_host_filesystem: T.Optional(T.Boolean()),
     blacklist_urls: T.Optional(T.Array(T.String({ maxLength: 2000 }), { maxItems: 1000 })),
     salvage_retries: T.Optional(T.Integer({ minimum: 0, maximum: 10 })),
@@ -208,6 +207,8 @@ export type JobResults = {
   rubric_path: string;
   repo_dir: string;
   rubric_manifest: unknown;
+  /** the rubric tree, as written to rubric.json */
+  rubric: unknown;
   reproduce_build: unknown;
   reproduce_run: unknown;
   grade: unknown;

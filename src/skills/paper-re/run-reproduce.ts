@@ -82,6 +82,7 @@ export const runReproduceTool = defineTool({
       partitionNamed,
       slurm,
       env: ctx.env,
+      ...(ctx.grantedEnv ? { grantedEnv: ctx.grantedEnv } : {}),
       signal: ctx.signal,
     });
   },
