@@ -184,6 +184,9 @@ describe('GET /api/bench/arxiv/<id>', () => {
     const v = await start();
     expect((await v.get('/api/bench/arxiv/not-an-id')).status).toBe(400);
     expect((await v.get('/api/bench/arxiv/2404.1%26x')).status).toBe(400);
+    const malformed = await v.get('/api/bench/arxiv/%E0%A4%A');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error).toStartWith("arXiv id '%E0%A4%A' is not valid URL encoding");
     expect(arxiv.requests).toEqual([]);
     expect(await v.get('/api/bench/arxiv/2404.99999')).toEqual({ status: 404, body: { error: 'arXiv does not know 2404.99999 (check the id on arxiv.org)' } });
     arxiv.failWith(500);
