@@ -13,8 +13,9 @@ export type ImportContext = { uploadsDir?: string | null };
 /**
  * The PDFs an import brings, every one checked before anything is written. `pdf_path`,
  * `ad_pdf_path` and `ae_pdf_path` are absolute paths. Without `pdf_path` the paper comes from its
- * source: `local`, the source is the PDF's absolute path (a relative one is refused, as for pdf_path); `upload`, the source is a file
- * the dashboard's upload stored (`uploads/<name>` of the active checkpoint) or an absolute path;
+ * source: `local`, the source is the PDF's absolute path (a relative one is refused, as pdf_path's
+ * is); `upload`, the source is a file the dashboard's upload stored (`uploads/<name>` of the
+ * active checkpoint) or an absolute path;
  * `arxiv`, the PDF is fetched from arXiv (SVC_ARXIV_API_BASE); `doi`, there is none, and the
  * paper is registered without one (runs refuse it until a PDF is imported with overwrite).
  */
