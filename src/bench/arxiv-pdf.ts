@@ -1,5 +1,5 @@
 import type { Env } from '../core/config/env-vars.ts';
-import { NotFoundError, TooLargeError, UnavailableError, UpstreamAnswerError } from '../core/errors.ts';
+import { NotFoundError, UnavailableError, UpstreamAnswerError } from '../core/errors.ts';
 import { fetchWithStallTimeout, readCappedBytes } from '../core/outbound.ts';
 import { arxivBase } from './arxiv.ts';
 import { isPdfBytes } from './paper-pdfs.ts';
@@ -16,9 +16,10 @@ export async function fetchArxivPdf(id: string, env: Env): Promise<Uint8Array> {
   let bytes: Uint8Array;
   try {
     res = await fetchWithStallTimeout(url, { headers: { accept: 'application/pdf' } }, STALL_MS, () => new UnavailableError(`arXiv at ${url} stopped answering`, hint));
-    bytes = await readCappedBytes(res, MAX_PDF_BYTES, () => new TooLargeError(`arXiv at ${url} sent more than ${MAX_PDF_BYTES / 1024 / 1024} MB`, hint));
+    // arXiv's fault, not the caller's: a bad gateway, not a request too large
+    bytes = await readCappedBytes(res, MAX_PDF_BYTES, () => new UnavailableError(`arXiv at ${url} sent more than ${MAX_PDF_BYTES / 1024 / 1024} MB, which no paper's PDF is`, hint));
   } catch (err) {
-    if (err instanceof UnavailableError || err instanceof TooLargeError) throw err;
+    if (err instanceof UnavailableError) throw err;
     throw new UnavailableError(`arXiv at ${url} is not reachable: ${(err as Error).message.split('\n')[0]}`, hint);
   }
   if (res.status === 404) throw new NotFoundError(`arXiv has no PDF at ${url}`, hint);

@@ -46,7 +46,7 @@ export function classifyLicense(raw: string | null | undefined): LicenseAssessme
   const name = (raw ?? '').trim().toLowerCase();
   // `unknown` is what an absent license is kept as, and reads as absent when classified again
   if (name === '' || name === 'unknown') {
-    return { license: 'unknown', permissive: false, modifiable: false, redistributable: false, non_commercial: false, usable: false, note: 'license unknown: manual review required' };
+    return { license: 'unknown', permissive: false, modifiable: false, redistributable: false, non_commercial: false, usable: false, note: 'license unknown — manual review required' };
   }
   const permissive = PERMISSIVE.has(name);
   const modifiable = MODIFIABLE.has(name);

@@ -13,8 +13,9 @@ export type ImportContext = { uploadsDir?: string | null };
 /**
  * The PDFs an import brings, every one checked before anything is written. `pdf_path`,
  * `ad_pdf_path` and `ae_pdf_path` are absolute paths. Without `pdf_path` the paper comes from its
- * source: `local`, a source that is an absolute path is the PDF; `upload`, the source is a file
- * the dashboard's upload stored (`uploads/<name>` of the active checkpoint) or an absolute path;
+ * source: `local`, the source is the PDF's absolute path (a relative one is refused, as pdf_path's
+ * is); `upload`, the source is a file the dashboard's upload stored (`uploads/<name>` of the
+ * active checkpoint) or an absolute path;
  * `arxiv`, the PDF is fetched from arXiv (SVC_ARXIV_API_BASE); `doi`, there is none, and the
  * paper is registered without one (runs refuse it until a PDF is imported with overwrite).
  */
@@ -33,7 +34,7 @@ async function paperFromSource(body: ImportBody, env: Env, ctx: ImportContext): 
   const source = body.source.trim();
   switch (body.source_type) {
     case 'local':
-      return isAbsolute(source) ? checkPdf(source, 'source') : null;
+      return checkPdf(source, 'source');
     case 'upload':
       return checkPdf(uploadPath(source, ctx), 'source');
     case 'arxiv':

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { type Env, envValue } from '../core/config/env-vars.ts';
@@ -11,6 +11,7 @@ import { type ManifestLine, readManifest, updateManifest } from './manifest.ts';
 import { requirePaperId, sanitizePaperId } from './paper-id.ts';
 import { discardStaging, installPdfs, stagePdfs } from './paper-pdfs.ts';
 import { type ImportContext, importPdfs } from './paper-sources.ts';
+import { emptyTrash, moveToTrash } from './trash.ts';
 
 /** The paper registry: SVC_PAPER_REGISTRY_DIR, else `<workspace>/paper_registry`. */
 export function paperRegistryDir(env: Env, workspaceRoot: string): string {
@@ -54,7 +55,6 @@ export class PaperRegistry {
    */
   async import(body: ImportBody, env: Env, ctx: ImportContext = {}): Promise<ManifestEntry> {
     checkInput(ImportBody, body, 'import');
-    if (body.title.trim() === '' || body.source.trim() === '') throw new InputError('an import needs a title and a source', 'give both');
     const paperId = sanitizePaperId(body.paper_id?.trim() ? body.paper_id : defaultIdSource(body));
     const known = this.get(paperId);
     // before any download: a duplicate is refused as cheaply as it is known
@@ -74,18 +74,20 @@ export class PaperRegistry {
     }
   }
 
-  /** Removes the paper's manifest line and directory (its runs too); a paper not there is no error. */
+  /** Removes the paper's manifest line and directory (its runs too; see trash.ts); a paper not there is no error. */
   delete(paperId: string): { deleted: boolean; paper_id: string } {
     const id = requirePaperId(paperId);
     const paperDir = this.paperDir(id);
     if (!existsSync(this.dir)) return { deleted: false, paper_id: id };
-    return updateManifest(this.dir, (m) => {
-      const hadDir = existsSync(paperDir);
-      rmSync(paperDir, { recursive: true, force: true });
+    const result = updateManifest(this.dir, (m) => {
+      const hadDir = moveToTrash(this.dir, paperDir);
       const lines = m.lines.filter((l) => !('entry' in l && l.entry.paper_id === id));
       const hadLine = lines.length !== m.lines.length;
       return { lines: hadLine ? lines : null, result: { deleted: hadLine || hadDir, paper_id: id } };
     });
+    // the files go after the lock is released: other registry calls need not wait for them
+    emptyTrash(this.dir);
+    return result;
   }
 
   /** Changes the writable fields given; a new `license` is classified again. paper_id never changes. */

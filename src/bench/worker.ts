@@ -8,34 +8,28 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../core/atomic.ts';
-import type { Env } from '../core/config/env-vars.ts';
 import { oneLine } from '../core/errors.ts';
+import { readJsonObject } from '../core/json-object.ts';
 import type { OrsGrade } from '../grading/grade.ts';
 import { generateRubric } from '../replicate/generate.ts';
 import { clampLeaves, readPaper, suggestLeafCount } from '../replicate/paper.ts';
-import type { JobConfigs, JobResults, LogLevel, ManifestEntry } from '../schema/bench-api.ts';
+import type { JobConfigs, JobResults } from '../schema/bench-api.ts';
 import { STAGE_PROGRESS } from '../schema/bench-api.ts';
 import { judgeSubmission } from './bridge/judge.ts';
 import { stageClient } from './bridge/model.ts';
 import { type ReproduceOutcome, reproduceSubmission } from './bridge/reproduce.ts';
 import { rolloutSubmission } from './bridge/rollout.ts';
 import { DEFAULT_TIME_LIMIT_SEC } from './defaults.ts';
+import type { BenchJobInput, JobContext } from './jobs/types.ts';
 
 export const RUBRIC_FILE = 'rubric.json';
 export const REPO_DIR = 'repro_sandbox';
 export const RESULTS_FILE = 'results.json';
 
-export type BenchJob = { job_id: string; paper: ManifestEntry; pdfPath: string; runDir: string; configs: JobConfigs };
 export type WorkStage = 'rubric' | 'reproduce_build' | 'reproduce_run' | 'grade';
-export type BenchJobContext = {
-  env: Env;
-  signal: AbortSignal;
-  /** called on entering each stage, with the progress of STAGE_PROGRESS */
-  stage: (stage: WorkStage, progress: number) => void;
-  log: (level: LogLevel, msg: string) => void;
-};
 
-export async function runBenchJob(job: BenchJob, ctx: BenchJobContext): Promise<JobResults> {
+/** A job executor (JobExecutor of the queue); each stage is reported on entry with its STAGE_PROGRESS. */
+export async function runBenchJob(job: BenchJobInput, ctx: JobContext): Promise<JobResults> {
   let current: WorkStage = 'rubric';
   const enter = (stage: WorkStage) => {
     ctx.signal.throwIfAborted();
@@ -50,7 +44,7 @@ export async function runBenchJob(job: BenchJob, ctx: BenchJobContext): Promise<
   }
 }
 
-async function runStages(job: BenchJob, ctx: BenchJobContext, enter: (stage: WorkStage) => void): Promise<JobResults> {
+async function runStages(job: BenchJobInput, ctx: JobContext, enter: (stage: WorkStage) => void): Promise<JobResults> {
   const { runDir } = job;
   const { env, signal } = ctx;
   const rc = job.configs.reproduce ?? {};
@@ -94,7 +88,6 @@ async function runStages(job: BenchJob, ctx: BenchJobContext, enter: (stage: Wor
     container_image: rc.container_image,
     iterative_agent: rc.iterative_agent,
     max_steps: rc.max_steps,
-    agent_env_path: rc.agent_env_path,
     forbid_host_filesystem: rc.forbid_host_filesystem,
     blacklist_urls: rc.blacklist_urls,
   });
@@ -139,6 +132,7 @@ async function runStages(job: BenchJob, ctx: BenchJobContext, enter: (stage: Wor
     rubric_path: rubricPath,
     repo_dir: repoDir,
     rubric_manifest: rubric.meta,
+    rubric: readJsonObject(rubricPath),
     reproduce_build: build,
     reproduce_run: run,
     grade,

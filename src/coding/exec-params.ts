@@ -1,5 +1,5 @@
 import { Type as T } from '@sinclair/typebox';
-import { isSecret } from '../core/config/secrets.ts';
+import { envWithoutSecrets } from '../core/config/secrets.ts';
 import type { ToolContext } from '../mcp/tool.ts';
 import { KILL_GRACE_S, OUTPUT_MAX_CHARS } from './run-process.ts';
 
@@ -26,8 +26,7 @@ export const EXEC_TOOL_TIMEOUT_S = MAX_TIMEOUT_S + KILL_GRACE_S + 30;
  * their names: their owner meant the code to have them.
  */
 export function childEnv(ctx: Pick<ToolContext, 'env' | 'grantedEnv'>): Record<string, string | undefined> {
-  const kept = Object.entries(ctx.env).filter(([name]) => !isSecret(name));
-  return { PYTHONUNBUFFERED: '1', ...Object.fromEntries(kept), ...ctx.grantedEnv };
+  return { PYTHONUNBUFFERED: '1', ...envWithoutSecrets(ctx.env, ctx.grantedEnv) };
 }
 
 /** Shown with a run's output so a model knows what the fields mean. */

@@ -12,6 +12,7 @@ import { SvcError } from '../core/errors.ts';
 import { MAX_TIMER_MS } from '../core/timers.ts';
 import { readJsonObject } from '../core/json-object.ts';
 import { definedEnv } from '../core/config/environment.ts';
+import { envWithoutSecrets } from '../core/config/secrets.ts';
 import { resolveInside } from '../core/paths.ts';
 import { shellLine } from '../core/run-command.ts';
 import { containerCommand } from '../sandbox/container.ts';
@@ -49,6 +50,8 @@ export type ReproduceRequest = {
   /** the Slurm job's flags, the partition resolved when the sandbox is slurm */
   slurm: () => Promise<SlurmFlags>;
   env: Env;
+  /** variables reproduce.sh gets as they are, credentials included (an agent's env file, HF_TOKEN); the rest of `env` reaches it without secrets */
+  grantedEnv?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
   /** sandbox kinds the caller does not allow */
   refused?: Refusal;
@@ -87,12 +90,15 @@ export async function runReproduce(req: ReproduceRequest): Promise<ReproduceReco
   // a timer longer than this fires at once
   const timeoutMs = Math.min(Math.round(req.timeoutSec * 1000), MAX_TIMER_MS);
   const kind = choice.kind;
+  // the script is code svc did not write, and its log is read by the judge and shown in reports:
+  // every way it runs (the process, sbatch's exported environment, apptainer's host environment) gets this
+  const scriptEnv = envWithoutSecrets(req.env, req.grantedEnv);
   const extra: Partial<ReproduceRecord> = {};
   let command: string[];
   let run: () => Promise<ProcessOutcome>;
   if (kind === 'local') {
     const bin = applyPatchDir(join(stateDir, 'bin'));
-    const env = { ...req.env, PATH: [bin, req.env.PATH].filter(Boolean).join(':') };
+    const env = { ...scriptEnv, PATH: [bin, scriptEnv.PATH].filter(Boolean).join(':') };
     command = [findBinary('bash', req.env) ?? '/bin/bash', REPRODUCE_SCRIPT];
     run = () => runToLog({ argv: command, cwd: root, env, logPath, timeoutMs, signal: req.signal });
   } else if (kind === 'slurm') {
@@ -100,7 +106,7 @@ export async function runReproduce(req: ReproduceRequest): Promise<ReproduceReco
     extra.partition = flags.partition;
     command = ['sbatch', `bash ${REPRODUCE_SCRIPT} > ${REPRODUCE_LOG} 2>&1`];
     run = async () => {
-      const r = await runSlurmJob({ root, script: REPRODUCE_SCRIPT, logPath, jobsDir: join(stateDir, 'jobs'), env: req.env, flags, timeoutMs, signal: req.signal });
+      const r = await runSlurmJob({ root, script: REPRODUCE_SCRIPT, logPath, jobsDir: join(stateDir, 'jobs'), env: scriptEnv, flags, timeoutMs, signal: req.signal });
       extra.job_id = r.jobId;
       return r;
     };
@@ -110,9 +116,11 @@ export async function runReproduce(req: ReproduceRequest): Promise<ReproduceReco
     // docker: a named container, so that a timeout can kill it in its daemon
     const name = kind === 'docker' ? `svc-reproduce-${crypto.randomUUID().slice(0, 8)}` : undefined;
     const binary = findBinary(kind, req.env) ?? kind;
-    command = containerCommand({ runtime: kind, binary, image, workDir: root, command: `bash ${REPRODUCE_SCRIPT}`, ...(name ? { name } : {}) });
-    const onTimeout = name ? async () => void (await Bun.spawn([binary, 'kill', name], { env: definedEnv(req.env), stdout: 'ignore', stderr: 'ignore' }).exited) : undefined;
-    run = () => runToLog({ argv: command, cwd: root, env: req.env, logPath, timeoutMs, signal: req.signal, ...(onTimeout ? { onTimeout } : {}) });
+    // docker passes only the variables named (by name: a value is never on the command line); apptainer and singularity the whole of scriptEnv
+    const passEnv = kind === 'docker' ? Object.keys(req.grantedEnv ?? {}) : [];
+    command = containerCommand({ runtime: kind, binary, image, workDir: root, command: `bash ${REPRODUCE_SCRIPT}`, passEnv, ...(name ? { name } : {}) });
+    const onTimeout = name ? async () => void (await Bun.spawn([binary, 'kill', name], { env: definedEnv(scriptEnv), stdout: 'ignore', stderr: 'ignore' }).exited) : undefined;
+    run = () => runToLog({ argv: command, cwd: root, env: scriptEnv, logPath, timeoutMs, signal: req.signal, ...(onTimeout ? { onTimeout } : {}) });
   }
   const started = new Date();
   const t0 = performance.now();

@@ -6,6 +6,8 @@ import { type Static, Type as T } from '@sinclair/typebox';
 // reference's web UI sends its own), and they are ignored.
 
 const OPEN = { additionalProperties: true };
+/** A title or source: one rule for import and patch, so what an import refuses a patch cannot write. */
+const NotBlank = T.String({ minLength: 1, maxLength: 2000, pattern: '\\S', description: 'not blank' });
 
 export const SOURCE_TYPES = ['arxiv', 'doi', 'upload', 'local'] as const;
 export const SourceType = T.Union(SOURCE_TYPES.map((s) => T.Literal(s)));
@@ -43,8 +45,8 @@ export type ManifestEntry = Static<typeof ManifestEntry>;
 export const ImportBody = T.Object(
   {
     source_type: SourceType,
-    source: T.String({ minLength: 1, maxLength: 2000 }),
-    title: T.String({ minLength: 1, maxLength: 2000 }),
+    source: NotBlank,
+    title: NotBlank,
     license: T.Optional(T.String({ maxLength: 200 })),
     authors: T.Optional(T.Array(T.String({ maxLength: 500 }), { maxItems: 1000 })),
     venue: T.Optional(T.String({ maxLength: 500 })),
@@ -63,13 +65,13 @@ export type ImportBody = Static<typeof ImportBody>;
 /** POST /api/bench/papers/<paper_id>/metadata: any subset of the writable fields; paper_id is not one. */
 export const MetadataPatch = T.Object(
   {
-    title: T.Optional(T.String({ minLength: 1, maxLength: 2000 })),
+    title: T.Optional(NotBlank),
     license: T.Optional(T.String({ maxLength: 200 })),
     authors: T.Optional(T.Array(T.String({ maxLength: 500 }), { maxItems: 1000 })),
     venue: T.Optional(T.String({ maxLength: 500 })),
     year: T.Optional(T.Union([T.Integer({ minimum: 0, maximum: 9999 }), T.Null()])),
     artifact_url: T.Optional(T.String({ maxLength: 2000 })),
-    source: T.Optional(T.String({ minLength: 1, maxLength: 2000 })),
+    source: T.Optional(NotBlank),
     source_type: T.Optional(SourceType),
   },
   OPEN,
@@ -119,7 +121,6 @@ export const ReproduceConfig = T.Object(
     constraint: T.Optional(T.String({ maxLength: 200 })),
     cpu_bind: T.Optional(T.String({ maxLength: 100 })),
     extra_sbatch_args: T.Optional(T.Array(T.String({ maxLength: 500 }), { maxItems: 100 })),
-    agent_env_path: T.Optional(T.String({ maxLength: 4096 })),
     forbid_host_filesystem: T.Optional(T.Boolean()),
     blacklist_urls: T.Optional(T.Array(T.String({ maxLength: 2000 }), { maxItems: 1000 })),
     salvage_retries: T.Optional(T.Integer({ minimum: 0, maximum: 10 })),
@@ -208,6 +209,8 @@ export type JobResults = {
   rubric_path: string;
   repo_dir: string;
   rubric_manifest: unknown;
+  /** the rubric tree, as written to rubric.json */
+  rubric: unknown;
   reproduce_build: unknown;
   reproduce_run: unknown;
   grade: unknown;

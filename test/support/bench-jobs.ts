@@ -63,7 +63,7 @@ export function processExecutor(argv: (paperId: string) => string[]): JobExecuto
 }
 
 export function results(paperId: string, runDir: string, leaves: number): JobResults {
-  return { paper_id: paperId, run_dir: runDir, rubric_path: join(runDir, 'rubric.json'), repo_dir: join(runDir, 'submission'), rubric_manifest: null, reproduce_build: null, reproduce_run: null, grade: null, ors_score: 0.5, leaves, negative_control: null };
+  return { paper_id: paperId, run_dir: runDir, rubric_path: join(runDir, 'rubric.json'), repo_dir: join(runDir, 'submission'), rubric_manifest: null, rubric: null, reproduce_build: null, reproduce_run: null, grade: null, ors_score: 0.5, leaves, negative_control: null };
 }
 
 /** A queue over `<root>/registry` (not started). */

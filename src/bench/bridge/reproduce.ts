@@ -15,6 +15,7 @@ import { namedPartition, resolvePartition } from '../../sandbox/partition.ts';
 import { checkGpuRequest } from '../../sandbox/preconditions.ts';
 import { systemRunner } from '../../sandbox/slurm-runner.ts';
 import { DEFAULT_TIME_LIMIT_SEC } from '../defaults.ts';
+import { agentEnvironment } from './agent-env.ts';
 import { HOST_FILESYSTEM_REFUSAL } from './host-filesystem.ts';
 import { captureSubmission } from './tarball.ts';
 
@@ -52,6 +53,8 @@ export type ReproduceParams = {
   /** the whole budget, every attempt together; default 43200 */
   time_limit_sec?: number;
   forbid_host_filesystem?: boolean;
+  /** the agent's env file, whose variables reproduce.sh gets with HF_TOKEN (bridge rule 4); default SVC_AGENT_ENV_PATH, else ~/.svc/agent.env */
+  agent_env_path?: string;
   /** the rubric the run is graded with (recorded) */
   rubric_path?: string;
   env: Env;
@@ -72,6 +75,8 @@ export async function reproduceSubmission(p: ReproduceParams): Promise<Reproduce
   const cfg = loadConfig({ env: p.env });
   const explicit = p.partition?.trim() || undefined;
   const checkpointDir = p.checkpoint_dir ?? dirname(p.submission_dir);
+  // the agent wrote reproduce.sh: it gets what the agent was given, and no other credential
+  const granted = agentEnvironment(p.agent_env_path, p.env).vars;
   const deadline = performance.now() + limit * 1000;
   const left = () => (deadline - performance.now()) / 1000;
   const attempts: ReproduceAttempt[] = [];
@@ -87,6 +92,7 @@ export async function reproduceSubmission(p: ReproduceParams): Promise<Reproduce
       partitionNamed: namedPartition({ explicit, env: p.env, cfg }) !== null,
       slurm: () => slurmFlags(p, explicit, cfg, budget),
       env: p.env,
+      grantedEnv: granted,
       ...(p.signal ? { signal: p.signal } : {}),
       ...(p.forbid_host_filesystem ? { refused: HOST_FILESYSTEM_REFUSAL } : {}),
     });

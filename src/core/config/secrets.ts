@@ -13,6 +13,16 @@ export function isSecret(name: string): boolean {
   return /key$/i.test(name) && envVar(name) === undefined && !isKnownSavedName(name);
 }
 
+/**
+ * The environment for code svc did not write (a model's commands, an agent-written reproduce.sh):
+ * `env` less every secret, plus the variables `granted` to that code whatever their names (their
+ * owner meant it to have them).
+ */
+export function envWithoutSecrets(env: Env, granted: Readonly<Record<string, string>> = {}): Env {
+  const kept = Object.entries(env).filter(([name]) => !isSecret(name));
+  return { ...Object.fromEntries(kept), ...granted };
+}
+
 /** The dotted path of the first secret key at any depth, or undefined. */
 export function secretKeyPath(value: unknown, prefix = ''): string | undefined {
   if (Array.isArray(value)) {

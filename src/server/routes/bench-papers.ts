@@ -6,6 +6,7 @@ import { DuplicatePaperError, PaperRegistry, paperRegistryDir } from '../../benc
 import { UPLOADS_DIR } from '../../core/checkpoint/uploads.ts';
 import { UnavailableError } from '../../core/errors.ts';
 import { errorResponse, json, messageOf } from '../../http/response.ts';
+import { decodeUrlPart } from '../../http/url-part.ts';
 import { ImportBody, MetadataPatch } from '../../schema/bench-api.ts';
 import type { ServerContext } from '../context.ts';
 
@@ -15,7 +16,7 @@ export const benchPaperRoutes = (ctx: ServerContext) => {
   return new Elysia({ name: 'bench-papers' })
     .get('/api/bench/papers', () => ({ papers: registry().list() }))
     // old-style ids hold a slash (hep-th/9901001), sent as it is or as %2F
-    .get('/api/bench/arxiv/*', ({ params, request }) => answerOf(() => fetchPreprintMetadata(decodeURIComponent(params['*']), ctx.env, request.signal)))
+    .get('/api/bench/arxiv/*', ({ params, request }) => answerOf(() => fetchPreprintMetadata(decodeUrlPart(params['*'], 'arXiv id'), ctx.env, request.signal)))
     .post(
       '/api/bench/papers/import',
       ({ body }) => {

@@ -4,6 +4,7 @@ import { jobConfigsOf } from '../../bench/jobs/queue.ts';
 import { REPORT_CSP } from '../../bench/report/html.ts';
 import { jobReport, jobReportFile, ReportNotAvailable } from '../../bench/report/job-report.ts';
 import { InputError } from '../../core/errors.ts';
+import { decodeUrlPart } from '../../http/url-part.ts';
 import { CostEstimateBody, RunRequest } from '../../schema/bench-api.ts';
 import type { ServerContext } from '../context.ts';
 import { eventStreamResponse, sseEvent } from '../event-stream.ts';
@@ -44,7 +45,7 @@ export const benchRunRoutes = (ctx: ServerContext) =>
       }
     })
     .get('/api/bench/run/:job_id/report/:lang/*', ({ params, query }) => {
-      const file = params['*'].split('/').map(decodeURIComponent).join('/');
+      const file = params['*'].split('/').map((part) => decodeUrlPart(part, 'report file')).join('/');
       const { path, contentType } = jobReportFile(ctx.benchJobs(), params.job_id, params.lang, file, query.output_root);
       // a report shows text from papers and logs: on the dashboard's origin it must never run anything
       return new Response(Bun.file(path), { headers: { 'content-type': contentType, 'content-security-policy': REPORT_CSP, 'x-content-type-options': 'nosniff' } });

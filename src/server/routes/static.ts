@@ -8,6 +8,7 @@ import { InputError, NotFoundError, oneLine } from '../../core/errors.ts';
 import { servedExperimentsDir } from '../../core/checkpoint/files-node.ts';
 import type { ServerContext } from '../context.ts';
 import { HttpError } from '../../http/response.ts';
+import { decodeUrlPart } from '../../http/url-part.ts';
 import { PathQuery } from '../../schema/dashboard-api.ts';
 
 /**
@@ -63,12 +64,7 @@ export const staticRoutes = (ctx: ServerContext) =>
 
 /** The asset name of a /static/ path; assets are a flat table, so `..`, slashes of any spelling and NUL are refused. */
 function assetName(raw: string): string {
-  let name: string;
-  try {
-    name = decodeURIComponent(raw);
-  } catch {
-    throw new InputError(`static path '${raw}' is not valid URL encoding`);
-  }
+  const name = decodeUrlPart(raw, 'static path');
   if (name.includes('..') || name.includes('\\') || name.includes('\0')) throw new InputError(`static path '${raw}' is not allowed`, 'assets are served by name only');
   return name;
 }

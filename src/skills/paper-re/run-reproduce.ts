@@ -28,7 +28,7 @@ export const runReproduceTool = defineTool({
     "Run the reproduction's reproduce.sh once in a sandbox and record what happened. It runs in repo_dir's submission/ when the repository was built there (a stray top-level reproduce.sh is then ignored), its output streamed to reproduce.log beside it. " +
     'sandbox_kind auto (default, or the ors.phase1_sandbox_kind setting, SVC_PHASE1_SANDBOX) takes slurm when sbatch exists and a partition is named, else docker unless this is a cluster login node, else apptainer, singularity, local. ' +
     'A kind named that cannot run here (docker daemon unreachable, apptainer or singularity missing, sbatch missing or no partition) is an error, unless SVC_PHASE1_ALLOW_FALLBACK=1: then the next kind that can run is used and fallback says so. ' +
-    'A GPU request where the cluster has no generic resources fails unless SVC_SLURM_ALLOW_NO_GRES=1. The local sandbox has apply_patch and applypatch on PATH. timeout_global_sec stops the whole run (process group, docker kill, scancel). ' +
+    'A GPU request where the cluster has no generic resources fails unless SVC_SLURM_ALLOW_NO_GRES=1. The local sandbox has apply_patch and applypatch on PATH. reproduce.sh gets the environment less svc\'s credentials (provider keys, tokens, passwords), in every sandbox. timeout_global_sec stops the whole run (process group, docker kill, scancel). ' +
     'Writes ors_phase1.json into the checkpoint and returns it: {sandbox_kind, fallback?, passed_over?, exit_code, timed_out, wall_time_sec, log_path, started_at, ended_at, command, repo_dir, submission_dir, rubric_path, image?, job_id?, partition?}.',
   params: toolParams({
     rubric_path: text('the rubric the reproduction is graded with (recorded; inside the checkpoint)'),
@@ -82,6 +82,7 @@ export const runReproduceTool = defineTool({
       partitionNamed,
       slurm,
       env: ctx.env,
+      ...(ctx.grantedEnv ? { grantedEnv: ctx.grantedEnv } : {}),
       signal: ctx.signal,
     });
   },

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { fetchPreprintMetadata } from '../../../src/bench/arxiv.ts';
+import { fetchArxivPdf } from '../../../src/bench/arxiv-pdf.ts';
 import { normalizeArxivId } from '../../../src/bench/arxiv-id.ts';
 import { InputError, NotFoundError, UnavailableError, UpstreamAnswerError } from '../../../src/core/errors.ts';
 import { ATTENTION_PAPER, type ArxivServer, startArxivServer } from '../../support/arxiv-server.ts';
@@ -89,6 +90,29 @@ describe('fetchPreprintMetadata', () => {
       await expect(fetchPreprintMetadata('2404.14193', { SVC_ARXIV_API_BASE: html.url })).rejects.toThrow(/answered something that is not an Atom feed/);
     } finally {
       html.stop();
+    }
+  });
+});
+
+describe('fetchArxivPdf', () => {
+  test('an answer larger than any paper (over 200 MB) is arXiv failing, a bad gateway naming the URL, not the caller\'s request too large', async () => {
+    const chunk = new Uint8Array(1024 * 1024).fill(0x25);
+    const server = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: () => {
+        let sent = 0;
+        const body = new ReadableStream({ pull: (c) => (sent++ < 201 ? c.enqueue(chunk) : c.close()) });
+        return new Response(body, { headers: { 'content-type': 'application/pdf' } });
+      },
+    });
+    try {
+      const url = `http://127.0.0.1:${server.port}`;
+      const err = await fetchArxivPdf('2404.14193', { SVC_ARXIV_API_BASE: url }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UnavailableError);
+      expect((err as Error).message).toBe(`arXiv at ${url}/pdf/2404.14193 sent more than 200 MB, which no paper's PDF is`);
+    } finally {
+      server.stop(true);
     }
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { list } from 'tar';
 import { reproduceSubmission } from '../../../src/bench/bridge/reproduce.ts';
 import { lacks } from '../../support/components.ts';
-import { pathWith, removePathDirs } from '../../support/container.ts';
+import { ensureRuntime, pathWith, removePathDirs, TEST_IMAGE } from '../../support/container.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 import { refusal, STAND_IN_RUNTIME } from './bridge-fixture.ts';
 
@@ -152,6 +152,52 @@ describe('bridge rule 5: forbid_host_filesystem', () => {
     expect(r.command).toContain(' bench-reproducer:latest ');
     expect(readFileSync(r.log_path, 'utf8')).toBe('attempt 1\nin the container\n');
   });
+});
+
+/** The agent-written script prints a provider key, the caller's HF_TOKEN and the agent env file's variable. */
+const PRINTS_ENV = 'echo "key=${OPENAI_API_KEY-unset} hf=${HF_TOKEN-unset} file=${FROM_FILE-unset}"\n';
+const SEEN_ENV = 'key=unset hf=hf_caller file=granted\n';
+/** The caller's environment: a provider key, HF_TOKEN, and an agent env file (bridge rule 4). */
+function secretEnv(more: Record<string, string> = {}): Record<string, string> {
+  const file = join(base, 'agent.env');
+  writeFileSync(file, 'FROM_FILE=granted\n');
+  return { OPENAI_API_KEY: 'sk-reproduce-secret-0001', SVC_AGENT_ENV_PATH: file, HF_TOKEN: 'hf_caller', ...more };
+}
+
+describe('the environment reproduce.sh runs with: no secret, what bridge rule 4 grants', () => {
+  test('local', async () => {
+    script(PRINTS_ENV);
+    const r = await reproduce({}, secretEnv());
+    expect(readFileSync(r.log_path, 'utf8')).toBe(SEEN_ENV);
+  });
+
+  test('a container runtime that passes the host environment (a stand-in apptainer)', async () => {
+    script(PRINTS_ENV);
+    const PATH = `${pathWith(['apptainer'], STAND_IN_RUNTIME)}:${process.env.PATH}`;
+    const r = await reproduce({ sandbox_kind: 'apptainer', container_image: 'bench-env' }, secretEnv({ PATH }));
+    expect(r.sandbox_kind).toBe('apptainer');
+    expect(readFileSync(r.log_path, 'utf8')).toBe(SEEN_ENV);
+  });
+
+  test('docker: the granted variables by name, nothing else', async () => {
+    const rt = await ensureRuntime('docker');
+    if ('reason' in rt) {
+      console.error(`skipped: reproduce.sh's environment in docker (${rt.reason})`);
+      return;
+    }
+    script(PRINTS_ENV);
+    const r = await reproduce({ sandbox_kind: 'docker', container_image: TEST_IMAGE }, secretEnv());
+    expect(r).toMatchObject({ sandbox_kind: 'docker', exit_code: 0 });
+    expect(r.command).not.toContain('sk-reproduce-secret');
+    expect(readFileSync(r.log_path, 'utf8')).toBe(SEEN_ENV);
+  }, 60_000);
+
+  test.skipIf(lacks('slurm'))('a real Slurm job (sbatch exports the environment it is given)', async () => {
+    script(PRINTS_ENV);
+    const r = await reproduce({ sandbox_kind: 'slurm', partition: 'debug', time_limit_sec: 300 }, secretEnv());
+    expect(r).toMatchObject({ sandbox_kind: 'slurm', exit_code: 0 });
+    expect(readFileSync(r.log_path, 'utf8')).toBe(SEEN_ENV);
+  }, 60_000);
 });
 
 describe.skipIf(lacks('slurm'))('reproduceSubmission as a real Slurm job', () => {

@@ -11,6 +11,7 @@ import { createApp } from '../../../src/server/app.ts';
 import { ServerContext } from '../../../src/server/context.ts';
 import { lacks } from '../../support/components.ts';
 import { DEMO_N, DEMO_SEED, programFor } from '../../support/demo-program.ts';
+import { paperPdf } from '../../support/paper-pdf.ts';
 import { readEvents, type ServerEvent } from '../../support/event-stream.ts';
 import { type Fixture, replicateFixture } from '../skills/replicate/replicate-env.ts';
 
@@ -21,25 +22,6 @@ afterEach(async () => {
   f.stop();
 });
 
-/** The demo's Shell-sort paper, with the numbers its programs print, as a PDF. */
-function paperPdf(dir: string): string {
-  const body = [
-    '\\documentclass[10pt]{article}',
-    '\\usepackage[paperwidth=40cm,paperheight=20cm,margin=1cm]{geometry}',
-    '\\begin{document}',
-    '\\section*{Fewer comparisons with geometric Shell sort}',
-    'Each configuration is one program that sorts the same fixed pseudo-random array and counts every comparison of two elements exactly.\n',
-    'The baseline is plain insertion sort. The Shell sort variants use gaps that shrink by a constant ratio down to one: ratio 2.2, ratio 3 and ratio 4.\n',
-    'The best configuration needs 32,617 comparisons, against 1,013,583 for insertion sort: 31.1 times fewer.\n',
-    'The best of them, Shell sort, gap ratio 2.2, reached 32,617 (the others fixed: algorithm = shell, seed = 42, n = 2000).',
-    '\\end{document}',
-    '',
-  ];
-  writeFileSync(join(dir, 'paper.tex'), body.join('\n'));
-  const r = Bun.spawnSync(['pdflatex', '-interaction=nonstopmode', '-halt-on-error', 'paper.tex'], { cwd: dir, stdout: 'pipe', stderr: 'pipe' });
-  if (r.exitCode !== 0) throw new Error(`pdflatex failed: ${r.stdout.toString().slice(-500)}`);
-  return join(dir, 'paper.pdf');
-}
 
 /** The paper's code where the agent starts: the best Shell sort and the insertion-sort baseline. */
 function seedBundle(repo: string): void {

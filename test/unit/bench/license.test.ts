@@ -41,8 +41,14 @@ describe('classifyLicense', () => {
   });
 
   test.each([undefined, null, '', '   ', 'unknown', 'Unknown'])('%p is unknown: all false, to be reviewed by hand', (raw) => {
-    expect(classifyLicense(raw)).toEqual({ license: 'unknown', permissive: false, modifiable: false, redistributable: false, non_commercial: false, usable: false, note: 'license unknown: manual review required' });
+    expect(classifyLicense(raw)).toEqual({ license: 'unknown', permissive: false, modifiable: false, redistributable: false, non_commercial: false, usable: false, note: 'license unknown — manual review required' });
   });
+});
+
+test("every assessment has the contract's keys (non_commercial besides)", () => {
+  for (const raw of ['', 'MIT', 'cc by-nc', 'arXiv non-exclusive', 'GPL-3.0']) {
+    expect(Object.keys(classifyLicense(raw)).sort()).toEqual(['license', 'modifiable', 'non_commercial', 'note', 'permissive', 'redistributable', 'usable']);
+  }
 });
 
 test('normalizeLicense keeps the classified name, unknown for none', () => {

@@ -89,7 +89,7 @@ describe('import', () => {
     expect(entry.paper_id).toBe('paper');
     expect(entry.source).toBe(paperPdf);
     expect(entry.license).toBe('unknown');
-    expect(entry.license_assessment).toMatchObject({ usable: false, note: 'license unknown: manual review required' });
+    expect(entry.license_assessment).toMatchObject({ usable: false, note: 'license unknown — manual review required' });
     expect(readFileSync(reg.paperPdf(entry.paper_id) as string)).toEqual(PDF);
   });
 
@@ -173,6 +173,8 @@ describe('import', () => {
     await expect(reg.import(body({ ae_pdf_path: join(dir, 'missing.pdf') }), env)).rejects.toBeInstanceOf(NotFoundError);
     await expect(reg.import(body({ pdf_path: 'paper.pdf' }), env)).rejects.toThrow(/must be an absolute path/);
     await expect(reg.import(body({ pdf_path: dir }), env)).rejects.toThrow(/is not a file/);
+    // a local source is the PDF when pdf_path is not given: a relative one is refused as pdf_path's is
+    await expect(reg.import(body({ source: 'paper.pdf', pdf_path: undefined }), env)).rejects.toThrow("source must be an absolute path, got 'paper.pdf'");
     expect(existsSync(regDir)).toBe(false);
     // with a registry in place: its manifest unchanged, no directory for the refused paper
     await reg.import(body(), env);
@@ -228,6 +230,22 @@ test('delete removes the line and the directory; again, it is no error', async (
   expect(existsSync(join(dir, 'none'))).toBe(false);
 });
 
+test('delete moves the directory out under the lock and removes it after; what a crash left in the trash goes with the next delete', async () => {
+  await reg.import(body(), env);
+  await reg.import(body({ paper_id: 'paper-b' }), env);
+  reg.runDir('paper-a', 'job1');
+  // a delete that crashed after its rename, before the removal
+  const leftover = join(regDir, '.trash', 'crashed');
+  mkdirSync(join(leftover, 'runs', 'job0'), { recursive: true });
+  writeFileSync(join(leftover, 'paper.pdf'), PDF);
+  expect(reg.list().map((e) => e.paper_id)).toEqual(['paper-a', 'paper-b']);
+  expect(readdirSync(join(regDir, 'papers')).sort()).toEqual(['paper-a', 'paper-b']);
+  expect(reg.delete('paper-a')).toEqual({ deleted: true, paper_id: 'paper-a' });
+  expect(readdirSync(join(regDir, '.trash'))).toEqual([]);
+  expect(readdirSync(join(regDir, 'papers'))).toEqual(['paper-b']);
+  expect(reg.list().map((e) => e.paper_id)).toEqual(['paper-b']);
+});
+
 describe('patch', () => {
   test('changes the fields given and classifies a new license again', async () => {
     const entry = await reg.import(body(), env);
@@ -247,6 +265,9 @@ describe('patch', () => {
     expect(() => reg.patch('nope', { title: 'x' })).toThrow(NotFoundError);
     expect(() => reg.patch('paper-a', { year: 'soon' } as never)).toThrow(InputError);
     expect(() => reg.patch('paper-a', { title: '' })).toThrow(InputError);
+    // blank is refused as import refuses it: one rule in the schema
+    expect(() => reg.patch('paper-a', { title: '   ' })).toThrow('metadata.title:');
+    expect(() => reg.patch('paper-a', { source: ' \t ' })).toThrow('metadata.source:');
     expect(reg.get('paper-a')?.venue).toBe('X');
     expect(manifestText()).not.toBe(before);
     expect(() => reg.license('nope')).toThrow(NotFoundError);

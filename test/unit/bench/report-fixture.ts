@@ -114,6 +114,7 @@ export async function completedRun(): Promise<Run> {
     rubric_path: join(runDir, 'rubric.json'),
     repo_dir: sandbox,
     rubric_manifest: meta,
+    rubric: RUBRIC,
     reproduce_build: { skipped: true, reason: 'reproduce.sh was already there', output_dir: sandbox, submission_root: sandbox, reproduce_sh: join(sandbox, 'reproduce.sh') },
     reproduce_run: record,
     grade,

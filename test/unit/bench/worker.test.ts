@@ -2,12 +2,14 @@ import { afterAll, afterEach, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SvcError } from '../../../src/core/errors.ts';
-import { type BenchJobContext, runBenchJob, type WorkStage } from '../../../src/bench/worker.ts';
-import type { JobConfigs, LogLevel, ManifestEntry } from '../../../src/schema/bench-api.ts';
+import type { JobContext } from '../../../src/bench/jobs/types.ts';
+import { runBenchJob, type WorkStage } from '../../../src/bench/worker.ts';
+import type { JobConfigs, LogLevel, ManifestEntry, ReproduceConfig } from '../../../src/schema/bench-api.ts';
 import { STAGE_PROGRESS } from '../../../src/schema/bench-api.ts';
 import { lacks } from '../../support/components.ts';
 import { pathWith, removePathDirs } from '../../support/container.ts';
 import { DEMO_N, DEMO_SEED, programFor } from '../../support/demo-program.ts';
+import { paperPdf } from '../../support/paper-pdf.ts';
 import { isRunning, waitForFile } from '../skills/coding/tool-call.ts';
 import { type Fixture, replicateFixture } from '../skills/replicate/replicate-env.ts';
 
@@ -17,28 +19,6 @@ afterAll(() => removePathDirs());
 
 const SECRETS = { LLM_API_KEY: 'sk-bench-secret-0001', HF_TOKEN: 'hf_bench_secret_0002' };
 
-/** The demo's Shell-sort paper, with the numbers its programs print, as a real PDF made by pdflatex. */
-function paperPdf(dir: string): string {
-  const tex = join(dir, 'paper.tex');
-  writeFileSync(
-    tex,
-    [
-      '\\documentclass[10pt]{article}',
-      '\\usepackage[paperwidth=40cm,paperheight=20cm,margin=1cm]{geometry}',
-      '\\begin{document}',
-      '\\section*{Fewer comparisons with geometric Shell sort}',
-      'Each configuration is one program that sorts the same fixed pseudo-random array and counts every comparison of two elements exactly.\n',
-      'The baseline is plain insertion sort. The Shell sort variants use gaps that shrink by a constant ratio down to one: ratio 2.2, ratio 3 and ratio 4.\n',
-      'The best configuration needs 32,617 comparisons, against 1,013,583 for insertion sort: 31.1 times fewer.\n',
-      'The best of them, Shell sort, gap ratio 2.2, reached 32,617 (the others fixed: algorithm = shell, seed = 42, n = 2000).',
-      '\\end{document}',
-      '',
-    ].join('\n'),
-  );
-  const r = Bun.spawnSync(['pdflatex', '-interaction=nonstopmode', '-halt-on-error', 'paper.tex'], { cwd: dir, stdout: 'pipe', stderr: 'pipe' });
-  if (r.exitCode !== 0) throw new Error(`pdflatex failed: ${r.stdout.toString().slice(-500)}`);
-  return join(dir, 'paper.pdf');
-}
 
 /**
  * The paper's code bundle where the agent starts, as an artifact import leaves it: the best Shell
@@ -82,10 +62,10 @@ function setUp(env: Record<string, string> = {}) {
   const controller = new AbortController();
   // the job's own directory is its checkpoint: nothing of the fixture's
   const { SVC_CHECKPOINT_DIR: _, ...base } = f.env({ SVC_MODEL_REPLICATE: 'replicator-model', SVC_MODEL_JUDGE: 'judge-model', ...SECRETS, ...env });
-  const ctx: BenchJobContext = {
+  const ctx: JobContext = {
     env: base,
     signal: controller.signal,
-    stage: (stage, progress) => void seen.stages.push([stage, progress]),
+    stage: (stage, progress) => void seen.stages.push([stage as WorkStage, progress as number]),
     log: (level, msg) => void seen.logs.push({ level, msg }),
   };
   const job = (configs: Partial<JobConfigs>) => ({ job_id: 'job1', paper: { ...ENTRY, registry_dir: dirname(dirname(runDir)) }, pdfPath: paperPdf(f.dir), runDir, configs: { rubric: {}, reproduce: {}, judge: {}, ...configs } });
@@ -106,7 +86,9 @@ function expectNoSecret(seen: Seen, runDir: string): void {
 describe.skipIf(lacks('latex'))('runBenchJob', () => {
   test('end to end on the local sandbox: the stages in order, each stage\'s record, results.json written', async () => {
     const { runDir, seen, ctx, job } = setUp();
-    const r = await runBenchJob(job({ reproduce: { sandbox_kind: 'local', time_limit_sec: 600 }, judge: { n_runs: 1 } }), ctx);
+    // a run request's body may carry agent_env_path (bodies keep fields no schema names): the agent never reads it
+    const notRead = join(f.dir, 'not-read.env');
+    const r = await runBenchJob(job({ reproduce: { sandbox_kind: 'local', time_limit_sec: 600, agent_env_path: notRead } as ReproduceConfig, judge: { n_runs: 1 } }), ctx);
     // what was returned, before any matcher looks at it
     const returned = JSON.parse(JSON.stringify(r));
     expect(seen.stages).toEqual(STAGES);
@@ -115,6 +97,7 @@ describe.skipIf(lacks('latex'))('runBenchJob', () => {
     // the rubric from the PDF's text: its numbers reached the generator
     expect(r.rubric_manifest).toMatchObject({ two_stage: true, model: 'rubric-model', leaf_count: 11 });
     expect(readFileSync(r.rubric_path, 'utf8')).toContain('32,617');
+    expect(r.rubric).toEqual(JSON.parse(readFileSync(r.rubric_path, 'utf8')));
     expect(r.reproduce_build).toMatchObject({ finished: true, reproduce_sh: join(repo, 'reproduce.sh'), sandbox_kind: 'local', model: 'replicator-model' });
     expect(r.reproduce_run).toMatchObject({ sandbox_kind: 'local', exit_code: 0, timed_out: false, time_limit_sec: 600, attempts: [expect.any(Object)] });
     expect(readFileSync(join(repo, 'reproduce.log'), 'utf8')).toContain('32617 comparisons');

@@ -115,6 +115,14 @@ test('an unknown job is 404 JSON on every route; results of a job not completed 
   await jobs.settled([slow!]);
 });
 
+test('a report file named with a malformed percent-escape is 400 naming it', async () => {
+  const [id] = await submit(['p1']);
+  await jobs.settled([id!]);
+  const res = await get(`/api/bench/run/${id}/report/en/%E0%A4%A`);
+  expect(res.status).toBe(400);
+  expect(((await res.json()) as { error: string }).error).toStartWith("report file '%E0%A4%A' is not valid URL encoding");
+});
+
 test('the log stream of an ended job: the whole log, then done, then the end; resumed after Last-Event-ID 0, middle, last and beyond', async () => {
   const [id] = await submit(['p1']);
   await jobs.settled([id!]);

@@ -245,6 +245,24 @@ describe('run_reproduce in a docker container', () => {
   }, 60_000);
 });
 
+describe('run_reproduce keeps svc\'s credentials from reproduce.sh', () => {
+  const SECRET = { OPENAI_API_KEY: 'sk-ors-secret-0001', SVC_KEEP: 'kept' };
+  const PRINTS = 'echo "key=${OPENAI_API_KEY-unset} keep=${SVC_KEEP-unset}"\n';
+
+  test('local', async () => {
+    script(PRINTS);
+    const r = await callTool(runReproduceTool, { repo_dir: 'repro_sandbox', sandbox_kind: 'local' }, env(SECRET));
+    expect(readFileSync(r.log_path, 'utf8')).toBe('key=unset keep=kept\n');
+  });
+
+  test.skipIf(lacks('slurm'))('a real Slurm job', async () => {
+    script(PRINTS);
+    const r = await callTool(runReproduceTool, { repo_dir: 'repro_sandbox', sandbox_kind: 'slurm', partition: 'debug', walltime: '00:05:00' }, env(SECRET));
+    expect(r).toMatchObject({ sandbox_kind: 'slurm', exit_code: 0 });
+    expect(readFileSync(r.log_path, 'utf8')).toBe('key=unset keep=kept\n');
+  }, 60_000);
+});
+
 describe.skipIf(lacks('slurm'))('run_reproduce as a real Slurm job', () => {
   test('the job runs reproduce.sh in the submission; its log, exit code and job id are recorded', async () => {
     script('echo "on $SLURM_JOB_PARTITION"; pwd; exit 5\n');
