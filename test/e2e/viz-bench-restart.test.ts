@@ -1,9 +1,10 @@
 // The dashboard killed with SIGKILL while a benchmark job runs, then started again: the job that
 // was running is failed, naming its stage, with its log kept; the job that was queued runs.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { lacks } from '../support/components.ts';
+import { paperPdf } from '../support/paper-pdf.ts';
 import { readEvents, type ServerEvent } from '../support/event-stream.ts';
 import { type ModelServer, startModelServer } from '../support/model-server.ts';
 import { removeDir, tempDir } from '../support/svc.ts';
@@ -25,14 +26,6 @@ afterEach(async () => {
   removeDir(dir);
 });
 
-function paperPdf(): string {
-  const tex = '\\documentclass{article}\\begin{document}Shell sort needs 32,617 comparisons.\\end{document}\n';
-  writeFileSync(join(dir, 'paper.tex'), tex);
-  const r = Bun.spawnSync(['pdflatex', '-interaction=nonstopmode', '-halt-on-error', 'paper.tex'], { cwd: dir, stdout: 'pipe', stderr: 'pipe' });
-  if (r.exitCode !== 0) throw new Error(`pdflatex failed: ${r.stdout.toString().slice(-400)}`);
-  return join(dir, 'paper.pdf');
-}
-
 const start = async () => {
   viz = await startViz([], { cwd: dir, env: { SVC_BACKEND: 'openai-compatible', LLM_API_BASE: `${model.url}/v1`, SVC_MODEL: 'slow-model', SVC_LLM_MAX_RETRIES: '0', SVC_BENCH_MAX_JOBS: '1' } });
   return viz;
@@ -49,7 +42,7 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => bool
 
 describe.skipIf(lacks('latex'))('the dashboard killed mid-job', () => {
   test('restarted: the running job is failed naming its stage, its log kept; the queued job runs', async () => {
-    const pdf = paperPdf();
+    const pdf = paperPdf(dir);
     let v = await start();
     for (const id of ['first', 'second']) expect((await v.post('/api/bench/papers/import', { source_type: 'local', source: pdf, title: id, paper_id: id, pdf_path: pdf })).status).toBe(200);
     const run = await v.post('/api/bench/run', { paper_ids: ['first', 'second'], reproduce_config: { sandbox_kind: 'local' } });
