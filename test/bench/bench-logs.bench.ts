@@ -10,7 +10,7 @@ import { JobStore } from '../../src/bench/jobs/store.ts';
 import type { JobContext } from '../../src/bench/jobs/types.ts';
 import { ServerContext } from '../../src/server/context.ts';
 import { startDashboard } from '../../src/server/serve.ts';
-import { openQueue, paperDirectory, results } from '../support/bench-jobs.ts';
+import { openQueue, paperRegistry, results } from '../support/bench-jobs.ts';
 import { readEvents } from '../support/event-stream.ts';
 import { removeDir, tempDir } from '../support/svc.ts';
 import { median, report } from './measure.ts';
@@ -75,8 +75,9 @@ const ctx = new ServerContext({ PATH: process.env.PATH ?? '', HOME: dir }, dir, 
 let job: JobContext | null = null;
 let finish: () => void = () => {};
 const ended = new Promise<void>((resolve) => (finish = resolve));
+const papers = await paperRegistry(join(dir, 'ws'), ['paper']);
 ctx.benchJobsOpener = () =>
-  openQueue(join(dir, 'ws'), paperDirectory(join(dir, 'ws'), ['paper']), async (j, c) => {
+  openQueue(join(dir, 'ws'), papers, async (j, c) => {
     job = c;
     await ended;
     return results(j.paper.paper_id, j.runDir, 0);

@@ -4,10 +4,13 @@
 // claim (no limit that matters, so two drains race for each job as it comes), appending
 // `<job_id> <pid>` to the record file for each run, and exits once the store holds `jobs` jobs, all ended.
 import { appendFileSync } from 'node:fs';
-import { openQueue, paperDirectory, results } from './bench-jobs.ts';
+import { join } from 'node:path';
+import { PaperRegistry } from '../../src/bench/registry.ts';
+import { openQueue, results } from './bench-jobs.ts';
 
-const [mode, root, ids, record, total] = process.argv.slice(2) as [string, string, string, string?, string?];
-const papers = paperDirectory(root, ids.split(','));
+// the test has imported the papers into the registry the queue shares
+const [mode, root, , record, total] = process.argv.slice(2) as [string, string, string, string?, string?];
+const papers = PaperRegistry.open(join(root, 'registry'));
 
 if (mode === 'hold') {
   openQueue(root, papers, async (job, ctx) => {

@@ -1,32 +1,26 @@
-// What the benchmark job queue is given in tests: papers in a directory laid out as the registry
-// lays them out (`papers/<id>/paper.pdf`), an executor that runs a real child process per job, and
-// the real cost model.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+// What the benchmark job queue is given in tests: the real paper registry, an executor that runs a
+// real child process per job, and the real cost model.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { estimateCost, estimateRun } from '../../src/bench/cost.ts';
 import { BenchJobs } from '../../src/bench/jobs/queue.ts';
 import { JobStore } from '../../src/bench/jobs/store.ts';
 import type { JobExecutor, PaperLookup } from '../../src/bench/jobs/types.ts';
-import type { JobResults, JobStage, ManifestEntry } from '../../src/schema/bench-api.ts';
+import { PaperRegistry } from '../../src/bench/registry.ts';
+import type { JobResults, JobStage } from '../../src/schema/bench-api.ts';
 
-/** Papers under `<root>/papers/<id>/`; those in `withPdf` get a paper.pdf. */
-export function paperDirectory(root: string, withPdf: string[], withoutPdf: string[] = []): PaperLookup {
-  for (const id of [...withPdf, ...withoutPdf]) mkdirSync(join(root, 'papers', id), { recursive: true });
-  for (const id of withPdf) writeFileSync(join(root, 'papers', id, 'paper.pdf'), '%PDF-1.4\n%%EOF\n');
-  const known = new Set([...withPdf, ...withoutPdf]);
-  return {
-    get: (id) => (known.has(id) ? entry(root, id) : null),
-    paperPdf: (id) => {
-      const pdf = join(root, 'papers', id, 'paper.pdf');
-      return known.has(id) && existsSync(pdf) ? pdf : null;
-    },
-    runDir: (id, jobId) => join(root, 'papers', id, 'runs', jobId),
-  };
-}
-
-function entry(root: string, id: string): ManifestEntry {
-  const license_assessment = { license: 'cc-by-4.0', permissive: true, modifiable: true, redistributable: true, non_commercial: false, usable: true, note: '' };
-  return { paper_id: id, title: id, authors: [], venue: '', year: null, source_type: 'local', source: id, artifact_url: '', license: 'cc-by-4.0', license_assessment, imported_at: new Date(0).toISOString(), registry_dir: join(root, 'papers', id) };
+/**
+ * The real paper registry at `<root>/registry` (where openQueue keeps its store) holding the
+ * papers named: those in `withPdf` with a PDF, those in `withoutPdf` as metadata only (a DOI).
+ * Papers already there are kept, so a second call on the same root adds only what is missing.
+ */
+export async function paperRegistry(root: string, withPdf: string[], withoutPdf: string[] = []): Promise<PaperRegistry> {
+  const registry = PaperRegistry.open(join(root, 'registry'));
+  const pdf = join(root, 'paper.pdf');
+  writeFileSync(pdf, '%PDF-1.4\n%%EOF\n');
+  for (const id of withPdf) if (!registry.get(id)) await registry.import({ source_type: 'local', source: pdf, title: id, license: 'cc-by-4.0', paper_id: id, pdf_path: pdf }, {});
+  for (const id of withoutPdf) if (!registry.get(id)) await registry.import({ source_type: 'doi', source: `10.5555/${id}`, title: id, paper_id: id }, {});
+  return registry;
 }
 
 /**

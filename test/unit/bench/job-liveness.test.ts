@@ -10,7 +10,8 @@ import { BenchJobs, jobConfigsOf } from '../../../src/bench/jobs/queue.ts';
 import { JOBS_DB, JobStore } from '../../../src/bench/jobs/store.ts';
 import type { JobExecutor } from '../../../src/bench/jobs/types.ts';
 import type { FollowBatch } from '../../../src/bench/jobs/follow.ts';
-import { paperDirectory, results } from '../../support/bench-jobs.ts';
+import { paperRegistry, results } from '../../support/bench-jobs.ts';
+import type { PaperRegistry } from '../../../src/bench/registry.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
 const CONFIGS = jobConfigsOf({});
@@ -18,9 +19,11 @@ const IDS = ['p0', 'p1', 'p2'];
 
 let dir: string;
 let queues: BenchJobs[];
-beforeEach(() => {
+let papers: PaperRegistry;
+beforeEach(async () => {
   dir = tempDir();
   queues = [];
+  papers = await paperRegistry(dir, IDS);
 });
 afterEach(async () => {
   for (const q of queues) await q.stop();
@@ -29,7 +32,7 @@ afterEach(async () => {
 
 function queue(execute: JobExecutor, opts: { pollMs?: number; busyTimeoutMs?: number; maxRunning?: number; stopGraceMs?: number } = {}): BenchJobs {
   const store = JobStore.open(join(dir, 'registry'), { busyTimeoutMs: opts.busyTimeoutMs });
-  const q = new BenchJobs({ store, papers: paperDirectory(dir, IDS), execute, cost: { estimateCost, estimateRun }, env: {}, claims: 'any', maxRunning: opts.maxRunning ?? 1, pollMs: opts.pollMs ?? 50, stopGraceMs: opts.stopGraceMs });
+  const q = new BenchJobs({ store, papers, execute, cost: { estimateCost, estimateRun }, env: {}, claims: 'any', maxRunning: opts.maxRunning ?? 1, pollMs: opts.pollMs ?? 50, stopGraceMs: opts.stopGraceMs });
   queues.push(q);
   return q;
 }

@@ -9,7 +9,8 @@ import { jobConfigsOf, maxJobsFromEnv } from '../../../src/bench/jobs/queue.ts';
 import type { JobExecutor } from '../../../src/bench/jobs/types.ts';
 import { InputError, NotFoundError, UnavailableError } from '../../../src/core/errors.ts';
 import type { JobConfigs, JobSnapshot } from '../../../src/schema/bench-api.ts';
-import { openQueue, paperDirectory, processExecutor } from '../../support/bench-jobs.ts';
+import { openQueue, paperRegistry, processExecutor } from '../../support/bench-jobs.ts';
+import type { PaperRegistry } from '../../../src/bench/registry.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
 const CHILD = resolve(import.meta.dir, '../../support/bench-jobs-child.ts');
@@ -18,16 +19,18 @@ const IDS = Array.from({ length: 20 }, (_, i) => `paper-${String(i).padStart(2, 
 
 let dir: string;
 let queues: BenchJobs[];
-beforeEach(() => {
+let papers: PaperRegistry;
+beforeEach(async () => {
   dir = tempDir();
   queues = [];
+  papers = await paperRegistry(dir, IDS, ['no-pdf']);
 });
 afterEach(async () => {
   for (const q of queues) await q.stop();
   removeDir(dir);
 });
 
-function queue(execute: JobExecutor, opts: Parameters<typeof openQueue>[3] = {}, papers = paperDirectory(dir, IDS, ['no-pdf'])): BenchJobs {
+function queue(execute: JobExecutor, opts: Parameters<typeof openQueue>[3] = {}): BenchJobs {
   const q = openQueue(dir, papers, execute, opts);
   queues.push(q);
   return q;
@@ -63,7 +66,7 @@ test('20 jobs with a limit of 2: never more than 2 run, all complete, in the ord
   expect(most).toBe(2);
   expect(started).toEqual(IDS);
   const first = jobs[0]!.job_id;
-  expect(q.results(first).results).toMatchObject({ paper_id: IDS[0], leaves: 2, run_dir: join(dir, 'papers', IDS[0]!, 'runs', first) });
+  expect(q.results(first).results).toMatchObject({ paper_id: IDS[0], leaves: 2, run_dir: join(dir, 'registry', 'papers', IDS[0]!, 'runs', first) });
   expect(q.store.logsAfter(first, -1).map((l) => l.msg)).toEqual([`queued: paper ${IDS[0]}`, `started by process ${process.pid}`, `rubric for ${first}`, 'graded', 'completed']);
   expect(q.get(first)).toMatchObject({ current_stage: 'completed', progress: 1, configs: CONFIGS });
 }, 30_000);

@@ -8,7 +8,7 @@ import type { BenchJobs } from '../../../src/bench/jobs/queue.ts';
 import { createApp } from '../../../src/server/app.ts';
 import { ServerContext } from '../../../src/server/context.ts';
 import { estimateCost, estimateRun } from '../../../src/bench/cost.ts';
-import { openQueue, paperDirectory, processExecutor } from '../../support/bench-jobs.ts';
+import { openQueue, paperRegistry, processExecutor } from '../../support/bench-jobs.ts';
 import { readEvents, type ServerEvent } from '../../support/event-stream.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
@@ -17,13 +17,14 @@ let ctx: ServerContext;
 let app: ReturnType<typeof createApp>;
 let jobs: BenchJobs;
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = tempDir();
   ctx = new ServerContext({ PATH: process.env.PATH ?? '', HOME: dir }, dir, join(dir, 'workspace', 'checkpoints'), null);
   const go = join(dir, 'go');
   // paper `slow` waits for the file `go`; the others print five lines at once
   const script = (id: string) => (id === 'slow' ? `echo stage rubric; echo first; while [ ! -e ${go} ]; do sleep 0.01; done; echo second; echo stage grade` : 'echo stage rubric; for i in 1 2 3 4 5; do echo "line $i"; done; echo stage grade');
-  ctx.benchJobsOpener = () => (jobs = openQueue(dir, paperDirectory(dir, ['p1', 'p2', 'slow'], ['no-pdf']), processExecutor((id) => ['sh', '-c', script(id)])));
+  const papers = await paperRegistry(dir, ['p1', 'p2', 'slow'], ['no-pdf']);
+  ctx.benchJobsOpener = () => (jobs = openQueue(dir, papers, processExecutor((id) => ['sh', '-c', script(id)])));
   app = createApp(ctx);
 });
 afterEach(async () => {
