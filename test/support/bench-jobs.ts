@@ -17,6 +17,7 @@ import type { JobResults, JobStage } from '../../src/schema/bench-api.ts';
 export async function paperRegistry(root: string, withPdf: string[], withoutPdf: string[] = []): Promise<PaperRegistry> {
   const registry = PaperRegistry.open(join(root, 'registry'));
   const pdf = join(root, 'paper.pdf');
+  mkdirSync(root, { recursive: true });
   writeFileSync(pdf, '%PDF-1.4\n%%EOF\n');
   for (const id of withPdf) if (!registry.get(id)) await registry.import({ source_type: 'local', source: pdf, title: id, license: 'cc-by-4.0', paper_id: id, pdf_path: pdf }, {});
   for (const id of withoutPdf) if (!registry.get(id)) await registry.import({ source_type: 'doi', source: `10.5555/${id}`, title: id, paper_id: id }, {});
