@@ -62,7 +62,8 @@ export function harvest(job: JobSnapshot, paper: ManifestEntry, results: JobResu
     run: Value.Check(RunRecord, results.reproduce_run) ? results.reproduce_run : null,
     runError: isMapping(results.reproduce_run) && typeof results.reproduce_run.error === 'string' ? results.reproduce_run.error : null,
     build: primitives(results.reproduce_build),
-    rubricMeta: primitives(results.rubric_manifest),
+    // the digest has its own row
+    rubricMeta: primitives(results.rubric_manifest).filter(([k]) => k !== 'rubric_sha256'),
     sandboxDir,
     log: logTail(runDir, sandboxDir),
   };
