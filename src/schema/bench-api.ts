@@ -62,20 +62,8 @@ export const ImportBody = T.Object(
 );
 export type ImportBody = Static<typeof ImportBody>;
 
-/** POST /api/bench/papers/<paper_id>/metadata: any subset of the writable fields; paper_id is not one. */
-export const MetadataPatch = T.Object(
-  {
-    title: T.Optional(NotBlank),
-    license: T.Optional(T.String({ maxLength: 200 })),
-    authors: T.Optional(T.Array(T.String({ maxLength: 500 }), { maxItems: 1000 })),
-    venue: T.Optional(T.String({ maxLength: 500 })),
-    year: T.Optional(T.Union([T.Integer({ minimum: 0, maximum: 9999 }), T.Null()])),
-    artifact_url: T.Optional(T.String({ maxLength: 2000 })),
-    source: T.Optional(NotBlank),
-    source_type: T.Optional(SourceType),
-  },
-  OPEN,
-);
+/** POST /api/bench/papers/<paper_id>/metadata: any subset of the writable fields of an import; paper_id is not one. */
+export const MetadataPatch = T.Partial(T.Pick(ImportBody, ['title', 'license', 'authors', 'venue', 'year', 'artifact_url', 'source', 'source_type']), OPEN);
 export type MetadataPatch = Static<typeof MetadataPatch>;
 
 /** GET /api/bench/arxiv/<id> */

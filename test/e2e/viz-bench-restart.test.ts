@@ -8,6 +8,7 @@ import { paperPdf } from '../support/paper-pdf.ts';
 import { readEvents, type ServerEvent } from '../support/event-stream.ts';
 import { type ModelServer, startModelServer } from '../support/model-server.ts';
 import { removeDir, tempDir } from '../support/svc.ts';
+import { until } from '../support/until.ts';
 import { startViz, type Viz } from '../support/viz.ts';
 
 let dir: string;
@@ -31,14 +32,13 @@ const start = async () => {
   return viz;
 };
 
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
-  for (let i = 0; i < 300; i++) {
-    const v = await read();
-    if (ok(v)) return v;
-    await Bun.sleep(100);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+
+/** The job's snapshot once `ok` holds for it. */
+const jobWhen = (v: Viz, id: string | undefined, what: string, ok: (job: Record<string, unknown>) => boolean) =>
+  until(what, async () => {
+    const r = await v.get(`/api/bench/run/${id}`);
+    return ok(r.body) ? r : null;
+  }, 30_000, 100);
 
 describe.skipIf(lacks('latex'))('the dashboard killed mid-job', () => {
   test('restarted: the running job is failed naming its stage, its log kept; the queued job runs', async () => {
@@ -48,7 +48,7 @@ describe.skipIf(lacks('latex'))('the dashboard killed mid-job', () => {
     const run = await v.post('/api/bench/run', { paper_ids: ['first', 'second'], reproduce_config: { sandbox_kind: 'local' } });
     expect(run.status).toBe(200);
     const [first, second] = run.body.job_ids as string[];
-    await until('the first job in its rubric stage', () => v.get(`/api/bench/run/${first}`), (r) => r.body.status === 'running' && r.body.current_stage === 'rubric' && model.requests.length > 0);
+    await jobWhen(v, first, 'the first job in its rubric stage', (j) => j.status === 'running' && j.current_stage === 'rubric' && model.requests.length > 0);
     expect((await v.get(`/api/bench/run/${second}`)).body.status).toBe('queued');
     const before = (await v.get(`/api/bench/run/${first}`)).body.log_count as number;
 
@@ -56,7 +56,7 @@ describe.skipIf(lacks('latex'))('the dashboard killed mid-job', () => {
     await v.proc.exited;
     v = await start();
 
-    const lost = await until('the lost job failed', () => v.get(`/api/bench/run/${first}`), (r) => r.body.status === 'failed');
+    const lost = await jobWhen(v, first, 'the lost job failed', (j) => j.status === 'failed');
     expect(lost.body).toMatchObject({ status: 'failed', current_stage: 'rubric', progress: 0.05 });
     expect(lost.body.error).toContain('rubric');
     expect(lost.body.error).toContain('again');
@@ -70,6 +70,6 @@ describe.skipIf(lacks('latex'))('the dashboard killed mid-job', () => {
     expect(events.at(-1)).toEqual({ event: 'done', data: { status: 'failed' } });
     expect((await v.get(`/api/bench/run/${first}/results`)).body).toEqual({ error: 'results not available', status: 'failed' });
 
-    await until('the queued job running', () => v.get(`/api/bench/run/${second}`), (r) => r.body.status === 'running');
+    await jobWhen(v, second, 'the queued job running', (j) => j.status === 'running');
   }, 120_000);
 });

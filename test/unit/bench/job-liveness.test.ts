@@ -13,6 +13,7 @@ import type { FollowBatch } from '../../../src/bench/jobs/follow.ts';
 import { paperRegistry, results } from '../../support/bench-jobs.ts';
 import type { PaperRegistry } from '../../../src/bench/registry.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
+import { until } from '../../support/until.ts';
 
 const CONFIGS = jobConfigsOf({});
 const IDS = ['p0', 'p1', 'p2'];
@@ -37,15 +38,6 @@ function queue(execute: JobExecutor, opts: { pollMs?: number; busyTimeoutMs?: nu
   return q;
 }
 
-async function until<T>(what: string, read: () => T | null | undefined | false, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = read();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(10);
-  }
-}
 
 /** A PID that was just in use on this host and is no more. */
 async function deadPid(): Promise<number> {

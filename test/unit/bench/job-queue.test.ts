@@ -12,6 +12,7 @@ import type { JobConfigs, JobSnapshot } from '../../../src/schema/bench-api.ts';
 import { openQueue, paperRegistry, processExecutor } from '../../support/bench-jobs.ts';
 import type { PaperRegistry } from '../../../src/bench/registry.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
+import { until } from '../../support/until.ts';
 
 const CHILD = resolve(import.meta.dir, '../../support/bench-jobs-child.ts');
 const CONFIGS: JobConfigs = jobConfigsOf({ reproduce_config: { time_limit_sec: 60 } });
@@ -38,15 +39,6 @@ function queue(execute: JobExecutor, opts: Parameters<typeof openQueue>[3] = {})
 
 const ended = (j: JobSnapshot) => j.status === 'completed' || j.status === 'failed';
 
-async function until<T>(what: string, read: () => T | null | undefined | false, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = read();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(5);
-  }
-}
 
 test('20 jobs with a limit of 2: never more than 2 run, all complete, in the order submitted', async () => {
   const run = processExecutor(() => ['sh', '-c', 'echo stage rubric; echo "rubric for $JOB_ID"; sleep 0.03; echo stage grade; echo graded']);
