@@ -4,13 +4,13 @@ import { isAlive } from '../../core/checkpoint/pid.ts';
 import { type Env, envValue } from '../../core/config/env-vars.ts';
 import { InputError, NotFoundError, oneLine } from '../../core/errors.ts';
 import { logFor } from '../../core/log.ts';
-import type { ManifestEntry } from '../../schema/bench-api.ts';
-import { type JobConfigs, type JobResults, type JobSnapshot, type JobStage, type JobStatus, STAGE_PROGRESS } from '../../schema/bench-api.ts';
+import { type JobConfigs, type JobResults, type ManifestEntry, type JobSnapshot, type JobStage, type JobStatus, STAGE_PROGRESS } from '../../schema/bench-api.ts';
 import { type FollowBatch, followJobLog } from './follow.ts';
 import { HOST, ownerGone, queueClosed, queueOpened } from './liveness.ts';
 import type { JobOwner, JobStore } from './store.ts';
 import type { CostModel, JobExecutor, PaperLookup, StoredLogLine } from './types.ts';
 
+const log = logFor('svc bench');
 const MAX_JOBS_LIMIT = 64;
 /** How often a job's last write (its end) is tried when the store refuses it (busy), and the wait between tries. */
 const END_WRITE_TRIES = 3;
@@ -75,7 +75,7 @@ export class BenchJobs {
         this.store.heartbeat(this.owner, [...this.running.keys()]);
         this.reapOrphans();
       } catch (err) {
-        logFor('svc bench').warn(`job queue: ${oneLine(err)}`);
+        log.warn(`job queue: ${oneLine(err)}`);
       }
       this.pump();
     }, this.opts.pollMs ?? 1000);
@@ -191,7 +191,7 @@ export class BenchJobs {
       if (this.opts.claims === 'any') this.store.removeWorker(this.owner);
     } catch (err) {
       // the next queue to open fails what this one could not
-      logFor('svc bench').warn(`job queue: ${oneLine(err)}`);
+      log.warn(`job queue: ${oneLine(err)}`);
     }
     this.closing.abort();
     await within(Promise.all(this.followers), this.opts.stopGraceMs ?? 5000);
@@ -209,7 +209,7 @@ export class BenchJobs {
         this.launch(job);
       }
     } catch (err) {
-      logFor('svc bench').warn(`job queue: ${oneLine(err)}`);
+      log.warn(`job queue: ${oneLine(err)}`);
     }
   }
 
@@ -219,7 +219,7 @@ export class BenchJobs {
     this.running.set(job.job_id, entry);
     entry.done = this.execute(job, entry)
       // the store refused the job's last write: the next poll finds the job running but not run here, and fails it
-      .catch((err) => logFor('svc bench').error(`job ${job.job_id}: ${oneLine(err)}`))
+      .catch((err) => log.error(`job ${job.job_id}: ${oneLine(err)}`))
       .finally(() => {
         this.running.delete(job.job_id);
         if (!this.stopping) this.pump();
@@ -276,7 +276,7 @@ export class BenchJobs {
       if (!ownerGone(job, { token: this.owner.token, running: this.running })) continue;
       const who = job.owner_token === this.owner.token ? `the end of this job could not be recorded (process ${job.owner_pid})` : `the server (process ${job.owner_pid} on ${job.owner_host}) stopped`;
       if (this.store.fail(job.job_id, job.owner_token, ...stoppedReason(job.paper_id, job.current_stage, who))) {
-        logFor('svc bench').warn(`job ${job.job_id} (paper ${job.paper_id}) was running in a process that is gone: marked failed`);
+        log.warn(`job ${job.job_id} (paper ${job.paper_id}) was running in a process that is gone: marked failed`);
       }
     }
   }
