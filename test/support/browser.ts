@@ -22,12 +22,12 @@ export type Workspace = { dir: string; checkpoints: string; viz: Viz; close: () 
  * A workspace whose checkpoints directory `fill` writes, served by `svc viz` on a free port. The
  * server starts after `fill`, so it selects the newest checkpoint as a user would find it.
  */
-export async function serveWorkspace(fill: (checkpoints: string) => void = () => {}): Promise<Workspace> {
+export async function serveWorkspace(fill: (checkpoints: string) => void = () => {}, env: Record<string, string> = {}): Promise<Workspace> {
   const dir = tempDir('svc-browser-');
   const checkpoints = join(dir, 'workspace', 'checkpoints');
   mkdirSync(checkpoints, { recursive: true });
   fill(checkpoints);
-  const viz = await startViz([checkpoints], { cwd: dir });
+  const viz = await startViz([checkpoints], { cwd: dir, env });
   return {
     dir,
     checkpoints,

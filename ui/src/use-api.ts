@@ -3,8 +3,11 @@ import { getJson } from './api.ts';
 
 export type Loaded<T> = { data: T | undefined; error: string | null; loading: boolean; reload: () => void };
 
-/** GETs `path` on mount and on reload(); the last answer stays shown while a reload is under way. */
-export function useApi<T>(path: string): Loaded<T> {
+/**
+ * GETs `path` on mount, on reload() and every `every` ms when given; the last answer stays shown
+ * while a reload is under way.
+ */
+export function useApi<T>(path: string, { every }: { every?: number } = {}): Loaded<T> {
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
@@ -25,6 +28,11 @@ export function useApi<T>(path: string): Loaded<T> {
     };
   }, [path, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
+  useEffect(() => {
+    if (every === undefined) return;
+    const timer = setInterval(reload, every);
+    return () => clearInterval(timer);
+  }, [every, reload]);
   return { data, error, loading, reload };
 }
 

@@ -10,9 +10,12 @@ import { filterEntries, type Sort, sortEntries } from './sorting.ts';
 
 type Notice = { kind: 'ok' | 'error'; text: string };
 
+/** How often the list is read again: runs start, end and change status meanwhile. */
+const REFRESH_MS = 10_000;
+
 /** Every checkpoint of the workspace: sort, filter, switch the active one, open, delete. */
 export function ExperimentsPage() {
-  const list = useApi<CheckpointEntry[]>('/api/checkpoints');
+  const list = useApi<CheckpointEntry[]>('/api/checkpoints', { every: REFRESH_MS });
   const active = useApi<ActiveCheckpoint>('/api/active-checkpoint');
   const subs = useApi<SubExperiment[]>('/api/sub-experiments');
   const [text, setText] = useState('');

@@ -129,7 +129,7 @@ function Log({ checkpoint }: { checkpoint: string | null }) {
       <h2 id="log-title">
         Log <span className="badge">{label}</span>
       </h2>
-      <pre ref={pre} id="log-lines" tabIndex={0} aria-label="run log">
+      <pre ref={pre} id="log-lines" role="log" tabIndex={0} aria-label="run log">
         {lines.join('\n')}
       </pre>
     </section>
