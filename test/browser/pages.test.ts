@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import type { Browser } from 'playwright-core';
 import { horizontalOverflow, launchBrowser, NARROW, openTab, screenshot, serveWorkspace, seriousViolations, type Tab, WIDE, type Workspace } from '../support/browser.ts';
 import { lacks } from '../support/components.ts';
-import { fillWorkspace, RUNS } from './workspace.ts';
+import { fillWorkspace, MEMORY, RUNS } from './workspace.ts';
 
 setDefaultTimeout(60_000);
 
@@ -21,7 +21,7 @@ const PAGES = [
   ['memory', 'Memory'],
 ] as const;
 
-const BUILT = new Set(['experiments', 'monitor']);
+const BUILT = new Set(['experiments', 'monitor', 'memory']);
 
 let browser: Browser;
 let ws: Workspace;
@@ -54,7 +54,7 @@ describe.skipIf(noBrowser)('every page of the dashboard', () => {
       test(`${title} at ${size.width} px: renders, fits the window, no serious accessibility violation, no error`, async () => {
         await visit(`#/${id}`, title, size, async ({ page }) => {
           // what loads first has loaded: no page is left saying it is loading
-          await page.locator('.state.loading').waitFor({ state: 'detached' });
+          await page.waitForFunction('document.querySelectorAll(".state.loading").length === 0');
           if (!BUILT.has(id)) expect(await page.getByText('This page is not built yet.').isVisible()).toBe(true);
           expect(await page.locator(`nav a[aria-current="page"]`).textContent()).toBe(title);
           expect(await horizontalOverflow(page)).toBe(0);
@@ -97,6 +97,22 @@ describe.skipIf(noBrowser)('every page of the dashboard', () => {
       const run = page.getByRole('region', { name: 'Run' });
       await run.getByText(RUNS.live).waitFor();
       expect(await page.getByRole('region', { name: 'Log' }).locator('.badge').textContent()).not.toBe('');
+    });
+  });
+
+  test("the Memory page shows the active run's entries and access log, says the backend is down, and picks a node", async () => {
+    await visit('#/memory', 'Memory', WIDE, async ({ page }) => {
+      const entries = page.getByRole('region', { name: 'Entries' });
+      await entries.getByText(MEMORY[0]!.text).waitFor();
+      expect(await entries.getByText(MEMORY[1]!.text).isVisible()).toBe(true);
+      expect(await entries.locator('.notice.error').first().textContent()).toContain('is not reachable');
+      expect(await entries.locator('.notice.error').first().textContent()).toContain('Entries from memory_backup.jsonl.gz');
+      expect(await page.getByRole('region', { name: 'Access log' }).locator('tbody tr').count()).toBe(2);
+      await page.getByLabel(`Node of ${RUNS.live}`).selectOption(MEMORY[1]!.node);
+      await entries.getByText(MEMORY[0]!.text).waitFor({ state: 'detached' });
+      expect(await entries.getByText(MEMORY[1]!.text).isVisible()).toBe(true);
+      expect(new URL(page.url()).hash).toBe(`#/memory/${RUNS.live}/${MEMORY[1]!.node}`);
+      expect(await page.getByRole('region', { name: 'Access log' }).locator('tbody tr').count()).toBe(1);
     });
   });
 });

@@ -26,5 +26,20 @@ export function fillWorkspace(root: string): void {
   writeFileSync(join(vectorised, 'reproducibility_report.json'), JSON.stringify({ ors_score: 0.8, n_runs: 3, degraded: false }));
   const child = make(RUNS.child, 5, 'Vectorise the merge step too.');
   writeFileSync(join(child, 'meta.json'), JSON.stringify({ run_id: RUNS.child, parent_run_id: RUNS.vectorised, recursion_depth: 1 }));
-  make(RUNS.live, 7, 'Tune the block size while it runs.', process.pid);
+  const live = make(RUNS.live, 7, 'Tune the block size while it runs.', process.pid);
+  writeMemory(live);
 }
+
+/** Memory entries of two nodes of the run (its backup file, as a run leaves it) and their access events. */
+function writeMemory(dir: string): void {
+  const entries = MEMORY.map((m, i) => ({ kind: 'react_step', node_id: m.node, text: m.text, metadata: {}, ts: 1_793_000_000 + i * 60, entry_id: `e${i}` }));
+  writeFileSync(join(dir, 'memory_backup.jsonl.gz'), Bun.gzipSync(new TextEncoder().encode(entries.map((e) => JSON.stringify(e)).join('\n') + '\n')));
+  const events = entries.map((e) => JSON.stringify({ ts: e.ts, node_id: e.node_id, op: 'write', collection: 'steps', entry_id: e.entry_id }));
+  writeFileSync(join(dir, 'memory_access.jsonl'), `${events.join('\n')}\n`);
+}
+
+/** What the live run's memory holds. */
+export const MEMORY = [
+  { node: 'node_00000001', text: 'Block size 64 doubles the throughput.' },
+  { node: 'node_00000002', text: 'Block size 128 spills registers.' },
+];

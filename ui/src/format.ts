@@ -8,3 +8,8 @@ export function when(iso: string): string {
   const t = new Date(iso);
   return Number.isNaN(t.getTime()) ? iso : t.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** A time given as epoch seconds (as memory records keep it), readable. */
+export function epochSeconds(ts: number | undefined): string {
+  return ts === undefined ? '–' : new Date(ts * 1000).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}

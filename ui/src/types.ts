@@ -34,3 +34,17 @@ export type Metrics = { cpu: { percent: number; cores: number }; memory: { perce
 export type Gpus = { available: boolean; gpus: { index: number; name: string; utilization_pct: number | null }[]; reason?: string };
 
 export type HeldChange = { id: string; origin: string; method: string; path: string; keys: string[]; at: string };
+
+export type NodeSummary = { id: string; name?: string; label?: string; status?: string };
+export type CheckpointSummary = { id: string; nodes_list?: NodeSummary[] };
+
+export type MemoryEntry = { kind?: string; node_id?: string; text?: string; ts?: number; entry_id?: string } & Record<string, unknown>;
+export type CheckpointMemory = {
+  source: string | null;
+  entries: MemoryEntry[];
+  truncated: boolean;
+  problems: string[];
+  backend: { url: string; reachable: boolean; agent_id: string | null; error?: string };
+};
+export type AccessEvent = { ts?: number; node_id?: string; op?: string; collection?: string; entry_id?: string } & Record<string, unknown>;
+export type MemoryAccess = { source: string | null; events: AccessEvent[]; truncated: boolean };
