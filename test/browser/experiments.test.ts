@@ -3,6 +3,7 @@ import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, NARROW, openTab, serveWorkspace, seriousViolations, type Tab, type Workspace } from '../support/browser.ts';
+import { writeCheckpoint } from '../support/checkpoint.ts';
 import { lacks } from '../support/components.ts';
 import { fillWorkspace, RUNS } from './workspace.ts';
 
@@ -160,6 +161,20 @@ describe.skipIf(noBrowser)('the Experiments page', () => {
     renameSync(`${root}.away`, root);
     await alert.getByRole('button', { name: 'Try again' }).click();
     expect(await rowIds(page)).toEqual([RUNS.live, RUNS.child, RUNS.vectorised, RUNS.baseline]);
+  });
+
+  test('a long list draws 200 rows first; Show more draws the rest, in the same order', async () => {
+    const page = await experiments((root) => {
+      for (let i = 0; i < 205; i++) writeCheckpoint(root, { runId: `20261101${String(100000 + i)}_run_${i}`, nodes: 1 });
+    });
+    await rowIds(page);
+    expect(await page.locator('tbody tr').count()).toBe(200);
+    expect(await page.locator('.count').textContent()).toBe('205 experiments');
+    await page.getByRole('button', { name: 'Show 5 more of 5 not shown' }).click();
+    const ids = await rowIds(page);
+    expect(ids).toHaveLength(205);
+    expect(ids.at(-1)).toBe('20261101100000_run_0');
+    expect(await page.getByRole('button', { name: /^Show \d+ more/ }).count()).toBe(0);
   });
 
   test('at 800 px wide the rows are cards, every action in reach, nothing wider than the window', async () => {

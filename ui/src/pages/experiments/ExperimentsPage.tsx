@@ -10,6 +10,9 @@ import { filterEntries, type Sort, sortEntries } from './sorting.ts';
 
 type Notice = { kind: 'ok' | 'error'; text: string };
 
+/** Rows drawn at first and added per "Show more": a thousand rows take the browser seconds to lay out. */
+const ROWS_STEP = 200;
+
 /** How often the list is read again: runs start, end and change status meanwhile. */
 const REFRESH_MS = 10_000;
 
@@ -24,6 +27,7 @@ export function ExperimentsPage() {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [deleting, setDeleting] = useState<CheckpointEntry | null>(null);
   const [busy, setBusy] = useState(false);
+  const [rows, setRows] = useState(ROWS_STEP);
 
   const parents = useMemo(() => new Map((subs.data ?? []).flatMap((s) => (s.parent_run_id ? [[s.run_id, s.parent_run_id] as const] : []))), [subs.data]);
   const statuses = useMemo(() => [...new Set((list.data ?? []).map((c) => c.status))].sort(), [list.data]);
@@ -95,7 +99,14 @@ export function ExperimentsPage() {
         {shown.length === 0 ? (
           <p className="state empty">No experiment matches the filter.</p>
         ) : (
-          <ExperimentsTable entries={shown} activeId={active.data?.id ?? null} parents={parents} sort={sort} onSort={setSort} busy={busy} onSwitch={switchTo} onDelete={setDeleting} />
+          <ExperimentsTable entries={shown.slice(0, rows)} activeId={active.data?.id ?? null} parents={parents} sort={sort} onSort={setSort} busy={busy} onSwitch={switchTo} onDelete={setDeleting} />
+        )}
+        {shown.length > rows && (
+          <p className="more">
+            <button type="button" onClick={() => setRows((r) => r + ROWS_STEP)}>
+              Show {Math.min(ROWS_STEP, shown.length - rows)} more of {shown.length - rows} not shown
+            </button>
+          </p>
         )}
       </>
     );
