@@ -1,8 +1,8 @@
 // Builds dist/svc: one executable with the workflow and every asset embedded.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import type { BunPlugin } from 'bun';
 import { join, relative, resolve } from 'node:path';
+import type { BunPlugin } from 'bun';
 import { toolManifestFile } from './src/skills/manifest.ts';
 
 // the binary lists its tools from the checked-in manifest, so it must agree with the skills built in
@@ -128,7 +128,8 @@ function builtUi(dir: string): BunPlugin {
     setup(b) {
       // the built page names its files relative to itself; it is read in place of ui/index.html
       const fromUi = relative('ui', dir);
-      b.onLoad({ filter: /[\\/]ui[\\/]index\.html$/ }, async () => ({
+      const page = resolve('ui', 'index.html').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      b.onLoad({ filter: new RegExp(`^${page}$`) }, async () => ({
         contents: (await Bun.file(join(dir, 'index.html')).text()).replace(/(src|href)="\.\//g, `$1="./${fromUi}/`),
         loader: 'html',
       }));
