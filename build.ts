@@ -1,7 +1,8 @@
 // Builds dist/svc: one executable with the workflow and every asset embedded.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import type { BunPlugin } from 'bun';
 import { toolManifestFile } from './src/skills/manifest.ts';
 
 // the binary lists its tools from the checked-in manifest, so it must agree with the skills built in
@@ -13,7 +14,7 @@ if (readFileSync(manifest.path, 'utf8') !== manifest.text) {
 
 const OUTFILE = 'dist/svc';
 
-async function build(bytecodeOrder: string[] | null): Promise<void> {
+async function build(uiDir: string, bytecodeOrder: string[] | null): Promise<void> {
   rmSync('dist', { recursive: true, force: true });
   const result = await Bun.build({
     // workers are their own entrypoints in a compiled executable
@@ -25,6 +26,7 @@ async function build(bytecodeOrder: string[] | null): Promise<void> {
     bytecode: true,
     minify: true,
     sourcemap: 'none',
+    plugins: [builtUi(uiDir)],
     compile: {
       outfile: OUTFILE,
       // svc loads .env files itself, in its documented order; Bun must not load the cwd's first
@@ -80,11 +82,74 @@ function recordStarts(dir: string): string[] {
   });
 }
 
-await build(null);
-const profiles = mkdtempSync(join(tmpdir(), 'svc-build-'));
+/** The embedded UI's budget: what a browser downloads on the first visit, gzipped. */
+const UI_BUDGET_KB = 400;
+
+/**
+ * Bundles the UI for the browser into `dir`, minified, and reports what a browser downloads; a UI
+ * that does not bundle stops the build here with its errors.
+ */
+async function bundleUi(dir: string): Promise<void> {
+  const result = await Bun.build({
+    entrypoints: ['ui/index.html'],
+    outdir: dir,
+    target: 'browser',
+    minify: true,
+    // React's production build and JSX transform (the development ones are twice the size and warn)
+    define: { 'process.env.NODE_ENV': '"production"' },
+    // the bundle has no import or export left: this keeps it a module when the compile reads it
+    // again, which would otherwise wrap it as CommonJS that nothing calls
+    footer: 'export {};',
+  });
+  if (!result.success) {
+    for (const log of result.logs) console.error(log);
+    process.exit(1);
+  }
+  let raw = 0;
+  let gzipped = 0;
+  for (const out of result.outputs) {
+    const bytes = new Uint8Array(await out.arrayBuffer());
+    raw += bytes.byteLength;
+    gzipped += Bun.gzipSync(bytes).byteLength;
+  }
+  const kb = (n: number) => (n / 1024).toFixed(1);
+  console.error(`ui bundle: ${kb(raw)} KB, ${kb(gzipped)} KB gzipped (budget ${UI_BUDGET_KB} KB gzipped)`);
+  if (gzipped > UI_BUDGET_KB * 1024) console.error(`ui bundle is over its budget of ${UI_BUDGET_KB} KB gzipped`);
+}
+
+/**
+ * The server's import of ui/index.html answered with the page bundled by bundleUi. Bundled with
+ * the server, the page's script would share chunks with the server's code (split for the server,
+ * which breaks in a browser); bundled already, it needs nothing from them.
+ */
+function builtUi(dir: string): BunPlugin {
+  return {
+    name: 'built-ui',
+    setup(b) {
+      // the built page names its files relative to itself; it is read in place of ui/index.html
+      const fromUi = relative('ui', dir);
+      const page = resolve('ui', 'index.html').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      b.onLoad({ filter: new RegExp(`^${page}$`) }, async () => ({
+        contents: (await Bun.file(join(dir, 'index.html')).text()).replace(/(src|href)="\.\//g, `$1="./${fromUi}/`),
+        loader: 'html',
+      }));
+    },
+  };
+}
+
+// inside the repository: the page's files are named relative to ui/ (see builtUi)
+mkdirSync('.cache', { recursive: true });
+const uiDir = mkdtempSync(join('.cache', 'ui-'));
 try {
-  await build(recordStarts(profiles));
+  await bundleUi(uiDir);
+  await build(uiDir, null);
+  const profiles = mkdtempSync(join(tmpdir(), 'svc-build-'));
+  try {
+    await build(uiDir, recordStarts(profiles));
+  } finally {
+    rmSync(profiles, { recursive: true, force: true });
+  }
 } finally {
-  rmSync(profiles, { recursive: true, force: true });
+  rmSync(uiDir, { recursive: true, force: true });
 }
 console.error(`built ${OUTFILE}`);

@@ -46,6 +46,7 @@ need dockerd docker.io "real containers"
 need busybox busybox "real containers (the test image)"
 need podman podman "real podman containers"
 need /usr/libexec/podman/catatonit catatonit "podman containers stopped with their command (its init)"
+need /usr/bin/chromium chromium "the dashboard in a real browser (test/browser)"
 
 # a real single-node cluster: munge, slurmctld, slurmd, installed when missing
 if command -v sinfo >/dev/null 2>&1 && sinfo -h -o '%t' 2>/dev/null | grep -qE '^(idle|mix|alloc)$'; then

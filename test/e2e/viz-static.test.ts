@@ -47,13 +47,13 @@ async function checkDashboard(base: string): Promise<void> {
   expect(page.headers.get('content-type')).toStartWith('text/html');
   const html = await page.text();
   expect(html).toContain('<title>svc dashboard</title>');
-  expect(html).toContain('id="log-lines"');
+  expect(html).toContain('<div id="root"></div>');
   const { script, style } = assetsOf(html);
   const js = await fetch(new URL(script, base));
   expect(js.status).toBe(200);
   expect(js.headers.get('content-type')).toMatch(/^(text|application)\/javascript/);
   const code = await js.text();
-  // the bundled ui/app.ts: follows the log and reads the state and the checkpoint list
+  // the bundled React app of ui/src: follows the log and reads the state and the checkpoint list
   for (const s of ['/api/logs?stream=1', '/state', '/api/checkpoints', '/api/switch-checkpoint']) expect(code).toContain(s);
   const css = await fetch(new URL(style, base));
   expect(css.status).toBe(200);

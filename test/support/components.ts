@@ -1,10 +1,13 @@
 /**
- * The system components some tests use (LaTeX, an SSH server, Slurm, python3, script). `npm test`
+ * The system components some tests use (LaTeX, an SSH server, Slurm, python3, script, Chromium). `npm test`
  * installs them first where it can (scripts/test-setup.sh); where one is still missing, the tests
  * that need it are skipped, never failed, and one line per test file names it and how to get it.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+
+/** The browser the dashboard's tests drive: Debian's, not one downloaded by playwright. */
+export const CHROMIUM = '/usr/bin/chromium';
 
 type Component = { what: string; present: () => boolean; how: string };
 
@@ -45,6 +48,7 @@ const COMPONENTS = {
   rsvg: { what: 'rsvg-convert (SVG to vector PDF)', present: onPath('rsvg-convert'), how: 'apt-get install librsvg2-bin' },
   poppler: { what: 'pdfinfo, pdftotext and pdfimages', present: onPath('pdfinfo', 'pdftotext', 'pdfimages'), how: 'apt-get install poppler-utils' },
   script: { what: 'script (a pseudo-terminal)', present: onPath('script'), how: 'apt-get install bsdutils' },
+  chromium: { what: "Debian's Chromium (/usr/bin/chromium)", present: () => existsSync(CHROMIUM), how: 'apt-get install chromium' },
   tmpfs: { what: 'mounting a small tmpfs (a disk that fills up)', present: () => process.getuid?.() === 0 && Bun.which('mount') !== null && Bun.which('umount') !== null, how: 'run the tests as root' },
 } satisfies Record<string, Component>;
 

@@ -26,6 +26,8 @@ export type CheckpointListEntry = {
   best_scientific_score?: number;
   goal: string | null;
   cost: { usd: number; tokens: number } | null;
+  /** the ORS score of the graded reproduction (reproducibility_report.json); null when there is none */
+  reproducibility_score: number | null;
 };
 
 /** One checkpoint directory as the index knows it; see listCheckpointIndex. */
@@ -41,7 +43,7 @@ export type IndexRecord = {
  * The layout of the file. Another format, or another svc version (whose summaries may read a
  * checkpoint differently), is not trusted: the index is then rebuilt from the checkpoints.
  */
-const FORMAT = 2;
+const FORMAT = 3;
 
 type IndexFile = { format: number; svc: string; root: string; checkpoints: Record<string, IndexRecord> };
 

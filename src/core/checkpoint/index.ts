@@ -18,7 +18,7 @@ export type { CheckpointListEntry };
  * Files whose change changes an entry, besides the directory itself. `evaluation` is watched as a
  * directory: a gate report written there changes it, not the checkpoint's own directory.
  */
-const WATCHED = ['tree.json', 'nodes_tree.json', 'review_report.json', 'cost_summary.json', 'evaluation', ...CLAIM_GATE_REPORTS, '.svc_pid', '.ari_pid'];
+const WATCHED = ['tree.json', 'nodes_tree.json', 'review_report.json', 'cost_summary.json', 'reproducibility_report.json', 'evaluation', ...CLAIM_GATE_REPORTS, '.svc_pid', '.ari_pid'];
 
 const roots = new Map<string, Map<string, IndexRecord>>();
 
@@ -108,11 +108,12 @@ function entryOf(dir: string): { entry: CheckpointListEntry; fromTreeJson: boole
       ...(score === undefined ? {} : { best_scientific_score: score }),
       goal: s.goal,
       cost: s.cost && { usd: s.cost.usd, tokens: s.cost.tokens },
+      reproducibility_score: s.reproduction?.ors_score ?? null,
     };
     return { entry, fromTreeJson };
   } catch {
     // the directory itself could not be read (permissions, I/O error): listed, marked unreadable
-    const entry: CheckpointListEntry = { id: basename(dir), path: dir, status: 'unreadable', node_count: 0, review_score: null, claim_gate: null, best_metric: null, mtime: new Date(0).toISOString(), goal: null, cost: null };
+    const entry: CheckpointListEntry = { id: basename(dir), path: dir, status: 'unreadable', node_count: 0, review_score: null, claim_gate: null, best_metric: null, mtime: new Date(0).toISOString(), goal: null, cost: null, reproducibility_score: null };
     return { entry, fromTreeJson: false };
   }
 }

@@ -55,6 +55,7 @@ describe('listCheckpointIndex', () => {
       best_scientific_score: 0.9,
       goal: 'Maximise throughput of the generated kernel.',
       cost: { usd: 1.25, tokens: 5000 },
+      reproducibility_score: null,
     });
   });
 
@@ -152,6 +153,19 @@ describe('listCheckpointIndex', () => {
     expect(listCheckpointIndex(root)[0]?.review_score).toBe(8);
     rmSync(b, { recursive: true });
     expect(ids()).toEqual(['20260101000000_a']);
+  });
+
+  test('notices a graded reproduction, rewritten in place; a legacy text report is no score', () => {
+    const ck = writeCheckpoint(root, { runId: '20260101000000_a' });
+    const report = join(ck, 'reproducibility_report.json');
+    writeFileSync(report, 'reproduced: mostly');
+    expect(listCheckpointIndex(root)[0]?.reproducibility_score).toBeNull();
+    Bun.sleepSync(60);
+    writeFileSync(report, JSON.stringify({ ors_score: 0.75, n_runs: 3, degraded: false }));
+    expect(listCheckpointIndex(root)[0]?.reproducibility_score).toBe(0.75);
+    Bun.sleepSync(60);
+    writeFileSync(report, JSON.stringify({ ors_score: 0.5, n_runs: 3, degraded: false }));
+    expect(listCheckpointIndex(root)[0]?.reproducibility_score).toBe(0.5);
   });
 
   test('notices the reports of the claim gate: a draft, then the final one beside it, then a rewrite in place', () => {

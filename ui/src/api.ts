@@ -1,0 +1,50 @@
+// The dashboard API as the pages call it: the token sent, `{error}` answers thrown as errors.
+
+const TOKEN_KEY = 'svc-token';
+
+/**
+ * With SVC_GUI_TOKEN set, the page is opened as /#token=<token>: the fragment never reaches a
+ * server or a log. It is kept for the tab's session and sent with every API call; the fragment
+ * then becomes the page's route.
+ */
+export const token: string | null = (() => {
+  const given = new URLSearchParams(location.hash.slice(1)).get('token');
+  if (given) {
+    sessionStorage.setItem(TOKEN_KEY, given);
+    history.replaceState(null, '', `${location.pathname}${location.search}#/`);
+  }
+  return sessionStorage.getItem(TOKEN_KEY);
+})();
+
+/** An answer of the API that is not 2xx: its `{error}` message, and its status. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+export async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const headers = new Headers(init.headers);
+  if (token) headers.set('authorization', `Bearer ${token}`);
+  const res = await fetch(path, { ...init, headers });
+  const body = (await res.json().catch(() => null)) as unknown;
+  if (!res.ok) {
+    const error = (body as { error?: unknown } | null)?.error;
+    throw new ApiError(typeof error === 'string' ? error : `${path}: HTTP ${res.status}`, res.status);
+  }
+  return body as T;
+}
+
+export const getJson = <T>(path: string): Promise<T> => request<T>(path);
+
+export const postJson = <T>(path: string, body: unknown): Promise<T> =>
+  request<T>(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/** A URL for what cannot send a header (an event stream, a link): the token goes in the query. */
+export function withToken(path: string): string {
+  if (!token) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
+}

@@ -1,0 +1,56 @@
+import { ErrorMessage, Loading } from '../../components/states.tsx';
+import { href, type Route } from '../../route.ts';
+import type { ActiveCheckpoint, CheckpointSummary } from '../../types.ts';
+import { useApi } from '../../use-api.ts';
+import { MemoryOfNode } from './MemoryOfNode.tsx';
+
+/**
+ * The memory inspector: `#/memory/<run>/<node>`; without a run, the active checkpoint's. A node
+ * picker, the node's entries, the memory access log, and whether the backend answers.
+ */
+export function MemoryPage({ route }: { route: Route }) {
+  const active = useApi<ActiveCheckpoint>('/api/active-checkpoint');
+  const [givenRun, node = ''] = route.parts;
+  const run = givenRun ?? active.data?.id ?? null;
+  let body;
+  if (!givenRun && active.error) body = <ErrorMessage message={active.error} retry={active.reload} />;
+  else if (!givenRun && !active.data) body = <Loading what="the active checkpoint" />;
+  else if (run === null)
+    body = (
+      <p className="state empty">
+        No checkpoint is active: switch to one on <a href={href('experiments')}>Experiments</a>.
+      </p>
+    );
+  else body = <Inspector run={run} node={node} />;
+  return (
+    <section className="page">
+      <h1>Memory</h1>
+      {body}
+    </section>
+  );
+}
+
+function Inspector({ run, node }: { run: string; node: string }) {
+  const summary = useApi<CheckpointSummary>(`/api/checkpoint/${encodeURIComponent(run)}/summary?nodes=1`);
+  const nodes = summary.data?.nodes_list ?? [];
+  return (
+    <>
+      <div className="toolbar">
+        <label>
+          Node of {run}
+          <select value={node} onChange={(e) => (location.hash = href('memory', run, ...(e.target.value ? [e.target.value] : [])))}>
+            <option value="">every node</option>
+            {nodes.map((n) => (
+              <option key={n.id} value={n.id}>
+                {n.id}
+                {n.name ? ` · ${n.name}` : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {summary.error && <ErrorMessage message={summary.error} retry={summary.reload} />}
+      <MemoryOfNode run={run} node={node} />
+    </>
+  );
+}
