@@ -48,3 +48,6 @@ export function withToken(path: string): string {
   if (!token) return path;
   return `${path}${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
 }
+
+/** A multipart form (files and fields) to `path`. */
+export const postForm = <T>(path: string, form: FormData): Promise<T> => request<T>(path, { method: 'POST', body: form });
