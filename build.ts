@@ -1,7 +1,7 @@
 // Builds dist/svc: one executable with the workflow and every asset embedded.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { BunPlugin } from 'bun';
 import { toolManifestFile } from './src/skills/manifest.ts';
 
@@ -82,7 +82,7 @@ function recordStarts(dir: string): string[] {
   });
 }
 
-/** The embedded UI's budget: what a browser downloads on the first visit, gzipped. */
+/** The embedded UI's budget: every page's code and styles, gzipped. */
 const UI_BUDGET_KB = 400;
 
 /**
@@ -94,12 +94,11 @@ async function bundleUi(dir: string): Promise<void> {
     entrypoints: ['ui/index.html'],
     outdir: dir,
     target: 'browser',
+    // each page's code is its own chunk, fetched when the page is first opened (ui/src/pages/index.ts)
+    splitting: true,
     minify: true,
     // React's production build and JSX transform (the development ones are twice the size and warn)
     define: { 'process.env.NODE_ENV': '"production"' },
-    // the bundle has no import or export left: this keeps it a module when the compile reads it
-    // again, which would otherwise wrap it as CommonJS that nothing calls
-    footer: 'export {};',
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);
@@ -107,39 +106,43 @@ async function bundleUi(dir: string): Promise<void> {
   }
   let raw = 0;
   let gzipped = 0;
+  let first = 0;
   for (const out of result.outputs) {
     const bytes = new Uint8Array(await out.arrayBuffer());
+    const zipped = Bun.gzipSync(bytes).byteLength;
     raw += bytes.byteLength;
-    gzipped += Bun.gzipSync(bytes).byteLength;
+    gzipped += zipped;
+    if (out.kind !== 'chunk') first += zipped;
   }
   const kb = (n: number) => (n / 1024).toFixed(1);
-  console.error(`ui bundle: ${kb(raw)} KB, ${kb(gzipped)} KB gzipped (budget ${UI_BUDGET_KB} KB gzipped)`);
+  console.error(`ui bundle: ${kb(raw)} KB, ${kb(gzipped)} KB gzipped (budget ${UI_BUDGET_KB} KB gzipped); the first page ${kb(first)} KB gzipped`);
   if (gzipped > UI_BUDGET_KB * 1024) console.error(`ui bundle is over its budget of ${UI_BUDGET_KB} KB gzipped`);
 }
 
 /**
- * The server's import of ui/index.html answered with the page bundled by bundleUi. Bundled with
- * the server, the page's script would share chunks with the server's code (split for the server,
- * which breaks in a browser); bundled already, it needs nothing from them.
+ * The dashboard page's module (src/server/ui-page.ts) replaced by the files bundleUi wrote to
+ * `dir`, each embedded as it is: bundled again with the server, the page's chunks would be
+ * renamed behind the names its script preloads.
  */
 function builtUi(dir: string): BunPlugin {
   return {
     name: 'built-ui',
     setup(b) {
-      // the built page names its files relative to itself; it is read in place of ui/index.html
-      const fromUi = relative('ui', dir);
-      const page = resolve('ui', 'index.html').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-      b.onLoad({ filter: new RegExp(`^${page}$`) }, async () => ({
-        contents: (await Bun.file(join(dir, 'index.html')).text()).replace(/(src|href)="\.\//g, `$1="./${fromUi}/`),
-        loader: 'html',
-      }));
+      const module = resolve('src', 'server', 'ui-page.ts').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      b.onLoad({ filter: new RegExp(`^${module}$`) }, () => {
+        const names = readdirSync(dir);
+        const imports = names.map((name, i) => `import f${i} from ${JSON.stringify(resolve(dir, name))} with { type: 'file' };`);
+        const files = names.map((name, i) => `${JSON.stringify(name)}: f${i}`).join(', ');
+        return {
+          contents: `${imports.join('\n')}\nimport { embeddedPage } from ${JSON.stringify(resolve('src', 'server', 'ui-embedded.ts'))};\nexport const UI_ROUTES = embeddedPage({ ${files} });\n`,
+          loader: 'ts',
+        };
+      });
     },
   };
 }
 
-// inside the repository: the page's files are named relative to ui/ (see builtUi)
-mkdirSync('.cache', { recursive: true });
-const uiDir = mkdtempSync(join('.cache', 'ui-'));
+const uiDir = mkdtempSync(join(tmpdir(), 'svc-ui-'));
 try {
   await bundleUi(uiDir);
   await build(uiDir, null);

@@ -5,7 +5,7 @@ import { AccessLog } from './access-log.ts';
 import { createApp } from './app.ts';
 import type { ServerContext } from './context.ts';
 import { type Admission, admit, redactToken } from './gate.ts';
-import { STATIC_ROUTES } from './routes/static.ts';
+import { UI_ROUTES } from './ui-page.ts';
 
 export type Dashboard = { server: Server<undefined>; url: string; stop: () => Promise<void> };
 
@@ -48,7 +48,7 @@ export function startDashboard(ctx: ServerContext, opts: { host: string; port: n
     // Bun's longest: a compile may run 180 s before it answers; event streams send a heartbeat
     // every 15 s. Still, a connection that sends nothing is eventually closed.
     idleTimeout: 255,
-    routes: STATIC_ROUTES,
+    routes: UI_ROUTES,
     close: () => log.flush(),
   });
   ctx.resumeBenchJobs();

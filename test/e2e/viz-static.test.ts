@@ -49,10 +49,19 @@ async function checkDashboard(base: string): Promise<void> {
   expect(html).toContain('<title>svc dashboard</title>');
   expect(html).toContain('<div id="root"></div>');
   const { script, style } = assetsOf(html);
-  const js = await fetch(new URL(script, base));
-  expect(js.status).toBe(200);
-  expect(js.headers.get('content-type')).toMatch(/^(text|application)\/javascript/);
-  const code = await js.text();
+  // the entry script and every chunk of a page it loads later, each served with its name
+  const chunks = new Set([new URL(script, base).pathname]);
+  let code = '';
+  for (const path of chunks) {
+    const js = await fetch(new URL(path, base));
+    expect(js.status).toBe(200);
+    expect(js.headers.get('content-type')).toMatch(/^(text|application)\/javascript/);
+    expect(js.headers.get('cache-control')).toContain('immutable');
+    const text = await js.text();
+    code += text;
+    for (const [name] of text.matchAll(/chunk-[a-z0-9]+\.js/g)) chunks.add(`/${name}`);
+  }
+  expect(chunks.size).toBeGreaterThan(2);
   // the bundled React app of ui/src: follows the log and reads the state and the checkpoint list
   for (const s of ['/api/logs?stream=1', '/state', '/api/checkpoints', '/api/switch-checkpoint']) expect(code).toContain(s);
   const css = await fetch(new URL(style, base));

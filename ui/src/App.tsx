@@ -1,6 +1,7 @@
-import { useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Confirmations } from './components/Confirmations.tsx';
 import { Nav } from './components/Nav.tsx';
+import { Loading } from './components/states.tsx';
 import { DEFAULT_PAGE, PAGES } from './pages/index.ts';
 import { href, useRoute } from './route.ts';
 
@@ -21,7 +22,9 @@ export function App() {
       <main id="main" ref={main} tabIndex={-1}>
         <Confirmations />
         {page ? (
-          <page.component route={route} />
+          <Suspense fallback={<Loading what="the page" />}>
+            <page.component route={route} />
+          </Suspense>
         ) : (
           <section className="page">
             <h1>No such page</h1>

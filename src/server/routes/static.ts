@@ -1,34 +1,14 @@
-import type { Serve } from 'bun';
 import { Elysia } from 'elysia';
-import dashboard from '../../../ui/index.html';
 import memoryPage from '../../../ui/memory.html' with { type: 'text' };
 import { STATIC_ASSETS } from '../../../ui/static/assets.ts';
 import { BinaryFileError, locateSourceFile, readSourceText, renderSourcePage } from '../../core/checkpoint/source-view.ts';
 import { InputError, NotFoundError, oneLine } from '../../core/errors.ts';
 import { servedExperimentsDir } from '../../core/checkpoint/files-node.ts';
 import type { ServerContext } from '../context.ts';
+import { contentType } from '../content-type.ts';
 import { HttpError } from '../../http/response.ts';
 import { decodeUrlPart } from '../../http/url-part.ts';
 import { PathQuery } from '../../schema/dashboard-api.ts';
-
-/**
- * Routes Bun serves itself: the dashboard page, bundled from ui/ into the binary with its script
- * and stylesheet (Bun serves those at their hashed URLs). GET only, so that other methods on /
- * (a CORS preflight) still reach the app. Bun's route type does not list HTML bundles inside a
- * method map, hence the cast.
- */
-export const STATIC_ROUTES = { '/': { GET: dashboard } } as unknown as Serve.Routes<undefined, '/'>;
-
-const CONTENT_TYPES: Record<string, string> = {
-  svg: 'image/svg+xml',
-  js: 'text/javascript; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-  html: 'text/html; charset=utf-8',
-  json: 'application/json; charset=utf-8',
-  png: 'image/png',
-  ico: 'image/x-icon',
-  woff2: 'font/woff2',
-};
 
 /** The source viewer shows untrusted text: nothing on its page may load or run. */
 const SOURCE_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'";
@@ -40,7 +20,7 @@ export const staticRoutes = (ctx: ServerContext) =>
       const name = assetName(params['*']);
       const file = Object.hasOwn(STATIC_ASSETS, name) ? STATIC_ASSETS[name] : undefined;
       if (file === undefined) throw new NotFoundError(`no static asset '${name}'`);
-      return new Response(Bun.file(file), { headers: { 'content-type': CONTENT_TYPES[name.split('.').pop() ?? ''] ?? 'application/octet-stream' } });
+      return new Response(Bun.file(file), { headers: { 'content-type': contentType(name) } });
     })
     .get('/memory/*', () => new Response(memoryPage as unknown as string, { headers: { 'content-type': 'text/html; charset=utf-8' } }))
     .get(
