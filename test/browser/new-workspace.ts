@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_MODEL } from '../../scripts/record-demo.ts';
 import type { Workspace } from '../support/browser.ts';
@@ -31,13 +31,6 @@ export function wizardModelServer(): ModelServer {
   });
 }
 
-// the demo's settings, live: lineage off, no root choice, no paper search (as test/e2e/viz-launch-run.test.ts)
-const WORKFLOW = `llm: {backend: openai-compatible, model: ${DEMO_MODEL}}
-lineage_decision: {mode: "off"}
-root_idea_selection: {enabled: false}
-retrieval: {backend: scholar_b, endpoint: "http://127.0.0.1:9"}
-`;
-
 /**
  * An empty workspace served by `svc viz`, whose model is the scripted server: its OpenAI-compatible
  * face for the run and the goal conversation, its local-daemon face for the model list.
@@ -46,8 +39,7 @@ export async function serveWizardWorkspace(server: ModelServer): Promise<Workspa
   const dir = tempDir('svc-browser-new-');
   const checkpoints = join(dir, 'workspace', 'checkpoints');
   mkdirSync(checkpoints, { recursive: true });
-  writeFileSync(join(dir, 'workflow.yaml'), WORKFLOW);
-  const env = { SVC_ROOT: dir, LLM_API_BASE: `${server.url}/v1`, LOCALLLM_HOST: `127.0.0.1:${server.port}` };
+  const env = { SVC_BACKEND: 'openai-compatible', SVC_MODEL: DEMO_MODEL, LLM_API_BASE: `${server.url}/v1`, LOCALLLM_HOST: `127.0.0.1:${server.port}` };
   const viz = await startViz([checkpoints], { cwd: dir, env });
   return {
     dir,

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_EXPERIMENT, DEMO_MODEL } from '../../scripts/record-demo.ts';
@@ -154,7 +154,7 @@ describe.skipIf(noBrowser)('the New experiment wizard', () => {
     await page.getByLabel('Max nodes').fill('0');
     await openStep(page, 'Launch');
     refusals = ['400 POST /api/launch'];
-    await page.getByRole('button', { name: 'Launch' }).click();
+    await page.getByRole('button', { name: 'Launch', exact: true }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
     const expected = await ws!.viz.post('/api/launch', { experiment_md: GOAL, max_nodes: 0 });
@@ -193,14 +193,15 @@ describe.skipIf(noBrowser)('the New experiment wizard', () => {
     await page.getByLabel('Add files').setInputFiles({ name: 'seeds.txt', mimeType: 'text/plain', buffer: Buffer.from('7\n') });
     await page.getByRole('list', { name: 'Provided files' }).getByText('seeds.txt').waitFor();
     await openStep(page, 'Launch');
-    await page.getByRole('button', { name: 'Launch' }).click();
+    await page.getByRole('button', { name: 'Launch', exact: true }).click();
     await page.getByRole('heading', { name: 'Monitor', level: 1 }).waitFor();
     const [runId] = readdirSync(ws!.checkpoints);
     expect(new URL(page.url()).hash).toBe(`#/monitor/${runId}`);
     const ckpt = join(ws!.checkpoints, runId!);
     expect(readFileSync(join(ckpt, 'uploads', 'seeds.txt'), 'utf8')).toBe('7\n');
     expect(JSON.parse(readFileSync(join(ckpt, 'launch_config.json'), 'utf8'))).toMatchObject({ max_nodes: 1, max_depth: 1, parallel: 1, llm_model: DEMO_MODEL, llm_provider: 'openai-compatible' });
-    expect(existsSync(join(ws!.dir, 'workspace', 'staging'))).toBe(false);
+    // the launch took the staged files over
+    expect(readdirSync(join(ws!.dir, 'workspace', 'staging'))).toEqual([]);
     // the run goes on in its own process; Monitor shows the active run
     await page.getByText(runId!, { exact: true }).waitFor();
     let state: any;

@@ -2,6 +2,7 @@ import { type ChangeEvent, useState } from 'react';
 import { postForm, postJson } from '../../api.ts';
 import { fileSize } from '../../format.ts';
 import type { Draft } from './draft.ts';
+import { Field } from './Field.tsx';
 import type { UploadAnswer } from './types.ts';
 
 type Props = { draft: Draft; onChange: (change: Partial<Draft>) => void };
@@ -42,11 +43,9 @@ export function FilesStep({ draft, onChange }: Props) {
   };
   return (
     <div className="new-form">
-      <label>
-        Add files
-        <input type="file" multiple disabled={busy} onChange={(e) => void upload(e)} />
-        <span className="meta">{busy ? 'Uploading…' : 'A file of the same name replaces the earlier one.'}</span>
-      </label>
+      <Field label="Add files" help={busy ? 'Uploading…' : 'A file of the same name replaces the earlier one.'}>
+        {(control) => <input {...control} type="file" multiple disabled={busy} onChange={(e) => void upload(e)} />}
+      </Field>
       {error && (
         <p className="notice error" role="alert">
           {error}

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { ErrorMessage, Loading } from '../../components/states.tsx';
 import { useApi } from '../../use-api.ts';
 import type { Draft } from './draft.ts';
+import { Field } from './Field.tsx';
 import type { ModelCatalogue } from './types.ts';
 
 type Props = { draft: Draft; onChange: (change: Partial<Draft>) => void };
@@ -40,18 +41,18 @@ export function ModelStep({ draft, onChange }: Props) {
           Configured: <strong>{run.backend}</strong> / <strong>{run.model}</strong> ({run.why}).
         </p>
       )}
-      <label>
-        Provider
-        <select value={draft.provider} onChange={(e) => onChange({ provider: e.target.value, model: '' })}>
-          <option value="">as configured{run ? ` (${run.backend})` : ''}</option>
-          {choices.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.label}
-            </option>
-          ))}
-        </select>
-        {provider && <span className="meta">{provider.note}</span>}
-      </label>
+      <Field label="Provider" help={provider?.note}>
+        {(control) => (
+          <select {...control} value={draft.provider} onChange={(e) => onChange({ provider: e.target.value, model: '' })}>
+            <option value="">as configured{run ? ` (${run.backend})` : ''}</option>
+            {choices.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.label}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
       {known.length > 0 && known.length <= MAX_LISTED && (
         <fieldset className="new-models">
           <legend>Models of {provider?.label}</legend>
@@ -63,16 +64,23 @@ export function ModelStep({ draft, onChange }: Props) {
           ))}
         </fieldset>
       )}
-      <label>
-        Model
-        <input list={listId} value={draft.model} placeholder={run ? `as configured (${run.model})` : 'as configured'} onChange={(e) => onChange({ model: e.target.value })} />
-        <datalist id={listId}>
-          {known.map((m) => (
-            <option key={m} value={m} />
-          ))}
-        </datalist>
-        <span className="meta">{known.length === 0 ? 'type the model id the provider serves' : known.length <= MAX_LISTED ? 'pick one above or type another id' : `type to search its ${known.length} models`}</span>
-      </label>
+      <Field label="Model" help={modelHelp(known.length)}>
+        {(control) => (
+          <>
+            <input {...control} list={listId} value={draft.model} placeholder={run ? `as configured (${run.model})` : 'as configured'} onChange={(e) => onChange({ model: e.target.value })} />
+            <datalist id={listId}>
+              {known.map((m) => (
+                <option key={m} value={m} />
+              ))}
+            </datalist>
+          </>
+        )}
+      </Field>
     </div>
   );
+}
+
+function modelHelp(known: number): string {
+  if (known === 0) return 'type the model id the provider serves';
+  return known <= MAX_LISTED ? 'pick one above or type another id' : `type to search its ${known} models`;
 }

@@ -1,6 +1,7 @@
 import { ErrorMessage, Loading } from '../../components/states.tsx';
-import { useApi } from '../../use-api.ts';
+import { type Loaded, useApi } from '../../use-api.ts';
 import type { Draft } from './draft.ts';
+import { Field } from './Field.tsx';
 import type { ContainerInfo, SchedulerDetection, SlurmPartition } from './types.ts';
 
 type Props = { draft: Draft; onChange: (change: Partial<Draft>) => void };
@@ -20,24 +21,27 @@ export function ResourcesStep({ draft, onChange }: Props) {
     <div className="new-form">
       {detected.error && <ErrorMessage message={detected.error} retry={detected.reload} />}
       {!detected.data && !detected.error && <Loading what="the schedulers of this machine" />}
-      <label>
-        Executor
-        <select value={draft.executor} onChange={(e) => onChange({ executor: e.target.value })}>
-          <option value="">as configured</option>
-          {EXECUTORS.map((x) => (
-            <option key={x.id} value={x.id}>
-              {x.label}
-              {detected.data && !found(x.id) ? ' (not found here)' : ''}
-            </option>
-          ))}
-        </select>
-        {detected.data && (
-          <span className="meta">
-            Found here: {EXECUTORS.filter((x) => found(x.id)).map((x) => x.label).join(', ')}
-            {detected.data.slurm.error ? ` (Slurm: ${detected.data.slurm.error})` : ''}
-          </span>
+      <Field
+        label="Executor"
+        help={
+          detected.data &&
+          `Found here: ${EXECUTORS.filter((x) => found(x.id))
+            .map((x) => x.label)
+            .join(', ')}${detected.data.slurm.error ? ` (Slurm: ${detected.data.slurm.error})` : ''}`
+        }
+      >
+        {(control) => (
+          <select {...control} value={draft.executor} onChange={(e) => onChange({ executor: e.target.value })}>
+            <option value="">as configured</option>
+            {EXECUTORS.map((x) => (
+              <option key={x.id} value={x.id}>
+                {x.label}
+                {detected.data && !found(x.id) ? ' (not found here)' : ''}
+              </option>
+            ))}
+          </select>
         )}
-      </label>
+      </Field>
       {draft.executor === 'slurm' && <PartitionChoice partition={draft.partition} onChange={(partition) => onChange({ partition })} />}
       <ContainerChoice image={draft.container_image} onChange={(container_image) => onChange({ container_image })} />
     </div>
@@ -50,36 +54,42 @@ function PartitionChoice({ partition, onChange }: { partition: string; onChange:
   if (!list.data) return <Loading what="the Slurm partitions" />;
   const fallback = list.data.partitions.find((p) => p.default)?.name;
   return (
-    <label>
-      Partition
-      <select value={partition} onChange={(e) => onChange(e.target.value)}>
-        <option value="">as configured{fallback ? ` (the cluster's default: ${fallback})` : ''}</option>
-        {list.data.partitions.map((p) => (
-          <option key={p.name} value={p.name}>
-            {p.name}: {p.available}, {p.nodes} nodes, limit {p.timelimit}
-            {p.gres.length > 0 ? `, ${p.gres.join(' ')}` : ''}
-          </option>
-        ))}
-      </select>
-      {list.data.partitions.length === 0 && <span className="meta">The controller reports no partitions.</span>}
-    </label>
+    <Field label="Partition" help={list.data.partitions.length === 0 ? 'The controller reports no partitions.' : undefined}>
+      {(control) => (
+        <select {...control} value={partition} onChange={(e) => onChange(e.target.value)}>
+          <option value="">as configured{fallback ? ` (the cluster's default: ${fallback})` : ''}</option>
+          {list.data?.partitions.map((p) => (
+            <option key={p.name} value={p.name}>
+              {p.name}: {p.available}, {p.nodes} nodes, limit {p.timelimit}
+              {p.gres.length > 0 ? `, ${p.gres.join(' ')}` : ''}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }
 
 function ContainerChoice({ image, onChange }: { image: string; onChange: (image: string) => void }) {
   const info = useApi<ContainerInfo>('/api/container/info');
   return (
-    <label>
-      Container image
-      <input value={image} placeholder={info.data?.image ? `as configured (${info.data.image})` : 'none: commands run without a container'} onChange={(e) => onChange(e.target.value)} />
-      {info.error && <span className="error-text">{info.error}</span>}
-      {info.loading && !info.data && <span className="meta">Probing the container runtimes…</span>}
-      {info.data && (
-        <span className="meta">
-          Mode {info.data.mode}; runtime: {info.data.runtime ? `${info.data.runtime}${info.data.version ? ` (${info.data.version})` : ''}` : 'none usable'}
-          {info.data.error ? `: ${info.data.error}` : ''}
-        </span>
+    <Field label="Container image" help={<ContainerNote info={info} />}>
+      {(control) => (
+        <input {...control} value={image} placeholder={info.data?.image ? `as configured (${info.data.image})` : 'none: commands run without a container'} onChange={(e) => onChange(e.target.value)} />
       )}
-    </label>
+    </Field>
+  );
+}
+
+/** What the container probe found: the runtime the mode selects, or why there is none. */
+function ContainerNote({ info }: { info: Loaded<ContainerInfo> }) {
+  if (info.error) return <span className="error-text">{info.error}</span>;
+  if (!info.data) return <>Probing the container runtimes…</>;
+  const { mode, runtime, version, error } = info.data;
+  return (
+    <>
+      Mode {mode}; runtime: {runtime ? `${runtime}${version ? ` (${version})` : ''}` : 'none usable'}
+      {error ? `: ${error}` : ''}
+    </>
   );
 }

@@ -1,6 +1,7 @@
 import { ErrorMessage, Loading } from '../../components/states.tsx';
 import { useApi } from '../../use-api.ts';
 import type { Draft } from './draft.ts';
+import { Field } from './Field.tsx';
 import type { Profiles } from './types.ts';
 
 type Props = { draft: Draft; onChange: (change: Partial<Draft>) => void };
@@ -21,38 +22,41 @@ const FIELDS = [
 /** How far the search goes: a profile (a set of defaults) and the node, depth and worker caps. */
 export function ScopeStep({ draft, onChange }: Props) {
   const profiles = useApi<Profiles>('/api/profiles');
+  const data = profiles.data;
   if (profiles.error) return <ErrorMessage message={profiles.error} retry={profiles.reload} />;
-  if (!profiles.data) return <Loading what="the profiles" />;
-  const chosen = draft.profile || profiles.data.selected || '';
+  if (!data) return <Loading what="the profiles" />;
+  const chosen = draft.profile || data.selected || '';
   return (
     <div className="new-form">
-      <label>
-        Profile
-        <select value={draft.profile} onChange={(e) => onChange({ profile: e.target.value })}>
-          <option value="">{profiles.data.selected ? `as saved in the settings (${profiles.data.selected})` : 'none: the workflow decides'}</option>
-          {profiles.data.profiles.map((p) => (
-            <option key={p.name} value={p.name}>
-              {p.name}: {Object.entries(p.values).map(([k, v]) => `${k} ${v}`).join(', ')}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Field label="Profile">
+        {(control) => (
+          <select {...control} value={draft.profile} onChange={(e) => onChange({ profile: e.target.value })}>
+            <option value="">{data.selected ? `as saved in the settings (${data.selected})` : 'none: the workflow decides'}</option>
+            {data.profiles.map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.name}: {Object.entries(p.values).map(([k, v]) => `${k} ${v}`).join(', ')}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
       {FIELDS.map((f) => {
-        const fromProfile = chosen ? profileValue(profiles.data, chosen, f.key) : null;
+        const fromProfile = chosen ? profileValue(data, chosen, f.key) : null;
         return (
-          <label key={f.key}>
-            {f.label}
-            <input
-              type="number"
-              min={1}
-              step={1}
-              inputMode="numeric"
-              value={draft[f.key]}
-              placeholder={fromProfile ? `${fromProfile} (profile ${chosen})` : 'configuration default'}
-              onChange={(e) => onChange({ [f.key]: e.target.value })}
-            />
-            <span className="meta">{f.help}; empty: {fromProfile ? `the profile's ${fromProfile}` : 'as configured'}</span>
-          </label>
+          <Field key={f.key} label={f.label} help={`${f.help}; empty: ${fromProfile ? `the profile's ${fromProfile}` : 'as configured'}`}>
+            {(control) => (
+              <input
+                {...control}
+                type="number"
+                min={1}
+                step={1}
+                inputMode="numeric"
+                value={draft[f.key]}
+                placeholder={fromProfile ? `${fromProfile} (profile ${chosen})` : 'configuration default'}
+                onChange={(e) => onChange({ [f.key]: e.target.value })}
+              />
+            )}
+          </Field>
         );
       })}
       <p className="meta">The smallest scope (1 node, depth 1, 1 worker) is a quick check that the goal and the model work.</p>
