@@ -35,11 +35,11 @@ export function wizardModelServer(): ModelServer {
  * An empty workspace served by `svc viz`, whose model is the scripted server: its OpenAI-compatible
  * face for the run and the goal conversation, its local-daemon face for the model list.
  */
-export async function serveWizardWorkspace(server: ModelServer): Promise<Workspace> {
+export async function serveWizardWorkspace(server: ModelServer, extraEnv: Record<string, string> = {}): Promise<Workspace> {
   const dir = tempDir('svc-browser-new-');
   const checkpoints = join(dir, 'workspace', 'checkpoints');
   mkdirSync(checkpoints, { recursive: true });
-  const env = { SVC_BACKEND: 'openai-compatible', SVC_MODEL: DEMO_MODEL, LLM_API_BASE: `${server.url}/v1`, LOCALLLM_HOST: `127.0.0.1:${server.port}` };
+  const env = { SVC_BACKEND: 'openai-compatible', SVC_MODEL: DEMO_MODEL, LLM_API_BASE: `${server.url}/v1`, LOCALLLM_HOST: `127.0.0.1:${server.port}`, ...extraEnv };
   const viz = await startViz([checkpoints], { cwd: dir, env });
   return {
     dir,

@@ -169,6 +169,23 @@ describe.skipIf(noBrowser)('the New experiment wizard', () => {
     expect(readdirSync(ws!.checkpoints)).toEqual([]);
   });
 
+  test("with SVC_GUI_TOKEN set, the wizard's calls carry the token: models, the goal conversation and an upload", async () => {
+    ws = await serveWizardWorkspace(server, { SVC_GUI_TOKEN: 'wizard-test-token' });
+    expect((await ws.viz.get('/api/models')).status).toBe(401);
+    tab = await openTab(browser, ws.viz.base, '#token=wizard-test-token');
+    const page = tab.page;
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'New experiment' }).click();
+    await page.getByLabel('Goal (Markdown)').fill(GOAL);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByText(CHAT_REPLY).waitFor();
+    await openStep(page, 'Model');
+    await page.getByLabel('Provider').selectOption({ label: 'local model daemon' });
+    await page.getByRole('radio', { name: 'qwen3:4b' }).waitFor();
+    await openStep(page, 'Files');
+    await page.getByLabel('Add files').setInputFiles({ name: 'data.csv', mimeType: 'text/csv', buffer: Buffer.from('1\n') });
+    await page.getByRole('list', { name: 'Provided files' }).getByText('data.csv').waitFor();
+  });
+
   test.skipIf(lacks('slurm'))("the Slurm executor offers the real cluster's partitions", async () => {
     const page = await wizard();
     const real = await ws!.viz.get('/api/slurm/partitions');
