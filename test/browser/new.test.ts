@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_EXPERIMENT, DEMO_MODEL } from '../../scripts/record-demo.ts';
 import { horizontalOverflow, launchBrowser, NARROW, openTab, screenshot, seriousViolations, type Tab, WIDE, type Workspace } from '../support/browser.ts';
+import { writeCheckpoint } from '../support/checkpoint.ts';
 import { lacks } from '../support/components.ts';
 import type { ModelServer } from '../support/model-server.ts';
 import { CHAT_REPLY, LISTED_MODELS, REFINED_GOAL, serveWizardWorkspace, wizardModelServer } from './new-workspace.ts';
@@ -101,6 +102,18 @@ describe.skipIf(noBrowser)('the New experiment wizard', () => {
     await page.getByRole('region', { name: 'Preview of the goal' }).getByRole('heading', { name: 'Sorting' }).waitFor();
     expect(await page.getByLabel('Goal (Markdown)').inputValue()).toBe(GOAL);
     expect(await page.getByRole('region', { name: 'Preview of the goal' }).getByText('Metric: comparisons').isVisible()).toBe(true);
+  });
+
+  test("an earlier run's goal fills the editor", async () => {
+    ws = await serveWizardWorkspace(server);
+    const earlier = writeCheckpoint(ws.checkpoints, { runId: '20261101100000_baseline', nodes: 2 });
+    writeFileSync(join(earlier, 'experiment.md'), GOAL);
+    tab = await openTab(browser, ws.viz.base, '#/new');
+    const page = tab.page;
+    await page.getByLabel('Start from an earlier run').selectOption('20261101100000_baseline');
+    await page.getByRole('button', { name: 'Use its goal' }).click();
+    await page.getByRole('region', { name: 'Preview of the goal' }).getByRole('heading', { name: 'Sorting' }).waitFor();
+    expect(await page.getByLabel('Goal (Markdown)').inputValue()).toBe(GOAL);
   });
 
   test("the goal conversation: the model's answer and proposed goal are shown, and accepting puts the goal in the editor", async () => {

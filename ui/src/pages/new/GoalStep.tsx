@@ -1,10 +1,11 @@
 import { type ChangeEvent, useId, useState } from 'react';
 import { Markdown } from '../../components/Markdown.tsx';
+import { EarlierGoal } from './EarlierGoal.tsx';
 import { GoalChat } from './GoalChat.tsx';
 
 type Props = { goal: string; onChange: (goal: string) => void };
 
-/** The goal in Markdown: written here, read from a file, or refined with the model; previewed as it will read. */
+/** The goal in Markdown: written here, read from a file or an earlier run, or refined with the model; previewed as it will read. */
 export function GoalStep({ goal, onChange }: Props) {
   const editorId = useId();
   const [fileError, setFileError] = useState<string | null>(null);
@@ -26,6 +27,7 @@ export function GoalStep({ goal, onChange }: Props) {
           Open a Markdown file
           <input type="file" accept=".md,.markdown,.txt,text/markdown,text/plain" onChange={(e) => void openFile(e)} />
         </label>
+        <EarlierGoal onLoad={onChange} />
       </div>
       {fileError && (
         <p className="notice error" role="alert">
