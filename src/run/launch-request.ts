@@ -3,22 +3,22 @@ import { InputError } from '../core/errors.ts';
 import { isMapping } from '../core/values.ts';
 import { BACKENDS } from '../llm/route.ts';
 import { fieldProblems } from '../schema/check.ts';
-import { LaunchBody } from '../schema/launch.ts';
+import { DashboardLaunchBody } from '../schema/launch.ts';
 
 /** The body of POST /api/launch, checked. Absent choices stay absent: the configuration decides them. */
-export type LaunchRequest = LaunchBody;
+export type LaunchRequest = DashboardLaunchBody;
 
 /** Provider names the model layer accepts besides its canonical backends. */
 const PROVIDER_ALIASES = ['openai', 'anthropic', 'ollama', 'vllm'];
 const PROVIDERS: readonly string[] = [...BACKENDS, ...PROVIDER_ALIASES];
 
 /**
- * Checks a launch body (src/schema/launch.ts). Every bad field is named in one message, so a client
+ * Checks a launch body (DashboardLaunchBody in src/schema/launch.ts). Every bad field is named in one message, so a client
  * fixes them all at once: a missing or empty experiment_md, a wrong type or value, and any field
  * the endpoint does not know.
  */
 export function parseLaunchRequest(body: unknown): LaunchRequest {
-  return parseRunRequest(LaunchBody, body, 'launch request') as LaunchRequest;
+  return parseRunRequest(DashboardLaunchBody, body, 'launch request') as LaunchRequest;
 }
 
 /** A run request against its schema: provider and model read as the model layer names them (trimmed, the provider in lower case). */

@@ -7,7 +7,7 @@ import type { LaunchRequest } from './launch-request.ts';
  * The variables through which a launcher hands its choices to `svc run` / `svc resume`: choices
  * travel in the child's environment, never on its command line (where `ps` shows them to everyone).
  */
-export function requestEnv(req: Omit<LaunchRequest, 'experiment_md'>): Record<string, string> {
+export function requestEnv(req: Omit<LaunchRequest, 'experiment_md' | 'staging'>): Record<string, string> {
   const env: Record<string, string> = {};
   if (req.model !== undefined) env.SVC_MODEL = req.model;
   if (req.provider !== undefined) env.SVC_BACKEND = req.provider;
@@ -15,6 +15,9 @@ export function requestEnv(req: Omit<LaunchRequest, 'experiment_md'>): Record<st
   if (req.max_depth !== undefined) env.SVC_MAX_DEPTH = String(req.max_depth);
   if (req.workers !== undefined) env.SVC_PARALLEL = String(req.workers);
   if (req.profile !== undefined) env.SVC_PROFILE = req.profile;
+  if (req.executor !== undefined) env.SVC_EXECUTOR = req.executor;
+  if (req.partition !== undefined) env.SVC_SLURM_PARTITION = req.partition;
+  if (req.container_image !== undefined) env.SVC_CONTAINER_IMAGE = req.container_image;
   return env;
 }
 

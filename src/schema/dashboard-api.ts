@@ -118,7 +118,9 @@ export const LogQuery = T.Object(
 );
 
 /** POST /api/upload/delete */
-export const UploadDeleteBody = T.Object({ name: T.String() }, OPEN);
+export const UploadDeleteBody = T.Object({ name: T.String(), staging: T.Optional(T.String()) }, OPEN);
+/** POST /api/upload: `staging` keeps the files for a run not launched yet (core/checkpoint/upload-staging.ts) */
+export const UploadQuery = T.Object({ staging: T.Optional(T.String()) }, QUERY);
 
 /** GET /api/experiment-detail: the experiment file of a checkpoint directory or Markdown file (`path`), a checkpoint (`id`), or the active one */
 export const ExperimentQuery = T.Object({ id: T.Optional(T.String()), path: T.Optional(T.String()) }, QUERY);

@@ -1,6 +1,9 @@
 import { type Static, Type as T } from '@sinclair/typebox';
 import { PROFILE_NAMES } from '../core/config/profiles.ts';
 
+/** Where node commands can run (the executor setting's choices). */
+export const EXECUTORS = ['local', 'slurm', 'pbs', 'lsf'] as const;
+
 /** Large enough for any real run; a larger number is a typo, and would only be cut by the run. */
 const MAX_COUNT = 100_000;
 /** A model or provider id longer than this is no id. */
@@ -43,3 +46,19 @@ export const SubExperimentBody = T.Object({
   inherit_idea_index: T.Optional(T.Union([T.Integer({ minimum: 0 }), T.Null()], { description: 'a whole number of at least 0' })),
 });
 export type SubExperimentBody = Static<typeof SubExperimentBody>;
+
+/** A name on one line, as a partition or an image reference is. */
+const OneLine = (what: string) => T.String({ pattern: '^[^\\u0000-\\u001f]*\\S[^\\u0000-\\u001f]*$', maxLength: 1000, description: `a non-empty ${what} on one line` });
+
+/**
+ * POST /api/launch from the dashboard: the run request, where its node commands run (ARI's field
+ * names `partition`, `container_image`), and the staging id its provided files were uploaded under.
+ */
+export const DashboardLaunchBody = T.Object({
+  ...LaunchBody.properties,
+  executor: T.Optional(T.Union(EXECUTORS.map((e) => T.Literal(e)), { description: `one of ${EXECUTORS.join(', ')}` })),
+  partition: T.Optional(OneLine('partition name')),
+  container_image: T.Optional(OneLine('image reference')),
+  staging: T.Optional(T.String({ pattern: '^[A-Za-z0-9_-]{8,64}$', description: 'the staging id the files were uploaded under (8 to 64 letters, digits, _ or -)' })),
+});
+export type DashboardLaunchBody = Static<typeof DashboardLaunchBody>;

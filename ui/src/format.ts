@@ -17,3 +17,13 @@ export function when(iso: string): string {
 export function epochSeconds(ts: number | undefined): string {
   return ts === undefined ? '–' : seconds.format(new Date(ts * 1000));
 }
+
+/** A file's size in B, KB, MB or GB (powers of 1024). */
+export function fileSize(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let v = n / 1024;
+  let i = 0;
+  for (; v >= 1024 && i < units.length - 1; i++) v /= 1024;
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}

@@ -1,22 +1,32 @@
 import { Elysia } from 'elysia';
+import { stagingDir } from '../../core/checkpoint/upload-staging.ts';
 import { deleteUpload, saveUploads, type UploadedFile } from '../../core/checkpoint/uploads.ts';
 import type { ServerContext } from '../context.ts';
 import { UPLOAD_LIMIT_BYTES } from '../limits.ts';
-import { UploadDeleteBody } from '../../schema/dashboard-api.ts';
+import { UploadDeleteBody, UploadQuery } from '../../schema/dashboard-api.ts';
 
-/** Uploads: files a researcher gives the active checkpoint, in its uploads/ directory. */
+/**
+ * Uploads: files a researcher gives the active checkpoint, in its uploads/ directory; with
+ * `staging`, files for a run not launched yet, which the launch naming that id takes over.
+ */
 export const uploadRoutes = (ctx: ServerContext) =>
   new Elysia({ name: 'uploads' })
     .post(
       '/api/upload',
-      async ({ body }) => {
-        const dir = ctx.requireActive();
+      async ({ body, query }) => {
+        const dir = uploadTarget(ctx, query.staging);
         return { ok: true, files: await saveUploads(dir, formFiles(body as FormData), UPLOAD_LIMIT_BYTES) };
       },
+      { query: UploadQuery },
     )
-    .post('/api/upload/delete', ({ body }) => ({ ok: true, ...deleteUpload(ctx.requireActive(), body.name) }), {
+    .post('/api/upload/delete', ({ body }) => ({ ok: true, ...deleteUpload(uploadTarget(ctx, body.staging), body.name) }), {
       body: UploadDeleteBody,
     });
+
+/** The directory whose uploads/ a request means: the staging id's, else the active checkpoint. */
+function uploadTarget(ctx: ServerContext, staging: string | undefined): string {
+  return staging === undefined ? ctx.requireActive() : stagingDir(ctx.workspaceRoot, staging);
+}
 
 /** Every file field of the multipart/form-data body (read by httpApp, limits.ts), whatever the field is called. */
 function formFiles(form: FormData): UploadedFile[] {
