@@ -17,3 +17,11 @@ export function when(iso: string): string {
 export function epochSeconds(ts: number | undefined): string {
   return ts === undefined ? '–' : seconds.format(new Date(ts * 1000));
 }
+
+/** A span of seconds in the largest units that matter: `12 h 5 min`, `5 min`, `40 s`. */
+export function duration(sec: number): string {
+  const h = Math.floor(sec / 3600);
+  const m = Math.floor((sec % 3600) / 60);
+  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
+  return m > 0 ? `${m} min` : `${Math.round(sec)} s`;
+}
