@@ -19,16 +19,33 @@ export const PAPERS = { withPdf: ['alpha-2024', 'beta-2025'], withoutPdf: ['gamm
 /** The paper a job is run on: the demo's Shell-sort paper as a real PDF, as the worker reads it. */
 export const SHELL_SORT = 'shell-sort';
 
-export type BenchServices = { arxiv: ArxivServer; model: ModelServer; env: Record<string, string>; stop: () => void };
+export type BenchServices = {
+  arxiv: ArxivServer;
+  model: ModelServer;
+  env: Record<string, string>;
+  /** lets the judge answer: until then a job waits in its grade stage */
+  releaseJudge: () => void;
+  stop: () => void;
+};
 
-/** The local arXiv server and the scripted model server, and the environment that points viz at them and at `<root>/registry`. */
-export function benchServices(root: string): BenchServices {
+/**
+ * The local arXiv server and the scripted model server, and the environment that points viz at
+ * them and at `<root>/registry`. `holdJudge`: the judge answers only once released, so a test sees
+ * a job running with the lines of its first stages logged; `silent`: the model never answers, so a
+ * job stays running in its first stage.
+ */
+export function benchServices(root: string, { holdJudge = false, silent = false } = {}): BenchServices {
   const arxiv = startArxivServer();
+  let releaseJudge = () => {};
+  const judgeMay = holdJudge ? new Promise<void>((resolve) => (releaseJudge = resolve)) : Promise.resolve();
   const model = startModelServer([], {
-    respond: (b) => {
+    respond: async (b) => {
+      if (silent) return { text: '{}', delayMs: 120_000 };
       const body = b as OpenAIChatRequest;
+      const prompt = promptName(body) ?? '';
       // the rubric stage comes first in a job and its run directory exists by then: the agent finds the paper's code there
-      if (promptName(body)?.startsWith('replicate/rubric')) seedShellSortRuns(join(root, 'registry'));
+      if (prompt.startsWith('replicate/rubric')) seedShellSortRuns(join(root, 'registry'));
+      if (prompt === 'grading/judge_leaf') await judgeMay;
       return researcherReply(body);
     },
   });
@@ -44,7 +61,7 @@ export function benchServices(root: string): BenchServices {
     SVC_MODEL_JUDGE: 'judge-model',
     SVC_LLM_MAX_RETRIES: '0',
   };
-  return { arxiv, model, env, stop: () => (arxiv.stop(), model.stop()) };
+  return { arxiv, model, env, releaseJudge: () => releaseJudge(), stop: () => (arxiv.stop(), model.stop()) };
 }
 
 /** The registry at `<root>/registry`: the generated papers, and with `shellSort` the demo paper as a real PDF. */

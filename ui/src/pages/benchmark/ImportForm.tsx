@@ -136,17 +136,17 @@ export function ImportForm({ onImported }: { onImported: (p: Paper) => void }) {
             <input type="file" accept="application/pdf,.pdf" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
           </label>
         ) : (
-          <label className="bench-wide">
-            {SOURCE_LABELS[sourceType]}
-            <span className="bench-inline">
+          <div className="bench-wide bench-inline">
+            <label>
+              {SOURCE_LABELS[sourceType]}
               <input value={source} onChange={(e) => setSource(e.target.value)} placeholder={sourceType === 'arxiv' ? '2404.14193' : sourceType === 'doi' ? '10.1000/xyz123' : '/home/me/paper.pdf'} />
-              {sourceType === 'arxiv' && (
-                <button type="button" disabled={busy || source.trim() === ''} onClick={() => void run(async () => void (await lookUp()))}>
-                  Look up
-                </button>
-              )}
-            </span>
-          </label>
+            </label>
+            {sourceType === 'arxiv' && (
+              <button type="button" disabled={busy || source.trim() === ''} onClick={() => void run(async () => void (await lookUp()))}>
+                Look up
+              </button>
+            )}
+          </div>
         )}
         <label>
           Paper id (optional)
