@@ -247,6 +247,7 @@ describe.skipIf(noBrowser)('the Benchmark page', () => {
     expect(dry.estimated_cost.breakdown.reproduce.wall_time_sec).toBe(120);
     await page.getByText(`1 paper: 8 min of jobs, $${dry.estimated_total_cost_usd.toFixed(2)} of model calls in all.`).waitFor();
     await fits(page);
+    await screenshot(page, 'benchmark-run-1280');
 
     await page.getByRole('button', { name: 'Start 1 job' }).click();
     await page.waitForURL(/#\/benchmark\/jobs\/[0-9a-f]{32}$/);
@@ -292,7 +293,7 @@ describe.skipIf(noBrowser)('the Benchmark page', () => {
       await screenshot(page, `benchmark-job-${size.width}`);
       for (const section of ['Papers', 'Run', 'Jobs']) {
         await page.getByRole('link', { name: section, exact: true }).click();
-        await page.locator('.bench-sections a[aria-current="page"]', { hasText: section }).waitFor();
+        await page.locator('.bench-sections a[aria-current="true"]', { hasText: section }).waitFor();
         if (section === 'Jobs') expect(await cell(page, id, 'Status').textContent()).toBe('completed');
         await fits(page, { axe: section === 'Jobs' && size === NARROW });
       }

@@ -31,8 +31,9 @@ export function BenchmarkPage({ route }: { route: Route }) {
     <section className="page bench">
       <h1>Benchmark</h1>
       <nav className="bench-sections" aria-label="Benchmark sections">
+        {/* 'true', not 'page': the page is Benchmark, the navigation's current link; a section is a part of it */}
         {SECTIONS.map((s) => (
-          <a key={s.id} href={href('benchmark', s.id)} aria-current={s.id === section ? 'page' : undefined}>
+          <a key={s.id} href={href('benchmark', s.id)} aria-current={s.id === section ? 'true' : undefined}>
             {s.label}
           </a>
         ))}
