@@ -235,6 +235,17 @@ describe.skipIf(noBrowser)('the Benchmark page', () => {
     expect(await cell(page, id, 'Status').textContent()).toBe('running');
   });
 
+  test('an unknown job shows the API\'s message, once, and no log', async () => {
+    const page = await bench('#/benchmark/jobs/no-such-job');
+    refusals = ['404 GET /api/bench/run/no-such-job', '404 GET /api/bench/run/no-such-job/logs'];
+    const expected = (await ws!.viz.get('/api/bench/run/no-such-job')).body.error as string;
+    await page.getByRole('alert').filter({ hasText: expected }).waitFor();
+    await page.getByText('The log stream was refused: the job may not exist.').waitFor();
+    expect(await page.locator('.bench-log-state').textContent()).toBe('');
+    // no second try unasked
+    await page.waitForTimeout(2500);
+  });
+
   test('runs a job with the token set: the estimate from the API, the live log over the event stream, the result, the audit report links; every section fits both widths', async () => {
     const token = 'bench-s3cret';
     const page = await bench('#/benchmark/run', { shellSort: true, holdJudge: true, token });

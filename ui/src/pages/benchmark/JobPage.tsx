@@ -21,7 +21,8 @@ export function JobPage({ jobId }: { jobId: string }) {
   const job = snapshot.data;
   const log = useJobLog(jobId);
   const { reload } = snapshot;
-  useEffect(() => setFinished(ended(job)), [job]);
+  // a job that ended changes no more; one that cannot be read is not asked for again unasked (Try again does)
+  useEffect(() => setFinished(ended(job) || (!job && snapshot.error !== null)), [job, snapshot.error]);
   // the stream says the job ended before the next poll does
   useEffect(() => {
     if (log.done) reload();

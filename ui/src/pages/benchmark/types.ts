@@ -33,7 +33,7 @@ export type PapersAnswer = { papers: Paper[] };
 /** An import refused: a duplicate carries the paper it clashes with. */
 export type ImportRefusal = { error: string; existing?: Paper };
 
-export type Preprint = { arxiv_id: string; title: string; authors: string[]; year: number | null; license: string; pdf_url: string; abs_url: string };
+export type Preprint = { title: string; authors: string[]; year: number | null; license: string };
 
 export type Uploaded = { ok: true; files: { name: string; path: string; size: number }[] };
 
@@ -55,7 +55,6 @@ export type Job = {
   ended_at: string | null;
   configs: { rubric: Record<string, unknown>; reproduce: Record<string, unknown>; judge: Record<string, unknown> };
   error: string | null;
-  log_count: number;
 };
 
 export type JobsAnswer = { jobs: Job[] };
@@ -77,6 +76,6 @@ export type Grade = {
   degraded_reason?: string;
 };
 
-export type JobResults = { paper_id: string; run_dir: string; ors_score: number; leaves: number; grade: Grade | null; reproduce_run: { exit_code?: number; timed_out?: boolean; wall_time_sec?: number; error?: string } | null };
+export type JobResults = { run_dir: string; ors_score: number; leaves: number; grade: Grade | null; reproduce_run: { exit_code?: number; timed_out?: boolean; wall_time_sec?: number; error?: string } | null };
 
-export type Report = { status: 'ok' | 'partial'; download_urls: Record<string, string>; problems?: Record<string, string>; harvest: { ors_score: number; leaves_total: number; leaves_passed: number } };
+export type Report = { download_urls: Record<string, string>; problems?: Record<string, string> };
