@@ -18,9 +18,9 @@ export type GateOptions = { token: Buffer | null; origins: ReadonlySet<string> }
 const isPublic = (pathname: string) => pathname === '/' || pathname.startsWith('/static/') || pathname === '/memory' || pathname.startsWith('/memory/');
 /** Where a browser cannot send a header (an event stream, a link) and may give ?token= instead. */
 const TOKEN_IN_QUERY = new Set(['/api/logs', '/codefile']);
-/** A benchmark job's event stream: `/api/bench/run/<job_id>/logs`. */
-const BENCH_JOB_LOGS = /^\/api\/bench\/run\/[^/]+\/logs$/;
-const tokenInQuery = (pathname: string) => TOKEN_IN_QUERY.has(pathname) || BENCH_JOB_LOGS.test(pathname);
+/** A benchmark job's event stream, `/api/bench/run/<job_id>/logs`, and its report's files, opened as links. */
+const BENCH_JOB_LINKS = /^\/api\/bench\/run\/[^/]+\/(logs|report\/[^/]+\/.+)$/;
+const tokenInQuery = (pathname: string) => TOKEN_IN_QUERY.has(pathname) || BENCH_JOB_LINKS.test(pathname);
 
 /**
  * What every request passes before routing, past the door: the token where one is set, and an origin

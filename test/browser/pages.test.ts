@@ -21,7 +21,7 @@ const PAGES = [
   ['memory', 'Memory'],
 ] as const;
 
-const BUILT = new Set(['experiments', 'monitor', 'memory', 'new']);
+const BUILT = new Set(['experiments', 'monitor', 'memory', 'new', 'benchmark']);
 
 let browser: Browser;
 let ws: Workspace;

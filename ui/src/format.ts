@@ -27,3 +27,11 @@ export function fileSize(n: number): string {
   for (; v >= 1024 && i < units.length - 1; i++) v /= 1024;
   return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
 }
+
+/** A span of seconds in the largest units that matter: `12 h 5 min`, `5 min`, `40 s`. */
+export function duration(sec: number): string {
+  const h = Math.floor(sec / 3600);
+  const m = Math.floor((sec % 3600) / 60);
+  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
+  return m > 0 ? `${m} min` : `${Math.round(sec)} s`;
+}

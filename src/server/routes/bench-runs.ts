@@ -9,7 +9,7 @@ import { CostEstimateBody, RunRequest } from '../../schema/bench-api.ts';
 import type { ServerContext } from '../context.ts';
 import { eventStreamResponse, sseEvent } from '../event-stream.ts';
 
-/** Benchmark jobs: submit (or estimate) a run, a job's snapshot, its results, its live log; the cost model. */
+/** Benchmark jobs: submit (or estimate) a run, every job, a job's snapshot, its results, its live log; the cost model. */
 export const benchRunRoutes = (ctx: ServerContext) =>
   new Elysia({ name: 'bench-runs' })
     .post(
@@ -31,6 +31,8 @@ export const benchRunRoutes = (ctx: ServerContext) =>
     )
     // the cost model needs no job store: an estimate opens none
     .post('/api/bench/cost-estimate', ({ body }) => estimateCost(jobConfigsOf(body)), { body: CostEstimateBody })
+    // newest first, as a dashboard lists them; the CLI's status reads the same store
+    .get('/api/bench/jobs', () => ({ jobs: ctx.benchJobs().list().reverse() }))
     .get('/api/bench/run/:job_id', ({ params }) => ctx.benchJobs().get(params.job_id))
     .get('/api/bench/run/:job_id/results', ({ params }) => {
       const { status, results } = ctx.benchJobs().results(params.job_id);

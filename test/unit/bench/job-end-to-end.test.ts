@@ -3,16 +3,15 @@
 // run by the real worker on the local sandbox with the scripted model server as every model, its
 // log followed over the route's event stream until done, and its results read back.
 import { afterEach, describe, expect, test } from 'bun:test';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { openBenchJobs } from '../../../src/bench/jobs/wiring.ts';
 import { PaperRegistry } from '../../../src/bench/registry.ts';
 import { createApp } from '../../../src/server/app.ts';
 import { ServerContext } from '../../../src/server/context.ts';
 import { lacks } from '../../support/components.ts';
-import { DEMO_N, DEMO_SEED, programFor } from '../../support/demo-program.ts';
 import { paperPdf } from '../../support/paper-pdf.ts';
 import { readEvents, type ServerEvent } from '../../support/event-stream.ts';
+import { seedBundle } from '../../support/shell-sort-bundle.ts';
 import { type Fixture, replicateFixture } from '../skills/replicate/replicate-env.ts';
 
 let f: Fixture;
@@ -21,21 +20,6 @@ afterEach(async () => {
   await ctx?.stopBenchJobs();
   f.stop();
 });
-
-
-/** The paper's code where the agent starts: the best Shell sort and the insertion-sort baseline. */
-function seedBundle(repo: string): void {
-  const files: Record<string, string> = {
-    'README.md': '# Shell sort bundle\nRun node code/best/shell.js and node code/baseline/insertion.js.\n',
-    'RESULTS.md': '| config | comparisons |\n|---|---|\n| best | 32617 |\n| baseline | 1013583 |\n',
-    'code/best/shell.js': programFor({ algorithm: 'shell', gapRatio: 2.2, seed: DEMO_SEED, n: DEMO_N }),
-    'code/baseline/insertion.js': programFor({ algorithm: 'insertion', gapRatio: null, seed: DEMO_SEED, n: DEMO_N }),
-  };
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(repo, name)), { recursive: true });
-    writeFileSync(join(repo, name), text);
-  }
-}
 
 describe.skipIf(lacks('latex'))('a benchmark job end to end', () => {
   test('queued, picked up by the dashboard at start, run through the three stages, followed live, its results served', async () => {

@@ -238,3 +238,16 @@ test('a bench request while the dashboard stops is refused with 503, and opens n
   expect(jobs).toBe(first);
   expect(first.store.closed).toBe(true);
 });
+
+test('every job is listed, newest first, with its snapshot', async () => {
+  expect(await (await get('/api/bench/jobs')).json()).toEqual({ jobs: [] });
+  const first = (await submit(['p1']))[0] as string;
+  const second = (await submit(['p2']))[0] as string;
+  await jobs.settled([first, second]);
+  const listed = (await (await get('/api/bench/jobs')).json()) as { jobs: { job_id: string; paper_id: string; status: string; progress: number }[] };
+  expect(listed.jobs.map((j) => [j.job_id, j.paper_id, j.status, j.progress])).toEqual([
+    [second, 'p2', 'completed', 1],
+    [first, 'p1', 'completed', 1],
+  ]);
+  expect(listed.jobs[0] as unknown).toEqual(await (await get(`/api/bench/run/${second}`)).json());
+});

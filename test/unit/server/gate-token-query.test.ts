@@ -1,12 +1,12 @@
 // Where an EventSource cannot send the Authorization header, the dashboard's token may come in the
-// query: the run log stream and a benchmark job's log stream, nowhere else.
+// query: the run log stream, a benchmark job's log stream and its report's files (links), nowhere else.
 import { expect, test } from 'bun:test';
 import { admit } from '../../../src/server/gate.ts';
 
 const opts = { token: Buffer.from('s3cret'), origins: new Set<string>() };
 const status = (path: string) => admit(new Request(`http://127.0.0.1:8765${path}`), opts).refused?.status ?? 200;
 
-test('?token= is taken on the event streams only', () => {
+test('?token= is taken on the event streams and report files only', () => {
   expect(status('/api/bench/run/0123abcd/logs?token=s3cret')).toBe(200);
   expect(status('/api/logs?token=s3cret')).toBe(200);
   expect(status('/api/bench/run/0123abcd/logs?token=wrong')).toBe(401);
@@ -14,4 +14,10 @@ test('?token= is taken on the event streams only', () => {
   expect(status('/api/bench/run/0123abcd?token=s3cret')).toBe(401);
   expect(status('/api/bench/run/0123abcd/results?token=s3cret')).toBe(401);
   expect(status('/api/bench/run/a/b/logs?token=s3cret')).toBe(401);
+  expect(status('/api/bench/run/0123abcd/report/en/main.html?token=s3cret')).toBe(200);
+  expect(status('/api/bench/run/0123abcd/report/en/build/main.pdf?token=s3cret')).toBe(200);
+  expect(status('/api/bench/run/0123abcd/report/en/main.html?token=wrong')).toBe(401);
+  // making the report is an action, not a link: it takes the header only
+  expect(status('/api/bench/run/0123abcd/report?token=s3cret')).toBe(401);
+  expect(status('/api/bench/run/0123abcd/report/en?token=s3cret')).toBe(401);
 });
