@@ -17,3 +17,16 @@ export function when(iso: string): string {
 export function epochSeconds(ts: number | undefined): string {
   return ts === undefined ? '–' : seconds.format(new Date(ts * 1000));
 }
+
+const SIZE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+
+/** A size in bytes, readable: 1536 is "1.5 KB" (powers of 1024). */
+export function bytes(n: number): string {
+  let v = n;
+  let unit = 0;
+  while (v >= 1024 && unit < SIZE_UNITS.length - 1) {
+    v /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${v} B` : `${v.toFixed(v < 10 ? 1 : 0)} ${SIZE_UNITS[unit]}`;
+}
