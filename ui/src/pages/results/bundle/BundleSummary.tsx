@@ -35,7 +35,7 @@ export function BundleSummary({ ear, onCurated }: { ear: EarStatus; onCurated: (
           <Fact name="files" value={`${ear.file_count} kept, ${ear.excluded_count} left out`} />
           <Fact name="curated" value={ear.created_at ? when(ear.created_at) : '–'} />
           <Fact name="backend" value={String(settings.backend ?? '–')} />
-          <Fact name="visibility" value={String(settings.visibility ?? '–')} />
+          <Fact name="visibility asked" value={String(settings.visibility ?? '–')} />
           <Fact name="license" value={String(settings.license ?? 'none')} />
         </dl>
       ) : (

@@ -73,8 +73,8 @@ function Preview({ run, backend, onPublished }: { run: string; backend: string; 
         <Fact name="files" value={`${p.file_count}, ${bytes(p.total_size)} (${p.excluded_count} left out)`} />
         <Fact name="digest" value={<code className="bundle-hash">{p.bundle_sha256}</code>} />
       </dl>
-      {p.dry_run && <p className="notice">SVC_PUBLISH_DRYRUN is set on the server: a publish sends nothing and only records what it would do.</p>}
-      {p.already_published && <p className="notice">This run was published before: publishing again replaces its publish record.</p>}
+      {p.dry_run && <p className="notice bundle-note">SVC_PUBLISH_DRYRUN is set on the server: a publish sends nothing and only records what it would do.</p>}
+      {p.already_published && <p className="notice bundle-note">This run was published before: publishing again replaces its publish record.</p>}
       <BundleFiles files={p.files} />
       {needsConsent && (
         <p className="bundle-consent">
