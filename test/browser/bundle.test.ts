@@ -50,12 +50,18 @@ afterEach(async () => {
  * A real registry, and `svc viz` on the bundle workspace publishing to it as alice (or with
  * `token`); `prepare` runs API calls before the page opens.
  */
-async function openPanel(opts: { yaml?: string; token?: string; size?: typeof WIDE; prepare?: () => Promise<void> } = {}): Promise<{ page: Page; panel: Locator }> {
+async function openPanel(opts: { yaml?: string; token?: string; guiToken?: string; size?: typeof WIDE; prepare?: () => Promise<void> } = {}): Promise<{ page: Page; panel: Locator }> {
   registry = startTestRegistry(scratch);
   const token = opts.token ?? registry.token('alice');
-  ws = await serveWorkspace((c) => fillBundleWorkspace(c, opts.yaml), { SVC_REGISTRY_URL: registry.url, SVC_REGISTRY_TOKEN: token });
+  const env = { SVC_REGISTRY_URL: registry.url, SVC_REGISTRY_TOKEN: token, ...(opts.guiToken ? { SVC_GUI_TOKEN: opts.guiToken } : {}) };
+  ws = await serveWorkspace((c) => fillBundleWorkspace(c, opts.yaml), env);
   await opts.prepare?.();
-  tab = await openTab(browser, ws.viz.base, HASH, opts.size);
+  if (opts.guiToken) {
+    // opened as the server prints it, then on to the panel
+    tab = await openTab(browser, ws.viz.base, `#token=${opts.guiToken}`, opts.size);
+    await tab.page.waitForURL((u) => u.hash === '#/');
+    await tab.page.evaluate(`location.hash = '${HASH}'`);
+  } else tab = await openTab(browser, ws.viz.base, HASH, opts.size);
   const panel = tab.page.getByRole('region', { name: 'Artifact bundle' });
   await panel.getByRole('heading', { name: 'Artifact bundle', level: 2 }).waitFor();
   return { page: tab.page, panel };
@@ -227,6 +233,17 @@ describe.skipIf(noBrowser)('the artifact bundle panel', () => {
     expect(existsSync(onDisk.extra.path)).toBe(true);
     await record.getByText(onDisk.ref).waitFor();
     expect(registry!.artifacts()).toEqual([]);
+  });
+
+  test('with SVC_GUI_TOKEN set, the panel reads and writes with the token', async () => {
+    const { panel } = await openPanel({ guiToken: 'bundle-test-token' });
+    expect((await ws!.viz.get(EAR_API)).status).toBe(401);
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await panel.getByText('Saved ear/publish.yaml.').waitFor();
+    expect(existsSync(yamlOnDisk())).toBe(true);
+    await panel.getByRole('button', { name: 'Curate', exact: true }).click();
+    await panel.getByText(/^Curated \d+ files/).waitFor();
+    await panel.getByRole('region', { name: 'Publish' }).getByRole('region', { name: 'Files of the bundle' }).locator('tbody tr').first().waitFor();
   });
 
   for (const size of [WIDE, NARROW]) {
