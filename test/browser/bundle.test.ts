@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { horizontalOverflow, launchBrowser, NARROW, openTab, screenshot, serveWorkspace, seriousViolations, type Tab, WIDE, type Workspace } from '../support/browser.ts';
@@ -143,7 +143,7 @@ describe.skipIf(noBrowser)('the artifact bundle panel', () => {
     expect(await curated.getByText(`${lock.files.length} kept, ${lock.excluded_count} left out`).isVisible()).toBe(true);
     expect(await curated.getByRole('button', { name: 'Curate again' }).isVisible()).toBe(true);
 
-    const publish = panel.getByRole('region', { name: 'Publish' });
+    const publish = panel.getByRole('region', { name: 'Publish', exact: true });
     const files = publish.getByRole('region', { name: 'Files of the bundle' });
     await files.locator('tbody tr').first().waitFor();
     const listed = await files.locator('td.path').allTextContents();
@@ -152,16 +152,31 @@ describe.skipIf(noBrowser)('the artifact bundle panel', () => {
     expect(listed).not.toContain('id_rsa');
     expect(listed).not.toContain('.env');
     expect(await publish.getByText('svc-registry (sends the bundle off this machine)').isVisible()).toBe(true);
-    expect(await publish.getByText('promote it to public after').isVisible()).toBe(true);
+    expect(await publish.getByText('staged at first (publish.yaml asks for public: promote it after)').isVisible()).toBe(true);
+  });
+
+  test('a curation the server refuses (a file over max_file_mb) shows its error and makes no bundle', async () => {
+    const { panel } = await openPanel({
+      yaml: `${VALID_YAML}max_file_mb: 1\n`,
+      prepare: async () => writeFileSync(join(runDir(), 'ear', 'data', 'big.bin'), new Uint8Array(1536 * 1024)),
+    });
+    await panel.getByRole('button', { name: 'Curate', exact: true }).click();
+    const alert = panel.getByRole('region', { name: 'Curated bundle' }).getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('ear/data/big.bin is 1.5 MB, over max_file_mb 1');
+    expect(existsSync(join(runDir(), 'ear_published'))).toBe(false);
+    expect(await panel.getByRole('heading', { name: 'No bundle yet' }).isVisible()).toBe(true);
+    expect(await panel.getByRole('region', { name: 'Publish', exact: true }).count()).toBe(0);
+    refusals = [`413 POST ${EAR_API}/curate`];
   });
 
   test('publishing to the registry waits for a consent naming it; the record shows; promote asks first, then the registry has it public', async () => {
     const { page, panel } = await openPanel({ yaml: VALID_YAML, prepare: curateByApi });
-    const publish = panel.getByRole('region', { name: 'Publish' });
+    const publish = panel.getByRole('region', { name: 'Publish', exact: true });
     const lock = manifest();
     const consent = publish.getByRole('checkbox', { name: `Upload these ${lock.files.length} files` });
     await consent.waitFor();
-    expect(await consent.textContent()).toBe('');
+    expect(await consent.isChecked()).toBe(false);
     expect(await publish.getByText(`to svc-registry. They leave this machine.`).isVisible()).toBe(true);
     const button = publish.getByRole('button', { name: 'Publish to svc-registry' });
     expect(await button.isDisabled()).toBe(true);
@@ -201,7 +216,7 @@ describe.skipIf(noBrowser)('the artifact bundle panel', () => {
 
   test('a publish the registry refuses shows the server error and writes no record', async () => {
     const { panel } = await openPanel({ yaml: VALID_YAML, token: 'not-a-token', prepare: curateByApi });
-    const publish = panel.getByRole('region', { name: 'Publish' });
+    const publish = panel.getByRole('region', { name: 'Publish', exact: true });
     await publish.getByRole('checkbox').check();
     await publish.getByRole('button', { name: 'Publish to svc-registry' }).click();
     const alert = publish.getByRole('alert');
@@ -215,7 +230,7 @@ describe.skipIf(noBrowser)('the artifact bundle panel', () => {
 
   test('local-tarball needs no consent and keeps the tarball in the checkpoint; a dry run sends nothing', async () => {
     const { panel } = await openPanel({ yaml: VALID_YAML, prepare: curateByApi });
-    const publish = panel.getByRole('region', { name: 'Publish' });
+    const publish = panel.getByRole('region', { name: 'Publish', exact: true });
     await publish.getByRole('button', { name: 'Dry run' }).click();
     await publish.getByText('Dry run: nothing was sent; svc-registry would give svc://').waitFor();
     expect(registry!.artifacts()).toEqual([]);
@@ -243,7 +258,7 @@ describe.skipIf(noBrowser)('the artifact bundle panel', () => {
     expect(existsSync(yamlOnDisk())).toBe(true);
     await panel.getByRole('button', { name: 'Curate', exact: true }).click();
     await panel.getByText(/^Curated \d+ files/).waitFor();
-    await panel.getByRole('region', { name: 'Publish' }).getByRole('region', { name: 'Files of the bundle' }).locator('tbody tr').first().waitFor();
+    await panel.getByRole('region', { name: 'Publish', exact: true }).getByRole('region', { name: 'Files of the bundle' }).locator('tbody tr').first().waitFor();
   });
 
   for (const size of [WIDE, NARROW]) {

@@ -69,7 +69,7 @@ function Preview({ run, backend, onPublished }: { run: string; backend: string; 
     <div className="bundle-preview">
       <dl className="facts">
         <Fact name="backend" value={`${p.backend} (${p.remote ? 'sends the bundle off this machine' : 'a tarball inside the checkpoint'})`} />
-        <Fact name="visibility" value={`staged at first${p.requested_visibility === 'staged' ? '' : `; promote it to ${p.requested_visibility} after`}`} />
+        <Fact name="visibility" value={`staged at first${p.requested_visibility === 'staged' ? '' : ` (publish.yaml asks for ${p.requested_visibility}: promote it after)`}`} />
         <Fact name="files" value={`${p.file_count}, ${bytes(p.total_size)} (${p.excluded_count} left out)`} />
         <Fact name="digest" value={<code className="bundle-hash">{p.bundle_sha256}</code>} />
       </dl>

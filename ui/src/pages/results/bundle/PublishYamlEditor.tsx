@@ -13,15 +13,19 @@ import type { PublishYamlView } from './types.ts';
 export function PublishYamlEditor({ run, onSaved }: { run: string; onSaved: () => void }) {
   const path = `/api/ear/${encodeURIComponent(run)}/publish-yaml`;
   const view = useApi<PublishYamlView>(path);
-  // null: the text as loaded; the editor is remounted (revision) to show it again
+  // the editor's text when it differs from the file's (null: the same)
   const [draft, setDraft] = useState<string | null>(null);
+  // the text last saved here: the file as it now is (a reload could overwrite edits made since)
+  const [saved, setSaved] = useState<string | null>(null);
+  // what the editor was last given: it reports edits and is given a text again only on Revert (remounted)
+  const [given, setGiven] = useState<string | null>(null);
   const [revision, setRevision] = useState(0);
   const [saving, setSaving] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 
   if (view.error) return <ErrorMessage message={view.error} retry={view.reload} />;
   if (!view.data) return <Loading what="publish.yaml" />;
-  const loaded = view.data;
+  const loaded = saved === null ? view.data : { exists: true, yaml: saved, error: null };
   const text = draft ?? loaded.yaml;
   const changed = draft !== null && draft !== loaded.yaml;
 
@@ -31,14 +35,16 @@ export function PublishYamlEditor({ run, onSaved }: { run: string; onSaved: () =
     postJson(path, { yaml: text })
       .then(() => {
         setOutcome({ ok: true, text: 'Saved ear/publish.yaml. Curate to apply it to the bundle.' });
-        setDraft(null);
-        view.reload();
+        setSaved(text);
+        // edits made while saving stay unsaved
+        setDraft((d) => (d === text ? null : d));
         onSaved();
       })
       .catch((err: unknown) => setOutcome({ ok: false, text: (err as Error).message }))
       .finally(() => setSaving(false));
   };
   const revert = () => {
+    setGiven(loaded.yaml);
     setDraft(null);
     setOutcome(null);
     setRevision((r) => r + 1);
@@ -48,7 +54,7 @@ export function PublishYamlEditor({ run, onSaved }: { run: string; onSaved: () =
     <div className="bundle-editor">
       {!loaded.exists && <p className="meta">This run has no publish.yaml yet: below is the default. Save writes it to ear/publish.yaml.</p>}
       {loaded.error && <p className="notice error">The saved publish.yaml is not valid: {loaded.error}</p>}
-      <Code key={revision} fileName="publish.yaml" text={loaded.yaml} label="publish.yaml" onChange={setDraft} />
+      <Code key={revision} fileName="publish.yaml" text={given ?? view.data.yaml} label="publish.yaml" onChange={setDraft} />
       <div className="bundle-actions">
         <button type="button" onClick={save} disabled={saving || (loaded.exists && !changed)}>
           {saving ? 'Saving…' : 'Save'}
