@@ -250,6 +250,24 @@ describe.skipIf(noBrowser)('the artifact bundle panel', () => {
     expect(registry!.artifacts()).toEqual([]);
   });
 
+  test('an unknown run shows the server error in each section, and no action; an edit does not follow to another run', async () => {
+    const { page, panel } = await openPanel();
+    await typeYaml(page, panel, 'include: []\n');
+    await panel.getByText('Unsaved changes').waitFor();
+    await page.evaluate(`location.hash = '#/results/20990101000000_missing/bundle'`);
+    const alerts = panel.getByRole('alert');
+    await alerts.nth(1).waitFor();
+    const expected = (await ws!.viz.get('/api/ear/20990101000000_missing')).body.error;
+    expect(expected).toContain("no run '20990101000000_missing'");
+    expect(await alerts.allTextContents()).toEqual([`${expected}Try again`, `${expected}Try again`]);
+    expect(await panel.getByRole('button', { name: /^(Save|Curate)/ }).count()).toBe(0);
+    await page.evaluate(`location.hash = '${HASH}'`);
+    await panel.getByText('This run has no publish.yaml yet').waitFor();
+    expect(await panel.getByRole('textbox', { name: 'publish.yaml' }).textContent()).toContain('backend: svc-registry');
+    expect(await panel.getByText('Unsaved changes').count()).toBe(0);
+    refusals = ['404 GET /api/ear/20990101000000_missing', '404 GET /api/ear/20990101000000_missing/publish-yaml'];
+  });
+
   test('with SVC_GUI_TOKEN set, the panel reads and writes with the token', async () => {
     const { panel } = await openPanel({ guiToken: 'bundle-test-token' });
     expect((await ws!.viz.get(EAR_API)).status).toBe(401);

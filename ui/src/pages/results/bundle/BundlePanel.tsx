@@ -12,6 +12,11 @@ import './bundle.css';
  * consent for a remote backend), the publish record and promotion.
  */
 export function BundlePanel({ checkpointId }: { checkpointId: string }) {
+  // another run starts afresh: no draft, consent or answer of the last one carries over
+  return <RunBundle key={checkpointId} checkpointId={checkpointId} />;
+}
+
+function RunBundle({ checkpointId }: { checkpointId: string }) {
   const ear = useApi<EarStatus>(`/api/ear/${encodeURIComponent(checkpointId)}`);
   const status = ear.data;
   return (
