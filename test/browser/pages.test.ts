@@ -21,7 +21,7 @@ const PAGES = [
   ['memory', 'Memory'],
 ] as const;
 
-const BUILT = new Set(['experiments', 'monitor', 'memory', 'new', 'benchmark']);
+const BUILT = new Set(['experiments', 'monitor', 'memory', 'new', 'benchmark', 'results']);
 
 let browser: Browser;
 let ws: Workspace;
