@@ -51,3 +51,16 @@ export function withToken(path: string): string {
 
 /** A multipart form (files and fields) to `path`. */
 export const postForm = <T>(path: string, form: FormData): Promise<T> => request<T>(path, { method: 'POST', body: form });
+
+/**
+ * A JSON POST whose refusal carries more than its message (a compile's log): the status and the
+ * body whatever the status; only a body that is not JSON is thrown, as an ApiError.
+ */
+export async function postJsonAnswer<T>(path: string, body: unknown): Promise<{ ok: boolean; status: number; body: T }> {
+  const headers = new Headers({ 'content-type': 'application/json' });
+  if (token) headers.set('authorization', `Bearer ${token}`);
+  const res = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) });
+  const answer = (await res.json().catch(() => null)) as T | null;
+  if (answer === null) throw new ApiError(`${path}: HTTP ${res.status}`, res.status);
+  return { ok: res.ok, status: res.status, body: answer };
+}

@@ -1,5 +1,6 @@
-// Where an EventSource cannot send the Authorization header, the dashboard's token may come in the
-// query: the run log stream and a benchmark job's log stream, nowhere else.
+// Where an EventSource, an image or a link cannot send the Authorization header, the dashboard's
+// token may come in the query: the run log stream, a benchmark job's log stream and a checkpoint
+// file's raw bytes, nowhere else.
 import { expect, test } from 'bun:test';
 import { admit } from '../../../src/server/gate.ts';
 
@@ -14,4 +15,13 @@ test('?token= is taken on the event streams only', () => {
   expect(status('/api/bench/run/0123abcd?token=s3cret')).toBe(401);
   expect(status('/api/bench/run/0123abcd/results?token=s3cret')).toBe(401);
   expect(status('/api/bench/run/a/b/logs?token=s3cret')).toBe(401);
+});
+
+test("?token= is taken for a checkpoint file's raw bytes, and not for its JSON answer", () => {
+  expect(status('/api/checkpoint/run_1/file/raw?path=full_paper.pdf&token=s3cret')).toBe(200);
+  expect(status('/api/checkpoint/run_1/file/raw?path=full_paper.pdf&token=wrong')).toBe(401);
+  expect(status('/api/checkpoint/run_1/file/raw?path=full_paper.pdf')).toBe(401);
+  expect(status('/api/checkpoint/run_1/file?path=full_paper.tex&token=s3cret')).toBe(401);
+  expect(status('/api/checkpoint/run_1/files?token=s3cret')).toBe(401);
+  expect(status('/api/checkpoint/a/b/file/raw?token=s3cret')).toBe(401);
 });
