@@ -11,7 +11,7 @@ export function CheckpointPicker({ current, activeId }: { current: string | null
     <div className="toolbar">
       <label>
         Checkpoint
-        <select value={current ?? ''} onChange={(e) => (location.hash = href('results', e.target.value))} disabled={ids.length === 0}>
+        <select aria-label="Checkpoint" value={current ?? ''} onChange={(e) => (location.hash = href('results', e.target.value))} disabled={ids.length === 0}>
           {current === null && <option value="">none</option>}
           {ids.map((id) => (
             <option key={id} value={id}>

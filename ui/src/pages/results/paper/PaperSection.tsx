@@ -70,7 +70,8 @@ function Choice({ label, value, options, onChange }: { label: string; value: str
     <div className="toolbar">
       <label>
         {label}
-        <select value={value} onChange={(e) => onChange(e.target.value)}>
+        {/* named by aria-label: a label around a select would read its options too */}
+        <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value)}>
           {options.map((o) => (
             <option key={o}>{o}</option>
           ))}
