@@ -107,7 +107,7 @@ function Leaves({ leaves }: { leaves: LeafGrade[] }) {
               <td>{l.task_category ?? '–'}</td>
               <td className="num">{l.weight}</td>
               <td className="num">{score(l.score, 2)}</td>
-              <td>{Array.isArray(l.runs) ? l.runs.join(' ') : '–'}</td>
+              <td className="nowrap">{Array.isArray(l.runs) ? l.runs.join(' ') : '–'}</td>
               <td>{l.judge_error ? <span className="error-text">{l.judge_error}</span> : l.explanation}</td>
             </tr>
           ))}

@@ -10,7 +10,7 @@ export function GateReport({ report, path }: { report: ClaimGateReport; path: st
           Claim gate on the {report.phase} paper: <span className={`results-verdict results-verdict-${report.status}`}>{report.status}</span>
         </h2>
         <p>
-          {report.should_block ? `It blocks the paper${report.reason ? `: ${report.reason}` : '.'}` : 'It does not block the paper.'} Mode{' '}
+          {report.should_block ? `It blocks the paper${report.reason ? `: ${report.reason}.` : '.'}` : 'It does not block the paper.'} Mode{' '}
           {report.policy?.mode ?? 'unknown'}; {report.errors.length} errors, {report.warnings.length} warnings.
         </p>
         <p className="meta">
