@@ -165,6 +165,10 @@ describe.skipIf(noBrowser)('the Results page: reports', () => {
     const res = await ws!.viz.req(src);
     expect(res.headers.get('content-type')).toBe('application/pdf');
     expect(await page.getByText('Fewer comparisons with geometric Shell sort').count()).toBeGreaterThan(0);
+    // the run's images, as the figures of the paper
+    await page.getByRole('heading', { name: 'Figures (1)' }).waitFor();
+    await page.waitForFunction('document.querySelector(".results-figures img")?.naturalWidth === 1');
+    expect(await page.getByRole('img', { name: 'Figure fig_speedup.png' }).isVisible()).toBe(true);
   });
 
   test.skipIf(noLatex)("paper: compile makes the PDF with pdflatex; a broken draft shows TeX's error and the log", async () => {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Empty } from '../../../components/states.tsx';
 import type { FileList, ResultsSummary } from '../types.ts';
 import { Compile } from './Compile.tsx';
+import { Figures } from './Figures.tsx';
 import { PdfPreview } from './PdfPreview.tsx';
 import { TexSource } from './TexSource.tsx';
 
@@ -11,10 +12,11 @@ const PAPER_PDF = ['final_paper.pdf', 'full_paper.pdf', 'paper/full_paper.pdf'];
 
 type Props = { id: string; summary: ResultsSummary; files: FileList; changed: () => void };
 
-/** The paper: its LaTeX source, a compile of it with TeX's error when it fails, and the PDF. */
+/** The paper: its LaTeX source, a compile of it with TeX's error when it fails, the PDF and the figures. */
 export function PaperSection({ id, summary, files, changed }: Props) {
   const texs = files.files.filter((f) => /\.tex$/i.test(f.path)).map((f) => f.path);
   const pdfs = files.files.filter((f) => f.type === 'pdf').map((f) => f.path);
+  const images = files.files.filter((f) => f.type === 'image').map((f) => f.path);
   const inRun = (abs: string | null | undefined) => (abs?.startsWith(`${summary.path}/`) ? abs.slice(summary.path.length + 1) : null);
   const [tex, setTex] = useState(() => inRun(summary.paper?.tex_path) ?? PAPER_TEX.find((p) => texs.includes(p)) ?? texs[0] ?? null);
   const [pdf, setPdf] = useState(() => PAPER_PDF.find((p) => pdfs.includes(p)) ?? inRun(summary.paper?.pdf_path) ?? pdfs[0] ?? null);
@@ -60,6 +62,7 @@ export function PaperSection({ id, summary, files, changed }: Props) {
           </>
         )}
       </section>
+      <Figures id={id} paths={images} />
     </div>
   );
 }
