@@ -16,11 +16,13 @@ export type GateOptions = { token: Buffer | null; origins: ReadonlySet<string> }
  * source viewer, any path not known here) needs it: an unlisted spelling can only be refused.
  */
 const isPublic = (pathname: string) => pathname === '/' || pathname.startsWith('/static/') || pathname === '/memory' || pathname.startsWith('/memory/');
-/** Where a browser cannot send a header (an event stream, a link) and may give ?token= instead. */
+/** Where a browser cannot send a header (an event stream, a link, an image) and may give ?token= instead. */
 const TOKEN_IN_QUERY = new Set(['/api/logs', '/codefile']);
 /** A benchmark job's event stream, `/api/bench/run/<job_id>/logs`, and its report's files, opened as links. */
 const BENCH_JOB_LINKS = /^\/api\/bench\/run\/[^/]+\/(logs|report\/[^/]+\/.+)$/;
-const tokenInQuery = (pathname: string) => TOKEN_IN_QUERY.has(pathname) || BENCH_JOB_LINKS.test(pathname);
+/** A checkpoint file's bytes, which an <img>, a PDF frame or a download link loads: `/api/checkpoint/<id>/file/raw`. */
+const CHECKPOINT_RAW_FILE = /^\/api\/checkpoint\/[^/]+\/file\/raw$/;
+const tokenInQuery = (pathname: string) => TOKEN_IN_QUERY.has(pathname) || BENCH_JOB_LINKS.test(pathname) || CHECKPOINT_RAW_FILE.test(pathname);
 
 /**
  * What every request passes before routing, past the door: the token where one is set, and an origin

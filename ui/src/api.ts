@@ -52,10 +52,15 @@ export function withToken(path: string): string {
 /** A multipart form (files and fields) to `path`. */
 export const postForm = <T>(path: string, form: FormData): Promise<T> => request<T>(path, { method: 'POST', body: form });
 
-/** An answer whose refusal carries more than its message (a 409 naming what it clashes with): never thrown, the body given as it came. */
+/**
+ * A JSON POST whose refusal carries more than its message (a compile's log): the status and the
+ * body whatever the status; only a body that is not JSON is thrown, as an ApiError.
+ */
 export async function postJsonAnswer<T>(path: string, body: unknown): Promise<{ ok: boolean; status: number; body: T }> {
   const headers = new Headers({ 'content-type': 'application/json' });
   if (token) headers.set('authorization', `Bearer ${token}`);
   const res = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) });
-  return { ok: res.ok, status: res.status, body: (await res.json().catch(() => ({ error: `${path}: HTTP ${res.status}` }))) as T };
+  const answer = (await res.json().catch(() => null)) as T | null;
+  if (answer === null) throw new ApiError(`${path}: HTTP ${res.status}`, res.status);
+  return { ok: res.ok, status: res.status, body: answer };
 }

@@ -1,5 +1,6 @@
-// Where an EventSource cannot send the Authorization header, the dashboard's token may come in the
-// query: the run log stream, a benchmark job's log stream and its report's files (links), nowhere else.
+// Where an EventSource, an image or a link cannot send the Authorization header, the dashboard's
+// token may come in the query: the run log stream, a benchmark job's log stream and its report's
+// files, and a checkpoint file's raw bytes, nowhere else.
 import { expect, test } from 'bun:test';
 import { admit } from '../../../src/server/gate.ts';
 
@@ -20,4 +21,13 @@ test('?token= is taken on the event streams and report files only', () => {
   // making the report is an action, not a link: it takes the header only
   expect(status('/api/bench/run/0123abcd/report?token=s3cret')).toBe(401);
   expect(status('/api/bench/run/0123abcd/report/en?token=s3cret')).toBe(401);
+});
+
+test("?token= is taken for a checkpoint file's raw bytes, and not for its JSON answer", () => {
+  expect(status('/api/checkpoint/run_1/file/raw?path=full_paper.pdf&token=s3cret')).toBe(200);
+  expect(status('/api/checkpoint/run_1/file/raw?path=full_paper.pdf&token=wrong')).toBe(401);
+  expect(status('/api/checkpoint/run_1/file/raw?path=full_paper.pdf')).toBe(401);
+  expect(status('/api/checkpoint/run_1/file?path=full_paper.tex&token=s3cret')).toBe(401);
+  expect(status('/api/checkpoint/run_1/files?token=s3cret')).toBe(401);
+  expect(status('/api/checkpoint/a/b/file/raw?token=s3cret')).toBe(401);
 });

@@ -2,26 +2,33 @@ import { ErrorMessage, Loading } from '../../components/states.tsx';
 import { href, type Route } from '../../route.ts';
 import type { ActiveCheckpoint } from '../../types.ts';
 import { useApi } from '../../use-api.ts';
-import { BundlePanel } from './bundle/BundlePanel.tsx';
+import { CheckpointPicker } from './CheckpointPicker.tsx';
+import { CheckpointResults } from './CheckpointResults.tsx';
+import './results.css';
 
-/** `#/results/<checkpoint>/...`: the results of a checkpoint (else the active one); so far its artifact bundle. */
+/**
+ * A run's results: `#/results/<checkpoint>/<section>/...`; without a checkpoint, the active one's.
+ * Files, the paper, the review, the claim gate, reproducibility, lineage and the artifact bundle.
+ */
 export function ResultsPage({ route }: { route: Route }) {
   const active = useApi<ActiveCheckpoint>('/api/active-checkpoint');
-  const [given] = route.parts;
-  const run = given || active.data?.id || null;
+  const [given, section = 'files', ...rest] = route.parts;
+  const id = given || active.data?.id || null;
   let body;
   if (!given && active.error) body = <ErrorMessage message={active.error} retry={active.reload} />;
   else if (!given && !active.data) body = <Loading what="the active checkpoint" />;
-  else if (run === null)
+  else if (id === null)
     body = (
       <p className="state empty">
-        No checkpoint is active: switch to one on <a href={href('experiments')}>Experiments</a>.
+        No checkpoint is active: pick one above, or switch to one on <a href={href('experiments')}>Experiments</a>.
       </p>
     );
-  else body = <BundlePanel checkpointId={run} />;
+  // keyed: another checkpoint starts with nothing of the last one's answers
+  else body = <CheckpointResults key={id} id={id} section={section} rest={rest} activeId={active.data?.id ?? null} reloadActive={active.reload} />;
   return (
-    <section className="page">
+    <section className="page results">
       <h1>Results</h1>
+      <CheckpointPicker current={id} activeId={active.data?.id ?? null} />
       {body}
     </section>
   );

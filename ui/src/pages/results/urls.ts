@@ -1,0 +1,20 @@
+import { withToken } from '../../api.ts';
+import { href } from '../../route.ts';
+
+/** The API path of a checkpoint's route: `/api/checkpoint/<id><rest>`. */
+export const checkpointApi = (id: string, rest: string) => `/api/checkpoint/${encodeURIComponent(id)}${rest}`;
+
+/** A file's JSON answer (text, or base64 for bytes that are not). */
+export const fileApi = (id: string, path: string) => checkpointApi(id, `/file?path=${encodeURIComponent(path)}`);
+
+/** A file's bytes as served, for what cannot send a header (an image, a frame, a download link). */
+export const rawFileUrl = (id: string, path: string) => withToken(checkpointApi(id, `/file/raw?path=${encodeURIComponent(path)}`));
+
+/** The page address of a file in the Files section (or of the section, for ''). */
+export const fileHref = (id: string, path: string) => href('results', id, 'files', ...(path ? path.split('/') : []));
+
+/** A size for people: bytes, KB or MB. */
+export function sizeText(n: number): string {
+  if (n < 1024) return `${n} bytes`;
+  return n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
