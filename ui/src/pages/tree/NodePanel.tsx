@@ -1,7 +1,7 @@
 import { ErrorMessage, Loading } from '../../components/states.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
 import { score } from '../../format.ts';
-import { useApi } from '../../use-api.ts';
+import { type Loaded, useApi } from '../../use-api.ts';
 import { MemoryOfNode } from '../memory/MemoryOfNode.tsx';
 import { statusKind } from './colour.ts';
 import { CodeTab } from './CodeTab.tsx';
@@ -22,10 +22,30 @@ export const NODE_TABS = [
 
 type Props = { run: string; node: PlacedNode; best: boolean; tab: string; onTab: (id: string) => void; onSelect: (id: string) => void };
 
-/** One node: what it is, and its report, trace, code, memory and metrics in tabs. */
-export function NodePanel({ run, node, best, tab, onTab, onSelect }: Props) {
-  const path = `/api/nodes/${encodeURIComponent(run)}/${encodeURIComponent(node.id)}`;
-  const report = useApi<NodeReport>(`${path}/report`);
+const nodePath = (run: string, node: string) => `/api/nodes/${encodeURIComponent(run)}/${encodeURIComponent(node)}`;
+
+const NO_REPORT: Loaded<NodeReport> = {
+  data: undefined,
+  error: 'This node has no readable node_report.json in its work directory: it has not run yet, or its run left none.',
+  loading: false,
+  reload: () => {},
+};
+
+/**
+ * One node: what it is, and its report, trace, code, memory and metrics in tabs. The report is
+ * asked for only when the summary found one (`hasReport`): asking for a missing one is a 404.
+ */
+export function NodePanel(props: Props & { hasReport: boolean }) {
+  return props.hasReport ? <ReportedPanel {...props} /> : <PanelBody {...props} report={NO_REPORT} />;
+}
+
+function ReportedPanel(props: Props) {
+  const report = useApi<NodeReport>(`${nodePath(props.run, props.node.id)}/report`);
+  return <PanelBody {...props} report={report} />;
+}
+
+function PanelBody({ run, node, best, tab, onTab, onSelect, report }: Props & { report: Loaded<NodeReport> }) {
+  const path = nodePath(run, node.id);
   // the whole record: the outline the tree is drawn from has no trace or evaluation texts
   const record = useApi<NodeRecord>(path);
   const r = node.record;

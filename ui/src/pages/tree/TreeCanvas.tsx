@@ -2,7 +2,7 @@ import { type KeyboardEvent, type MouseEvent, useEffect, useId, useMemo, useRef,
 import { type ColourBy, STATUS_FILL, scoreFill, statusKind } from './colour.ts';
 import type { TreeLayout } from './layout.ts';
 import { neighbour } from './neighbour.ts';
-import { Edges, Labels, NodeMark, nodeName } from './TreeMarks.tsx';
+import { Edges, LABEL_ROOM, LABELLED_NODES, Labels, NodeMark, nodeName } from './TreeMarks.tsx';
 import { TreeLegend } from './TreeLegend.tsx';
 import { useZoom } from './use-zoom.ts';
 
@@ -20,7 +20,9 @@ export function TreeCanvas({ run, layout, selected, onSelect }: Props) {
   const group = useRef<SVGGElement>(null);
   const hint = useId();
   const [colourBy, setColourBy] = useState<ColourBy>('status');
-  const view = useZoom(svg, group, layout.bounds);
+  // the labels right of the deepest nodes are part of what is fitted into view
+  const bounds = useMemo(() => (layout.nodes.length > LABELLED_NODES ? layout.bounds : { ...layout.bounds, x1: layout.bounds.x1 + LABEL_ROOM }), [layout]);
+  const view = useZoom(svg, group, bounds);
 
   const fittedRun = useRef<string | null>(null);
   useEffect(() => {

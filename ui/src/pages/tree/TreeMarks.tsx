@@ -6,6 +6,8 @@ export const NODE_RADIUS = 7;
 /** Trees up to this size get a text label per node; larger ones name nodes in the panel and on focus. */
 export const LABELLED_NODES = 120;
 const LABEL_CHARS = 24;
+/** Room the longest label takes right of its node, in SVG units. */
+export const LABEL_ROOM = 150;
 
 export const nodeName = (n: PlacedNode): string => n.record.name || n.record.label || n.id;
 

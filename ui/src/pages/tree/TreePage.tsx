@@ -92,7 +92,7 @@ function RunTree({ run, node }: { run: string; node: string }) {
       <TreeCanvas run={run} layout={layout} selected={picked ? picked.id : null} onSelect={select} />
       {node && !picked && <p className="notice error">The run {run} has no node {node}: pick one in the tree.</p>}
       {picked ? (
-        <NodePanel key={picked.id} run={run} node={picked} best={data.best?.id === picked.id} tab={tab} onTab={setTab} onSelect={select} />
+        <NodePanel key={picked.id} run={run} node={picked} hasReport={Object.hasOwn(data.placements, picked.id)} best={data.best?.id === picked.id} tab={tab} onTab={setTab} onSelect={select} />
       ) : (
         !node && <p className="state empty">Pick a node in the tree to see its report, trace, code, memory and metrics.</p>
       )}

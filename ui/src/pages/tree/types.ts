@@ -24,6 +24,8 @@ export type TreeSummary = {
   goal: string | null;
   best: { id: string; score: number; metric: string | null; value: number | null } | null;
   nodes_list?: NodeOutline[];
+  /** where each node with a readable report ran, by node id: the nodes that have a report */
+  placements: Record<string, unknown>;
   problems: string[];
 };
 
