@@ -12,7 +12,7 @@ import { TraceTab } from './TraceTab.tsx';
 import { nodeName } from './TreeMarks.tsx';
 import type { NodeRecord, NodeReport } from './types.ts';
 
-export const NODE_TABS = [
+const NODE_TABS = [
   { id: 'report', label: 'Report' },
   { id: 'trace', label: 'Trace' },
   { id: 'code', label: 'Code' },

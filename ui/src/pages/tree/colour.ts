@@ -18,7 +18,7 @@ export const STATUS_FILL: Record<StatusKind, string> = {
 };
 
 /** The fill of a node without a score when coloured by score. */
-export const NO_SCORE_FILL = '#e4e7ec';
+export const NO_SCORE_FILL = '#cfd4dc';
 
 // viridis at its ends and middle: ordered in lightness, and readable with red-green colour blindness
 const SCALE: [number, number, number][] = [
