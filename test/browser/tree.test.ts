@@ -241,3 +241,28 @@ describe.skipIf(noBrowser)('the Tree page', () => {
     }, AXE_TEST_MS);
   }
 });
+
+describe.skipIf(noBrowser)('the Tree page with SVC_GUI_TOKEN set', () => {
+  test('every call of the page and its tabs carries the token', async () => {
+    const secured = await serveWorkspace((checkpoints) => fillTree(checkpoints, RUN, 8), { SVC_GUI_TOKEN: 'tree-test-token' });
+    try {
+      expect((await secured.viz.get(`/api/nodes/${RUN}/${nodeId(5)}`)).status).toBe(401);
+      tab = await openTab(browser, secured.viz.base, '#token=tree-test-token');
+      const page = tab.page;
+      await page.evaluate(`location.hash = '#/tree/${RUN}/${nodeId(5)}'`);
+      await panel(page).getByText(whatWasDone(5)).waitFor();
+      await openTabNamed(page, 'Trace');
+      await panel(page).getByText('2 tool calls').waitFor();
+      await openTabNamed(page, 'Code');
+      await panel(page).locator('.cm-mergeView').waitFor();
+      await openTabNamed(page, 'Memory');
+      await panel(page).getByText(memoryText(5)).waitFor();
+      expect(tab.errors).toEqual([]);
+      expect(tab.failed).toEqual([]);
+    } finally {
+      await tab?.close();
+      tab = null;
+      await secured.close();
+    }
+  });
+});
