@@ -65,7 +65,10 @@ export const DeleteFileBody = T.Object({ path: T.String(), id: T.Optional(T.Stri
 export const CompileBody = T.Object({ path: T.Optional(T.String()), id: T.Optional(T.String()) }, OPEN);
 
 /** GET /api/checkpoint/<id>/summary */
-export const SummaryQuery = T.Object({ nodes: T.Optional(T.String({ pattern: '^(0|1|true|false)$', description: 'include the nodes' })) }, QUERY);
+export const SummaryQuery = T.Object(
+  { nodes: T.Optional(T.String({ pattern: '^(0|1|true|false|outline)$', description: "include the nodes; 'outline': only their id, parent_id, status, label, name and metrics" })) },
+  QUERY,
+);
 /** GET /api/checkpoint/<id>/memory */
 export const MemoryQuery = T.Object({ node_id: T.Optional(NodeId) }, QUERY);
 /** GET /api/checkpoint/<id>/memory_access */

@@ -21,7 +21,7 @@ const PAGES = [
   ['memory', 'Memory'],
 ] as const;
 
-const BUILT = new Set(['experiments', 'monitor', 'memory', 'new', 'benchmark', 'results']);
+const BUILT = new Set(['experiments', 'monitor', 'memory', 'new', 'benchmark', 'results', 'tree']);
 
 let browser: Browser;
 let ws: Workspace;

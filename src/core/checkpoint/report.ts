@@ -5,6 +5,7 @@ import { type PaperFacts, paperFacts } from './paper.ts';
 import { nodePlacements, type Placement } from './placement.ts';
 import { parseCheckpointJson, readCheckpointText } from './records.ts';
 import { type CheckpointSummary, summarizeCheckpoint } from './summary.ts';
+import { readTree, readTreeOutline } from './tree.ts';
 
 /** Report files larger than this are named as a problem instead of being sent whole. */
 const MAX_REPORT_BYTES = 8 * 1024 * 1024;
@@ -31,7 +32,7 @@ export type CheckpointReport = CheckpointSummary & {
   ors?: Partial<Record<keyof typeof ORS_FILES, unknown>>;
   /** the paper the pipeline wrote (the .tex, the compiled PDF, its title and pages); absent when there is none */
   paper?: PaperFacts;
-  /** the tree's node records, only when asked for */
+  /** the tree's node records, only when asked for (only their outline fields when asked for the outline) */
   nodes_list?: NodeRecord[];
   /** where each node that ran did so, by node id, from its report */
   placements: Record<string, Placement>;
@@ -42,8 +43,9 @@ export type CheckpointReport = CheckpointSummary & {
  * report files the pipeline stages leave. Files that are absent leave their key out; damaged
  * ones are named in `problems`.
  */
-export function checkpointReport(dir: string, opts: { withNodes?: boolean } = {}): CheckpointReport {
-  const { tree, ...s } = summarizeCheckpoint(dir);
+export function checkpointReport(dir: string, opts: { withNodes?: boolean; outline?: boolean } = {}): CheckpointReport {
+  // the outline keeps of each node what a drawing of the tree needs: a large tree.json is nearly all traces and artifacts
+  const { tree, ...s } = summarizeCheckpoint(dir, opts.outline ? readTreeOutline : readTree);
   const problems = s.problems;
   const report: CheckpointReport = {
     ...s,

@@ -17,9 +17,11 @@ import { CheckpointTarget, MemoryAccessQuery, MemoryQuery, SummaryQuery } from '
 export const checkpointRoutes = (ctx: ServerContext) =>
   new Elysia({ name: 'checkpoints' })
     .get('/api/checkpoints', () => listCheckpointIndex(ctx.checkpointsRoot))
-    .get('/api/checkpoint/:id/summary', ({ params, query }) => checkpointReport(ctx.checkpointDir(params.id), { withNodes: query.nodes === '1' || query.nodes === 'true' }), {
-      query: SummaryQuery,
-    })
+    .get(
+      '/api/checkpoint/:id/summary',
+      ({ params, query }) => checkpointReport(ctx.checkpointDir(params.id), { withNodes: query.nodes !== undefined && query.nodes !== '0' && query.nodes !== 'false', outline: query.nodes === 'outline' }),
+      { query: SummaryQuery },
+    )
     .get(
       '/api/checkpoint/:id/memory',
       ({ params, query }) => {

@@ -1,3 +1,101 @@
-import { notBuilt } from '../not-built.tsx';
+import { useCallback, useMemo, useState } from 'react';
+import { Empty, ErrorMessage, Loading } from '../../components/states.tsx';
+import { href, type Route } from '../../route.ts';
+import type { ActiveCheckpoint } from '../../types.ts';
+import { useApi } from '../../use-api.ts';
+import { layoutTree, type TreeLayout } from './layout.ts';
+import { NodePanel } from './NodePanel.tsx';
+import { TreeCanvas } from './TreeCanvas.tsx';
+import type { TreeSummary } from './types.ts';
+import './tree.css';
 
-export const TreePage = notBuilt('Tree', 'See the search tree from the terminal: svc status <checkpoint>.');
+/** How often a running search's tree is read again. */
+const LIVE_REFRESH_MS = 10_000;
+
+/**
+ * The search tree of a run: `#/tree/<run>/<node>`; without a run, the active checkpoint's. The
+ * tree drawn, and the selected node's report, trace, code, memory and metrics.
+ */
+export function TreePage({ route }: { route: Route }) {
+  const active = useApi<ActiveCheckpoint>('/api/active-checkpoint');
+  const [givenRun, node = ''] = route.parts;
+  const run = givenRun ?? active.data?.id ?? null;
+  let body;
+  if (!givenRun && active.error) body = <ErrorMessage message={active.error} retry={active.reload} />;
+  else if (!givenRun && !active.data) body = <Loading what="the active checkpoint" />;
+  else if (run === null)
+    body = (
+      <p className="state empty">
+        No checkpoint is active: switch to one on <a href={href('experiments')}>Experiments</a>, or open a run's tree from there.
+      </p>
+    );
+  else body = <RunTree run={run} node={node} />;
+  return (
+    <section className="page tree-page">
+      <h1>Tree</h1>
+      {body}
+    </section>
+  );
+}
+
+type Laid = { layout: TreeLayout; error: null } | { layout: null; error: string };
+
+function RunTree({ run, node }: { run: string; node: string }) {
+  const [live, setLive] = useState(false);
+  const summary = useApi<TreeSummary>(`/api/checkpoint/${encodeURIComponent(run)}/summary?nodes=outline`, live ? { every: LIVE_REFRESH_MS } : {});
+  const data = summary.data;
+  if (data && (data.status === 'running') !== live) setLive(data.status === 'running');
+  const laid = useMemo((): Laid | null => {
+    if (!data) return null;
+    try {
+      return { layout: layoutTree(data.nodes_list ?? [], data.best?.id ?? null), error: null };
+    } catch (err) {
+      return { layout: null, error: `the tree file's parent links do not form a tree: ${(err as Error).message}` };
+    }
+  }, [data]);
+  const [tab, setTab] = useState('report');
+  const select = useCallback((id: string) => (location.hash = href('tree', run, id)), [run]);
+
+  if (summary.error && !data) return <ErrorMessage message={summary.error} retry={summary.reload} />;
+  if (!data || !laid) return <Loading what={`the tree of ${run}`} />;
+  const problems = [...data.problems, ...(laid.error ? [laid.error] : [])];
+  const notices = (
+    <>
+      {summary.error && <ErrorMessage message={summary.error} retry={summary.reload} />}
+      {problems.map((p) => (
+        <p key={p} className="notice error">
+          {p}
+        </p>
+      ))}
+    </>
+  );
+  if (!laid.layout) return notices;
+  const layout = laid.layout;
+  if (layout.nodes.length === 0)
+    return (
+      <>
+        {notices}
+        <Empty title="No nodes yet">
+          <p>{data.status === 'running' ? 'The search has not expanded a node yet; this page reads the tree again every few seconds.' : `The run ${run} recorded no node in its tree file.`}</p>
+        </Empty>
+      </>
+    );
+  const picked = node ? layout.byId.get(node) : undefined;
+  return (
+    <>
+      {notices}
+      <p className="meta tree-run">
+        {run} · {layout.nodes.length} nodes · {data.status}
+        {data.best ? ` · best ${data.best.id}` : ''}
+        {data.goal ? ` · ${data.goal}` : ''}
+      </p>
+      <TreeCanvas run={run} layout={layout} selected={picked ? picked.id : null} onSelect={select} />
+      {node && !picked && <p className="notice error">The run {run} has no node {node}: pick one in the tree.</p>}
+      {picked ? (
+        <NodePanel key={picked.id} run={run} node={picked} hasReport={Object.hasOwn(data.placements, picked.id)} best={data.best?.id === picked.id} tab={tab} onTab={setTab} onSelect={select} />
+      ) : (
+        !node && <p className="state empty">Pick a node in the tree to see its report, trace, code, memory and metrics.</p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,130 @@
+import { type KeyboardEvent, type MouseEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type ColourBy, STATUS_FILL, scoreFill, statusKind } from './colour.ts';
+import type { TreeLayout } from './layout.ts';
+import { neighbour } from './neighbour.ts';
+import { Edges, LABEL_ROOM, LABELLED_NODES, Labels, NodeMark, nodeName } from './TreeMarks.tsx';
+import { TreeLegend } from './TreeLegend.tsx';
+import { useZoom } from './use-zoom.ts';
+
+type Props = {
+  /** changes when another run is shown: the view is fitted to each run once */
+  run: string;
+  layout: TreeLayout;
+  selected: string | null;
+  onSelect: (id: string) => void;
+};
+
+/** The search tree drawn: colour by status or score, zoom and pan, nodes picked by click, keys or list. */
+export function TreeCanvas({ run, layout, selected, onSelect }: Props) {
+  const svg = useRef<SVGSVGElement>(null);
+  const group = useRef<SVGGElement>(null);
+  const hint = useId();
+  const [colourBy, setColourBy] = useState<ColourBy>('status');
+  // the labels right of the deepest nodes are part of what is fitted into view
+  const bounds = useMemo(() => (layout.nodes.length > LABELLED_NODES ? layout.bounds : { ...layout.bounds, x1: layout.bounds.x1 + LABEL_ROOM }), [layout]);
+  const view = useZoom(svg, group, bounds);
+
+  const fittedRun = useRef<string | null>(null);
+  useEffect(() => {
+    if (fittedRun.current === run || layout.nodes.length === 0) return;
+    fittedRun.current = run;
+    view.fit();
+  }, [run, layout, view]);
+
+  // a node picked by key or list is brought into view (and, by key, focused); a click is where the user looks already
+  const follow = useRef<'focus' | 'reveal' | null>(null);
+  useEffect(() => {
+    const how = follow.current;
+    follow.current = null;
+    const n = selected ? layout.byId.get(selected) : undefined;
+    if (!how || !n) return;
+    view.reveal(n.x, n.y);
+    if (how === 'focus') svg.current?.querySelector<SVGElement>(`[data-id="${CSS.escape(n.id)}"]`)?.focus();
+  }, [selected, layout, view]);
+
+  const fills = useMemo(
+    () => new Map(layout.nodes.map((n) => [n.id, colourBy === 'score' ? scoreFill(n.score, layout.scores) : STATUS_FILL[statusKind(n.record.status)]])),
+    [layout, colourBy],
+  );
+  const tabbable = selected && layout.byId.has(selected) ? selected : (layout.nodes[0]?.id ?? null);
+
+  const idOf = (e: { target: EventTarget }) => (e.target as Element).getAttribute?.('data-id');
+  const onClick = (e: MouseEvent) => {
+    const id = idOf(e);
+    if (id) onSelect(id);
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    const id = idOf(e);
+    const n = id ? layout.byId.get(id) : undefined;
+    if (!n) return;
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      onSelect(n.id);
+      return;
+    }
+    const next = neighbour(layout, n, e.key);
+    if (!next) return;
+    e.preventDefault();
+    follow.current = 'focus';
+    onSelect(next.id);
+  };
+
+  return (
+    <div className="tree-canvas">
+      <div className="toolbar tree-tools">
+        <fieldset className="tree-colour">
+          <legend>Colour by</legend>
+          {(['status', 'score'] as const).map((c) => (
+            <label key={c}>
+              <input type="radio" name="tree-colour" value={c} checked={colourBy === c} onChange={() => setColourBy(c)} />
+              {c}
+            </label>
+          ))}
+        </fieldset>
+        <div className="tree-zoom" role="group" aria-label="Zoom">
+          <button type="button" onClick={view.zoomIn} aria-label="Zoom in">
+            +
+          </button>
+          <button type="button" onClick={view.zoomOut} aria-label="Zoom out">
+            −
+          </button>
+          <button type="button" onClick={view.fit}>
+            Fit
+          </button>
+        </div>
+        <label>
+          Go to node
+          <select
+            value={selected ?? ''}
+            onChange={(e) => {
+              follow.current = 'reveal';
+              onSelect(e.target.value);
+            }}
+          >
+            {!selected && <option value="">choose a node</option>}
+            {layout.nodes.map((n) => (
+              <option key={n.id} value={n.id}>
+                {n.id === nodeName(n) ? n.id : `${n.id} · ${nodeName(n)}`}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <svg ref={svg} className="tree-svg" role="group" aria-label={`Search tree, ${layout.nodes.length} nodes`} aria-describedby={hint} onClick={onClick} onKeyDown={onKeyDown}>
+        <g ref={group}>
+          <Edges layout={layout} />
+          <Labels layout={layout} />
+          <g className="tree-nodes">
+            {layout.nodes.map((n) => (
+              <NodeMark key={n.id} node={n} fill={fills.get(n.id)!} selected={n.id === selected} best={layout.bestPath.has(n.id)} tabbable={n.id === tabbable} />
+            ))}
+          </g>
+        </g>
+      </svg>
+      <p id={hint} className="meta">
+        Drag to pan, wheel or buttons to zoom. On a node: ← parent, → first child, ↑ ↓ siblings, Home the root.
+      </p>
+      <TreeLegend layout={layout} colourBy={colourBy} />
+    </div>
+  );
+}

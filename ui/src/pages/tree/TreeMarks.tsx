@@ -1,0 +1,69 @@
+import { memo } from 'react';
+import { score as formatScore } from '../../format.ts';
+import type { PlacedNode, TreeLayout } from './layout.ts';
+
+export const NODE_RADIUS = 7;
+/** Trees up to this size get a text label per node; larger ones name nodes in the panel and on focus. */
+export const LABELLED_NODES = 120;
+const LABEL_CHARS = 24;
+/** Room the longest label takes right of its node, in SVG units. */
+export const LABEL_ROOM = 150;
+
+export const nodeName = (n: PlacedNode): string => n.record.name || n.record.label || n.id;
+
+/** What a screen reader says for a node. */
+export const nodeDescription = (n: PlacedNode): string => `${nodeName(n)} (${n.id}), ${n.record.status ?? 'no status'}${n.score === null ? '' : `, score ${formatScore(n.score, 3)}`}`;
+
+/** Parent-to-child links, the best path's marked; drawn once per layout. */
+export const Edges = memo(function Edges({ layout }: { layout: TreeLayout }) {
+  return (
+    <g className="tree-edges">
+      {layout.nodes.map((n) => {
+        const p = n.parent;
+        if (!p) return null;
+        const mid = (p.x + n.x) / 2;
+        return <path key={n.id} className={layout.bestPath.has(n.id) ? 'best' : undefined} d={`M${p.x},${p.y}C${mid},${p.y} ${mid},${n.y} ${n.x},${n.y}`} />;
+      })}
+    </g>
+  );
+});
+
+/** Short names beside the nodes of a small tree. */
+export const Labels = memo(function Labels({ layout }: { layout: TreeLayout }) {
+  if (layout.nodes.length > LABELLED_NODES) return null;
+  return (
+    <g className="tree-labels" aria-hidden="true">
+      {layout.nodes.map((n) => {
+        const name = nodeName(n);
+        return (
+          <text key={n.id} x={n.x + NODE_RADIUS + 4} y={n.y + 4}>
+            {name.length > LABEL_CHARS ? `${name.slice(0, LABEL_CHARS - 1)}…` : name}
+          </text>
+        );
+      })}
+    </g>
+  );
+});
+
+type MarkProps = { node: PlacedNode; fill: string; selected: boolean; best: boolean; tabbable: boolean };
+
+/**
+ * One node: a focusable circle (one tab stop for the whole tree: the selected node's). Clicks
+ * and keys are handled once, on the tree, by the circle's data-id.
+ */
+export const NodeMark = memo(function NodeMark({ node, fill, selected, best, tabbable }: MarkProps) {
+  return (
+    <circle
+      data-id={node.id}
+      className={`tree-node${best ? ' best' : ''}${selected ? ' selected' : ''}`}
+      cx={node.x}
+      cy={node.y}
+      r={NODE_RADIUS}
+      fill={fill}
+      role="button"
+      tabIndex={tabbable ? 0 : -1}
+      aria-pressed={selected}
+      aria-label={nodeDescription(node)}
+    />
+  );
+});
