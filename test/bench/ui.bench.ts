@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, openTab } from '../support/browser.ts';
+import { fillTree } from '../browser/tree-workspace.ts';
 import { writeCheckpoint } from '../support/checkpoint.ts';
 import { lacks } from '../support/components.ts';
 import { removeDir, tempDir } from '../support/svc.ts';
@@ -47,20 +48,29 @@ async function main() {
     writeCheckpoint(empty, { runId: '20261101000000_only', nodes: 1 });
     const many = join(dir, 'many', 'checkpoints');
     for (let i = 0; i < 1000; i++) writeCheckpoint(many, { runId: `20261101${String(i).padStart(6, '0')}_run`, nodes: 20 });
+    const big = join(dir, 'big', 'checkpoints');
+    fillTree(big, '20261102000000_big', 1000);
 
     const experiments = (rows: number): Visit => ({
       label: 'experiments',
       hash: '#/experiments',
       drawn: `document.querySelectorAll('table.experiments tbody tr').length >= ${rows}`,
     });
-    const results: [string, number, number][] = [];
+    const tree = (run: string, nodes: number): Visit => ({
+      label: 'tree',
+      hash: `#/tree/${run}`,
+      drawn: `document.querySelectorAll('.tree-node').length >= ${nodes}`,
+    });
+    const results: [string, number][] = [];
     for (const [name, root, visit] of [
-      ['Experiments, 1 checkpoint', empty, experiments(1)],
+      ['Experiments, 1 checkpoint (the empty page)', empty, experiments(1)],
       ['Experiments, 1,000 checkpoints', many, experiments(200)],
+      ['Tree, 1 node', empty, tree('20261101000000_only', 1)],
+      ['Tree, 1,000 nodes', big, tree('20261102000000_big', 1000)],
     ] as const) {
       const viz = await startViz([root], { cwd: dir, env: { HOME: dir } });
       try {
-        results.push([name, await measure(browser, viz.base, visit), 0]);
+        results.push([name, await measure(browser, viz.base, visit)]);
       } finally {
         await viz.stop();
       }
