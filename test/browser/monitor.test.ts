@@ -189,7 +189,7 @@ describe.skipIf(noBrowser)('the Monitor page on live runs', () => {
     });
   }, 300_000);
 
-  test('Stop on a run the dashboard launched: after the confirmation the header says stopped, and the Experiments row within one read of the list', async () => {
+  test('Stop on a run the dashboard launched: after the confirmation the header says stopped, and the Experiments row within one read of the list; Resume continues it', async () => {
     const launched = await ws.viz.post('/api/launch', { experiment_md: readFileSync(DEMO_EXPERIMENT, 'utf8'), provider: 'openai-compatible', model: DEMO_MODEL, max_nodes: 8, max_depth: 5, workers: 1 });
     expect(launched.status).toBe(200);
     const id = (launched.body.checkpoint_path as string).split('/').pop() as string;
@@ -204,6 +204,12 @@ describe.skipIf(noBrowser)('the Monitor page on live runs', () => {
       await page.locator('.monitor-header .status', { hasText: 'stopped' }).waitFor({ timeout: 5_000 });
       await page.goto(`${ws.viz.base}/#/experiments`);
       await page.locator(`tbody tr[data-id="${id}"]`).getByText('stopped', { exact: true }).waitFor({ timeout: 11_000 });
+      // Resume continues it in the same checkpoint
+      await page.goto(`${ws.viz.base}/#/monitor`);
+      await controls.getByRole('button', { name: 'Resume' }).click();
+      await controls.getByRole('status').getByText(/^Resuming the search: process \d+\.$/).waitFor({ timeout: 30_000 });
+      await page.locator('.monitor-header .status', { hasText: 'running' }).waitFor({ timeout: 10_000 });
+      expect(await page.locator('.monitor-header .monitor-run').textContent()).toBe(id);
     });
   }, 300_000);
 });

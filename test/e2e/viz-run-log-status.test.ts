@@ -7,7 +7,8 @@ import type { Subprocess } from 'bun';
 import { DEMO_EXPERIMENT, DEMO_MODEL } from '../../scripts/record-demo.ts';
 import { startModelServer } from '../support/model-server.ts';
 import { type OpenAIChatRequest, researcherReply } from '../support/scripted-researcher.ts';
-import { removeDir, SVC, tempDir } from '../support/svc.ts';
+import { writeCheckpoint } from '../support/checkpoint.ts';
+import { removeDir, SVC, svc, tempDir } from '../support/svc.ts';
 import { startViz, type Viz } from '../support/viz.ts';
 
 const server = startModelServer([], { respond: (body) => ({ ...researcherReply(body as OpenAIChatRequest), delayMs: 60 }) });
@@ -121,3 +122,12 @@ test('right after a stop, the checkpoint list and /state give the same status, s
   expect(lines.filter((l) => l === `svc: run ${ckpt}`)).toHaveLength(1);
   expect(lines.filter((l) => l.startsWith('svc: SIGTERM: stopping'))).toHaveLength(1);
 }, 180_000);
+
+test('svc paper started in a terminal writes its lines to a run log of the checkpoint too', async () => {
+  const ckpt = writeCheckpoint(root, { nodes: 3 });
+  const paper = await svc(['paper', ckpt, '--stage', 'transform_data'], { cwd: dir, env: { SVC_ROOT: dir, LLM_API_BASE: `${server.url}/v1`, SVC_BACKEND: 'openai-compatible', SVC_MODEL: DEMO_MODEL } });
+  expect(paper.stderr).toContain('transform_data: ');
+  expect(runLogs(ckpt)).toHaveLength(1);
+  const log = readFileSync(join(ckpt, runLogs(ckpt)[0] as string), 'utf8');
+  for (const line of paper.stderr.split('\n').filter((l) => l.startsWith('transform_data: '))) expect(log).toContain(line);
+}, 120_000);

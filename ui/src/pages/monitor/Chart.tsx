@@ -7,6 +7,8 @@ export type Line = { label: string; values: (number | null)[] };
 const COLOURS = ['#2458b8', '#1d6b3a', '#a8231b', '#8a5a00', '#6b3fa0', '#00727a'];
 const HEIGHT = 160;
 
+const clock = (seconds: number) => new Date(seconds * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
 /**
  * A time chart of percentages (0–100) drawn by uPlot: `times` in seconds since the epoch, one
  * value per time in each line. The canvas is described for screen readers by `summary`.
@@ -24,7 +26,8 @@ export function Chart({ title, times, lines, summary }: { title: string; times: 
       height: HEIGHT,
       legend: { show: false },
       scales: { y: { range: [0, 100] } },
-      axes: [{}, { values: (_u, ticks) => ticks.map((t) => `${t}%`), size: 48 }],
+      // clock times only: uPlot's default adds a date line, which overlaps at this width
+      axes: [{ space: 80, values: (_u, ticks) => ticks.map(clock) }, { values: (_u, ticks) => ticks.map((t) => `${t}%`), size: 48 }],
       series: [{}, ...labels.split('\n').map((label, i) => ({ label, stroke: COLOURS[i % COLOURS.length], width: 2 }))],
     };
     const p = new uPlot(opts, [[], ...labels.split('\n').map(() => [])], el);
