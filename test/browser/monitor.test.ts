@@ -163,6 +163,10 @@ describe.skipIf(noBrowser)('the Monitor page on live runs', () => {
   test('a run started in a terminal: offered, followed, its log live without an end until it ends', async () => {
     await visit(ws, '#/monitor', WIDE, async ({ page }) => {
       await page.getByText('No checkpoint is active').waitFor();
+      // no nvidia-smi here: the GPU chart gives way to the reason
+      const machine = page.getByRole('region', { name: 'Machine' });
+      if (Bun.which('nvidia-smi') === null) expect(await machine.locator('.monitor-no-gpu').textContent({ timeout: 15_000 })).toMatch(/^No GPU: \S/);
+      else await machine.getByRole('img', { name: /^GPU: / }).waitFor();
       run = Bun.spawn([SVC, 'run', DEMO_EXPERIMENT], {
         cwd: ws.dir,
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: ws.dir, NO_COLOR: '1', SVC_ROOT: ws.dir, LLM_API_BASE: `${server.url}/v1`, SVC_BACKEND: 'openai-compatible', SVC_MODEL: DEMO_MODEL, SVC_MAX_NODES: '6', SVC_PARALLEL: '1' },
