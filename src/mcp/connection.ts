@@ -24,7 +24,9 @@ export class SkillConnection {
 
   static async open(skill: SkillEntry, env: Env, program?: string): Promise<SkillConnection> {
     const { command, args } = serverCommand(skill, program);
-    const transport = new StdioClientTransport({ command, args, env, stderr: 'inherit' });
+    // its stderr passes through this process's, so that what it says reaches the run log too (run-log-tee.ts)
+    const transport = new StdioClientTransport({ command, args, env, stderr: 'pipe' });
+    transport.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     const client = new Client({ name: 'svc', version });
     const conn = new SkillConnection(skill.name, client, transport);
     client.onclose = () => conn.closed(`${skill.name} stopped${exitNote(transport)}`);

@@ -32,6 +32,7 @@ import { checkModelsReachable } from '../llm/preflight.ts';
 import { ensureIdeas, ensureMetricContract } from './ideas.ts';
 import { openRunMemory, type RunMemory } from './memory-session.ts';
 import { progressPrinter } from './progress.ts';
+import { copyOutputToRunLog } from './run-log-tee.ts';
 import { resolveRunSettings } from './settings.ts';
 import { evaluatorSettings } from '../evaluate/settings.ts';
 import { searchRunner } from './wiring.ts';
@@ -64,6 +65,8 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
     }
   }
   const { dir, cfg, created, sandbox } = req.kind === 'new' ? await newCheckpoint(req, env, cwd) : await existingCheckpoint(req, env, cwd);
+  // from here on everything the run says is in its checkpoint's log too, where the dashboard reads it
+  const stopCopying = copyOutputToRunLog(dir);
   let model: ModelClient | null = null;
   let pool: SkillPool | null = null;
   let memory: RunMemory | null = null;
@@ -147,6 +150,7 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
     await cancelNodeJobs(dir, null, baseEnv, log);
     await memory?.close();
     releasePid(dir);
+    stopCopying();
   }
 }
 

@@ -13,6 +13,7 @@ import { type PipelineResult, runPipeline } from '../pipeline/run.ts';
 import { pipelineStages } from '../pipeline/stages.ts';
 import { openRunMemory, type RunMemory } from './memory-session.ts';
 import { planStage } from './run-stage.ts';
+import { copyOutputToRunLog } from './run-log-tee.ts';
 
 export type PostSearchRequest = { checkpoint: string; configPath?: string; stage?: string; /** tool arguments by stage, over the workflow's (svc paper's flags) */ overrides?: Record<string, Record<string, unknown>> };
 
@@ -29,6 +30,8 @@ export async function runPostSearch(req: PostSearchRequest, env: Env, cwd: strin
   const wf = cfg.workflow.workflow;
   const only = req.stage === undefined ? undefined : postSearchStage(req.stage, wf);
   claimPid(dir);
+  // what the pipeline says is in the checkpoint's log too, where the dashboard reads it
+  const stopCopying = copyOutputToRunLog(dir);
   const baseEnv = { ...mergedEnv(cfg.env, cfg.dotenv), SVC_CHECKPOINT_DIR: dir };
   let memory: RunMemory | null = null;
   let pool: SkillPool | null = null;
@@ -44,6 +47,7 @@ export async function runPostSearch(req: PostSearchRequest, env: Env, cwd: strin
     await pool?.close().catch(() => {});
     await memory?.close();
     releasePid(dir);
+    stopCopying();
   }
 }
 

@@ -32,6 +32,8 @@ export const StateSnapshot = T.Intersect([
     cost: T.Optional(T.Object({ usd: T.Number(), tokens: Int, calls: Int })),
     best: T.Optional(T.Union([T.Object({ id: T.String(), score: T.Number(), metric: T.Union([T.String(), T.Null()]), value: T.Union([T.Number(), T.Null()]) }), T.Null()])),
     updated_at: T.Optional(T.String()),
+    /** the workflow's enabled post-search stages in order, each done once its output file is usable */
+    stages: T.Optional(T.Array(T.Object({ stage: T.String(), status: T.Union([T.Literal('done'), T.Literal('pending'), T.Literal('unknown')]) }))),
   }),
 ]);
 export type StateSnapshot = Static<typeof StateSnapshot>;

@@ -1,4 +1,5 @@
 import type { TreeFile } from '../../schema/checkpoint.ts';
+import { isMapping } from '../values.ts';
 import { runningPid } from './pid.ts';
 
 /** `unreadable`: the directory itself could not be read (permissions, I/O error). */
@@ -6,8 +7,9 @@ export type CheckpointStatus = 'running' | 'done' | 'failed' | 'stopped' | 'new'
 
 /**
  * running: the recorded PID is a live process. Otherwise the tree decides: a run that recorded
- * failed or stopped is that; one that left nodes running or pending was interrupted (stopped,
- * and `resume` would continue it); a checkpoint with no tree yet is new; anything else is done.
+ * failed or stopped is that; one that left nodes running or pending, or whose search never
+ * recorded its end, was interrupted (stopped, and `resume` would continue it); a checkpoint with
+ * no tree yet is new; anything else is done.
  */
 export function checkpointStatus(dir: string, tree: TreeFile | null): { status: CheckpointStatus; pid: number | null } {
   const pid = runningPid(dir);
@@ -19,7 +21,18 @@ export function statusWithoutProcess(tree: TreeFile | null): Exclude<CheckpointS
   if (tree?.status === 'failed' || tree?.status === 'stopped') return tree.status;
   if (!tree) return 'new';
   if (tree.nodes.some((n) => n.status === 'running' || n.status === 'pending')) return 'stopped';
+  if (searchCutShort(tree)) return 'stopped';
   return 'done';
+}
+
+/**
+ * svc's tree.json carries the search state, and in it `ended` once the search ran to its end: a
+ * search stopped between two nodes has every node finished but no end (trees of other tools,
+ * without the state, are judged by their nodes alone).
+ */
+function searchCutShort(tree: TreeFile): boolean {
+  const state = (tree as { search_state?: unknown }).search_state;
+  return isMapping(state) && state.ended === undefined;
 }
 
 export type NodeCounts = { total: number; pending: number; running: number; success: number; failed: number; other: number };

@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { edenGC } from 'bun:jsc';
 
 /** The fields of a tree file, and of each of its nodes, that a summary and the node tree show. */
-const OUTLINE_FIELDS = ['run_id', 'experiment_goal', 'status'] as const;
+const OUTLINE_FIELDS = ['run_id', 'experiment_goal', 'status', 'search_state'] as const;
 const OUTLINE_NODE_FIELDS = ['id', 'parent_id', 'status', 'label', 'name', 'metrics'] as const;
 
 /**

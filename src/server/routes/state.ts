@@ -8,6 +8,7 @@ import { InputError } from '../../core/errors.ts';
 import { queryGpus } from '../../core/system/gpu.ts';
 import { resourceMetrics } from '../../core/system/metrics.ts';
 import { memoForTurn } from '../../core/turn-memo.ts';
+import { pipelineProgress, type StageProgress } from '../../pipeline/stage-progress.ts';
 import type { ServerContext } from '../context.ts';
 import { eventStreamResponse, sseEvent } from '../event-stream.ts';
 import { LogQuery } from '../../schema/dashboard-api.ts';
@@ -23,7 +24,7 @@ export const stateRoutes = (ctx: ServerContext) =>
     .get('/state', () => {
       const active = ctx.active;
       const own = ctx.runs.forCheckpoint(active);
-      const body = stateJson(`${active}:${own?.pid}:${own?.running}`, () => runState(active, () => defaultModel(ctx), own));
+      const body = stateJson(`${active}:${own?.pid}:${own?.running}`, () => ({ ...runState(active, () => defaultModel(ctx), own), ...stagesOf(ctx, active) }));
       return new Response(body, { headers: JSON_TYPE });
     })
     .get('/api/gpu-monitor', () => queryGpus({ path: ctx.env.PATH ?? '' }))
@@ -75,6 +76,18 @@ function logEventStream(dir: string, start: LogCursor | null, recent: number, si
     const text = lines.map((l) => sseEvent({ msg: l.msg }, { id: formatCursor(l.cursor) })).join('');
     return { text: done ? text + sseEvent({ msg: '[end of log]' }, { event: 'done' }) : text, last: done };
   });
+}
+
+/** The post-search stages of the active checkpoint's workflow and how far each got; none when the workflow cannot be read. */
+function stagesOf(ctx: ServerContext, dir: string | null): { stages?: StageProgress[] } {
+  if (!dir) return {};
+  try {
+    const cfg = ctx.config();
+    return { stages: pipelineProgress(dir, cfg.projectRoot, cfg.workflow.workflow) };
+  } catch {
+    // a broken workflow is reported by the workflow routes; /state keeps answering
+    return {};
+  }
 }
 
 /** The model a run would use when its checkpoint does not record one: environment, then workflow. */

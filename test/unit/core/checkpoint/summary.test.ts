@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readPid } from '../../../../src/core/checkpoint/pid.ts';
+import { listCheckpointIndex } from '../../../../src/core/checkpoint/index.ts';
 import { checkpointStatus } from '../../../../src/core/checkpoint/status.ts';
 import { summarizeCheckpoint } from '../../../../src/core/checkpoint/summary.ts';
 import { writeCheckpoint } from '../../../support/checkpoint.ts';
@@ -41,6 +42,16 @@ describe('checkpoint status', () => {
     tree.nodes[1].status = 'running';
     writeFileSync(join(interrupted, 'tree.json'), JSON.stringify(tree));
     expect(summarizeCheckpoint(interrupted).status).toBe('stopped');
+  });
+
+  test("stopped when svc's search state has no end, every node finished; done once it records its end", async () => {
+    const state = { frontier: [], expansions: {}, label_history: [], lineage: { fired: 0 } };
+    const cut = writeCheckpoint(dir, { runId: '20261101120000_cut', pid: await deadPid(), extra: { search_state: state } });
+    expect(summarizeCheckpoint(cut).status).toBe('stopped');
+    expect(listCheckpointIndex(dir).find((c) => c.path === cut)?.status).toBe('stopped');
+    const ended = writeCheckpoint(dir, { runId: '20261101120001_ended', pid: await deadPid(), extra: { search_state: { ...state, ended: 'done' } } });
+    expect(summarizeCheckpoint(ended).status).toBe('done');
+    expect(listCheckpointIndex(dir).find((c) => c.path === ended)?.status).toBe('done');
   });
 
   test('new when there is no tree yet', () => {

@@ -11,7 +11,7 @@ beforeEach(() => {
 afterEach(() => removeDir(dir));
 
 const NODE_FIELDS = ['id', 'parent_id', 'status', 'label', 'name', 'metrics'];
-const TREE_FIELDS = ['run_id', 'experiment_goal', 'status'];
+const TREE_FIELDS = ['run_id', 'experiment_goal', 'status', 'search_state'];
 const cutTo = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, o[k]]));
 
 /**

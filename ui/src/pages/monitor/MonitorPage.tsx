@@ -1,137 +1,106 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { getJson, withToken } from '../../api.ts';
+import { useCallback, useEffect, useState } from 'react';
+import { getJson, postJson } from '../../api.ts';
 import { ErrorMessage, Loading } from '../../components/states.tsx';
-import type { Gpus, Metrics, State } from '../../types.ts';
-import { useEvery } from '../../use-api.ts';
+import { href, type Route } from '../../route.ts';
+import type { ActiveCheckpoint, CheckpointEntry } from '../../types.ts';
+import { useApi, useEvery } from '../../use-api.ts';
+import { PhaseStepper } from './PhaseStepper.tsx';
+import { ResourceCharts } from './ResourceCharts.tsx';
+import { RunControls } from './RunControls.tsx';
+import { RunFacts } from './RunFacts.tsx';
+import { RunLog } from './RunLog.tsx';
+import type { RunState } from './types.ts';
+import './monitor.css';
 
-/** lines kept in the log view; older ones scroll away */
-const MAX_LOG_LINES = 2000;
+/** How often the run's state is read; the Experiments list reads the same status, from the same function. */
+const STATE_MS = 3000;
+/** How often the checkpoints are looked through for a run started elsewhere. */
+const LIST_MS = 10_000;
 
 /**
- * The active run as far as this page shows it so far: its state, the machine's load and the live
- * log. The phase stepper, charts and run buttons are not built yet.
+ * The active run: `#/monitor`, or `#/monitor/<checkpoint>`, which makes that checkpoint the active
+ * one. Its status, phases, node counts and cost, the machine's load, the live log, and the stop,
+ * resume and run-stage buttons.
  */
-export function MonitorPage() {
-  const [state, setState] = useState<State | null>(null);
+export function MonitorPage({ route }: { route: Route }) {
+  const [state, setState] = useState<RunState | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [switchError, setSwitchError] = useState<string | null>(null);
+  const wanted = route.parts[0];
   const refresh = useCallback(() => {
-    getJson<State>('/state')
+    getJson<RunState>('/state')
       .then((s) => {
         setState(s);
         setError(null);
       })
       .catch((err: unknown) => setError((err as Error).message));
   }, []);
-  useEvery(3000, refresh);
-  const n = state?.nodes;
-  const best = state?.best;
+  useEvery(STATE_MS, refresh);
+  const follow = useCallback(
+    (id: string) => {
+      setSwitchError(null);
+      postJson<ActiveCheckpoint>('/api/switch-checkpoint', { id })
+        .then(refresh)
+        .catch((err: unknown) => setSwitchError(`${id}: ${(err as Error).message}`));
+    },
+    [refresh],
+  );
+  // the address names the run to show: it becomes the active one (once per address)
+  useEffect(() => {
+    if (wanted) follow(wanted);
+  }, [wanted, follow]);
+
   return (
     <section className="page">
       <h1>Monitor</h1>
-      <p className="state empty">The phase stepper, resource charts and the stop, resume and run-stage buttons are not built yet.</p>
+      {switchError && <p className="notice error" role="alert">{switchError}</p>}
+      {state && <RunningElsewhere active={state.checkpoint_id ?? null} />}
       {error && <ErrorMessage message={error} retry={refresh} />}
       {!state && !error && <Loading what="the run's state" />}
-      {state && (
-        <div className="cards">
-          <section className="card" aria-labelledby="run-title">
-            <h2 id="run-title">Run</h2>
-            <Facts
-              rows={[
-                ['status', state.status_label],
-                ['checkpoint', state.checkpoint_id ?? 'none selected'],
-                ['phase', state.phase ?? '–'],
-                ['nodes', n ? `${n.total} total, ${n.completed} completed, ${n.running} running, ${n.failed} failed, ${n.pending} pending` : '–'],
-                ['model', state.model ? `${state.model.provider} / ${state.model.model}` : '–'],
-                ['cost', state.cost ? `$${state.cost.usd.toFixed(4)}, ${state.cost.tokens} tokens, ${state.cost.calls} calls` : '–'],
-                ['best node', best ? `${best.id} (score ${best.score}${best.metric ? `, ${best.metric} = ${best.value ?? '–'}` : ''})` : '–'],
-              ]}
-            />
-          </section>
-          <Machine />
-        </div>
+      {state && !state.checkpoint_id && (
+        <p className="state empty">
+          No checkpoint is active: start a run on <a href={href('new')}>New experiment</a> or with <code>svc run</code>, or pick one on <a href={href('experiments')}>Experiments</a>.
+        </p>
       )}
-      {state && <Log checkpoint={state.checkpoint_id ?? null} />}
+      {state?.checkpoint_id && (
+        <>
+          <RunHeader state={state} />
+          <div className="cards">
+            <RunFacts state={state} />
+            <RunControls state={state} changed={refresh} />
+          </div>
+          <PhaseStepper state={state} />
+        </>
+      )}
+      {state && <ResourceCharts />}
+      {state?.checkpoint_id && <RunLog checkpoint={state.checkpoint_id} running={state.is_running} />}
     </section>
   );
 }
 
-function Facts({ rows }: { rows: [string, string][] }) {
+/** The run's name and its status, as /state gives it (the Experiments list shows the same). */
+function RunHeader({ state }: { state: RunState }) {
+  const status = state.status ?? 'new';
   return (
-    <dl className="facts">
-      {rows.map(([k, v]) => (
-        <div key={k}>
-          <dt>{k}</dt>
-          <dd>{v}</dd>
-        </div>
+    <p className="monitor-header">
+      <span className="monitor-run">{state.checkpoint_id}</span> <span className={`status status-${status}`}>{status}</span>{' '}
+      {state.status_label !== status && <span className="meta">{state.status_label}</span>}
+    </p>
+  );
+}
+
+/** Runs that are running but not the one shown, e.g. started in a terminal after the dashboard: one click follows one. */
+function RunningElsewhere({ active }: { active: string | null }) {
+  const list = useApi<CheckpointEntry[]>('/api/checkpoints', { every: LIST_MS });
+  const others = (list.data ?? []).filter((c) => c.status === 'running' && c.id !== active);
+  if (others.length === 0) return null;
+  return (
+    <div className="notice monitor-elsewhere" role="status">
+      {others.map((c) => (
+        <p key={c.id}>
+          <span className="monitor-run">{c.id}</span> is running. <a href={href('monitor', c.id)}>Follow it</a>
+        </p>
       ))}
-    </dl>
-  );
-}
-
-function Machine() {
-  const [rows, setRows] = useState<[string, string][] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const refresh = useCallback(() => {
-    Promise.all([getJson<Metrics>('/api/resource-metrics'), getJson<Gpus>('/api/gpu-monitor')])
-      .then(([m, g]) => {
-        const gb = (b: number) => `${(b / 1024 ** 3).toFixed(1)} GB`;
-        setRows([
-          ['cpu', `${m.cpu.percent}% of ${m.cpu.cores} cores`],
-          ['memory', `${m.memory.percent}% of ${gb(m.memory.total_bytes)}`],
-          ['disk', `${m.disk.percent}% used, ${gb(m.disk.free_bytes)} free`],
-          ['gpu', g.available ? g.gpus.map((x) => `#${x.index} ${x.name}: ${x.utilization_pct ?? '?'}%`).join('; ') || 'none' : (g.reason ?? 'unavailable')],
-        ]);
-        setError(null);
-      })
-      .catch((err: unknown) => setError((err as Error).message));
-  }, []);
-  useEvery(5000, refresh);
-  return (
-    <section className="card" aria-labelledby="machine-title">
-      <h2 id="machine-title">Machine</h2>
-      {error ? <ErrorMessage message={error} /> : rows ? <Facts rows={rows} /> : <Loading what="machine load" />}
-    </section>
-  );
-}
-
-/** Follows /api/logs of the active checkpoint; the stream ends by itself once the run has ended. */
-function Log({ checkpoint }: { checkpoint: string | null }) {
-  const pre = useRef<HTMLPreElement>(null);
-  const [lines, setLines] = useState<string[]>([]);
-  const [label, setLabel] = useState('');
-  useEffect(() => {
-    setLines([]);
-    if (checkpoint === null) {
-      setLabel('no active checkpoint');
-      return;
-    }
-    setLabel('following');
-    const add = (msg: string) => setLines((l) => [...l.slice(-(MAX_LOG_LINES - 1)), msg]);
-    // EventSource cannot set headers: the token goes in the query, which the server keeps out of its log
-    const source = new EventSource(withToken('/api/logs?stream=1'));
-    source.onmessage = (e) => add((JSON.parse(e.data as string) as { msg: string }).msg);
-    source.addEventListener('done', (e) => {
-      add((JSON.parse((e as MessageEvent).data as string) as { msg: string }).msg);
-      setLabel('ended');
-      source.close();
-    });
-    source.onerror = () => {
-      if (source.readyState === EventSource.CLOSED) setLabel('not available');
-    };
-    return () => source.close();
-  }, [checkpoint]);
-  useEffect(() => {
-    const el = pre.current;
-    if (el && el.scrollTop + el.clientHeight >= el.scrollHeight - 40) el.scrollTop = el.scrollHeight;
-  }, [lines]);
-  return (
-    <section className="card log" aria-labelledby="log-title">
-      <h2 id="log-title">
-        Log <span className="badge">{label}</span>
-      </h2>
-      <pre ref={pre} id="log-lines" role="log" tabIndex={0} aria-label="run log">
-        {lines.join('\n')}
-      </pre>
-    </section>
+    </div>
   );
 }
