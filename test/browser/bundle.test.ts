@@ -33,10 +33,10 @@ afterAll(async () => {
   if (scratch) removeDir(scratch);
 });
 afterEach(async () => {
-  if (tab) {
-    expect(tab.errors).toEqual([]);
-    expect([...tab.failed].sort()).toEqual([...refusals].sort());
-  }
+  // what went wrong on the page is read before anything is closed, and checked after: a failed
+  // check must not leave this test's browser tab and servers to the next test
+  const seen = tab ? { errors: tab.errors, failed: [...tab.failed].sort() } : null;
+  const expected = [...refusals].sort();
   refusals = [];
   await tab?.close();
   tab = null;
@@ -44,6 +44,10 @@ afterEach(async () => {
   ws = null;
   await registry?.stop();
   registry = null;
+  if (seen) {
+    expect(seen.errors).toEqual([]);
+    expect(seen.failed).toEqual(expected);
+  }
 });
 
 /**
@@ -265,7 +269,13 @@ describe.skipIf(noBrowser)('the artifact bundle panel', () => {
     await panel.getByText('This run has no publish.yaml yet').waitFor();
     expect(await panel.getByRole('textbox', { name: 'publish.yaml' }).textContent()).toContain('backend: svc-registry');
     expect(await panel.getByText('Unsaved changes').count()).toBe(0);
-    refusals = ['404 GET /api/ear/20990101000000_missing', '404 GET /api/ear/20990101000000_missing/publish-yaml'];
+    // the Results page around the panel reads the run too
+    refusals = [
+      '404 GET /api/checkpoint/20990101000000_missing/summary',
+      '404 GET /api/checkpoint/20990101000000_missing/files',
+      '404 GET /api/ear/20990101000000_missing',
+      '404 GET /api/ear/20990101000000_missing/publish-yaml',
+    ];
   });
 
   test('with SVC_GUI_TOKEN set, the panel reads and writes with the token', async () => {

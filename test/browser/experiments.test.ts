@@ -24,15 +24,18 @@ afterAll(async () => {
 /** The requests a test expects the server to refuse; any other refusal fails it. */
 let refusals: string[] = [];
 afterEach(async () => {
-  if (tab) {
-    expect(tab.errors).toEqual([]);
-    expect([...tab.failed].sort()).toEqual([...refusals].sort());
-  }
+  // read before closing, checked after: a failed check must not leave this test's tab and server to the next
+  const seen = tab ? { errors: tab.errors, failed: [...tab.failed].sort() } : null;
+  const expected = [...refusals].sort();
   refusals = [];
   await tab?.close();
   tab = null;
   await ws?.close();
   ws = null;
+  if (seen) {
+    expect(seen.errors).toEqual([]);
+    expect(seen.failed).toEqual(expected);
+  }
 });
 
 /** The ids of the table's rows, top to bottom. */
