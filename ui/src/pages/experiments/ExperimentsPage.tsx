@@ -11,7 +11,7 @@ import { filterEntries, type Sort, sortEntries } from './sorting.ts';
 type Notice = { kind: 'ok' | 'error'; text: string };
 
 /** Rows drawn at first and added per "Show more": a thousand rows take the browser seconds to lay out. */
-const ROWS_STEP = 200;
+const ROWS_STEP = 100;
 
 /** How often the list is read again: runs start, end and change status meanwhile. */
 const REFRESH_MS = 10_000;

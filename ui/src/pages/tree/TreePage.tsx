@@ -1,13 +1,15 @@
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { Empty, ErrorMessage, Loading } from '../../components/states.tsx';
 import { href, type Route } from '../../route.ts';
 import type { ActiveCheckpoint } from '../../types.ts';
 import { useApi } from '../../use-api.ts';
 import { layoutTree, type TreeLayout } from './layout.ts';
-import { NodePanel } from './NodePanel.tsx';
 import { TreeCanvas } from './TreeCanvas.tsx';
 import type { TreeSummary } from './types.ts';
 import './tree.css';
+
+// the panel's tabs bring the code editor and the Markdown renderer: fetched when a node is first picked, not before the tree is drawn
+const NodePanel = lazy(async () => ({ default: (await import('./NodePanel.tsx')).NodePanel }));
 
 /** How often a running search's tree is read again. */
 const LIVE_REFRESH_MS = 10_000;
@@ -92,7 +94,9 @@ function RunTree({ run, node }: { run: string; node: string }) {
       <TreeCanvas run={run} layout={layout} selected={picked ? picked.id : null} onSelect={select} />
       {node && !picked && <p className="notice error">The run {run} has no node {node}: pick one in the tree.</p>}
       {picked ? (
-        <NodePanel key={picked.id} run={run} node={picked} hasReport={Object.hasOwn(data.placements, picked.id)} best={data.best?.id === picked.id} tab={tab} onTab={setTab} onSelect={select} />
+        <Suspense fallback={<Loading what="the node" />}>
+          <NodePanel key={picked.id} run={run} node={picked} hasReport={Object.hasOwn(data.placements, picked.id)} best={data.best?.id === picked.id} tab={tab} onTab={setTab} onSelect={select} />
+        </Suspense>
       ) : (
         !node && <p className="state empty">Pick a node in the tree to see its report, trace, code, memory and metrics.</p>
       )}
