@@ -21,7 +21,7 @@ const PAGES = [
   ['memory', 'Memory'],
 ] as const;
 
-const BUILT = new Set(['experiments', 'monitor', 'memory']);
+const BUILT = new Set(['experiments', 'monitor', 'memory', 'workflow', 'settings']);
 
 let browser: Browser;
 let ws: Workspace;

@@ -33,9 +33,10 @@ export function SettingsForm({ title, fields, view, models = [], onSaved }: Prop
     setOutcome(null);
     try {
       const next = await postJson<SettingsView>('/api/settings', settingsBody(fields, changed));
-      const names = fields.filter((f) => f.key in changed).map((f) => f.label);
+      // what the server now holds for each field saved, as its answer gives it
+      const saved = fields.filter((f) => f.key in changed).map((f) => `${f.label} = ${String(shownValue(f, valueOf(next, f.key))) || '(unset)'}`);
       setChanged({});
-      setOutcome({ ok: true, text: `Saved to settings.json: ${names.join(', ')}.` });
+      setOutcome({ ok: true, text: `Saved to settings.json: ${saved.join(', ')}.` });
       onSaved(next);
     } catch (err) {
       setOutcome({ ok: false, text: err instanceof Error ? err.message : String(err) });
