@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { horizontalOverflow, launchBrowser, NARROW, openTab, screenshot, serveWorkspace, seriousViolations, type Tab, WIDE, type Workspace } from '../support/browser.ts';
 import { lacks } from '../support/components.ts';
-import { freePort } from '../support/sshd.ts';
+import { freePort, startSshd } from '../support/sshd.ts';
 import { fillWorkspace } from './workspace.ts';
 
 // each test starts a server and drives a browser; axe-core on the whole page takes a while on a busy machine
 setDefaultTimeout(180_000);
 
 const noBrowser = lacks('chromium');
+const noSshd = noBrowser || lacks('sshd');
 
 const SECTIONS = ['Models', 'API keys', 'Memory', 'Slurm', 'Container', 'SSH', 'Profiles', 'Review'];
 /**
@@ -169,6 +170,46 @@ describe.skipIf(noBrowser)('the Settings page', () => {
     expect(existsSync(join(dir, 'browser_example.json'))).toBe(false);
     expect(existsSync(join(dir, 'browser_example.txt'))).toBe(false);
     refusals = ['400 POST /api/fewshot/neurips/upload'];
+  });
+
+  test('with SVC_GUI_TOKEN set, the page sends the token and a save reaches settings.json', async () => {
+    ws = await serveWorkspace(fillWorkspace, { SVC_GUI_TOKEN: 'settings-test-token' });
+    expect((await ws.viz.get('/api/settings')).status).toBe(401);
+    tab = await openTab(browser, ws.viz.base, '#token=settings-test-token');
+    const page = tab.page;
+    await page.locator('nav').waitFor();
+    await page.evaluate("location.hash = '#/settings/ssh'");
+    const ssh = form(page, 'SSH login of the cluster');
+    await ssh.getByLabel('Host').fill('cluster.example.org');
+    await ssh.getByRole('button', { name: 'Save' }).click();
+    expect(await ssh.locator('.notice.ok').textContent()).toBe('Saved to settings.json: Host = cluster.example.org.');
+    expect(JSON.parse(readFileSync(settingsFile(), 'utf8'))).toMatchObject({ ssh_host: 'cluster.example.org' });
+    expect(await page.getByRole('button', { name: 'Test cluster.example.org' }).isEnabled()).toBe(true);
+  });
+
+  test.skipIf(noSshd)('the SSH login is saved and tested against a real server: a known key logs in, an unknown one is refused', async () => {
+    const sshd = await startSshd();
+    try {
+      const page = await settingsPage('ssh');
+      const ssh = form(page, 'SSH login of the cluster');
+      const login = async (key: string) => {
+        await ssh.getByLabel('Key file').fill(key);
+        await ssh.getByRole('button', { name: 'Save' }).click();
+        await ssh.locator('.notice.ok').waitFor();
+        await page.getByRole('button', { name: `Test ${sshd.host}` }).click();
+      };
+      await ssh.getByLabel('Host').fill(sshd.host);
+      await ssh.getByLabel('Port').fill(String(sshd.port));
+      // os.userInfo() can answer "unknown" under Bun; id asks the system
+      await ssh.getByLabel('User').fill(Bun.spawnSync(['id', '-un']).stdout.toString().trim());
+      await login(sshd.clientKey);
+      await page.getByRole('status').filter({ hasText: `Logged in to ${sshd.host} in` }).waitFor({ timeout: 30_000 });
+      await login(sshd.strangerKey);
+      const refused = page.getByRole('alert').filter({ hasText: `Could not log in to ${sshd.host}: ` });
+      await refused.waitFor({ timeout: 30_000 });
+    } finally {
+      await sshd.stop();
+    }
   });
 
   for (const size of [WIDE, NARROW]) {
