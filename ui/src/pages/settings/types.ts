@@ -15,7 +15,6 @@ export type Models = {
 export type EnvKey = { name: string; meaning: string; secret: boolean; set: boolean; source: string | null };
 export type EnvKeysSaved = { ok: true; saved: string[]; file: string };
 
-export type MemoryHealth = { url: string; ok: boolean; version?: string; server?: string };
 export type MemoryDeployment = { path: string; found_by: string; id: string; url: string; managed: boolean; reachable: boolean; version?: string };
 export type MemoryDetect = { url: string; reachable: boolean; version?: string; error?: string; deployments: MemoryDeployment[]; probes: Record<string, string> };
 export type MemoryStart = { started: boolean; url: string; path: string | null; pid: number | null; version?: string; message: string };

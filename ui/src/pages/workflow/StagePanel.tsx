@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import type { FlowEdge, FlowNode, Stage } from './types.ts';
 
 type Props = {
@@ -19,8 +19,13 @@ export function StagePanel({ node, stage, edges, enabled, onEnabled, onSelect }:
   const before = edges.filter((e) => e.kind === 'depends_on' && e.from === node.id).map((e) => e.to);
   const loop = edges.find((e) => e.kind === 'loop_back_to' && e.from === node.id)?.to;
   const inputs = Object.entries(stage?.inputs ?? {});
+  const panel = useRef<HTMLElement>(null);
+  // on a narrow window the panel sits below the graphs: bring the chosen stage's details into view
+  useEffect(() => {
+    panel.current?.scrollIntoView({ block: 'nearest' });
+  }, [node.id]);
   return (
-    <aside className="workflow-panel card" aria-labelledby="workflow-stage-title">
+    <aside ref={panel} className="workflow-panel card" aria-labelledby="workflow-stage-title">
       <h2 id="workflow-stage-title">{node.stage}</h2>
       {stage?.description && <p>{stage.description}</p>}
       <label className="workflow-check">
