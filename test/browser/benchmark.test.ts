@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ARXIV_PDF } from '../support/arxiv-server.ts';
-import { horizontalOverflow, launchBrowser, NARROW, openTab, screenshot, serveWorkspace, seriousViolations, type Tab, WIDE, type Workspace } from '../support/browser.ts';
+import { horizontalOverflow, launchBrowser, NARROW, openTab, screenshot, serveWorkspace, seriousViolations, type Tab, WIDE, type Workspace, endTest } from '../support/browser.ts';
 import { lacks } from '../support/components.ts';
 import { removeDir, tempDir } from '../support/svc.ts';
 import { until } from '../support/until.ts';
@@ -29,19 +29,17 @@ afterAll(async () => {
   await browser?.close();
 });
 afterEach(async () => {
-  if (tab) {
-    expect(tab.errors).toEqual([]);
-    expect([...tab.failed].sort()).toEqual([...refusals].sort());
-  }
-  refusals = [];
-  await tab?.close();
+  const [done, expected] = [tab, refusals];
   tab = null;
-  await ws?.close();
-  ws = null;
-  services?.stop();
-  services = null;
-  if (root) removeDir(root);
-  root = null;
+  refusals = [];
+  await endTest(done, expected, async () => {
+    await ws?.close();
+    ws = null;
+    services?.stop();
+    services = null;
+    if (root) removeDir(root);
+    root = null;
+  });
 });
 
 type Options = { size?: typeof WIDE; shellSort?: boolean; holdJudge?: boolean; silent?: boolean; token?: string };

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, te
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { horizontalOverflow, launchBrowser, NARROW, openTab, screenshot, serveWorkspace, seriousViolations, type Tab, WIDE, type Workspace } from '../support/browser.ts';
+import { horizontalOverflow, launchBrowser, NARROW, openTab, screenshot, serveWorkspace, seriousViolations, type Tab, WIDE, type Workspace, endTest } from '../support/browser.ts';
 import { lacks } from '../support/components.ts';
 import { startTestRegistry, type TestRegistry } from '../support/registry-server.ts';
 import { removeDir, tempDir } from '../support/svc.ts';
@@ -33,21 +33,15 @@ afterAll(async () => {
   if (scratch) removeDir(scratch);
 });
 afterEach(async () => {
-  // what went wrong on the page is read before anything is closed, and checked after: a failed
-  // check must not leave this test's browser tab and servers to the next test
-  const seen = tab ? { errors: tab.errors, failed: [...tab.failed].sort() } : null;
-  const expected = [...refusals].sort();
-  refusals = [];
-  await tab?.close();
+  const [done, expected] = [tab, refusals];
   tab = null;
-  await ws?.close();
-  ws = null;
-  await registry?.stop();
-  registry = null;
-  if (seen) {
-    expect(seen.errors).toEqual([]);
-    expect(seen.failed).toEqual(expected);
-  }
+  refusals = [];
+  await endTest(done, expected, async () => {
+    await ws?.close();
+    ws = null;
+    await registry?.stop();
+    registry = null;
+  });
 });
 
 /**

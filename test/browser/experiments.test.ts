@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, te
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, NARROW, openTab, serveWorkspace, seriousViolations, type Tab, type Workspace } from '../support/browser.ts';
+import { launchBrowser, NARROW, openTab, serveWorkspace, seriousViolations, type Tab, type Workspace, endTest } from '../support/browser.ts';
 import { writeCheckpoint } from '../support/checkpoint.ts';
 import { lacks } from '../support/components.ts';
 import { fillWorkspace, RUNS } from './workspace.ts';
@@ -24,18 +24,13 @@ afterAll(async () => {
 /** The requests a test expects the server to refuse; any other refusal fails it. */
 let refusals: string[] = [];
 afterEach(async () => {
-  // read before closing, checked after: a failed check must not leave this test's tab and server to the next
-  const seen = tab ? { errors: tab.errors, failed: [...tab.failed].sort() } : null;
-  const expected = [...refusals].sort();
-  refusals = [];
-  await tab?.close();
+  const [done, expected] = [tab, refusals];
   tab = null;
-  await ws?.close();
-  ws = null;
-  if (seen) {
-    expect(seen.errors).toEqual([]);
-    expect(seen.failed).toEqual(expected);
-  }
+  refusals = [];
+  await endTest(done, expected, async () => {
+    await ws?.close();
+    ws = null;
+  });
 });
 
 /** The ids of the table's rows, top to bottom. */

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_EXPERIMENT, DEMO_MODEL } from '../../scripts/record-demo.ts';
-import { horizontalOverflow, launchBrowser, NARROW, openTab, screenshot, seriousViolations, type Tab, WIDE, type Workspace } from '../support/browser.ts';
+import { horizontalOverflow, launchBrowser, NARROW, openTab, screenshot, seriousViolations, type Tab, WIDE, type Workspace, endTest } from '../support/browser.ts';
 import { writeCheckpoint } from '../support/checkpoint.ts';
 import { lacks } from '../support/components.ts';
 import type { ModelServer } from '../support/model-server.ts';
@@ -30,15 +30,13 @@ afterAll(async () => {
 /** The requests a test expects the server to refuse; any other refusal fails it. */
 let refusals: string[] = [];
 afterEach(async () => {
-  if (tab) {
-    expect(tab.errors).toEqual([]);
-    expect([...tab.failed].sort()).toEqual([...refusals].sort());
-  }
-  refusals = [];
-  await tab?.close();
+  const [done, expected] = [tab, refusals];
   tab = null;
-  await ws?.close();
-  ws = null;
+  refusals = [];
+  await endTest(done, expected, async () => {
+    await ws?.close();
+    ws = null;
+  });
 });
 
 async function wizard(size = WIDE): Promise<Page> {
@@ -233,7 +231,8 @@ describe.skipIf(noBrowser)('the New experiment wizard', () => {
     // the launch took the staged files over
     expect(readdirSync(join(ws!.dir, 'workspace', 'staging'))).toEqual([]);
     // the run goes on in its own process; Monitor shows the active run
-    await page.getByText(runId!, { exact: true }).waitFor();
+    const header = page.locator('.monitor-header');
+    await header.locator('.monitor-run', { hasText: runId! }).waitFor();
     let state: any;
     for (let i = 0; i < 1200; i++) {
       state = (await ws!.viz.get('/state')).body;
@@ -241,6 +240,7 @@ describe.skipIf(noBrowser)('the New experiment wizard', () => {
       await Bun.sleep(100);
     }
     expect(state).toMatchObject({ exit_code: 0, is_running: false, nodes: { total: 1, completed: 1, failed: 0 } });
-    await page.getByText(state.status_label, { exact: true }).waitFor({ timeout: 15_000 });
+    // the header says how it ended, as /state does
+    await header.locator(`.status-${state.status}`).waitFor({ timeout: 15_000 });
   }, 240_000);
 });

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, te
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { horizontalOverflow, launchBrowser, NARROW, openTab, screenshot, serveWorkspace, seriousViolations, type Tab, WIDE, type Workspace } from '../support/browser.ts';
+import { horizontalOverflow, launchBrowser, NARROW, openTab, screenshot, serveWorkspace, seriousViolations, type Tab, WIDE, type Workspace, endTest } from '../support/browser.ts';
 import { lacks } from '../support/components.ts';
 import { BINARY, LEAVES, NOTES, RESULTS, fillResults } from './results-workspace.ts';
 
@@ -24,21 +24,13 @@ afterAll(async () => {
   await browser?.close();
 });
 afterEach(async () => {
-  const done = tab;
-  const expected = [...refusals].sort();
-  refusals = [];
+  const [done, expected] = [tab, refusals];
   tab = null;
-  try {
-    if (done) {
-      expect(done.errors).toEqual([]);
-      expect([...done.failed].sort()).toEqual(expected);
-    }
-  } finally {
-    // a failed check must not leave this test's server to the next one
-    await done?.close();
+  refusals = [];
+  await endTest(done, expected, async () => {
     await ws?.close();
     ws = null;
-  }
+  });
 });
 
 const reported = () => join(ws!.checkpoints, RESULTS.reported);

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, te
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { horizontalOverflow, launchBrowser, NARROW, openTab, screenshot, serveWorkspace, seriousViolations, type Tab, WIDE, type Workspace } from '../support/browser.ts';
+import { horizontalOverflow, launchBrowser, NARROW, openTab, screenshot, serveWorkspace, seriousViolations, type Tab, WIDE, type Workspace, endTest } from '../support/browser.ts';
 import { lacks } from '../support/components.ts';
 import { freePort, startSshd } from '../support/sshd.ts';
 import { fillWorkspace } from './workspace.ts';
@@ -33,17 +33,15 @@ afterAll(async () => {
   await browser?.close();
 });
 afterEach(async () => {
-  if (tab) {
-    expect(tab.errors).toEqual([]);
-    expect([...tab.failed].sort()).toEqual([...refusals].sort());
-  }
-  refusals = [];
-  await tab?.close();
+  const [done, expected] = [tab, refusals];
   tab = null;
-  // a memory server a test started is stopped even when the test failed half-way
-  await ws?.viz.post('/api/memory/stop-local');
-  await ws?.close();
-  ws = null;
+  refusals = [];
+  await endTest(done, expected, async () => {
+    // a memory server a test started is stopped even when the test failed half-way
+    await ws?.viz.post('/api/memory/stop-local');
+    await ws?.close();
+    ws = null;
+  });
 });
 
 /** The settings page of a fresh workspace whose memory server would be on a free port, where nothing answers. */

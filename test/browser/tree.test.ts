@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, te
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { horizontalOverflow, launchBrowser, NARROW, openTab, screenshot, serveWorkspace, seriousViolations, type Tab, WIDE, type Workspace } from '../support/browser.ts';
+import { horizontalOverflow, launchBrowser, NARROW, openTab, screenshot, serveWorkspace, seriousViolations, type Tab, WIDE, type Workspace, endTest } from '../support/browser.ts';
 import { lacks } from '../support/components.ts';
 import { blockLine, fillTree, memoryText, whatWasDone } from './tree-workspace.ts';
 
@@ -36,13 +36,10 @@ afterAll(async () => {
   await browser?.close();
 });
 afterEach(async () => {
-  if (tab) {
-    expect(tab.errors).toEqual([]);
-    expect([...tab.failed].sort()).toEqual([...refusals].sort());
-  }
-  refusals = [];
-  await tab?.close();
+  const [done, expected] = [tab, refusals];
   tab = null;
+  refusals = [];
+  await endTest(done, expected);
 });
 
 async function open(hash: string, size = WIDE): Promise<Page> {

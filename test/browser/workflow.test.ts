@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { parse } from 'yaml';
-import { horizontalOverflow, launchBrowser, NARROW, openTab, screenshot, serveWorkspace, seriousViolations, type Tab, WIDE, type Workspace } from '../support/browser.ts';
+import { horizontalOverflow, launchBrowser, NARROW, openTab, screenshot, serveWorkspace, seriousViolations, type Tab, WIDE, type Workspace, endTest } from '../support/browser.ts';
 import { lacks } from '../support/components.ts';
 import { fillWorkspace, RUNS } from './workspace.ts';
 
@@ -27,15 +27,13 @@ afterAll(async () => {
   await browser?.close();
 });
 afterEach(async () => {
-  if (tab) {
-    expect(tab.errors).toEqual([]);
-    expect(tab.failed).toEqual(refusals);
-  }
-  refusals = [];
-  await tab?.close();
+  const [done, expected] = [tab, refusals];
   tab = null;
-  await ws?.close();
-  ws = null;
+  refusals = [];
+  await endTest(done, expected, async () => {
+    await ws?.close();
+    ws = null;
+  });
 });
 
 async function workflowPage(fill = fillWorkspace, size = WIDE): Promise<Page> {

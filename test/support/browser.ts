@@ -3,6 +3,7 @@
  * `dist/svc viz` on a generated workspace. Each page records its console errors and uncaught
  * exceptions, which the tests assert to be none.
  */
+import { expect } from 'bun:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
@@ -89,4 +90,22 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/**
+ * Ends a browser test: closes its tab, then what else it opened (`close`), and only then checks
+ * the tab: no console error or exception, and no refused request but the `expected` ones, in any
+ * order. Closing comes first: a failed check must not leave this test's tab and servers to the next.
+ */
+export async function endTest(tab: Tab | null, expected: string[], close: () => Promise<unknown> = async () => {}): Promise<void> {
+  const seen = tab && { errors: [...tab.errors], failed: [...tab.failed].sort() };
+  try {
+    await tab?.close();
+  } finally {
+    await close();
+  }
+  if (seen) {
+    expect(seen.errors).toEqual([]);
+    expect(seen.failed).toEqual([...expected].sort());
+  }
 }
