@@ -223,7 +223,8 @@ describe.skipIf(noBrowser)('the New experiment wizard', () => {
     await openStep(page, 'Launch');
     await page.getByRole('button', { name: 'Launch', exact: true }).click();
     await page.getByRole('heading', { name: 'Monitor', level: 1 }).waitFor();
-    const [runId] = readdirSync(ws!.checkpoints);
+    // the checkpoints directory also holds the dashboard's index of them
+    const [runId] = readdirSync(ws!.checkpoints).filter((name) => /^\d+_/.test(name));
     expect(new URL(page.url()).hash).toBe(`#/monitor/${runId}`);
     const ckpt = join(ws!.checkpoints, runId!);
     expect(readFileSync(join(ckpt, 'uploads', 'seeds.txt'), 'utf8')).toBe('7\n');

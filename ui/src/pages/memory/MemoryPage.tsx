@@ -1,7 +1,8 @@
-import { ErrorMessage, Loading } from '../../components/states.tsx';
+import { ErrorMessage } from '../../components/states.tsx';
 import { href, type Route } from '../../route.ts';
 import type { ActiveCheckpoint, CheckpointSummary } from '../../types.ts';
 import { useApi } from '../../use-api.ts';
+import { WithRun } from '../../components/WithRun.tsx';
 import { MemoryOfNode } from './MemoryOfNode.tsx';
 
 /**
@@ -11,27 +12,18 @@ import { MemoryOfNode } from './MemoryOfNode.tsx';
 export function MemoryPage({ route }: { route: Route }) {
   const active = useApi<ActiveCheckpoint>('/api/active-checkpoint');
   const [givenRun, node = ''] = route.parts;
-  const run = givenRun ?? active.data?.id ?? null;
-  let body;
-  if (!givenRun && active.error) body = <ErrorMessage message={active.error} retry={active.reload} />;
-  else if (!givenRun && !active.data) body = <Loading what="the active checkpoint" />;
-  else if (run === null)
-    body = (
-      <p className="state empty">
-        No checkpoint is active: switch to one on <a href={href('experiments')}>Experiments</a>.
-      </p>
-    );
-  else body = <Inspector run={run} node={node} />;
   return (
     <section className="page">
       <h1>Memory</h1>
-      {body}
+      <WithRun given={givenRun} active={active} none={<>No checkpoint is active: switch to one on <a href={href('experiments')}>Experiments</a>.</>}>
+        {(run) => <Inspector run={run} node={node} />}
+      </WithRun>
     </section>
   );
 }
 
 function Inspector({ run, node }: { run: string; node: string }) {
-  const summary = useApi<CheckpointSummary>(`/api/checkpoint/${encodeURIComponent(run)}/summary?nodes=1`);
+  const summary = useApi<CheckpointSummary>(`/api/checkpoint/${encodeURIComponent(run)}/summary?nodes=outline`);
   const nodes = summary.data?.nodes_list ?? [];
   return (
     <>

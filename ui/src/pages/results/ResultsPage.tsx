@@ -1,7 +1,7 @@
-import { ErrorMessage, Loading } from '../../components/states.tsx';
 import { href, type Route } from '../../route.ts';
 import type { ActiveCheckpoint } from '../../types.ts';
 import { useApi } from '../../use-api.ts';
+import { WithRun } from '../../components/WithRun.tsx';
 import { CheckpointPicker } from './CheckpointPicker.tsx';
 import { CheckpointResults } from './CheckpointResults.tsx';
 import './results.css';
@@ -13,23 +13,14 @@ import './results.css';
 export function ResultsPage({ route }: { route: Route }) {
   const active = useApi<ActiveCheckpoint>('/api/active-checkpoint');
   const [given, section = 'files', ...rest] = route.parts;
-  const id = given || active.data?.id || null;
-  let body;
-  if (!given && active.error) body = <ErrorMessage message={active.error} retry={active.reload} />;
-  else if (!given && !active.data) body = <Loading what="the active checkpoint" />;
-  else if (id === null)
-    body = (
-      <p className="state empty">
-        No checkpoint is active: pick one above, or switch to one on <a href={href('experiments')}>Experiments</a>.
-      </p>
-    );
-  // keyed: another checkpoint starts with nothing of the last one's answers
-  else body = <CheckpointResults key={id} id={id} section={section} rest={rest} activeId={active.data?.id ?? null} reloadActive={active.reload} />;
   return (
     <section className="page results">
       <h1>Results</h1>
-      <CheckpointPicker current={id} activeId={active.data?.id ?? null} />
-      {body}
+      <CheckpointPicker current={given || (active.data?.id ?? null)} activeId={active.data?.id ?? null} />
+      <WithRun given={given} active={active} none={<>No checkpoint is active: pick one above, or switch to one on <a href={href('experiments')}>Experiments</a>.</>}>
+        {/* keyed: another checkpoint starts with nothing of the last one's answers */}
+        {(id) => <CheckpointResults key={id} id={id} section={section} rest={rest} activeId={active.data?.id ?? null} reloadActive={active.reload} />}
+      </WithRun>
     </section>
   );
 }

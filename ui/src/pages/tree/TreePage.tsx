@@ -3,6 +3,7 @@ import { Empty, ErrorMessage, Loading } from '../../components/states.tsx';
 import { href, type Route } from '../../route.ts';
 import type { ActiveCheckpoint } from '../../types.ts';
 import { useApi } from '../../use-api.ts';
+import { WithRun } from '../../components/WithRun.tsx';
 import { layoutTree, type TreeLayout } from './layout.ts';
 import { TreeCanvas } from './TreeCanvas.tsx';
 import type { TreeSummary } from './types.ts';
@@ -21,21 +22,16 @@ const LIVE_REFRESH_MS = 10_000;
 export function TreePage({ route }: { route: Route }) {
   const active = useApi<ActiveCheckpoint>('/api/active-checkpoint');
   const [givenRun, node = ''] = route.parts;
-  const run = givenRun ?? active.data?.id ?? null;
-  let body;
-  if (!givenRun && active.error) body = <ErrorMessage message={active.error} retry={active.reload} />;
-  else if (!givenRun && !active.data) body = <Loading what="the active checkpoint" />;
-  else if (run === null)
-    body = (
-      <p className="state empty">
-        No checkpoint is active: switch to one on <a href={href('experiments')}>Experiments</a>, or open a run's tree from there.
-      </p>
-    );
-  else body = <RunTree run={run} node={node} />;
   return (
     <section className="page tree-page">
       <h1>Tree</h1>
-      {body}
+      <WithRun
+        given={givenRun}
+        active={active}
+        none={<>No checkpoint is active: switch to one on <a href={href('experiments')}>Experiments</a>, or open a run's tree from there.</>}
+      >
+        {(run) => <RunTree run={run} node={node} />}
+      </WithRun>
     </section>
   );
 }
