@@ -121,9 +121,13 @@ export const LogQuery = T.Object(
 );
 
 /** POST /api/upload/delete */
-export const UploadDeleteBody = T.Object({ name: T.String(), staging: T.Optional(T.String()) }, OPEN);
-/** POST /api/upload: `staging` keeps the files for a run not launched yet (core/checkpoint/upload-staging.ts) */
-export const UploadQuery = T.Object({ staging: T.Optional(T.String()) }, QUERY);
+export const UploadDeleteBody = T.Object({ name: T.String(), staging: T.Optional(T.String()), id: T.Optional(T.String()) }, OPEN);
+/**
+ * POST /api/upload: into the active checkpoint, or the checkpoint `id` names (a page showing one run
+ * must not write into another that became active meanwhile); `staging` keeps the files for a run not
+ * launched yet (core/checkpoint/upload-staging.ts)
+ */
+export const UploadQuery = T.Object({ staging: T.Optional(T.String()), id: T.Optional(T.String()) }, QUERY);
 
 /** GET /api/experiment-detail: the experiment file of a checkpoint directory or Markdown file (`path`), a checkpoint (`id`), or the active one */
 export const ExperimentQuery = T.Object({ id: T.Optional(T.String()), path: T.Optional(T.String()) }, QUERY);

@@ -116,7 +116,7 @@ describe.skipIf(noBrowser)('the Results page: files', () => {
     const csv = 'n,comparisons\n2000,32617\n';
     await page.getByLabel(/^Files for uploads/).setInputFiles([{ name: 'sizes.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) }]);
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
-    await page.getByText(`Uploaded uploads/sizes.csv (${csv.length} bytes).`).waitFor();
+    await page.getByText(`Uploaded uploads/sizes.csv (${csv.length} B).`).waitFor();
     expect(readFileSync(join(reported(), 'uploads', 'sizes.csv'), 'utf8')).toBe(csv);
     await page.getByRole('navigation', { name: `Files of ${RESULTS.reported}` }).locator('summary', { hasText: /^uploads\// }).waitFor();
   });

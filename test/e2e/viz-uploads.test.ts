@@ -167,6 +167,22 @@ describe('POST /api/upload', () => {
     expect(readFileSync(join(uploads, 'data', 'keep.txt'), 'utf8')).toBe('keep');
   });
 
+  test('?id= names the checkpoint, whichever is active; an unknown or escaping id is 404 and nothing is written', async () => {
+    const other = writeCheckpoint(join(dir, 'workspace', 'checkpoints'), { runId: '20261101130000_other', nodes: 1 });
+    const { body, type } = multipart([{ filename: 'seeds.txt', content: '7' }]);
+    const to = (id: string) => viz.req(`/api/upload?id=${encodeURIComponent(id)}`, { method: 'POST', headers: { 'content-type': type }, body });
+    expect((await to('20261101130000_other')).status).toBe(200);
+    expect(readFileSync(join(other, 'uploads', 'seeds.txt'), 'utf8')).toBe('7');
+    expect(existsSync(join(uploads, 'seeds.txt'))).toBe(false);
+    for (const id of ['20991231000000_missing', '../checkpoints/20261101130000_other', '..']) {
+      const res = await to(id);
+      expect(res.status).toBe(404);
+      expect(((await res.json()) as { error: string }).error).toBe('not found');
+    }
+    expect(readdirSync(join(other, 'uploads'))).toEqual(['seeds.txt']);
+    expect(existsSync(uploads)).toBe(false);
+  });
+
   test('without an active checkpoint: 409', async () => {
     const empty = tempDir();
     mkdirSync(join(empty, 'workspace', 'checkpoints'), { recursive: true });

@@ -3,25 +3,23 @@ import { getJson } from './api.ts';
 
 export type Loaded<T> = { data: T | undefined; error: string | null; loading: boolean; reload: () => void };
 
+/** An answer, or a refusal, and the path it is for. */
+type Answer<T> = { path: string; data?: T; error: string | null };
+
 /**
  * GETs `path` on mount, on reload() and every `every` ms when given; the last answer stays shown
- * while a reload is under way.
+ * while a reload of the same path is under way, never under another path.
  */
 export function useApi<T>(path: string, { every }: { every?: number } = {}): Loaded<T> {
-  const [data, setData] = useState<T | undefined>(undefined);
-  const [error, setError] = useState<string | null>(null);
+  const [answer, setAnswer] = useState<Answer<T> | null>(null);
   const [loading, setLoading] = useState(true);
   const [tick, setTick] = useState(0);
   useEffect(() => {
     let current = true;
     setLoading(true);
     getJson<T>(path)
-      .then((body) => {
-        if (!current) return;
-        setData(body);
-        setError(null);
-      })
-      .catch((err: unknown) => current && setError(err instanceof Error ? err.message : String(err)))
+      .then((data) => current && setAnswer({ path, data, error: null }))
+      .catch((err: unknown) => current && setAnswer((last) => ({ path, data: last?.path === path ? last.data : undefined, error: err instanceof Error ? err.message : String(err) })))
       .finally(() => current && setLoading(false));
     return () => {
       current = false;
@@ -33,7 +31,8 @@ export function useApi<T>(path: string, { every }: { every?: number } = {}): Loa
     const timer = setInterval(reload, every);
     return () => clearInterval(timer);
   }, [every, reload]);
-  return { data, error, loading, reload };
+  const mine = answer?.path === path ? answer : null;
+  return { data: mine?.data, error: mine?.error ?? null, loading: loading || mine === null, reload };
 }
 
 /** Calls `task` now and every `ms` while mounted. */

@@ -6,7 +6,7 @@ import { UPLOAD_LIMIT_BYTES } from '../limits.ts';
 import { UploadDeleteBody, UploadQuery } from '../../schema/dashboard-api.ts';
 
 /**
- * Uploads: files a researcher gives the active checkpoint, in its uploads/ directory; with
+ * Uploads: files a researcher gives the active checkpoint (or the one `id` names), in its uploads/ directory; with
  * `staging`, files for a run not launched yet, which the launch naming that id takes over.
  */
 export const uploadRoutes = (ctx: ServerContext) =>
@@ -14,18 +14,19 @@ export const uploadRoutes = (ctx: ServerContext) =>
     .post(
       '/api/upload',
       async ({ body, query }) => {
-        const dir = uploadTarget(ctx, query.staging);
+        const dir = uploadTarget(ctx, query);
         return { ok: true, files: await saveUploads(dir, formFiles(body as FormData), UPLOAD_LIMIT_BYTES) };
       },
       { query: UploadQuery },
     )
-    .post('/api/upload/delete', ({ body }) => ({ ok: true, ...deleteUpload(uploadTarget(ctx, body.staging), body.name) }), {
+    .post('/api/upload/delete', ({ body }) => ({ ok: true, ...deleteUpload(uploadTarget(ctx, body), body.name) }), {
       body: UploadDeleteBody,
     });
 
-/** The directory whose uploads/ a request means: the staging id's, else the active checkpoint. */
-function uploadTarget(ctx: ServerContext, staging: string | undefined): string {
-  return staging === undefined ? ctx.requireActive() : stagingDir(ctx.workspaceRoot, staging);
+/** The directory whose uploads/ a request means: the staging id's, else the checkpoint it names, else the active one. */
+function uploadTarget(ctx: ServerContext, { staging, id }: { staging?: string | undefined; id?: string | undefined }): string {
+  if (staging !== undefined) return stagingDir(ctx.workspaceRoot, staging);
+  return id === undefined ? ctx.requireActive() : ctx.checkpointDir(id);
 }
 
 /** Every file field of the multipart/form-data body (read by httpApp, limits.ts), whatever the field is called. */

@@ -31,3 +31,12 @@ test("?token= is taken for a checkpoint file's raw bytes, and not for its JSON a
   expect(status('/api/checkpoint/run_1/files?token=s3cret')).toBe(401);
   expect(status('/api/checkpoint/a/b/file/raw?token=s3cret')).toBe(401);
 });
+
+test('a path that only looks like a link once its dot segments are resolved does not take ?token=', () => {
+  expect(status('/api/bench/run/0123abcd/report/en/../../results?token=s3cret')).toBe(401);
+  expect(status('/api/bench/run/0123abcd/report/en/%2e%2e/%2e%2e/results?token=s3cret')).toBe(401);
+  expect(status('/api/bench/run/0123abcd/report/en/%2E%2E/%2E%2E/%2E%2E/%2E%2E/settings?token=s3cret')).toBe(401);
+  expect(status('/api/checkpoint/run_1/file/raw/../../../../state?token=s3cret')).toBe(401);
+  expect(status('/api/checkpoint/run_1/file/raw/%2e%2e/%2e%2e/files?token=s3cret')).toBe(401);
+  expect(status('/api/bench/run/0123abcd/logs/..?token=s3cret')).toBe(401);
+});

@@ -13,8 +13,3 @@ export const rawFileUrl = (id: string, path: string) => withToken(checkpointApi(
 /** The page address of a file in the Files section (or of the section, for ''). */
 export const fileHref = (id: string, path: string) => href('results', id, 'files', ...(path ? path.split('/') : []));
 
-/** A size for people: bytes, KB or MB. */
-export function sizeText(n: number): string {
-  if (n < 1024) return `${n} bytes`;
-  return n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
-}

@@ -30,7 +30,7 @@ export function TreePage({ route }: { route: Route }) {
         active={active}
         none={<>No checkpoint is active: switch to one on <a href={href('experiments')}>Experiments</a>, or open a run's tree from there.</>}
       >
-        {(run) => <RunTree run={run} node={node} />}
+        {(run) => <RunTree key={run} run={run} node={node} />}
       </WithRun>
     </section>
   );

@@ -20,7 +20,7 @@ export function WorkflowPage() {
   const flow = useApi<Flow>('/api/workflow/flow');
   const view = useApi<WorkflowView>('/api/workflow');
   const skills = useApi<{ skills: SkillSummary[] }>('/api/skills');
-  const active = useApi<ActiveCheckpoint>('/api/active-checkpoint');
+  const active = useApi<ActiveCheckpoint>('/api/active-checkpoint', { every: 5000 });
   const [draft, setDraft] = useState<Draft>(emptyDraft);
   const [selected, setSelected] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome>(null);
@@ -78,8 +78,12 @@ export function WorkflowPage() {
               <>
                 Saving writes the workflow.yaml of the active checkpoint <strong>{active.data.id}</strong>.
               </>
-            ) : (
+            ) : active.error ? (
+              `Which checkpoint a save would write to is not known: ${active.error}`
+            ) : active.data ? (
               'No checkpoint is active: there is nowhere to save changes.'
+            ) : (
+              'Reading which checkpoint is active…'
             )}
           </p>
           <div className="toolbar">

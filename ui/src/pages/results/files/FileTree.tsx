@@ -1,5 +1,6 @@
+import { fileSize } from '../../../format.ts';
 import type { TreeNode } from '../types.ts';
-import { fileHref, sizeText } from '../urls.ts';
+import { fileHref } from '../urls.ts';
 
 type Props = { id: string; node: TreeNode; selected: string };
 
@@ -12,7 +13,7 @@ export function FileTree({ id, node, selected }: Props) {
           <li key={c.path}>
             <details open={selected.startsWith(`${c.path}/`)}>
               <summary>
-                {c.name}/ <span className="meta">{sizeText(c.size)}</span>
+                {c.name}/ <span className="meta">{fileSize(c.size)}</span>
               </summary>
               <FileTree id={id} node={c} selected={selected} />
               {c.truncated && <p className="meta">More entries than are shown.</p>}
@@ -23,7 +24,7 @@ export function FileTree({ id, node, selected }: Props) {
             <a href={fileHref(id, c.path)} aria-current={c.path === selected ? 'page' : undefined}>
               {c.name}
             </a>{' '}
-            <span className="meta">{sizeText(c.size)}</span>
+            <span className="meta">{fileSize(c.size)}</span>
           </li>
         ),
       )}

@@ -1,3 +1,4 @@
+import { fileSize } from '../../../format.ts';
 import { useState } from 'react';
 import { postJson } from '../../../api.ts';
 import { Code } from '../../../components/Code.tsx';
@@ -6,7 +7,7 @@ import { ErrorMessage, Loading } from '../../../components/states.tsx';
 import { useApi } from '../../../use-api.ts';
 import { PdfPreview } from '../paper/PdfPreview.tsx';
 import type { FileContent, SaveAnswer } from '../types.ts';
-import { fileApi, rawFileUrl, sizeText } from '../urls.ts';
+import { fileApi, rawFileUrl } from '../urls.ts';
 
 export type Report = (ok: boolean, text: string) => void;
 
@@ -32,7 +33,7 @@ export function FileView({ id, path, size, report, saved, deleted }: Props) {
     <section className="results-file" aria-labelledby="results-file-title">
       <div className="results-file-head">
         <h2 id="results-file-title">{path}</h2>
-        {size !== undefined && <span className="meta">{sizeText(size)}</span>}
+        {size !== undefined && <span className="meta">{fileSize(size)}</span>}
         <a href={rawFileUrl(id, path)} download={name}>
           Download
         </a>
@@ -71,7 +72,7 @@ function Contents({ id, path, report, saved }: { id: string; path: string; repor
     setSaving(true);
     postJson<SaveAnswer>('/api/checkpoint/file/save', { id, path, content: draft })
       .then((a) => {
-        report(true, `Saved ${a.path} (${sizeText(a.size)}).`);
+        report(true, `Saved ${a.path} (${fileSize(a.size)}).`);
         file.reload();
         saved();
       })

@@ -1,7 +1,7 @@
+import { fileSize } from '../../../format.ts';
 import { type FormEvent, useRef, useState } from 'react';
 import { postForm, postJson } from '../../../api.ts';
 import type { UploadAnswer } from '../types.ts';
-import { sizeText } from '../urls.ts';
 import type { Report } from './FileView.tsx';
 
 type Props = { id: string; activeId: string | null; reloadActive: () => void; report: Report; uploaded: () => void };
@@ -23,9 +23,10 @@ export function Upload({ id, activeId, reloadActive, report, uploaded }: Props) 
     const form = new FormData();
     for (const f of input.current?.files ?? []) form.append('files', f, f.name);
     setBusy(true);
-    postForm<UploadAnswer>('/api/upload', form)
+    // named: another tab may have made another checkpoint active since this page read it
+    postForm<UploadAnswer>(`/api/upload?id=${encodeURIComponent(id)}`, form)
       .then((a) => {
-        report(true, `Uploaded ${a.files.map((f) => `${f.path} (${sizeText(f.size)})`).join(', ')}.`);
+        report(true, `Uploaded ${a.files.map((f) => `${f.path} (${fileSize(f.size)})`).join(', ')}.`);
         if (input.current) input.current.value = '';
         uploaded();
       })
