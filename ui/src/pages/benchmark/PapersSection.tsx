@@ -8,17 +8,16 @@ import { ImportForm } from './ImportForm.tsx';
 import { MetadataForm } from './MetadataForm.tsx';
 import { PapersTable } from './PapersTable.tsx';
 import type { Paper, PapersAnswer } from './types.ts';
-
-export type Notice = { kind: 'ok' | 'error'; text: string };
+import { type Outcome, OutcomeNotice } from '../../components/OutcomeNotice.tsx';
 
 /** The paper registry: its papers, an import form, a paper's metadata form (`editing`), delete. */
 export function PapersSection({ editing }: { editing: string | null }) {
   const list = useApi<PapersAnswer>('/api/bench/papers');
-  const [notice, setNotice] = useState<Notice | null>(null);
+  const [notice, setNotice] = useState<Outcome | null>(null);
   const [deleting, setDeleting] = useState<Paper | null>(null);
   const [importing, setImporting] = useState(false);
 
-  const done = (n: Notice) => {
+  const done = (n: Outcome) => {
     setNotice(n);
     list.reload();
   };
@@ -26,9 +25,9 @@ export function PapersSection({ editing }: { editing: string | null }) {
     setDeleting(null);
     try {
       const answer = await postJson<{ deleted: boolean; paper_id: string }>(`/api/bench/papers/${encodeURIComponent(p.paper_id)}/delete`, {});
-      done({ kind: 'ok', text: answer.deleted ? `Deleted ${answer.paper_id}.` : `${answer.paper_id} was no longer in the registry.` });
+      done({ ok: true, text: answer.deleted ? `Deleted ${answer.paper_id}.` : `${answer.paper_id} was no longer in the registry.` });
     } catch (err) {
-      done({ kind: 'error', text: (err as Error).message });
+      done({ ok: false, text: (err as Error).message });
     }
   };
 
@@ -39,7 +38,7 @@ export function PapersSection({ editing }: { editing: string | null }) {
   else if (!papers) body = <Loading what="the paper registry" />;
   else if (editing !== null)
     body = edited ? (
-      <MetadataForm key={edited.paper_id} paper={edited} onSaved={(p) => ((location.hash = href('benchmark', 'papers')), done({ kind: 'ok', text: `Saved the metadata of ${p.paper_id}.` }))} />
+      <MetadataForm key={edited.paper_id} paper={edited} onSaved={(p) => ((location.hash = href('benchmark', 'papers')), done({ ok: true, text: `Saved the metadata of ${p.paper_id}.` }))} />
     ) : (
       <p className="state empty">
         There is no paper “{editing}” in the registry. <a href={href('benchmark', 'papers')}>Back to the papers</a>.
@@ -55,17 +54,13 @@ export function PapersSection({ editing }: { editing: string | null }) {
 
   return (
     <>
-      {notice && (
-        <p className={`notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
-          {notice.text}
-        </p>
-      )}
+      <OutcomeNotice outcome={notice} />
       {editing === null && (
         <div className="bench-import">
           <button type="button" aria-expanded={importing} onClick={() => setImporting((v) => !v)}>
             {importing ? 'Close the import form' : 'Import a paper'}
           </button>
-          {importing && <ImportForm onImported={(p) => done({ kind: 'ok', text: `Imported ${p.paper_id}: ${p.title}.` })} />}
+          {importing && <ImportForm onImported={(p) => done({ ok: true, text: `Imported ${p.paper_id}: ${p.title}.` })} />}
         </div>
       )}
       {list.error && papers && <ErrorMessage message={list.error} retry={list.reload} />}

@@ -7,8 +7,7 @@ import type { ActiveCheckpoint, CheckpointEntry, DeleteAnswer, SubExperiment } f
 import { useApi } from '../../use-api.ts';
 import { ExperimentsTable } from './ExperimentsTable.tsx';
 import { filterEntries, type Sort, sortEntries } from './sorting.ts';
-
-type Notice = { kind: 'ok' | 'error'; text: string };
+import { type Outcome, OutcomeNotice } from '../../components/OutcomeNotice.tsx';
 
 /** Rows drawn at first and added per "Show more": a thousand rows take the browser seconds to lay out. */
 const ROWS_STEP = 100;
@@ -24,7 +23,7 @@ export function ExperimentsPage() {
   const [text, setText] = useState('');
   const [status, setStatus] = useState('');
   const [sort, setSort] = useState<Sort>({ key: 'mtime', descending: true });
-  const [notice, setNotice] = useState<Notice | null>(null);
+  const [notice, setNotice] = useState<Outcome | null>(null);
   const [deleting, setDeleting] = useState<CheckpointEntry | null>(null);
   const [busy, setBusy] = useState(false);
   const [rows, setRows] = useState(ROWS_STEP);
@@ -36,9 +35,9 @@ export function ExperimentsPage() {
   const act = async (task: () => Promise<string>) => {
     setBusy(true);
     try {
-      setNotice({ kind: 'ok', text: await task() });
+      setNotice({ ok: true, text: await task() });
     } catch (err) {
-      setNotice({ kind: 'error', text: (err as Error).message });
+      setNotice({ ok: false, text: (err as Error).message });
     } finally {
       setBusy(false);
       list.reload();
@@ -114,11 +113,7 @@ export function ExperimentsPage() {
   return (
     <section className="page">
       <h1>Experiments</h1>
-      {notice && (
-        <p className={`notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
-          {notice.text}
-        </p>
-      )}
+      <OutcomeNotice outcome={notice} />
       {list.error && list.data && <ErrorMessage message={list.error} retry={list.reload} />}
       {subs.error && <p className="notice error">Sub-experiment marks are missing: {subs.error}</p>}
       {body}

@@ -3,8 +3,7 @@ import { postJson } from '../../api.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useApi } from '../../use-api.ts';
 import type { Flow, RunState, StageAnswer, StopAnswer } from './types.ts';
-
-type Notice = { kind: 'ok' | 'error'; text: string };
+import { type Outcome, OutcomeNotice } from '../../components/OutcomeNotice.tsx';
 
 /** The stage name the run-stage API takes for the whole post-search pipeline. */
 const WHOLE_PIPELINE = 'paper';
@@ -19,14 +18,14 @@ export function RunControls({ state, changed }: { state: RunState; changed: () =
   const [stage, setStage] = useState('');
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState<Notice | null>(null);
+  const [notice, setNotice] = useState<Outcome | null>(null);
 
   const act = async (task: () => Promise<string>) => {
     setBusy(true);
     try {
-      setNotice({ kind: 'ok', text: await task() });
+      setNotice({ ok: true, text: await task() });
     } catch (err) {
-      setNotice({ kind: 'error', text: (err as Error).message });
+      setNotice({ ok: false, text: (err as Error).message });
     } finally {
       setBusy(false);
       changed();
@@ -51,11 +50,7 @@ export function RunControls({ state, changed }: { state: RunState; changed: () =
   return (
     <section className="card monitor-controls" aria-labelledby="controls-title">
       <h2 id="controls-title">Control</h2>
-      {notice && (
-        <p className={`notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
-          {notice.text}
-        </p>
-      )}
+      <OutcomeNotice outcome={notice} />
       <div className="toolbar">
         <button type="button" className="danger" disabled={busy || !state.is_running} onClick={() => setAsking(true)}>
           Stop

@@ -5,14 +5,13 @@ import { ErrorMessage, Loading } from '../../components/states.tsx';
 import { useApi } from '../../use-api.ts';
 import { FewshotUpload } from './FewshotUpload.tsx';
 import type { Fewshot, Rubric } from './types.ts';
-
-type Outcome = { ok: boolean; text: string } | null;
+import { type Outcome, OutcomeNotice } from '../../components/OutcomeNotice.tsx';
 
 /** The few-shot examples of one rubric: list, sync from the published corpus, upload, delete. */
 export function FewshotCorpus({ rubric }: { rubric: Rubric }) {
   const base = `/api/fewshot/${encodeURIComponent(rubric.id)}`;
   const corpus = useApi<Fewshot>(base);
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
   const act = async (task: () => Promise<string>) => {
     setOutcome(null);
@@ -43,11 +42,7 @@ export function FewshotCorpus({ rubric }: { rubric: Rubric }) {
         </button>
         <span className="count">{corpus.data ? `${examples.length} example${examples.length === 1 ? '' : 's'}` : ''}</span>
       </div>
-      {outcome && (
-        <p className={`notice ${outcome.ok ? 'ok' : 'error'}`} role={outcome.ok ? 'status' : 'alert'}>
-          {outcome.text}
-        </p>
-      )}
+      <OutcomeNotice outcome={outcome} />
       {corpus.error && <ErrorMessage message={corpus.error} retry={corpus.reload} />}
       {!corpus.error && !corpus.data && <Loading what={`the examples of ${rubric.id}`} />}
       {corpus.data?.problems.map((p) => (

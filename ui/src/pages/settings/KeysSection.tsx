@@ -3,8 +3,7 @@ import { postJson } from '../../api.ts';
 import { ErrorMessage, Loading } from '../../components/states.tsx';
 import { useApi } from '../../use-api.ts';
 import type { EnvKey, EnvKeysSaved } from './types.ts';
-
-type Outcome = { ok: boolean; text: string } | null;
+import { type Outcome, OutcomeNotice } from '../../components/OutcomeNotice.tsx';
 
 /**
  * API keys and other variables: names and whether they are set, never values. A value typed here
@@ -13,7 +12,7 @@ type Outcome = { ok: boolean; text: string } | null;
 export function KeysSection() {
   const keys = useApi<EnvKey[]>('/api/env-keys');
   const [values, setValues] = useState<Record<string, string>>({});
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState(false);
   const save = async (pairs: Record<string, string>): Promise<boolean> => {
     setBusy(true);
@@ -80,11 +79,7 @@ export function KeysSection() {
           <button type="submit" disabled={busy || Object.keys(typed).length === 0}>
             Save keys
           </button>
-          {outcome && (
-            <p className={`notice ${outcome.ok ? 'ok' : 'error'}`} role={outcome.ok ? 'status' : 'alert'}>
-              {outcome.text}
-            </p>
-          )}
+          <OutcomeNotice outcome={outcome} />
         </div>
       </form>
       <OtherVariable busy={busy} onSave={save} />

@@ -5,6 +5,7 @@ import { useApi } from '../../use-api.ts';
 import { MEMORY_FIELDS } from './fields.ts';
 import { SettingsForm } from './SettingsForm.tsx';
 import type { MemoryDetect, MemoryStart, MemoryStop, SettingsView } from './types.ts';
+import { OutcomeNotice } from '../../components/OutcomeNotice.tsx';
 
 type Props = { view: SettingsView; onSaved: (view: SettingsView) => void };
 
@@ -49,11 +50,7 @@ export function MemorySection({ view, onSaved }: Props) {
             Check again
           </button>
         </div>
-        {outcome && (
-          <p className={`notice ${outcome.ok ? 'ok' : 'error'}`} role={outcome.ok ? 'status' : 'alert'}>
-            {outcome.text}
-          </p>
-        )}
+        <OutcomeNotice outcome={outcome} />
       </section>
       <SettingsForm title="Memory server" fields={MEMORY_FIELDS} view={view} onSaved={onSaved} />
     </>

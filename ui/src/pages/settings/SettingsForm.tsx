@@ -3,6 +3,7 @@ import { postJson } from '../../api.ts';
 import { BACKENDS, type Field } from './fields.ts';
 import type { SettingsView } from './types.ts';
 import { type Entered, settingsBody, shownValue, sourceText, valueOf } from './values.ts';
+import { OutcomeNotice } from '../../components/OutcomeNotice.tsx';
 
 type Props = {
   title: string;
@@ -72,11 +73,7 @@ export function SettingsForm({ title, fields, view, models = [], onSaved }: Prop
             Undo changes
           </button>
         )}
-        {outcome && (
-          <p className={`notice ${outcome.ok ? 'ok' : 'error'}`} role={outcome.ok ? 'status' : 'alert'}>
-            {outcome.text}
-          </p>
-        )}
+        <OutcomeNotice outcome={outcome} />
       </div>
     </form>
   );

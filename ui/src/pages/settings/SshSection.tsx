@@ -4,6 +4,7 @@ import { SSH_FIELDS } from './fields.ts';
 import { SettingsForm } from './SettingsForm.tsx';
 import type { SettingsView, SshProbe } from './types.ts';
 import { valueOf } from './values.ts';
+import { OutcomeNotice } from '../../components/OutcomeNotice.tsx';
 
 type Props = { view: SettingsView; onSaved: (view: SettingsView) => void };
 
@@ -34,11 +35,7 @@ export function SshSection({ view, onSaved }: Props) {
         <button type="button" onClick={test} disabled={busy || host === ''}>
           {busy ? 'Testing…' : host === '' ? 'Save a host to test it' : `Test ${host}`}
         </button>
-        {outcome && (
-          <p className={`notice ${outcome.ok ? 'ok' : 'error'}`} role={outcome.ok ? 'status' : 'alert'}>
-            {outcome.text}
-          </p>
-        )}
+        <OutcomeNotice outcome={outcome} />
       </section>
     </>
   );

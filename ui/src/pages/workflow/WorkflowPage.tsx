@@ -9,8 +9,7 @@ import { SkillsList } from './SkillsList.tsx';
 import { StagePanel } from './StagePanel.tsx';
 import type { Flow, FlowNode, SkillSummary, WorkflowView } from './types.ts';
 import './workflow.css';
-
-type Outcome = { ok: boolean; text: string } | null;
+import { type Outcome, OutcomeNotice } from '../../components/OutcomeNotice.tsx';
 
 /**
  * The workflow of the active checkpoint: its stages as two DAGs with a panel for the chosen
@@ -23,7 +22,7 @@ export function WorkflowPage() {
   const active = useApi<ActiveCheckpoint>('/api/active-checkpoint', { every: 5000 });
   const [draft, setDraft] = useState<Draft>(emptyDraft);
   const [selected, setSelected] = useState<string | null>(null);
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirmReset, setConfirmReset] = useState(false);
   // bumped by each save, so that tool lists fetched before it are fetched again
@@ -100,11 +99,7 @@ export function WorkflowPage() {
               {pending === 0 ? 'No unsaved changes' : `${pending} unsaved change${pending === 1 ? '' : 's'}`}
             </span>
           </div>
-          {outcome && (
-            <p className={`notice ${outcome.ok ? 'ok' : 'error'}`} role={outcome.ok ? 'status' : 'alert'}>
-              {outcome.text}
-            </p>
-          )}
+          <OutcomeNotice outcome={outcome} />
           <FlowLegend />
           <div className="workflow-layout">
             <div className="workflow-graphs">

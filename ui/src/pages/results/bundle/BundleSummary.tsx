@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { postJson } from '../../../api.ts';
 import { when } from '../../../format.ts';
-import { Fact, type Outcome, OutcomeNotice } from './parts.tsx';
+import { Fact } from './parts.tsx';
+import { type Outcome, OutcomeNotice } from '../../../components/OutcomeNotice.tsx';
 import type { CurateAnswer, EarStatus } from './types.ts';
 
 /**

@@ -4,7 +4,8 @@ import { ErrorMessage, Loading } from '../../../components/states.tsx';
 import { fileSize } from '../../../format.ts';
 import { useApi } from '../../../use-api.ts';
 import { BundleFiles } from './BundleFiles.tsx';
-import { Fact, type Outcome, OutcomeNotice } from './parts.tsx';
+import { Fact } from './parts.tsx';
+import { type Outcome, OutcomeNotice } from '../../../components/OutcomeNotice.tsx';
 import type { PublishPreview, PublishSettings, RecordAnswer } from './types.ts';
 
 /**

@@ -2,7 +2,8 @@ import { useId, useState } from 'react';
 import { postJson } from '../../../api.ts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { when } from '../../../format.ts';
-import { Fact, type Outcome, OutcomeNotice } from './parts.tsx';
+import { Fact } from './parts.tsx';
+import { type Outcome, OutcomeNotice } from '../../../components/OutcomeNotice.tsx';
 import type { PromoteTarget, PublishRecord, RecordAnswer } from './types.ts';
 
 /** The keys of a record's `extra` that are addresses to open, as the backends name them. */

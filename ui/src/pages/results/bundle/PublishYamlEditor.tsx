@@ -3,7 +3,7 @@ import { postJson } from '../../../api.ts';
 import { Code } from '../../../components/Code.tsx';
 import { ErrorMessage, Loading } from '../../../components/states.tsx';
 import { useApi } from '../../../use-api.ts';
-import { type Outcome, OutcomeNotice } from './parts.tsx';
+import { type Outcome, OutcomeNotice } from '../../../components/OutcomeNotice.tsx';
 import type { PublishYamlView } from './types.ts';
 
 /**
