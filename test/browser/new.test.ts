@@ -73,7 +73,7 @@ describe.skipIf(noBrowser)('the New experiment wizard', () => {
         if (i < steps.length - 1) await page.getByRole('button', { name: 'Next' }).click();
       }
       expect(await page.getByRole('button', { name: 'Next' }).count()).toBe(0);
-      expect(await page.getByText('No estimate available:').isVisible()).toBe(true);
+      await page.getByText('No estimate available:').waitFor();
       await page.getByRole('button', { name: 'Back' }).click();
       await page.getByRole('heading', { name: 'Step 5 of 6: Files', level: 2 }).waitFor();
       // the draft outlives the steps
@@ -85,13 +85,13 @@ describe.skipIf(noBrowser)('the New experiment wizard', () => {
   test('lists the models the scripted server holds, and says which model is configured', async () => {
     const page = await wizard();
     await openStep(page, 'Model');
-    expect(await page.getByText(`Configured: openai-compatible / ${DEMO_MODEL}`).isVisible()).toBe(true);
+    await page.getByText(`Configured: openai-compatible / ${DEMO_MODEL}`).waitFor();
     await page.getByLabel('Provider').selectOption({ label: 'local model daemon' });
     const models = page.getByRole('group', { name: 'Models of local model daemon' }).getByRole('radio');
     expect(await models.evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value))).toEqual(LISTED_MODELS);
     await page.getByRole('radio', { name: 'qwen3:4b' }).check();
     expect(await page.getByRole('combobox', { name: /^Model/ }).inputValue()).toBe('qwen3:4b');
-    expect(await page.getByText(`2 models at http://127.0.0.1:${server.port}`).isVisible()).toBe(true);
+    await page.getByText(`2 models at http://127.0.0.1:${server.port}`).waitFor();
   });
 
   test('a goal file fills the editor, and the Markdown preview shows it', async () => {
