@@ -25,7 +25,7 @@ const STREAM: Record<string, StreamParser<unknown>> = {
 };
 
 /** The highlighting of a file, chosen by its name's extension (none when unknown). */
-export function languageOf(fileName: string): Extension {
+function languageOf(fileName: string): Extension {
   const ext = fileName.toLowerCase().split('.').pop() ?? '';
   if (ext === 'json' || ext === 'jsonl') return json() as LanguageSupport;
   const parser = STREAM[ext];

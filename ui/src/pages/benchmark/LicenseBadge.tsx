@@ -1,7 +1,7 @@
 import type { LicenseAssessment } from './types.ts';
 
 /** How far a license lets the benchmark use a paper: in words, the colour only repeats it. */
-export function licenseVerdict(a: LicenseAssessment): { kind: 'usable' | 'limited' | 'unknown'; text: string } {
+function licenseVerdict(a: LicenseAssessment): { kind: 'usable' | 'limited' | 'unknown'; text: string } {
   if (a.usable) return { kind: 'usable', text: 'usable' };
   if (a.permissive || a.redistributable) return { kind: 'limited', text: a.non_commercial ? 'non-commercial' : 'limited' };
   return { kind: 'unknown', text: a.license === 'unknown' || a.license === '' ? 'review needed' : 'not permissive' };

@@ -13,7 +13,7 @@ const MAX_LISTED = 30;
 type ProviderChoice = { id: string; label: string; models: string[]; note: string };
 
 /** The providers a run can use here, each with the models known for it (GET /api/models). */
-export function providerChoices(c: ModelCatalogue): ProviderChoice[] {
+function providerChoices(c: ModelCatalogue): ProviderChoice[] {
   const local: ProviderChoice = c.local.reachable
     ? { id: 'localllm', label: 'local model daemon', models: c.local.models.map((m) => m.name), note: `${c.local.models.length} models at ${c.local.url}` }
     : { id: 'localllm', label: 'local model daemon', models: [], note: `not reachable at ${c.local.url}: ${c.local.error}` };

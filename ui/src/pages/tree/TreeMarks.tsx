@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { score as formatScore } from '../../format.ts';
 import type { PlacedNode, TreeLayout } from './layout.ts';
 
-export const NODE_RADIUS = 7;
+const NODE_RADIUS = 7;
 /** Trees up to this size get a text label per node; larger ones name nodes in the panel and on focus. */
 export const LABELLED_NODES = 120;
 const LABEL_CHARS = 24;
@@ -12,7 +12,7 @@ export const LABEL_ROOM = 150;
 export const nodeName = (n: PlacedNode): string => n.record.name || n.record.label || n.id;
 
 /** What a screen reader says for a node. */
-export const nodeDescription = (n: PlacedNode): string => `${nodeName(n)} (${n.id}), ${n.record.status ?? 'no status'}${n.score === null ? '' : `, score ${formatScore(n.score, 3)}`}`;
+const nodeDescription = (n: PlacedNode): string => `${nodeName(n)} (${n.id}), ${n.record.status ?? 'no status'}${n.score === null ? '' : `, score ${formatScore(n.score, 3)}`}`;
 
 /** Parent-to-child links, the best path's marked; drawn once per layout. */
 export const Edges = memo(function Edges({ layout }: { layout: TreeLayout }) {

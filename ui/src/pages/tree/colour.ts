@@ -28,7 +28,7 @@ const SCALE: [number, number, number][] = [
 ];
 
 /** The colour of `t` in 0..1 along the score scale. */
-export function scaleColour(t: number): string {
+function scaleColour(t: number): string {
   const u = Math.min(1, Math.max(0, t)) * (SCALE.length - 1);
   const i = Math.min(SCALE.length - 2, Math.floor(u));
   const f = u - i;

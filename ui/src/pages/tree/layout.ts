@@ -23,13 +23,13 @@ export type TreeLayout = {
 };
 
 /** Distance between depths, and between neighbouring nodes of one depth, in SVG units. */
-export const DEPTH_GAP = 150;
-export const SIBLING_GAP = 22;
+const DEPTH_GAP = 150;
+const SIBLING_GAP = 22;
 
 /** The id of the invisible node above several roots (or above nodes whose parent is missing). */
 const FOREST = '\u0000forest';
 
-export function scoreOf(record: NodeOutline): number | null {
+function scoreOf(record: NodeOutline): number | null {
   const s = record.metrics?._scientific_score;
   return typeof s === 'number' && Number.isFinite(s) ? s : null;
 }
