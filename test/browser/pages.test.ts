@@ -81,6 +81,10 @@ describe.skipIf(noBrowser)('every page of the dashboard', () => {
       await page.reload();
       await page.getByRole('heading', { name: 'Tree', level: 1 }).waitFor();
       expect(new URL(page.url()).hash).toBe(`#/tree/${RUNS.vectorised}/node_00000003`);
+      // the linked node's panel is open: its heading names the node, its meta line gives the id
+      const panel = page.getByRole('region', { name: 'improve: variant 3' });
+      await panel.waitFor();
+      expect(await panel.locator('.meta').first().textContent()).toContain('node_00000003');
     });
   });
 
