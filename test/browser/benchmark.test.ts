@@ -235,13 +235,21 @@ describe.skipIf(noBrowser)('the Benchmark page', () => {
 
   test('an unknown job shows the API\'s message, once, and no log', async () => {
     const page = await bench('#/benchmark/jobs/no-such-job');
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
     refusals = ['404 GET /api/bench/run/no-such-job', '404 GET /api/bench/run/no-such-job/logs'];
     const expected = (await ws!.viz.get('/api/bench/run/no-such-job')).body.error as string;
     await page.getByRole('alert').filter({ hasText: expected }).waitFor();
     await page.getByText('The log stream was refused: the job may not exist.').waitFor();
     expect(await page.locator('.bench-log-state').textContent()).toBe('');
-    // no second try unasked
-    await page.waitForTimeout(2500);
+    // no second try unasked: the page's own timers have run for three polls of the job (2 s) once
+    // every page has asked for /api/confirmations (every 3 s) three more times, however late they run
+    const from = asked.length;
+    const confirmations = () => asked.slice(from).filter((p) => p === '/api/confirmations').length;
+    await until('three more polls of /api/confirmations', () => confirmations() >= 3, 30_000, 100);
+    expect(asked.slice(from).filter((p) => p.startsWith('/api/bench/run/'))).toEqual([]);
+    // and from the start (the first request came before the recording began): one answer for the job
+    expect(tab!.failed.filter((f) => f === '404 GET /api/bench/run/no-such-job')).toHaveLength(1);
   });
 
   test('runs a job with the token set: the estimate from the API, the live log over the event stream, the result, the audit report links; every section fits both widths', async () => {

@@ -27,8 +27,12 @@ export function fillWorkspace(root: string): void {
   const child = make(RUNS.child, 5, 'Vectorise the merge step too.');
   writeFileSync(join(child, 'meta.json'), JSON.stringify({ run_id: RUNS.child, parent_run_id: RUNS.vectorised, recursion_depth: 1 }));
   const live = make(RUNS.live, 7, 'Tune the block size while it runs.', process.pid);
+  writeFileSync(join(live, 'svc_run_1793000000.log'), `${LIVE_LOG}\n`);
   writeMemory(live);
 }
+
+/** The line the live run has written to its log so far. */
+export const LIVE_LOG = 'step 3: block size 64, throughput 212 GB/s';
 
 /** Memory entries of two nodes of the run (its backup file, as a run leaves it) and their access events. */
 function writeMemory(dir: string): void {

@@ -1,11 +1,11 @@
 import { type ChangeEvent, useState } from 'react';
 import { postForm, postJson } from '../../api.ts';
 import { fileSize } from '../../format.ts';
-import type { Draft } from './draft.ts';
+import type { Draft, DraftChange } from './draft.ts';
 import { Field } from './Field.tsx';
 import type { UploadAnswer } from './types.ts';
 
-type Props = { draft: Draft; onChange: (change: Partial<Draft>) => void };
+type Props = { draft: Draft; onChange: (change: DraftChange) => void };
 
 /**
  * Files the run is given (data, code, papers): uploaded now under the draft's staging id; the
@@ -25,7 +25,8 @@ export function FilesStep({ draft, onChange }: Props) {
     try {
       const answer = await postForm<UploadAnswer>(`/api/upload?staging=${encodeURIComponent(draft.staging)}`, form);
       const names = new Set(answer.files.map((f) => f.name));
-      onChange({ files: [...draft.files.filter((f) => !names.has(f.name)), ...answer.files.map((f) => ({ name: f.name, size: f.size }))] });
+      // from the list as it is now: a file removed during the upload stays removed
+      onChange((d) => ({ files: [...d.files.filter((f) => !names.has(f.name)), ...answer.files.map((f) => ({ name: f.name, size: f.size }))] }));
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -36,7 +37,7 @@ export function FilesStep({ draft, onChange }: Props) {
     setError(null);
     try {
       await postJson('/api/upload/delete', { name, staging: draft.staging });
-      onChange({ files: draft.files.filter((f) => f.name !== name) });
+      onChange((d) => ({ files: d.files.filter((f) => f.name !== name) }));
     } catch (err) {
       setError((err as Error).message);
     }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { postJson } from '../../api.ts';
 import { href } from '../../route.ts';
-import { type Draft, launchBody, useDraft } from './draft.ts';
+import { type Draft, type DraftChange, launchBody, useDraft } from './draft.ts';
 import { FilesStep } from './FilesStep.tsx';
 import { GoalStep } from './GoalStep.tsx';
 import { ModelStep } from './ModelStep.tsx';
@@ -76,7 +76,7 @@ export function NewExperimentPage() {
   );
 }
 
-function StepBody({ step, draft, update }: { step: number; draft: Draft; update: (change: Partial<Draft>) => void }) {
+function StepBody({ step, draft, update }: { step: number; draft: Draft; update: (change: DraftChange) => void }) {
   switch (STEPS[step]) {
     case 'Goal':
       return <GoalStep goal={draft.goal} onChange={(goal) => update({ goal })} />;

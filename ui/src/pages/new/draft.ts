@@ -34,11 +34,14 @@ export const emptyDraft = (): Draft => ({
 
 const KEY = 'svc-new-experiment';
 
+/** Fields to set, or what to set worked out from the draft as it is then (after an await, the one rendered may be stale). */
+export type DraftChange = Partial<Draft> | ((d: Draft) => Partial<Draft>);
+
 /**
  * The draft, kept for the tab's session: leaving the wizard for another page and coming back
  * loses nothing. `reset` starts a new one (after a launch).
  */
-export function useDraft(): [Draft, (change: Partial<Draft>) => void, () => void] {
+export function useDraft(): [Draft, (change: DraftChange) => void, () => void] {
   const [draft, setDraft] = useState<Draft>(() => {
     try {
       return { ...emptyDraft(), ...(JSON.parse(sessionStorage.getItem(KEY) ?? '{}') as Partial<Draft>) };
@@ -47,7 +50,7 @@ export function useDraft(): [Draft, (change: Partial<Draft>) => void, () => void
     }
   });
   useEffect(() => sessionStorage.setItem(KEY, JSON.stringify(draft)), [draft]);
-  const update = (change: Partial<Draft>) => setDraft((d) => ({ ...d, ...change }));
+  const update = (change: DraftChange) => setDraft((d) => ({ ...d, ...(typeof change === 'function' ? change(d) : change) }));
   const reset = () => {
     const fresh = emptyDraft();
     // written now: a reset before leaving the page is never rendered, so the effect would not run
