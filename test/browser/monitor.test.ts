@@ -188,7 +188,8 @@ describe.skipIf(noBrowser)('the Monitor page on live runs', () => {
       await log.getByText('[end of log]').waitFor({ timeout: 60_000 });
       expect(await log.textContent()).toContain('SIGINT: stopping');
       expect(await page.getByRole('region', { name: 'Log' }).locator('.badge').textContent()).toBe('ended');
-      await page.locator('.monitor-header .status', { hasText: 'stopped' }).waitFor();
+      // the header reads /state at its next poll, once the run's process has written its end
+      await page.locator('.monitor-header .status', { hasText: 'stopped' }).waitFor({ timeout: 60_000 });
       expect(readFileSync(join(ckpt, readdirSync(ckpt).find((n) => n.startsWith('svc_run_')) as string), 'utf8')).toContain(`svc: run ${ckpt}`);
     });
   }, 300_000);
