@@ -38,7 +38,27 @@ export async function request<T>(path: string, init: RequestInit = {}): Promise<
   return body as T;
 }
 
-export const getJson = <T>(path: string): Promise<T> => request<T>(path);
+/** Answers asked for before the page that reads them was drawn (prefetch), each taken once. */
+const early = new Map<string, { answer: Promise<unknown>; at: number }>();
+/** An early answer not taken by then is dropped: a later read must not get an old answer. */
+const EARLY_MS = 5000;
+
+/**
+ * Starts GET `path` now; the first getJson of the same path soon after takes its answer. main.tsx
+ * asks for the data of the page the address names while the page's code is still loading.
+ */
+export function prefetch(path: string): void {
+  if (early.has(path)) return;
+  const answer = request(path);
+  answer.catch(() => {}); // read, and its refusal shown, by the page's own getJson
+  early.set(path, { answer, at: performance.now() });
+}
+
+export function getJson<T>(path: string): Promise<T> {
+  const asked = early.get(path);
+  early.delete(path);
+  return asked && performance.now() - asked.at < EARLY_MS ? (asked.answer as Promise<T>) : request<T>(path);
+}
 
 export const postJson = <T>(path: string, body: unknown): Promise<T> =>
   request<T>(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 /** A page address: `#/<page>/<part>/<part>...`, parts URI-encoded. */
 export type Route = { page: string; parts: string[] };
 
-function parseHash(hash: string): Route {
+export function parseHash(hash: string): Route {
   const [page = '', ...parts] = hash.replace(/^#\/?/, '').split('/').map(decodePart);
   return { page, parts };
 }

@@ -3,6 +3,7 @@ import { Empty, ErrorMessage, Loading } from '../../components/states.tsx';
 import { href, type Route } from '../../route.ts';
 import type { ActiveCheckpoint } from '../../types.ts';
 import { useApi } from '../../use-api.ts';
+import { treeSummaryPath } from './paths.ts';
 import { WithRun } from '../../components/WithRun.tsx';
 import { layoutTree, type TreeLayout } from './layout.ts';
 import { TreeCanvas } from './TreeCanvas.tsx';
@@ -40,7 +41,7 @@ type Laid = { layout: TreeLayout; error: null } | { layout: null; error: string 
 
 function RunTree({ run, node }: { run: string; node: string }) {
   const [live, setLive] = useState(false);
-  const summary = useApi<TreeSummary>(`/api/checkpoint/${encodeURIComponent(run)}/summary?nodes=outline`, live ? { every: LIVE_REFRESH_MS } : {});
+  const summary = useApi<TreeSummary>(treeSummaryPath(run), live ? { every: LIVE_REFRESH_MS } : {});
   const data = summary.data;
   if (data && (data.status === 'running') !== live) setLive(data.status === 'running');
   const laid = useMemo((): Laid | null => {
