@@ -14,16 +14,25 @@ export const nodeName = (n: PlacedNode): string => n.record.name || n.record.lab
 /** What a screen reader says for a node. */
 const nodeDescription = (n: PlacedNode): string => `${nodeName(n)} (${n.id}), ${n.record.status ?? 'no status'}${n.score === null ? '' : `, score ${formatScore(n.score, 3)}`}`;
 
-/** Parent-to-child links, the best path's marked; drawn once per layout. */
+/**
+ * Parent-to-child links, the best path's marked; drawn once per layout, as two paths of one
+ * segment per link: a thousand elements fewer for the browser to lay out than a path each.
+ */
 export const Edges = memo(function Edges({ layout }: { layout: TreeLayout }) {
+  let plain = '';
+  let best = '';
+  for (const n of layout.nodes) {
+    const p = n.parent;
+    if (!p) continue;
+    const mid = (p.x + n.x) / 2;
+    const segment = `M${p.x},${p.y}C${mid},${p.y} ${mid},${n.y} ${n.x},${n.y}`;
+    if (layout.bestPath.has(n.id)) best += segment;
+    else plain += segment;
+  }
   return (
     <g className="tree-edges">
-      {layout.nodes.map((n) => {
-        const p = n.parent;
-        if (!p) return null;
-        const mid = (p.x + n.x) / 2;
-        return <path key={n.id} className={layout.bestPath.has(n.id) ? 'best' : undefined} d={`M${p.x},${p.y}C${mid},${p.y} ${mid},${n.y} ${n.x},${n.y}`} />;
-      })}
+      <path d={plain} />
+      {best && <path className="best" d={best} />}
     </g>
   );
 });
