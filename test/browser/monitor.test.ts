@@ -169,7 +169,7 @@ describe.skipIf(noBrowser)('the Monitor page on live runs', () => {
       else await machine.getByRole('img', { name: /^GPU: / }).waitFor();
       run = Bun.spawn([SVC, 'run', DEMO_EXPERIMENT], {
         cwd: ws.dir,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: ws.dir, NO_COLOR: '1', SVC_ROOT: ws.dir, LLM_API_BASE: `${server.url}/v1`, SVC_BACKEND: 'openai-compatible', SVC_MODEL: DEMO_MODEL, SVC_MAX_NODES: '6', SVC_PARALLEL: '1' },
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: ws.dir, NO_COLOR: '1', SVC_ROOT: ws.dir, LLM_API_BASE: `${server.url}/v1`, SVC_BACKEND: 'openai-compatible', SVC_MODEL: DEMO_MODEL, SVC_MAX_NODES: '50', SVC_PARALLEL: '1' },
         stdin: 'ignore',
         stdout: 'ignore',
         stderr: 'ignore',

@@ -108,13 +108,13 @@ describe.skipIf(noBrowser)('every page of the dashboard', () => {
     await visit('#/memory', 'Memory', WIDE, async ({ page }) => {
       const entries = page.getByRole('region', { name: 'Entries' });
       await entries.getByText(MEMORY[0]!.text).waitFor();
-      expect(await entries.getByText(MEMORY[1]!.text).isVisible()).toBe(true);
+      await entries.getByText(MEMORY[1]!.text).waitFor();
       expect(await entries.locator('.notice.error').first().textContent()).toContain('is not reachable');
       expect(await entries.locator('.notice.error').first().textContent()).toContain('Entries from memory_backup.jsonl.gz');
       expect(await page.getByRole('region', { name: 'Access log' }).locator('tbody tr').count()).toBe(2);
       await page.getByLabel(`Node of ${RUNS.live}`).selectOption(MEMORY[1]!.node);
       await entries.getByText(MEMORY[0]!.text).waitFor({ state: 'detached' });
-      expect(await entries.getByText(MEMORY[1]!.text).isVisible()).toBe(true);
+      await entries.getByText(MEMORY[1]!.text).waitFor();
       expect(new URL(page.url()).hash).toBe(`#/memory/${RUNS.live}/${MEMORY[1]!.node}`);
       expect(await page.getByRole('region', { name: 'Access log' }).locator('tbody tr').count()).toBe(1);
     });

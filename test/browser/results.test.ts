@@ -46,6 +46,8 @@ async function results(parts: string, size = WIDE, env: Record<string, string> =
 describe.skipIf(noBrowser)('the Results page: files', () => {
   test('without a checkpoint in the address it shows the active one; the tree lists the files and a link opens one', async () => {
     const page = await results('');
+    // the active checkpoint, once read, is the one shown: its files are listed
+    await page.getByRole('navigation', { name: `Files of ${RESULTS.bare}` }).waitFor();
     expect(await page.getByLabel('Checkpoint', { exact: true }).inputValue()).toBe(RESULTS.bare);
     expect(await page.getByRole('tab', { name: 'Files' }).getAttribute('aria-selected')).toBe('true');
     await page.getByLabel('Checkpoint', { exact: true }).selectOption(RESULTS.reported);
