@@ -27,8 +27,9 @@ export function FlowGraph({ title, nodes, edges, enabled, selected, onSelect }: 
       <svg
         viewBox={`0 0 ${layout.width} ${layout.height}`}
         width={layout.width}
-        // shrinks to the column down to 3/4 of its size; below that the figure scrolls, labels stay legible
-        style={{ width: `max(${Math.round(layout.width * 0.75)}px, min(${Math.round(layout.width)}px, 100%))` }}
+        // shrinks to the column down to 3/5 of its size, so the whole pipeline fits a 1280 px window;
+        // below that the figure scrolls, labels stay legible
+        style={{ width: `max(${Math.round(layout.width * 0.6)}px, min(${Math.round(layout.width)}px, 100%))` }}
         role="group"
         aria-label={`${title}: ${nodes.length} stages`}
       >
