@@ -1,6 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { renderTemplate, templateVars, unresolvedPlaceholders } from '../core/config/template.ts';
 import type { Workflow } from '../schema/workflow.ts';
+import { statOrNull } from '../core/paths.ts';
 import { usableOutput } from './stages.ts';
 
 /** done: the stage's output is there and usable; pending: not yet; unknown: the stage names no output file. */
@@ -19,6 +20,19 @@ export function pipelineProgress(checkpointDir: string, projectRoot: string, wf:
       const file = s.outputs?.file ? renderTemplate(s.outputs.file, vars) : null;
       // an output named after another stage's is known only inside a run
       if (file === null || unresolvedPlaceholders(file).length > 0 || !isAbsolute(file)) return { stage: s.stage, status: 'unknown' as const };
-      return { stage: s.stage, status: usableOutput(file) ? ('done' as const) : ('pending' as const) };
+      return { stage: s.stage, status: usableUnchanged(file) ? ('done' as const) : ('pending' as const) };
     });
+}
+
+/** Each output's verdict, kept while the file's size and mtime stay: the dashboard asks on every poll of /state. */
+const verdicts = new Map<string, { key: string; usable: boolean }>();
+
+function usableUnchanged(file: string): boolean {
+  const st = statOrNull(file);
+  const key = st ? `${st.size}:${st.mtimeMs}` : 'absent';
+  const known = verdicts.get(file);
+  if (known?.key === key) return known.usable;
+  const usable = st !== null && usableOutput(file);
+  verdicts.set(file, { key, usable });
+  return usable;
 }

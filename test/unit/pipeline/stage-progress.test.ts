@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundledWorkflow } from '../../../src/core/config/workflow.ts';
 import { pipelineProgress } from '../../../src/pipeline/stage-progress.ts';
@@ -31,4 +31,16 @@ test('a disabled stage is left out; a stage without an output file is unknown', 
   const progress = pipelineProgress(dir, dir, changed);
   expect(progress.map((s) => s.stage)).not.toContain(first!.stage);
   expect(progress[0]).toEqual({ stage: second!.stage, status: 'unknown' });
+});
+
+test('an output rewritten in place is judged again: the verdicts kept between polls follow the file', () => {
+  const wf = bundledWorkflow();
+  const status = () => pipelineProgress(dir, dir, wf).find((s) => s.stage === 'transform_data')?.status;
+  const file = join(dir, 'science_data.json');
+  writeFileSync(file, JSON.stringify({ error: 'no data' }));
+  expect(status()).toBe('pending');
+  writeFileSync(file, JSON.stringify({ configurations: [{ name: 'a', metrics: { comparisons: 1 } }] }));
+  expect(status()).toBe('done');
+  rmSync(file);
+  expect(status()).toBe('pending');
 });
