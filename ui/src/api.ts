@@ -84,3 +84,6 @@ export async function postJsonAnswer<T>(path: string, body: unknown): Promise<{ 
   if (answer === null) throw new ApiError(`${path}: HTTP ${res.status}`, res.status);
   return { ok: res.ok, status: res.status, body: answer };
 }
+
+/** The API path of a checkpoint's route: `/api/checkpoint/<id><rest>`. */
+export const checkpointApi = (id: string, rest: string) => `/api/checkpoint/${encodeURIComponent(id)}${rest}`;

@@ -2,6 +2,7 @@ import { Empty, ErrorMessage, Loading } from '../../components/states.tsx';
 import { epochSeconds } from '../../format.ts';
 import type { CheckpointMemory, MemoryAccess } from '../../types.ts';
 import { useApi } from '../../use-api.ts';
+import { checkpointApi } from '../../api.ts';
 
 /** Newest access events shown. */
 const ACCESS_LIMIT = 200;
@@ -9,7 +10,7 @@ const ACCESS_LIMIT = 200;
 /** The memory entries and access events of one node of `run` (every node when `node` is ''). */
 export function MemoryOfNode({ run, node }: { run: string; node: string }) {
   const query = node ? `node_id=${encodeURIComponent(node)}` : '';
-  const base = `/api/checkpoint/${encodeURIComponent(run)}`;
+  const base = checkpointApi(run, '');
   const memory = useApi<CheckpointMemory>(`${base}/memory${query ? `?${query}` : ''}`);
   const access = useApi<MemoryAccess>(`${base}/memory_access?limit=${ACCESS_LIMIT}${query ? `&${query}` : ''}`);
   return (

@@ -4,6 +4,7 @@ import type { ActiveCheckpoint, CheckpointSummary } from '../../types.ts';
 import { useApi } from '../../use-api.ts';
 import { WithRun } from '../../components/WithRun.tsx';
 import { MemoryOfNode } from './MemoryOfNode.tsx';
+import { treeSummaryPath } from '../tree/paths.ts';
 
 /**
  * The memory inspector: `#/memory/<run>/<node>`; without a run, the active checkpoint's. A node
@@ -23,7 +24,7 @@ export function MemoryPage({ route }: { route: Route }) {
 }
 
 function Inspector({ run, node }: { run: string; node: string }) {
-  const summary = useApi<CheckpointSummary>(`/api/checkpoint/${encodeURIComponent(run)}/summary?nodes=outline`);
+  const summary = useApi<CheckpointSummary>(treeSummaryPath(run));
   const nodes = summary.data?.nodes_list ?? [];
   return (
     <>

@@ -11,6 +11,7 @@ import { PaperSection } from './paper/PaperSection.tsx';
 import { ReproSection } from './ReproSection.tsx';
 import { ReviewSection } from './review/ReviewSection.tsx';
 import type { FileList, ResultsSummary } from './types.ts';
+import { checkpointApi } from '../../api.ts';
 
 const SECTIONS = [
   { id: 'files', label: 'Files' },
@@ -26,7 +27,7 @@ type Props = { id: string; section: string; rest: string[]; activeId: string | n
 
 /** One checkpoint's results, a tab per section; the tab is part of the address. */
 export function CheckpointResults({ id, section, rest, activeId, reloadActive }: Props) {
-  const base = `/api/checkpoint/${encodeURIComponent(id)}`;
+  const base = checkpointApi(id, '');
   const summary = useApi<ResultsSummary>(`${base}/summary`);
   const files = useApi<FileList>(`${base}/files`);
   const known = SECTIONS.some((s) => s.id === section);

@@ -1,8 +1,5 @@
-import { withToken } from '../../api.ts';
+import { checkpointApi, withToken } from '../../api.ts';
 import { href } from '../../route.ts';
-
-/** The API path of a checkpoint's route: `/api/checkpoint/<id><rest>`. */
-export const checkpointApi = (id: string, rest: string) => `/api/checkpoint/${encodeURIComponent(id)}${rest}`;
 
 /** A file's JSON answer (text, or base64 for bytes that are not). */
 export const fileApi = (id: string, path: string) => checkpointApi(id, `/file?path=${encodeURIComponent(path)}`);

@@ -4,12 +4,13 @@ import { useApi } from '../../use-api.ts';
 import { changesOf, filesOf, firstFile } from './files.ts';
 import { FileView } from './FileView.tsx';
 import type { FilesChanged, FileTreeEntry } from './types.ts';
+import { checkpointApi } from '../../api.ts';
 
 type Props = { run: string; node: string; parent: string | null; changes: FilesChanged | null | undefined };
 
 /** The files of the node's work directory; the one picked is shown against its parent's version. */
 export function CodeTab({ run, node, parent, changes }: Props) {
-  const tree = useApi<FileTreeEntry>(`/api/checkpoint/${encodeURIComponent(run)}/filetree?node_id=${encodeURIComponent(node)}`);
+  const tree = useApi<FileTreeEntry>(checkpointApi(run, `/filetree?node_id=${encodeURIComponent(node)}`));
   const files = useMemo(() => filesOf(tree.data), [tree.data]);
   const changed = useMemo(() => changesOf(changes), [changes]);
   const [picked, setPicked] = useState<string | null>(null);

@@ -2,12 +2,13 @@ import { Code, Diff } from '../../components/Code.tsx';
 import { ErrorMessage, Loading } from '../../components/states.tsx';
 import { useApi } from '../../use-api.ts';
 import type { BatchEntry, FileBatch } from './types.ts';
+import { checkpointApi } from '../../api.ts';
 
 type Where = { run: string; node: string; path: string };
 
 /** One file of a node's work directory, read through the batch route (a missing file is an entry, not a failed request). */
 function useNodeFile({ run, node, path }: Where) {
-  const answer = useApi<FileBatch>(`/api/checkpoint/${encodeURIComponent(run)}/filecontent?node_id=${encodeURIComponent(node)}&path=${encodeURIComponent(path)}`);
+  const answer = useApi<FileBatch>(checkpointApi(run, `/filecontent?node_id=${encodeURIComponent(node)}&path=${encodeURIComponent(path)}`));
   return { ...answer, entry: answer.data?.files[path] };
 }
 

@@ -1,2 +1,3 @@
+import { checkpointApi } from '../../api.ts';
 /** The tree the Tree page draws: each node's outline only (a 1,000-node run is about 250 KB, not 3 MB). */
-export const treeSummaryPath = (run: string) => `/api/checkpoint/${encodeURIComponent(run)}/summary?nodes=outline`;
+export const treeSummaryPath = (run: string) => checkpointApi(run, '/summary?nodes=outline');
