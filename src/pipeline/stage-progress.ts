@@ -3,6 +3,7 @@ import { renderTemplate, templateVars, unresolvedPlaceholders } from '../core/co
 import type { Workflow } from '../schema/workflow.ts';
 import { statOrNull } from '../core/paths.ts';
 import { usableOutput } from './stages.ts';
+import { memoByFile } from '../core/file-memo.ts';
 
 /** done: the stage's output is there and usable; pending: not yet; unknown: the stage names no output file. */
 export type StageProgress = { stage: string; status: 'done' | 'pending' | 'unknown' };
@@ -24,15 +25,9 @@ export function pipelineProgress(checkpointDir: string, projectRoot: string, wf:
     });
 }
 
-/** Each output's verdict, kept while the file's size and mtime stay: the dashboard asks on every poll of /state. */
-const verdicts = new Map<string, { key: string; usable: boolean }>();
+/** Each output's verdict, kept while the file is unchanged: the dashboard asks on every poll of /state. */
+const usableKept = memoByFile(usableOutput, 256);
 
 function usableUnchanged(file: string): boolean {
-  const st = statOrNull(file);
-  const key = st ? `${st.size}:${st.mtimeMs}` : 'absent';
-  const known = verdicts.get(file);
-  if (known?.key === key) return known.usable;
-  const usable = st !== null && usableOutput(file);
-  verdicts.set(file, { key, usable });
-  return usable;
+  return statOrNull(file) !== null && usableKept(file);
 }

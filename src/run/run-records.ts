@@ -50,9 +50,18 @@ export function listRuns(checkpointsRoot: string): RunRecord[] {
   return listCheckpointDirs(checkpointsRoot).map(runRecord);
 }
 
-/** GET /api/sub-experiments: runs whose meta.json names a parent. */
+/** GET /api/sub-experiments: runs whose meta.json names a parent; only theirs are read further. */
 export function listSubExperiments(checkpointsRoot: string): RunRecord[] {
-  return listRuns(checkpointsRoot).filter((r) => r.parent_run_id);
+  return listCheckpointDirs(checkpointsRoot).filter(namesParent).map(runRecord);
+}
+
+/** Whether the run in `dir` names a parent in its meta.json; an unreadable one does not. */
+function namesParent(dir: string): boolean {
+  try {
+    return Boolean(readRunMeta(dir)?.parent_run_id);
+  } catch {
+    return false;
+  }
 }
 
 /** GET /api/sub-experiments/<run_id>: a run that is no sub-experiment is not found as one. */

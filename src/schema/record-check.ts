@@ -1,7 +1,7 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { ClaimGateReport, CostSummary, EvaluationCriteria, IdeaFile, ReproducibilityReport, ReviewScore } from './checkpoint.ts';
+import { ClaimGateReport, CostSummary, EvaluationCriteria, IdeaFile, ReproducibilityReport, ReviewScore, RunMeta } from './checkpoint.ts';
 
-const SCHEMAS = { ClaimGateReport, CostSummary, EvaluationCriteria, IdeaFile, ReproducibilityReport, ReviewScore };
+const SCHEMAS = { ClaimGateReport, CostSummary, EvaluationCriteria, IdeaFile, ReproducibilityReport, ReviewScore, RunMeta };
 
 /**
  * The source of TypeBox's compiled check of one checkpoint record schema. Imported as a macro, it

@@ -38,8 +38,8 @@ export async function request<T>(path: string, init: RequestInit = {}): Promise<
   return body as T;
 }
 
-/** Answers asked for before the page that reads them was drawn (prefetch), each taken once. */
-const early = new Map<string, { answer: Promise<unknown>; at: number }>();
+/** Answers asked for before the page that reads them was drawn (prefetch), each taken once; `data` once it came. */
+const early = new Map<string, { answer: Promise<unknown>; at: number; data?: unknown }>();
 /** An early answer not taken by then is dropped: a later read must not get an old answer. */
 const EARLY_MS = 5000;
 
@@ -50,8 +50,18 @@ const EARLY_MS = 5000;
 export function prefetch(path: string): void {
   if (early.has(path)) return;
   const answer = request(path);
-  answer.catch(() => {}); // read, and its refusal shown, by the page's own getJson
-  early.set(path, { answer, at: performance.now() });
+  const entry: { answer: Promise<unknown>; at: number; data?: unknown } = { answer, at: performance.now() };
+  // a refusal is read, and shown, by the page's own getJson
+  answer.then((data) => (entry.data = data)).catch(() => {});
+  early.set(path, entry);
+}
+
+/** The early answer to `path` asked for soon enough before, when it already came: taken, and the page is drawn with it at once. */
+export function takeArrived<T>(path: string): { data: T } | null {
+  const asked = early.get(path);
+  if (!asked || asked.data === undefined || performance.now() - asked.at >= EARLY_MS) return null;
+  early.delete(path);
+  return { data: asked.data as T };
 }
 
 export function getJson<T>(path: string): Promise<T> {

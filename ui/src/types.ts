@@ -11,9 +11,9 @@ export type CheckpointEntry = {
   mtime: string;
   goal: string | null;
   cost: { usd: number; tokens: number } | null;
+  /** the run this one is a sub-experiment of */
+  parent_run_id?: string | null;
 };
-
-export type SubExperiment = { run_id: string; parent_run_id: string | null };
 
 export type ActiveCheckpoint = { id: string | null; path: string | null };
 

@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
-import { getJson } from './api.ts';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { getJson, takeArrived } from './api.ts';
 
 export type Loaded<T> = { data: T | undefined; error: string | null; loading: boolean; reload: () => void };
 
@@ -11,10 +11,17 @@ type Answer<T> = { path: string; data?: T; error: string | null };
  * while a reload of the same path is under way, never under another path.
  */
 export function useApi<T>(path: string, { every }: { every?: number } = {}): Loaded<T> {
-  const [answer, setAnswer] = useState<Answer<T> | null>(null);
-  const [loading, setLoading] = useState(true);
+  // an answer asked for early (main.tsx) that came already: the first draw shows it, and it is not asked for again
+  const [arrived] = useState(() => takeArrived<T>(path));
+  const [answer, setAnswer] = useState<Answer<T> | null>(arrived && { path, data: arrived.data, error: null });
+  const [loading, setLoading] = useState(arrived === null);
   const [tick, setTick] = useState(0);
+  const skip = useRef(arrived !== null);
   useEffect(() => {
+    if (skip.current) {
+      skip.current = false;
+      return;
+    }
     let current = true;
     setLoading(true);
     getJson<T>(path)

@@ -28,6 +28,8 @@ export type CheckpointListEntry = {
   cost: { usd: number; tokens: number } | null;
   /** the ORS score of the graded reproduction (reproducibility_report.json); null when there is none */
   reproducibility_score: number | null;
+  /** the run this one is a sub-experiment of, from its meta.json; null for a top-level run */
+  parent_run_id: string | null;
 };
 
 /** One checkpoint directory as the index knows it; see listCheckpointIndex. */
@@ -43,7 +45,7 @@ export type IndexRecord = {
  * The layout of the file. Another format, or another svc version (whose summaries may read a
  * checkpoint differently), is not trusted: the index is then rebuilt from the checkpoints.
  */
-const FORMAT = 3;
+const FORMAT = 4;
 
 type IndexFile = { format: number; svc: string; root: string; checkpoints: Record<string, IndexRecord> };
 

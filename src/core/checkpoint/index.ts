@@ -10,6 +10,11 @@ import { isUnchanged, takeSnapshot, treeJsonSuffices, unwatch } from './snapshot
 import { statusWithoutProcess } from './status.ts';
 import { summarizeCheckpoint } from './summary.ts';
 import { readTreeOutline } from './tree.ts';
+import { compiledCheck, readRecord } from './records.ts';
+import { RunMeta } from '../../schema/checkpoint.ts';
+import { recordCheckCode } from '../../schema/record-check.ts' with { type: 'macro' };
+
+const isRunMeta = compiledCheck(recordCheckCode('RunMeta'));
 
 export type { CheckpointListEntry };
 
@@ -18,7 +23,7 @@ export type { CheckpointListEntry };
  * Files whose change changes an entry, besides the directory itself. `evaluation` is watched as a
  * directory: a gate report written there changes it, not the checkpoint's own directory.
  */
-const WATCHED = ['tree.json', 'nodes_tree.json', 'review_report.json', 'cost_summary.json', 'reproducibility_report.json', 'evaluation', ...CLAIM_GATE_REPORTS, '.svc_pid', '.ari_pid'];
+const WATCHED = ['tree.json', 'nodes_tree.json', 'meta.json', 'review_report.json', 'cost_summary.json', 'reproducibility_report.json', 'evaluation', ...CLAIM_GATE_REPORTS, '.svc_pid', '.ari_pid'];
 
 const roots = new Map<string, Map<string, IndexRecord>>();
 
@@ -109,11 +114,13 @@ function entryOf(dir: string): { entry: CheckpointListEntry; fromTreeJson: boole
       goal: s.goal,
       cost: s.cost && { usd: s.cost.usd, tokens: s.cost.tokens },
       reproducibility_score: s.reproduction?.ors_score ?? null,
+      // a broken meta.json is the sub-experiment listing's to report; here the run is listed without a parent
+      parent_run_id: readRecord(dir, 'meta.json', RunMeta, [], isRunMeta)?.parent_run_id ?? null,
     };
     return { entry, fromTreeJson };
   } catch {
     // the directory itself could not be read (permissions, I/O error): listed, marked unreadable
-    const entry: CheckpointListEntry = { id: basename(dir), path: dir, status: 'unreadable', node_count: 0, review_score: null, claim_gate: null, best_metric: null, mtime: new Date(0).toISOString(), goal: null, cost: null, reproducibility_score: null };
+    const entry: CheckpointListEntry = { id: basename(dir), path: dir, status: 'unreadable', node_count: 0, review_score: null, claim_gate: null, best_metric: null, mtime: new Date(0).toISOString(), goal: null, cost: null, reproducibility_score: null, parent_run_id: null };
     return { entry, fromTreeJson: false };
   }
 }

@@ -7,6 +7,7 @@ import { printable } from '../text.ts';
 import { isMapping } from '../values.ts';
 import { experimentsDirOf } from '../workspace.ts';
 import { MAX_NODE_REPORT_BYTES, NODE_REPORT_FILE } from './node-report.ts';
+import { memoByFile } from '../file-memo.ts';
 
 /** Where a node's commands ran, as its node_report.json says. */
 export type Placement = {
@@ -27,12 +28,9 @@ export type Placement = {
 export function nodePlacements(dir: string, nodes: NodeRecord[]): Record<string, Placement> {
   const experiments = experimentsDirOf(dir);
   const found: [string, Placement][] = [];
-  for (const [i, node] of nodes.entries()) {
-    const p = typeof node.id === 'string' && isSafeId(node.id) ? readPlacement(join(experiments, node.id, NODE_REPORT_FILE)) : null;
+  for (const node of nodes) {
+    const p = typeof node.id === 'string' && isSafeId(node.id) ? placementOf(join(experiments, node.id, NODE_REPORT_FILE)) : null;
     if (p) found.push([node.id, p]);
-    // each report parsed whole is garbage at once but for four strings: collected young, a thousand
-    // reports would otherwise pile up megabytes before the collector runs
-    if (i % COLLECT_EVERY === COLLECT_EVERY - 1) edenGC();
   }
   // fromEntries: a node id such as __proto__ stays a key
   return Object.fromEntries(found);
@@ -40,12 +38,19 @@ export function nodePlacements(dir: string, nodes: NodeRecord[]): Record<string,
 
 /** Reports read between two collections of the garbage they leave. */
 const COLLECT_EVERY = 16;
+let parsed = 0;
+
+/** Each report's placement, kept while the report is unchanged: a large tree is drawn again on every visit. */
+const placementOf = memoByFile(readPlacement, 20_000);
 
 function readPlacement(path: string): Placement | null {
   // not a regular file (a FIFO would hang the read), or far too large to be a report
   const st = statOrNull(path);
   if (!st?.isFile() || st.size > MAX_NODE_REPORT_BYTES) return null;
   const r = parseLine(readTextOrNull(path) ?? '');
+  // each report parsed whole is garbage at once but for four strings: collected young, a thousand
+  // reports would otherwise pile up megabytes before the collector runs
+  if (++parsed % COLLECT_EVERY === 0) edenGC();
   if (!r) return null;
   const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
   return { executor: text(r.executor), host: text(r.hostname), job_id: text(r.slurm_job_id), image: isMapping(r.container) ? text(r.container.image) : null };

@@ -1,12 +1,7 @@
 import type { Stats } from 'node:fs';
 import { statOrNull } from '../paths.ts';
 import { basename, join } from 'node:path';
-
-/**
- * File clocks are coarse (a few ms): a change this soon after another may leave the same
- * timestamp, so a snapshot taken this close to a change is not trusted on the next call.
- */
-const RACY_MS = 50;
+import { fileSig as sig, RACY_MS } from '../file-memo.ts';
 
 /**
  * What a cached reading of a checkpoint depends on: its directory and the watched files that
@@ -51,8 +46,4 @@ export function unwatch(s: Snapshot, name: string): void {
 export function treeJsonSuffices(dir: string, read: { file: string | null; problems: string[] }): boolean {
   const treeJson = join(dir, 'tree.json');
   return read.file === treeJson && !read.problems.some((p) => p.startsWith(`${treeJson}:`));
-}
-
-function sig(st: Stats): string {
-  return `${st.ino}:${st.size}:${st.mtimeMs}`;
 }

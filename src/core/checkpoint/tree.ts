@@ -4,6 +4,7 @@ import { readdirOrNull } from '../paths.ts';
 import type { NodeRecord, TreeFile } from '../../schema/checkpoint.ts';
 import { readCheckpointText } from './records.ts';
 import { readOutline } from './tree-outline.ts';
+import { memoByFile } from '../file-memo.ts';
 
 export type TreeRead = {
   /** null when no tree file could be read at all */
@@ -73,6 +74,12 @@ function readTreeFile(file: string, problems: string[]): FileRead {
 }
 
 /**
+ * The outline of the few tree files read last, kept while each file is unchanged: the dashboard
+ * reads a large tree's outline on every visit to its page and every poll of a running search.
+ */
+const outlineOf = memoByFile(readOutline, 8);
+
+/**
  * readTreeFile keeping the outline only (readOutline): a file that would not parse is read by
  * readTreeFile, for its messages and what it salvages; so is what is not a regular file.
  */
@@ -80,7 +87,7 @@ function readTreeFileOutline(file: string, problems: string[]): FileRead {
   let outline: unknown;
   try {
     if (!statSync(file).isFile()) return readTreeFile(file, problems);
-    outline = readOutline(file);
+    outline = outlineOf(file);
   } catch {
     return readTreeFile(file, problems);
   }

@@ -29,7 +29,7 @@ function later(load: () => Promise<ComponentType<PageProps>>): Pick<Page, 'compo
 
 /** Every page of the dashboard, in the order of the navigation. */
 export const PAGES: Page[] = [
-  { id: 'experiments', title: 'Experiments', component: ExperimentsPage, firstReads: () => ['/api/checkpoints', '/api/active-checkpoint', '/api/sub-experiments'] },
+  { id: 'experiments', title: 'Experiments', component: ExperimentsPage, firstReads: () => ['/api/checkpoints', '/api/active-checkpoint'] },
   { id: 'new', title: 'New experiment', ...later(async () => (await import('./new/NewExperimentPage.tsx')).NewExperimentPage) },
   { id: 'monitor', title: 'Monitor', ...later(async () => (await import('./monitor/MonitorPage.tsx')).MonitorPage) },
   {

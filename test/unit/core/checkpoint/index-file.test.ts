@@ -41,7 +41,7 @@ function twoListed(): { a: string; b: string; first: CheckpointListEntry[] } {
 describe('the checkpoint index kept on disk', () => {
   test('a new process answers the entries the last one kept, without rewriting the file', async () => {
     const { first } = twoListed();
-    expect(stored()).toMatchObject({ format: 3, root, checkpoints: { '20260101000000_a': { entry: first[1] }, '20260102000000_b': { entry: first[0] } } });
+    expect(stored()).toMatchObject({ format: 4, root, checkpoints: { '20260101000000_a': { entry: first[1] }, '20260102000000_b': { entry: first[0] } } });
     expect(await listInNewProcess(root)).toEqual(first);
 
     // an entry changed only in the file shows that the new process took it from there
@@ -132,7 +132,7 @@ describe('the checkpoint index kept on disk', () => {
       ];
       expect((await listInNewProcess(root)).map((e) => [e.id, e.node_count])).toEqual(expected);
       const file = stored();
-      expect(file.format).toBe(3);
+      expect(file.format).toBe(4);
       expect(Object.keys(file.checkpoints).sort()).toEqual(['20260101000000_a', '20260102000000_b']);
     });
   }

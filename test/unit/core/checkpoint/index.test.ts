@@ -56,6 +56,7 @@ describe('listCheckpointIndex', () => {
       goal: 'Maximise throughput of the generated kernel.',
       cost: { usd: 1.25, tokens: 5000 },
       reproducibility_score: null,
+      parent_run_id: null,
     });
   });
 
@@ -153,6 +154,17 @@ describe('listCheckpointIndex', () => {
     expect(listCheckpointIndex(root)[0]?.review_score).toBe(8);
     rmSync(b, { recursive: true });
     expect(ids()).toEqual(['20260101000000_a']);
+  });
+
+  test("a sub-experiment names its parent from its meta.json, written after it was listed; a broken meta.json lists it without one", () => {
+    const ck = writeCheckpoint(root, { runId: '20260101000000_child' });
+    expect(listCheckpointIndex(root)[0]?.parent_run_id).toBeNull();
+    Bun.sleepSync(60);
+    writeFileSync(join(ck, 'meta.json'), JSON.stringify({ parent_run_id: '20251231000000_parent', root_run_id: '20251231000000_parent', depth: 1 }));
+    expect(listCheckpointIndex(root)[0]?.parent_run_id).toBe('20251231000000_parent');
+    Bun.sleepSync(60);
+    writeFileSync(join(ck, 'meta.json'), '{ "parent_run_id": ');
+    expect(listCheckpointIndex(root)[0]).toMatchObject({ id: '20260101000000_child', parent_run_id: null });
   });
 
   test('notices a graded reproduction, rewritten in place; a legacy text report is no score', () => {

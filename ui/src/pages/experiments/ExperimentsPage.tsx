@@ -3,7 +3,7 @@ import { postJson } from '../../api.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { Empty, ErrorMessage, Loading } from '../../components/states.tsx';
 import { href } from '../../route.ts';
-import type { ActiveCheckpoint, CheckpointEntry, DeleteAnswer, SubExperiment } from '../../types.ts';
+import type { ActiveCheckpoint, CheckpointEntry, DeleteAnswer } from '../../types.ts';
 import { useApi } from '../../use-api.ts';
 import { ExperimentsTable } from './ExperimentsTable.tsx';
 import { filterEntries, type Sort, sortEntries } from './sorting.ts';
@@ -19,7 +19,6 @@ const REFRESH_MS = 10_000;
 export function ExperimentsPage() {
   const list = useApi<CheckpointEntry[]>('/api/checkpoints', { every: REFRESH_MS });
   const active = useApi<ActiveCheckpoint>('/api/active-checkpoint');
-  const subs = useApi<SubExperiment[]>('/api/sub-experiments');
   const [text, setText] = useState('');
   const [status, setStatus] = useState('');
   const [sort, setSort] = useState<Sort>({ key: 'mtime', descending: true });
@@ -28,7 +27,6 @@ export function ExperimentsPage() {
   const [busy, setBusy] = useState(false);
   const [rows, setRows] = useState(ROWS_STEP);
 
-  const parents = useMemo(() => new Map((subs.data ?? []).flatMap((s) => (s.parent_run_id ? [[s.run_id, s.parent_run_id] as const] : []))), [subs.data]);
   const statuses = useMemo(() => [...new Set((list.data ?? []).map((c) => c.status))].sort(), [list.data]);
   const shown = useMemo(() => sortEntries(filterEntries(list.data ?? [], text, status), sort), [list.data, text, status, sort]);
 
@@ -98,7 +96,7 @@ export function ExperimentsPage() {
         {shown.length === 0 ? (
           <p className="state empty">No experiment matches the filter.</p>
         ) : (
-          <ExperimentsTable entries={shown.slice(0, rows)} activeId={active.data?.id ?? null} parents={parents} sort={sort} onSort={setSort} busy={busy} onSwitch={switchTo} onDelete={setDeleting} />
+          <ExperimentsTable entries={shown.slice(0, rows)} activeId={active.data?.id ?? null} sort={sort} onSort={setSort} busy={busy} onSwitch={switchTo} onDelete={setDeleting} />
         )}
         {shown.length > rows && (
           <p className="more">
@@ -115,7 +113,6 @@ export function ExperimentsPage() {
       <h1>Experiments</h1>
       <OutcomeNotice outcome={notice} />
       {list.error && list.data && <ErrorMessage message={list.error} retry={list.reload} />}
-      {subs.error && <p className="notice error">Sub-experiment marks are missing: {subs.error}</p>}
       {body}
       {deleting && (
         <ConfirmDialog title={`Delete ${deleting.id}?`} confirm="Delete" onConfirm={() => remove(deleting)} onCancel={() => setDeleting(null)}>

@@ -6,8 +6,6 @@ import type { Sort, SortKey } from './sorting.ts';
 type Props = {
   entries: CheckpointEntry[];
   activeId: string | null;
-  /** sub-experiment run id → its parent's */
-  parents: Map<string, string>;
   sort: Sort;
   onSort: (s: Sort) => void;
   busy: boolean;
@@ -27,7 +25,7 @@ const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
 ];
 
 /** The checkpoint table; below 900 px each row is a card (labels come from data-label). */
-export function ExperimentsTable({ entries, activeId, parents, sort, onSort, busy, onSwitch, onDelete }: Props) {
+export function ExperimentsTable({ entries, activeId, sort, onSort, busy, onSwitch, onDelete }: Props) {
   return (
     <table className="experiments">
       <thead>
@@ -46,7 +44,7 @@ export function ExperimentsTable({ entries, activeId, parents, sort, onSort, bus
       <tbody>
         {entries.map((c) => {
           const isActive = c.id === activeId;
-          const parent = parents.get(c.id);
+          const parent = c.parent_run_id;
           return (
             <tr key={c.id} className={isActive ? 'active' : undefined} data-id={c.id}>
               <td data-label="Experiment" className="experiment">

@@ -18,14 +18,15 @@ const VALUE: Record<SortKey, (c: CheckpointEntry) => string | number | null> = {
 export function sortEntries(list: CheckpointEntry[], sort: Sort): CheckpointEntry[] {
   const value = VALUE[sort.key];
   const sign = sort.descending ? -1 : 1;
-  return [...list].sort((a, b) => {
-    const x = value(a);
-    const y = value(b);
+  // each value taken once, not once per comparison (a time is parsed from its text)
+  const keyed = list.map((entry) => ({ entry, key: value(entry) }));
+  keyed.sort(({ key: x }, { key: y }) => {
     if (x === y) return 0;
     if (x === null) return 1;
     if (y === null) return -1;
     return (x < y ? -1 : 1) * sign;
   });
+  return keyed.map((k) => k.entry);
 }
 
 /** Entries whose id or goal contains `text` (any case) and whose status is `status` ('' for any). */

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type MouseEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, memo, type MouseEvent, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { type ColourBy, STATUS_FILL, scoreFill, statusKind } from './colour.ts';
 import type { TreeLayout } from './layout.ts';
 import { neighbour } from './neighbour.ts';
@@ -14,8 +14,11 @@ type Props = {
   onSelect: (id: string) => void;
 };
 
-/** The search tree drawn: colour by status or score, zoom and pan, nodes picked by click, keys or list. */
-export function TreeCanvas({ run, layout, selected, onSelect }: Props) {
+/**
+ * The search tree drawn: colour by status or score, zoom and pan, nodes picked by click, keys or
+ * list. Drawn again only when its props change: a large tree is most of the page's work.
+ */
+export const TreeCanvas = memo(function TreeCanvas({ run, layout, selected, onSelect }: Props) {
   const svg = useRef<SVGSVGElement>(null);
   const group = useRef<SVGGElement>(null);
   const hint = useId();
@@ -24,8 +27,9 @@ export function TreeCanvas({ run, layout, selected, onSelect }: Props) {
   const bounds = useMemo(() => (layout.nodes.length > LABELLED_NODES ? layout.bounds : { ...layout.bounds, x1: layout.bounds.x1 + LABEL_ROOM }), [layout]);
   const view = useZoom(svg, group, bounds);
 
+  // fitted before the first paint: a large tree is then painted once, in place
   const fittedRun = useRef<string | null>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (fittedRun.current === run || layout.nodes.length === 0) return;
     fittedRun.current = run;
     view.fit();
@@ -102,11 +106,7 @@ export function TreeCanvas({ run, layout, selected, onSelect }: Props) {
             }}
           >
             {!selected && <option value="">choose a node</option>}
-            {layout.nodes.map((n) => (
-              <option key={n.id} value={n.id}>
-                {n.id === nodeName(n) ? n.id : `${n.id} · ${nodeName(n)}`}
-              </option>
-            ))}
+            <NodeOptions layout={layout} />
           </select>
         </label>
       </div>
@@ -127,4 +127,13 @@ export function TreeCanvas({ run, layout, selected, onSelect }: Props) {
       <TreeLegend layout={layout} colourBy={colourBy} />
     </div>
   );
-}
+});
+
+/** Every node of the tree as a choice of "Go to node": the same for every selection. */
+const NodeOptions = memo(function NodeOptions({ layout }: { layout: TreeLayout }) {
+  return layout.nodes.map((n) => (
+    <option key={n.id} value={n.id}>
+      {n.id === nodeName(n) ? n.id : `${n.id} · ${nodeName(n)}`}
+    </option>
+  ));
+});

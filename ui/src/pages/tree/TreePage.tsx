@@ -21,19 +21,26 @@ const LIVE_REFRESH_MS = 10_000;
  * tree drawn, and the selected node's report, trace, code, memory and metrics.
  */
 export function TreePage({ route }: { route: Route }) {
-  const active = useApi<ActiveCheckpoint>('/api/active-checkpoint');
   const [givenRun, node = ''] = route.parts;
   return (
     <section className="page tree-page">
       <h1>Tree</h1>
-      <WithRun
-        given={givenRun}
-        active={active}
-        none={<>No checkpoint is active: switch to one on <a href={href('experiments')}>Experiments</a>, or open a run's tree from there.</>}
-      >
-        {(run) => <RunTree key={run} run={run} node={node} />}
-      </WithRun>
+      {givenRun ? <RunTree key={givenRun} run={givenRun} node={node} /> : <ActiveRunTree node={node} />}
     </section>
+  );
+}
+
+/** The active checkpoint's tree: asked for only when the address names no run. */
+function ActiveRunTree({ node }: { node: string }) {
+  const active = useApi<ActiveCheckpoint>('/api/active-checkpoint');
+  return (
+    <WithRun
+      given={undefined}
+      active={active}
+      none={<>No checkpoint is active: switch to one on <a href={href('experiments')}>Experiments</a>, or open a run's tree from there.</>}
+    >
+      {(run) => <RunTree key={run} run={run} node={node} />}
+    </WithRun>
   );
 }
 

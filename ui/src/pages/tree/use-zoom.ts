@@ -1,6 +1,6 @@
 import { select } from 'd3-selection';
 import { type ZoomBehavior, zoom, zoomIdentity, zoomTransform } from 'd3-zoom';
-import { type RefObject, useCallback, useEffect, useMemo, useRef } from 'react';
+import { type RefObject, useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import type { TreeLayout } from './layout.ts';
 
 /** Room left around the tree when it is fitted to the view, in pixels. */
@@ -24,7 +24,8 @@ export type ZoomControls = {
  */
 export function useZoom(svg: RefObject<SVGSVGElement | null>, group: RefObject<SVGGElement | null>, bounds: TreeLayout['bounds']): ZoomControls {
   const behaviour = useRef<ZoomBehavior<SVGSVGElement, unknown> | null>(null);
-  useEffect(() => {
+  // set up before the first paint, so that the view can be fitted before it too
+  useLayoutEffect(() => {
     const el = svg.current;
     if (!el) return;
     const z = zoom<SVGSVGElement, unknown>()
