@@ -46,14 +46,21 @@ const EARLY_MS = 5000;
 /**
  * Starts GET `path` now; the first getJson of the same path soon after takes its answer. main.tsx
  * asks for the data of the page the address names while the page's code is still loading.
+ * Resolves when the answer came, or the request failed.
  */
-export function prefetch(path: string): void {
-  if (early.has(path)) return;
+export function prefetch(path: string): Promise<void> {
+  const asked = early.get(path);
+  if (asked) return asked.answer.then(() => {}, () => {});
   const answer = request(path);
   const entry: { answer: Promise<unknown>; at: number; data?: unknown } = { answer, at: performance.now() };
-  // a refusal is read, and shown, by the page's own getJson
-  answer.then((data) => (entry.data = data)).catch(() => {});
   early.set(path, entry);
+  // a refusal is read, and shown, by the page's own getJson
+  return answer.then(
+    (data) => {
+      entry.data = data;
+    },
+    () => {},
+  );
 }
 
 /** The early answer to `path` asked for soon enough before, when it already came: taken, and the page is drawn with it at once. */

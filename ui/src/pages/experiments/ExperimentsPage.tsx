@@ -10,7 +10,7 @@ import { filterEntries, type Sort, sortEntries } from './sorting.ts';
 import { type Outcome, OutcomeNotice } from '../../components/OutcomeNotice.tsx';
 
 /** Rows drawn at first and added per "Show more": a thousand rows take the browser seconds to lay out. */
-const ROWS_STEP = 100;
+const ROWS_STEP = 50;
 
 /** How often the list is read again: runs start, end and change status meanwhile. */
 const REFRESH_MS = 10_000;

@@ -2,7 +2,8 @@ import { type KeyboardEvent, memo, type MouseEvent, useEffect, useId, useLayoutE
 import { type ColourBy, STATUS_FILL, scoreFill, statusKind } from './colour.ts';
 import type { TreeLayout } from './layout.ts';
 import { neighbour } from './neighbour.ts';
-import { Edges, LABEL_ROOM, LABELLED_NODES, Labels, NodeMark, nodeName } from './TreeMarks.tsx';
+import { Edges, LABEL_ROOM, LABELLED_NODES, Labels, NodeMarks } from './TreeMarks.tsx';
+import { NodeFinder } from './NodeFinder.tsx';
 import { TreeLegend } from './TreeLegend.tsx';
 import { useZoom } from './use-zoom.ts';
 
@@ -96,29 +97,19 @@ export const TreeCanvas = memo(function TreeCanvas({ run, layout, selected, onSe
             Fit
           </button>
         </div>
-        <label>
-          Go to node
-          <select
-            value={selected ?? ''}
-            onChange={(e) => {
-              follow.current = 'reveal';
-              onSelect(e.target.value);
-            }}
-          >
-            {!selected && <option value="">choose a node</option>}
-            <NodeOptions layout={layout} />
-          </select>
-        </label>
+        <NodeFinder
+          layout={layout}
+          onGo={(id) => {
+            follow.current = 'reveal';
+            onSelect(id);
+          }}
+        />
       </div>
       <svg ref={svg} className="tree-svg" role="group" aria-label={`Search tree, ${layout.nodes.length} nodes`} aria-describedby={hint} onClick={onClick} onKeyDown={onKeyDown}>
         <g ref={group}>
           <Edges layout={layout} />
           <Labels layout={layout} />
-          <g className="tree-nodes">
-            {layout.nodes.map((n) => (
-              <NodeMark key={n.id} node={n} fill={fills.get(n.id)!} selected={n.id === selected} best={layout.bestPath.has(n.id)} tabbable={n.id === tabbable} />
-            ))}
-          </g>
+          <NodeMarks layout={layout} fills={fills} selected={selected} tabbable={tabbable} />
         </g>
       </svg>
       <p id={hint} className="meta">
@@ -129,11 +120,3 @@ export const TreeCanvas = memo(function TreeCanvas({ run, layout, selected, onSe
   );
 });
 
-/** Every node of the tree as a choice of "Go to node": the same for every selection. */
-const NodeOptions = memo(function NodeOptions({ layout }: { layout: TreeLayout }) {
-  return layout.nodes.map((n) => (
-    <option key={n.id} value={n.id}>
-      {n.id === nodeName(n) ? n.id : `${n.id} · ${nodeName(n)}`}
-    </option>
-  ));
-});

@@ -54,25 +54,31 @@ export const Labels = memo(function Labels({ layout }: { layout: TreeLayout }) {
   );
 });
 
-type MarkProps = { node: PlacedNode; fill: string; selected: boolean; best: boolean; tabbable: boolean };
+type MarksProps = { layout: TreeLayout; fills: Map<string, string>; selected: string | null; tabbable: string | null };
 
 /**
- * One node: a focusable circle (one tab stop for the whole tree: the selected node's). Clicks
- * and keys are handled once, on the tree, by the circle's data-id.
+ * Every node as a focusable circle (one tab stop for the whole tree: the selected node's), drawn
+ * again only when the layout, the colours or the selection change. Clicks and keys are handled
+ * once, on the tree, by the circle's data-id.
  */
-export const NodeMark = memo(function NodeMark({ node, fill, selected, best, tabbable }: MarkProps) {
+export const NodeMarks = memo(function NodeMarks({ layout, fills, selected, tabbable }: MarksProps) {
   return (
-    <circle
-      data-id={node.id}
-      className={`tree-node${best ? ' best' : ''}${selected ? ' selected' : ''}`}
-      cx={node.x}
-      cy={node.y}
-      r={NODE_RADIUS}
-      fill={fill}
-      role="button"
-      tabIndex={tabbable ? 0 : -1}
-      aria-pressed={selected}
-      aria-label={nodeDescription(node)}
-    />
+    <g className="tree-nodes">
+      {layout.nodes.map((node) => (
+        <circle
+          key={node.id}
+          data-id={node.id}
+          className={`tree-node${layout.bestPath.has(node.id) ? ' best' : ''}${node.id === selected ? ' selected' : ''}`}
+          cx={node.x}
+          cy={node.y}
+          r={NODE_RADIUS}
+          fill={fills.get(node.id)}
+          role="button"
+          tabIndex={node.id === tabbable ? 0 : -1}
+          aria-pressed={node.id === selected}
+          aria-label={nodeDescription(node)}
+        />
+      ))}
+    </g>
   );
 });
