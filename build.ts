@@ -111,6 +111,10 @@ async function bundleUi(dir: string): Promise<void> {
       .filter(([, o]) => Object.keys(o.inputs).some((i) => i.includes('node_modules/react-dom/')))
       .map(([path]) => basename(path)),
   );
+  if (renderer.size === 0) {
+    console.error('ui bundle: no chunk holds react-dom: the page would load its renderer late (see preloadRenderer)');
+    process.exit(1);
+  }
   let raw = 0;
   let gzipped = 0;
   let first = 0;

@@ -30,8 +30,10 @@ export function memoByFile<T>(read: (path: string) => T, max: number): (path: st
       kept.set(path, hit);
       return hit.value;
     }
+    // the file's age when it was looked at, not after a long read: a rewrite racing the read must not be kept
+    const seenAt = Date.now();
     const value = read(path);
-    if (Date.now() - st.mtimeMs >= RACY_MS) {
+    if (seenAt - st.mtimeMs >= RACY_MS) {
       kept.set(path, { sig, value });
       if (kept.size > max) kept.delete(kept.keys().next().value as string);
     }

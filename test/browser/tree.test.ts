@@ -201,9 +201,22 @@ describe.skipIf(noBrowser)('the Tree page', () => {
     await panel(page).getByText(whatWasDone(4)).waitFor();
     await page.keyboard.press('Home');
     await panel(page).getByRole('heading', { name: 'improve: variant 0' }).waitFor();
-    await page.getByLabel('Go to node').fill(nodeId(12));
+    // Go to node: typed key by key, then Enter; a prefix of an id goes nowhere while typing
+    const finder = page.getByLabel('Go to node');
+    await finder.pressSequentially(nodeId(12));
+    await page.keyboard.press('Enter');
     await panel(page).getByText(whatWasDone(12)).waitFor();
     expect(new URL(page.url()).hash).toBe(`#/tree/${RUN}/${nodeId(12)}`);
+    // by its name, any case, with the Go button
+    await finder.fill('IMPROVE: VARIANT 7');
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
+    await panel(page).getByText(whatWasDone(7)).waitFor();
+    expect(new URL(page.url()).hash).toBe(`#/tree/${RUN}/${nodeId(7)}`);
+    // a name no node has is said, and the node shown stays
+    await finder.fill('no such node');
+    await page.keyboard.press('Enter');
+    await page.getByText('No node of this tree has the id or name “no such node”.').waitFor();
+    expect(new URL(page.url()).hash).toBe(`#/tree/${RUN}/${nodeId(7)}`);
   });
 
   test('an unknown run shows the API error; an unknown node says so beside the tree', async () => {

@@ -16,12 +16,12 @@ export function useApi<T>(path: string, { every }: { every?: number } = {}): Loa
   const [answer, setAnswer] = useState<Answer<T> | null>(arrived && { path, data: arrived.data, error: null });
   const [loading, setLoading] = useState(arrived === null);
   const [tick, setTick] = useState(0);
-  const skip = useRef(arrived !== null);
+  // the first fetch of the path the early answer is for is not made; any other is
+  const skip = useRef(arrived ? path : null);
   useEffect(() => {
-    if (skip.current) {
-      skip.current = false;
-      return;
-    }
+    const skipped = skip.current === path && tick === 0;
+    skip.current = null;
+    if (skipped) return;
     let current = true;
     setLoading(true);
     getJson<T>(path)

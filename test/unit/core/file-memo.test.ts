@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { memoByFile } from '../../../src/core/file-memo.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
@@ -20,11 +20,13 @@ function counted() {
   return { read, reads };
 }
 
-/** Writes `text` to `path` and dates it a second back: older than a change the file clock could miss. */
+/** One moment, whole seconds back, that every file of a test can be dated to. */
+const BASE = Math.floor(Date.now() / 1000) - 10;
+
+/** Writes `text` to `path` dated `secondsAgo` before BASE: older than a change the file clock could miss. */
 function settled(path: string, text: string, secondsAgo = 1): void {
   writeFileSync(path, text);
-  const t = Date.now() / 1000 - secondsAgo;
-  utimesSync(path, t, t);
+  utimesSync(path, BASE - secondsAgo, BASE - secondsAgo);
 }
 
 describe('memoByFile', () => {
@@ -41,6 +43,9 @@ describe('memoByFile', () => {
     // same size and mtime, another inode: a replacement by rename
     const g = join(dir, 'b.json');
     settled(g, 'fives', 2);
+    const [was, next] = [statSync(f), statSync(g)];
+    expect([next.size, next.mtimeMs]).toEqual([was.size, was.mtimeMs]);
+    expect(next.ino).not.toBe(was.ino);
     renameSync(g, f);
     expect(read(f)).toBe(5);
     expect(reads).toHaveLength(3);

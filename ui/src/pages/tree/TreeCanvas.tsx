@@ -99,9 +99,13 @@ export const TreeCanvas = memo(function TreeCanvas({ run, layout, selected, onSe
         </div>
         <NodeFinder
           layout={layout}
-          onGo={(id) => {
-            follow.current = 'reveal';
-            onSelect(id);
+          onGo={(n) => {
+            // the node shown already is only brought into view
+            if (n.id === selected) view.reveal(n.x, n.y);
+            else {
+              follow.current = 'reveal';
+              onSelect(n.id);
+            }
           }}
         />
       </div>
