@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { BunPlugin } from 'bun';
+import { buildDefines, buildFacts } from './src/core/build-facts.ts';
 import { toolManifestFile } from './src/skills/manifest.ts';
 
 // the binary lists its tools from the checked-in manifest, so it must agree with the skills built in
@@ -13,6 +14,8 @@ if (readFileSync(manifest.path, 'utf8') !== manifest.text) {
 }
 
 const OUTFILE = 'dist/svc';
+// the commit and date `svc --version` prints
+const BUILD_FACTS = buildDefines(await buildFacts(import.meta.dir, process.env));
 
 async function build(uiDir: string, bytecodeOrder: string[] | null): Promise<void> {
   rmSync('dist', { recursive: true, force: true });
@@ -27,6 +30,7 @@ async function build(uiDir: string, bytecodeOrder: string[] | null): Promise<voi
     minify: true,
     sourcemap: 'none',
     plugins: [builtUi(uiDir)],
+    define: BUILD_FACTS,
     compile: {
       outfile: OUTFILE,
       // svc loads .env files itself, in its documented order; Bun must not load the cwd's first

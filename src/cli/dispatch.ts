@@ -15,16 +15,16 @@ export type CommandEntry = { description: string; load: () => Promise<AnyCommand
  * Runs one command of the table. Help and unknown options are handled here, the same way for
  * every command; a command's `run` only sees arguments that were declared.
  */
-export async function dispatch(table: Record<string, CommandEntry>, argv: string[], rootHelp: () => string, version: string): Promise<number> {
+export async function dispatch(table: Record<string, CommandEntry>, argv: string[], rootHelp: () => string, versionLine: string): Promise<number> {
   try {
     const [name, ...rest] = argv;
-    if (name === 'help' && rest[0] !== undefined) return await dispatch(table, [rest[0], '--help'], rootHelp, version);
+    if (name === 'help' && rest[0] !== undefined) return await dispatch(table, [rest[0], '--help'], rootHelp, versionLine);
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
       process.stdout.write(rootHelp());
       return 0;
     }
     if (name === '--version' || name === '-v') {
-      process.stdout.write(`svc ${version}\n`);
+      process.stdout.write(`${versionLine}\n`);
       return 0;
     }
     const entry = Object.hasOwn(table, name) ? table[name] : undefined;
@@ -37,16 +37,16 @@ export async function dispatch(table: Record<string, CommandEntry>, argv: string
 }
 
 async function runCommand(cmd: AnyCommand, argv: string[], path: string): Promise<number> {
-  const subs = (await resolve(cmd.subCommands)) as Record<string, AnyCommand> | undefined;
+  const subs = (await resolveDef(cmd.subCommands)) as Record<string, AnyCommand> | undefined;
   const [first, ...rest] = argv;
   if (subs && first !== undefined && !first.startsWith('-')) {
     // an entry may be the command or a function loading it on demand
-    const sub = Object.hasOwn(subs, first) ? await resolve(subs[first]) : undefined;
+    const sub = Object.hasOwn(subs, first) ? await resolveDef(subs[first]) : undefined;
     if (!sub) throw new InputError(`unknown command '${path} ${first}'`, `see ${path} --help`);
     return runCommand(sub, rest, `${path} ${first}`);
   }
-  const argsDef = ((await resolve(cmd.args)) ?? {}) as ArgsDef;
-  const meta = ((await resolve(cmd.meta)) ?? {}) as { name?: string };
+  const argsDef = ((await resolveDef(cmd.args)) ?? {}) as ArgsDef;
+  const meta = ((await resolveDef(cmd.meta)) ?? {}) as { name?: string };
   if (argv.includes('--help') || argv.includes('-h') || !cmd.run) {
     const usage = await renderUsage({ ...cmd, meta: { ...meta, name: path } });
     process.stdout.write(`${process.stdout.isTTY ? usage : stripAnsi(usage)}\n`);
@@ -137,9 +137,11 @@ function report(err: unknown): number {
   return 1;
 }
 
-async function resolve<T>(v: T | Promise<T> | (() => T) | (() => Promise<T>) | undefined): Promise<T | undefined> {
+/** A citty definition's field: the value, a promise of it, or a function giving either. */
+export async function resolveDef<T>(v: T | Promise<T> | (() => T) | (() => Promise<T>) | undefined): Promise<T | undefined> {
   return typeof v === 'function' ? await (v as () => T | Promise<T>)() : await v;
 }
 
-const kebab = (s: string) => s.replace(/_/g, '-').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+/** How an argument named in camelCase or snake_case is spelt as an option. */
+export const kebab = (s: string) => s.replace(/_/g, '-').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');

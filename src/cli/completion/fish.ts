@@ -1,0 +1,55 @@
+import { pathKey } from './shell-quote.ts';
+import { allNodes, type CompletionNode } from './tree.ts';
+
+/** `s` as one single-quoted word of fish (which escapes \ and ' inside quotes). */
+const fishQuote = (s: string) => `'${s.replace(/[\\']/g, '\\$&')}'`;
+
+/**
+ * The fish completion script: __svc_path finds the command path of the typed words as the
+ * bash script does; each subcommand and option is completed where the path is its command's.
+ */
+export function fishScript(root: CompletionNode): string {
+  const nodes = allNodes(root);
+  const lookup = (fn: string, words: (n: CompletionNode) => string[]) =>
+    [`function ${fn}`, '    switch $argv[1]', ...nodes.filter((n) => words(n).length > 0).flatMap((n) => [`        case ${fishQuote(pathKey(n.path))}`, `            printf '%s\\n' ${words(n).map(fishQuote).join(' ')}`]), '    end', 'end'].join('\n');
+  const completions = nodes.flatMap((n) => {
+    const at = `-n ${fishQuote(`__svc_at ${fishQuote(pathKey(n.path))}`)}`;
+    const subs = n.subcommands.map((s) => `complete -c svc ${at} -f -a ${fishQuote(s.path.at(-1) ?? '')} -d ${fishQuote(s.description)}`);
+    const options = n.options.map((o) => {
+      const names = o.names.map((name) => (name.startsWith('--') ? `-l ${name.slice(2)}` : `-s ${name.slice(1)}`)).join(' ');
+      // an option's value is a file name unless the command says otherwise
+      return `complete -c svc ${at} ${names} ${o.takesValue ? '-r -F' : '-f'} -d ${fishQuote(o.description)}`;
+    });
+    return [...subs, ...options];
+  });
+  return `# fish completion for svc: svc completion fish > ~/.config/fish/completions/svc.fish
+${lookup('__svc_subcommands', (n) => n.subcommands.map((s) => s.path.at(-1) ?? ''))}
+${lookup('__svc_value_options', (n) => n.options.filter((o) => o.takesValue).flatMap((o) => o.names))}
+function __svc_path
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l cmdpath ''
+    set -l skip 0
+    for word in $words
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        if contains -- $word (__svc_value_options "$cmdpath")
+            set skip 1
+            continue
+        end
+        string match -q -- '-*' $word; and continue
+        if contains -- $word (__svc_subcommands "$cmdpath")
+            set cmdpath (string trim -- "$cmdpath $word")
+        end
+    end
+    echo $cmdpath
+end
+function __svc_at
+    set -l cmdpath (__svc_path)
+    test "$cmdpath" = "$argv[1]"
+end
+${completions.join('\n')}
+`;
+}
