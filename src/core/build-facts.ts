@@ -15,10 +15,10 @@ const SHORT_SHA = 12;
  * commit is `unknown` (and the date today's, unless SOURCE_DATE_EPOCH says otherwise).
  */
 export async function buildFacts(dir: string, env: Env): Promise<BuildFacts> {
+  const epoch = sourceDateEpoch(env);
   const git = Bun.which('git', { PATH: env.PATH ?? '' });
   const head = git ? await gitLine(git, dir, env, ['log', '-1', '--format=%H %cI']) : null;
   const [sha, committed] = head?.split(' ') ?? [];
-  const epoch = sourceDateEpoch(env);
   const date = epoch ?? (committed ? new Date(committed) : new Date());
   if (!git || !sha) return { commit: 'unknown', date: utcDay(date) };
   const changes = await gitLine(git, dir, env, ['status', '--porcelain']);

@@ -45,10 +45,28 @@ describe('the binary', () => {
   });
 
   test('--version and --help', async () => {
-    expect(await svc(['--version'], { cwd: dir })).toEqual({ code: 0, stdout: `svc ${version}\n`, stderr: '' });
     const help = await svc(['--help'], { cwd: dir });
     expect(help.code).toBe(0);
-    for (const c of ['run', 'resume', 'paper', 'migrate', 'ear', 'clone', 'registry', 'status', 'projects', 'show', 'delete', 'settings', 'skills-list', 'viz', 'bench']) expect(help.stdout).toContain(`  ${c} `);
+    for (const c of ['run', 'resume', 'paper', 'migrate', 'ear', 'clone', 'registry', 'status', 'projects', 'show', 'delete', 'settings', 'skills-list', 'viz', 'bench', 'completion']) expect(help.stdout).toContain(`  ${c} `);
+  });
+
+  test('--version names the version, the commit and the build date, as git has them', async () => {
+    const git = (...args: string[]) => Bun.spawnSync(['git', '-C', resolve(import.meta.dir, '../..'), ...args], { stdout: 'pipe' }).stdout.toString().trim();
+    const [sha = '', committed = ''] = git('log', '-1', '--format=%H %cI').split(' ');
+    const dirty = git('status', '--porcelain') === '' ? '' : '-dirty';
+    const epoch = process.env.SOURCE_DATE_EPOCH;
+    const day = (epoch ? new Date(Number(epoch) * 1000) : new Date(committed)).toISOString().slice(0, 10);
+    const expected = `svc ${version} (commit ${sha.slice(0, 12)}${dirty}, built ${day})\n`;
+    for (const flag of ['--version', '-v']) expect(await svc([flag], { cwd: dir })).toEqual({ code: 0, stdout: expected, stderr: '' });
+  });
+
+  test('completion bash: a script bash accepts, completing a command in a real bash', async () => {
+    const r = await svc(['completion', 'bash'], { cwd: dir });
+    expect(r.code).toBe(0);
+    writeFileSync(join(dir, 'svc.bash'), r.stdout);
+    expect(Bun.spawnSync(['bash', '-n', join(dir, 'svc.bash')]).exitCode).toBe(0);
+    const complete = Bun.spawnSync(['bash', '--norc', '-c', 'source "$0"; COMP_WORDS=(svc ear p); COMP_CWORD=2; _svc; echo "${COMPREPLY[*]}"', join(dir, 'svc.bash')], { stdout: 'pipe' });
+    expect(complete.stdout.toString()).toBe('publish promote\n');
   });
 
   test.each([

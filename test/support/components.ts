@@ -49,6 +49,8 @@ const COMPONENTS = {
   poppler: { what: 'pdfinfo, pdftotext and pdfimages', present: onPath('pdfinfo', 'pdftotext', 'pdfimages'), how: 'apt-get install poppler-utils' },
   script: { what: 'script (a pseudo-terminal)', present: onPath('script'), how: 'apt-get install bsdutils' },
   chromium: { what: "Debian's Chromium (/usr/bin/chromium)", present: () => existsSync(CHROMIUM), how: 'apt-get install chromium' },
+  zsh: { what: 'zsh', present: onPath('zsh'), how: 'apt-get install zsh' },
+  fish: { what: 'fish', present: onPath('fish'), how: 'apt-get install fish' },
   tmpfs: { what: 'mounting a small tmpfs (a disk that fills up)', present: () => process.getuid?.() === 0 && Bun.which('mount') !== null && Bun.which('umount') !== null, how: 'run the tests as root' },
 } satisfies Record<string, Component>;
 

@@ -14,7 +14,8 @@ export function fishScript(root: CompletionNode): string {
     [`function ${fn}`, '    switch $argv[1]', ...nodes.filter((n) => words(n).length > 0).flatMap((n) => [`        case ${fishQuote(pathKey(n.path))}`, `            printf '%s\\n' ${words(n).map(fishQuote).join(' ')}`]), '    end', 'end'].join('\n');
   const completions = nodes.flatMap((n) => {
     const at = `-n ${fishQuote(`__svc_at ${fishQuote(pathKey(n.path))}`)}`;
-    const subs = n.subcommands.map((s) => `complete -c svc ${at} -f -a ${fishQuote(s.path.at(-1) ?? '')} -d ${fishQuote(s.description)}`);
+    const subAt = `-n ${fishQuote(`__svc_sub_at ${fishQuote(pathKey(n.path))}`)}`;
+    const subs = n.subcommands.map((s) => `complete -c svc ${subAt} -f -a ${fishQuote(s.path.at(-1) ?? '')} -d ${fishQuote(s.description)}`);
     const options = n.options.map((o) => {
       const names = o.names.map((name) => (name.startsWith('--') ? `-l ${name.slice(2)}` : `-s ${name.slice(1)}`)).join(' ');
       // an option's value is a file name unless the command says otherwise
@@ -30,6 +31,7 @@ function __svc_path
     set -e words[1]
     set -l cmdpath ''
     set -l skip 0
+    set -l args 0
     for word in $words
         if test $skip = 1
             set skip 0
@@ -40,15 +42,25 @@ function __svc_path
             continue
         end
         string match -q -- '-*' $word; and continue
-        if contains -- $word (__svc_subcommands "$cmdpath")
+        # as dispatch does: a subcommand only before any argument
+        if test $args = 0; and contains -- $word (__svc_subcommands "$cmdpath")
             set cmdpath (string trim -- "$cmdpath $word")
+        else
+            set args 1
         end
     end
-    echo $cmdpath
+    echo "path:$cmdpath"
+    test $args = 1; and echo args
 end
+# the typed words are at this command's options
 function __svc_at
-    set -l cmdpath (__svc_path)
-    test "$cmdpath" = "$argv[1]"
+    set -l found (__svc_path)
+    test "$found[1]" = "path:$argv[1]"
+end
+# the typed words are where this command's subcommand goes
+function __svc_sub_at
+    set -l found (__svc_path)
+    test "$found[1]" = "path:$argv[1]"; and test (count $found) = 1
 end
 ${completions.join('\n')}
 `;

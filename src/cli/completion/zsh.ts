@@ -24,7 +24,7 @@ ${lookup('_svc_subcommands', (n) => n.subcommands.map((s) => described(s.path.at
 ${lookup('_svc_options', (n) => n.options.flatMap((o) => o.names.map((name) => described(name, o.description))))}
 ${lookup('_svc_value_options', (n) => n.options.filter((o) => o.takesValue).flatMap((o) => o.names))}
 _svc() {
-  local cmdpath='' word i
+  local cmdpath='' word i args=0
   local -a reply names
   for (( i = 2; i < CURRENT; i++ )); do
     word=\${words[i]}
@@ -36,7 +36,8 @@ _svc() {
     [[ $word == -* ]] && continue
     _svc_subcommands "$cmdpath"
     names=(\${reply%%:*})
-    (( \${names[(Ie)$word]} )) && cmdpath=\${cmdpath:+$cmdpath }$word
+    # as dispatch does: a subcommand only before any argument
+    if (( !args && \${names[(Ie)$word]} )); then cmdpath=\${cmdpath:+$cmdpath }$word; else args=1; fi
   done
   _svc_value_options "$cmdpath"
   # the value of an option: file names
@@ -49,7 +50,7 @@ _svc() {
     _describe -t options option reply
     return
   fi
-  _svc_subcommands "$cmdpath"
+  (( args )) && reply=() || _svc_subcommands "$cmdpath"
   if (( \${#reply} )); then _describe -t commands command reply; else _files; fi
 }
 compdef _svc svc
