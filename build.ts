@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { BunPlugin } from 'bun';
 import { buildDefines, buildFacts } from './src/core/build-facts.ts';
+import { oneLine } from './src/core/errors.ts';
 import { toolManifestFile } from './src/skills/manifest.ts';
 
 // the binary lists its tools from the checked-in manifest, so it must agree with the skills built in
@@ -15,7 +16,12 @@ if (readFileSync(manifest.path, 'utf8') !== manifest.text) {
 
 const OUTFILE = 'dist/svc';
 // the commit and date `svc --version` prints
-const BUILD_FACTS = buildDefines(await buildFacts(import.meta.dir, process.env));
+const BUILD_FACTS = buildDefines(
+  await buildFacts(import.meta.dir, process.env).catch((err: unknown) => {
+    console.error(oneLine(err));
+    process.exit(1);
+  }),
+);
 
 async function build(uiDir: string, bytecodeOrder: string[] | null): Promise<void> {
   rmSync('dist', { recursive: true, force: true });

@@ -25,7 +25,7 @@ ${lookup('_svc_options', (n) => n.options.flatMap((o) => o.names.map((name) => d
 ${lookup('_svc_value_options', (n) => n.options.filter((o) => o.takesValue).flatMap((o) => o.names))}
 _svc() {
   local cmdpath='' word i args=0
-  local -a reply names
+  local -a reply names choices
   for (( i = 2; i < CURRENT; i++ )); do
     word=\${words[i]}
     _svc_value_options "$cmdpath"
@@ -47,11 +47,14 @@ _svc() {
   fi
   if [[ \${words[CURRENT]} == -* ]]; then
     _svc_options "$cmdpath"
-    _describe -t options option reply
+    # _describe is given its own array: completion functions use reply themselves
+    choices=("\${reply[@]}")
+    _describe -t options option choices
     return
   fi
   (( args )) && reply=() || _svc_subcommands "$cmdpath"
-  if (( \${#reply} )); then _describe -t commands command reply; else _files; fi
+  choices=("\${reply[@]}")
+  if (( \${#choices} )); then _describe -t commands command choices; else _files; fi
 }
 compdef _svc svc
 # loaded from $fpath: complete now; sourced: compdef above is enough
