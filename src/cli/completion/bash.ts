@@ -1,4 +1,4 @@
-import { shQuote, pathKey } from './shell-quote.ts';
+import { pathKey, shQuote } from './shell-quote.ts';
 import { allNodes, type CompletionNode } from './tree.ts';
 
 /**

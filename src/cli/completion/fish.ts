@@ -18,7 +18,7 @@ export function fishScript(root: CompletionNode): string {
     const subs = n.subcommands.map((s) => `complete -c svc ${subAt} -f -a ${fishQuote(s.path.at(-1) ?? '')} -d ${fishQuote(s.description)}`);
     const options = n.options.map((o) => {
       const names = o.names.map((name) => (name.startsWith('--') ? `-l ${name.slice(2)}` : `-s ${name.slice(1)}`)).join(' ');
-      // an option's value is a file name unless the command says otherwise
+      // an option's value: file names
       return `complete -c svc ${at} ${names} ${o.takesValue ? '-r -F' : '-f'} -d ${fishQuote(o.description)}`;
     });
     return [...subs, ...options];
