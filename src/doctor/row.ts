@@ -25,7 +25,7 @@ export function row(area: string, item: string, status: DoctorStatus, detail: st
 export async function guarded(area: string, timeoutMs: number, check: () => Promise<DoctorRow[]>): Promise<DoctorRow[]> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the check gave no answer in ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+    timer = setTimeout(() => reject(new Error(`the check gave no answer in ${timeoutMs / 1000} s`)), timeoutMs);
   });
   try {
     return await Promise.race([check(), late]);
