@@ -15,8 +15,9 @@ export async function checkExecutor(cfg: Config, env: Env): Promise<DoctorRow[]>
   const executor = String(effective(cfg, 'executor').value);
   const submit = SUBMIT[executor];
   if (submit === undefined) return [row(AREA, executor, 'ok', 'node commands run on this machine', true)];
-  if (findBinary(submit, env) === null) return [row(AREA, submit, 'fail', `${submit} is not on PATH, and the executor is ${executor}`, true, `run svc on a login node of the cluster, or set SVC_EXECUTOR=local`)];
-  const rows = [row(AREA, submit, 'ok', `${findBinary(submit, env)}`, true)];
+  const path = findBinary(submit, env);
+  if (path === null) return [row(AREA, submit, 'fail', `${submit} is not on PATH, and the executor is ${executor}`, true, 'run svc on a login node of the cluster, or set SVC_EXECUTOR=local')];
+  const rows = [row(AREA, submit, 'ok', path, true)];
   if (executor !== 'slurm') return rows;
   let partitions: SlurmPartition[];
   try {

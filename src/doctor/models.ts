@@ -1,7 +1,7 @@
 import type { Config } from '../core/config/config.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { KEY_VARIABLE } from '../core/config/env-vars.ts';
-import { oneLine } from '../core/errors.ts';
+import { oneLine, SvcError } from '../core/errors.ts';
 import { withoutCredentials } from '../core/text.ts';
 import { MODEL_ROLES, type ModelChoice, modelFor } from '../llm/route.ts';
 import { backendBase, listModels } from './model-list.ts';
@@ -63,8 +63,7 @@ async function checkGroup(g: Group, env: Env, fetchFn: typeof fetch): Promise<Do
   try {
     listed = await listModels(g.backend, g.base, env, fetchFn);
   } catch (err) {
-    const hint = (err as { hint?: string }).hint;
-    rows.push(row(AREA, `${g.backend} endpoint`, 'fail', (err as Error).message, g.needed, hint));
+    rows.push(row(AREA, `${g.backend} endpoint`, 'fail', (err as Error).message, g.needed, err instanceof SvcError ? err.hint : undefined));
     return rows;
   }
   rows.push(row(AREA, `${g.backend} endpoint`, 'ok', `${where} answers: ${listed.length} model${listed.length === 1 ? '' : 's'} listed`, g.needed));

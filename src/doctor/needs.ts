@@ -1,8 +1,7 @@
-import type { Workflow } from '../schema/workflow.ts';
+// What the workflow as configured will use: it decides whether a missing component fails the report.
 import type { ModelRole } from '../llm/route.ts';
 import { findVenue, type Venue } from '../paper/venues.ts';
-
-/** What the workflow as configured will use, which decides whether a missing component fails the report. */
+import type { Workflow } from '../schema/workflow.ts';
 
 const enabled = (wf: Workflow) => wf.pipeline.filter((s) => s.enabled !== false);
 
