@@ -15,7 +15,7 @@ import { describeTexError, firstTexError, type TexWarning, texWarnings } from '.
 export const PAPER_CANDIDATES = ['paper/full_paper.tex', 'full_paper.tex', 'paper/main.tex'];
 export const COMPILE_TIMEOUT_MS = 180_000;
 const LOG_TAIL_LINES = 40;
-const INSTALL_HINT = 'install it: apt-get install latexmk texlive-latex-base';
+export const TEX_INSTALL_HINT = 'install it: apt-get install latexmk texlive-latex-base';
 
 /** pdfLaTeX for papers; LuaLaTeX for documents in scripts pdfLaTeX cannot set (Japanese with luatexja). */
 export type TexEngine = 'pdflatex' | 'lualatex';
@@ -126,9 +126,14 @@ export function tailLines(text: string, n: number): string[] {
   return lines.slice(-n);
 }
 
+/** A TeX program (latexmk, pdflatex, bibtex, kpsewhich) as found on the PATH of `env`, or null. */
+export function texTool(name: string, env: Env): string | null {
+  return Bun.which(name, { PATH: env.PATH ?? '' });
+}
+
 function requireTool(name: string, env: Env): string {
-  const found = Bun.which(name, { PATH: env.PATH ?? '' });
-  if (!found) throw new UnavailableError(`${name} is not installed (not found on PATH)`, INSTALL_HINT);
+  const found = texTool(name, env);
+  if (!found) throw new UnavailableError(`${name} is not installed (not found on PATH)`, TEX_INSTALL_HINT);
   return found;
 }
 

@@ -5,6 +5,13 @@ import { InvalidRecordError, UnavailableError } from '../core/errors.ts';
 const MAX_TEXT_BYTES = 32 * 1024 * 1024;
 const PDFTOTEXT_TIMEOUT_MS = 60_000;
 
+export const PDFTOTEXT_INSTALL_HINT = 'install it: apt-get install poppler-utils';
+
+/** poppler's pdftotext as found on the PATH of `env`, or null. */
+export function pdftotextPath(env: Env): string | null {
+  return Bun.which('pdftotext', { PATH: env.PATH ?? '' });
+}
+
 export type PdfText = { text: string; pages: number; truncated: boolean };
 
 /**
@@ -14,8 +21,8 @@ export type PdfText = { text: string; pages: number; truncated: boolean };
  * UnavailableError naming the package.
  */
 export async function pdfText(source: { path: string } | { bytes: Uint8Array }, what: string, env: Env): Promise<PdfText> {
-  const pdftotext = Bun.which('pdftotext', { PATH: env.PATH ?? '' });
-  if (!pdftotext) throw new UnavailableError(`pdftotext is not installed (not found on PATH), so the text of ${what} cannot be read`, 'install it: apt-get install poppler-utils');
+  const pdftotext = pdftotextPath(env);
+  if (!pdftotext) throw new UnavailableError(`pdftotext is not installed (not found on PATH), so the text of ${what} cannot be read`, PDFTOTEXT_INSTALL_HINT);
   const input = 'path' in source ? source.path : '-';
   const proc = Bun.spawn([pdftotext, '-enc', 'UTF-8', input, '-'], {
     stdin: 'bytes' in source ? source.bytes : 'ignore',

@@ -103,7 +103,7 @@ async function readyImage(runtime: ChosenRuntime, image: string, pull: PullPolic
 }
 
 /** `<runtime> image inspect` of the image: its id, for the node reports; null when absent or unknown (apptainer, singularity). */
-async function imageId(runtime: ChosenRuntime, image: string, env: Env): Promise<string | null> {
+export async function imageId(runtime: ChosenRuntime, image: string, env: Env): Promise<string | null> {
   if (runtime.runtime !== 'docker' && runtime.runtime !== 'podman') return null;
   const r = await runCommand([runtime.path, 'image', 'inspect', '--format', '{{.Id}}', runnableImage(image)], env, PROBE_TIMEOUT_MS);
   return r.code === 0 && r.stdout.trim() !== '' ? r.stdout.trim() : null;

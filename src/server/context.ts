@@ -125,8 +125,12 @@ export class ServerContext {
    * configuration with secrets, and keeps no ledger: the wizard's calls belong to no run.
    */
   modelClient(): ModelClient {
-    const cfg = loadConfig({ env: this.processEnv, cwd: this.cwd, checkpoints: this.checkpointsRoot, checkpointDir: this.active ?? undefined });
-    return createModelClient({ cfg, checkpointDir: null });
+    return createModelClient({ cfg: this.configWithSecrets(), checkpointDir: null });
+  }
+
+  /** The configuration with its secrets, for what must use a key (a model call, the doctor's model lists); never for showing. */
+  configWithSecrets(): Config {
+    return loadConfig({ env: this.processEnv, cwd: this.cwd, checkpoints: this.checkpointsRoot, checkpointDir: this.active ?? undefined });
   }
 
   /** The benchmark's job queue, opened (and started) when first needed; refused once the dashboard is stopping. */

@@ -13,12 +13,12 @@ setDefaultTimeout(180_000);
 const noBrowser = lacks('chromium');
 const noSshd = noBrowser || lacks('sshd');
 
-const SECTIONS = ['Models', 'API keys', 'Memory', 'Slurm', 'Container', 'SSH', 'Profiles', 'Review'];
+const SECTIONS = ['Models', 'API keys', 'Memory', 'Slurm', 'Container', 'SSH', 'Profiles', 'Review', 'Health'];
 /**
  * Sections checked with axe-core (slow: it reads the whole page): one of each kind of content.
  * Slurm, Container, SSH and Profiles are made of the same forms, tables, lists and notices.
  */
-const AXE_WIDE = new Set(['Models', 'API keys', 'Memory', 'Review']);
+const AXE_WIDE = new Set(['Models', 'API keys', 'Memory', 'Review', 'Health']);
 const AXE_NARROW = new Set(['Models']);
 
 let browser: Browser;
@@ -208,6 +208,22 @@ describe.skipIf(noBrowser)('the Settings page', () => {
     } finally {
       await sshd.stop();
     }
+  });
+
+  test("the Health section shows the doctor's table: each row's status, a fix below what does not work, the verdict", async () => {
+    const page = await settingsPage('health');
+    const verdict = page.getByTestId('doctor-verdict');
+    await verdict.waitFor();
+    const report = await ws?.viz.get('/api/doctor');
+    expect(report?.status).toBe(200);
+    const needed = report?.body.rows.filter((r: { needed: boolean; status: string }) => r.needed && r.status === 'fail') ?? [];
+    expect(await verdict.textContent()).toBe(report?.body.ok ? 'Ready: everything the workflow needs works.' : `Not ready: ${needed.map((r: { area: string; item: string }) => `${r.area} ${r.item}`).join(', ')}.`);
+    expect(await page.locator('table.settings-health tbody tr').count()).toBe(report?.body.rows.length);
+    // nothing answers at the memory server's address: a warning, with the fix below it
+    const memory = page.locator('tr[data-area="memory"][data-item="server"]');
+    expect(await memory.locator('.status').textContent()).toBe('warn');
+    expect(await memory.locator('.settings-fix').textContent()).toBe('Fix: svc memory start-local keeps one running between runs');
+    expect(await page.locator('tr[data-area="disk"][data-item="workspace"] .status').textContent()).toBe('ok');
   });
 
   for (const size of [WIDE, NARROW]) {

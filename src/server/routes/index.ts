@@ -6,6 +6,7 @@ import { checkpointFileRoutes } from './checkpoint-files.ts';
 import { checkpointRoutes } from './checkpoints.ts';
 import { cloneRoutes } from './clone.ts';
 import { confirmationRoutes } from './confirmations.ts';
+import { doctorRoutes } from './doctor.ts';
 import { earRoutes } from './ear.ts';
 import { fewshotRoutes } from './fewshot.ts';
 import { memoryRoutes } from './memory.ts';
@@ -43,6 +44,7 @@ export const ROUTES: ((ctx: ServerContext) => Elysia<any, any, any, any, any, an
   earRoutes,
   publishRoutes,
   sandboxRoutes,
+  doctorRoutes,
   cloneRoutes,
   benchPaperRoutes,
   benchRunRoutes,

@@ -4,6 +4,7 @@ import { Tabs } from '../../components/Tabs.tsx';
 import { href, type Route } from '../../route.ts';
 import { useApi } from '../../use-api.ts';
 import { ContainerSection } from './ContainerSection.tsx';
+import { HealthSection } from './HealthSection.tsx';
 import { KeysSection } from './KeysSection.tsx';
 import { MemorySection } from './MemorySection.tsx';
 import { ModelsSection } from './ModelsSection.tsx';
@@ -23,6 +24,7 @@ const SECTIONS = [
   { id: 'ssh', label: 'SSH' },
   { id: 'profiles', label: 'Profiles' },
   { id: 'review', label: 'Review' },
+  { id: 'health', label: 'Health' },
 ];
 
 /** Settings in sections, each a tab with its own address: `#/settings/<section>`. */
@@ -35,6 +37,7 @@ export function SettingsPage({ route }: { route: Route }) {
   const props = { view: view as SettingsView, onSaved: setSaved };
   let body;
   if (current === 'keys') body = <KeysSection />;
+  else if (current === 'health') body = <HealthSection />;
   else if (settings.error) body = <ErrorMessage message={settings.error} retry={settings.reload} />;
   else if (!view) body = <Loading what="the settings" />;
   else if (current === 'memory') body = <MemorySection {...props} />;

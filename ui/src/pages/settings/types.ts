@@ -32,3 +32,7 @@ export type Rubric = { id: string; venue: string; domain: string; version: strin
 export type Rubrics = { rubrics: Rubric[]; default: string; warning?: string; problems: string[] };
 export type FewshotExample = { id: string; record: Record<string, unknown>; has_text: boolean; has_pdf: boolean; source: string | null };
 export type Fewshot = { rubric: string; examples: FewshotExample[]; problems: string[] };
+
+/** GET /api/doctor: what svc will use here and whether it works, as `svc doctor --json` prints it. */
+export type DoctorRow = { area: string; item: string; status: 'ok' | 'warn' | 'fail' | 'skip'; detail: string; fix?: string; needed: boolean };
+export type DoctorReport = { rows: DoctorRow[]; ok: boolean };

@@ -1,0 +1,52 @@
+import type { Config } from '../core/config/config.ts';
+import { mergedEnv } from '../core/config/environment.ts';
+import { checkContainers } from './containers.ts';
+import { checkDisk } from './disk.ts';
+import { checkExecutor } from './executor.ts';
+import { checkLatex } from './latex.ts';
+import { checkMemory } from './memory.ts';
+import { checkModels } from './models.ts';
+import { checkPdftotext } from './pdftotext.ts';
+import { checkRegistry } from './registry.ts';
+import { type DoctorRow, guarded } from './row.ts';
+
+export type { DoctorRow, DoctorStatus } from './row.ts';
+
+/** What svc will use here and whether it works; `ok` is false when a row the workflow needs failed. */
+export type DoctorReport = { rows: DoctorRow[]; ok: boolean };
+
+export type DoctorOptions = {
+  /** how long one area's check may take (default 15 s); its probes have shorter timeouts of their own */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+};
+
+const AREA_TIMEOUT_MS = 15_000;
+
+/**
+ * Every check at once, each held to its timeout, the rows in a fixed order of areas: model
+ * backends, memory, executor, containers, LaTeX, pdftotext, disk, registry.
+ */
+export async function runDoctor(cfg: Config, opts: DoctorOptions = {}): Promise<DoctorReport> {
+  // the keys in .env files count: a run reads them too
+  const env = mergedEnv(cfg.env, cfg.dotenv);
+  const fetchFn = opts.fetch ?? fetch;
+  const ms = opts.timeoutMs ?? AREA_TIMEOUT_MS;
+  const areas = await Promise.all([
+    guarded('models', ms, () => checkModels(cfg, env, fetchFn)),
+    guarded('memory', ms, () => checkMemory(cfg, env, fetchFn)),
+    guarded('executor', ms, () => checkExecutor(cfg, env)),
+    guarded('containers', ms, () => checkContainers(cfg)),
+    guarded('latex', ms, () => checkLatex(cfg)),
+    guarded('pdf', ms, () => checkPdftotext(cfg)),
+    guarded('disk', ms, () => checkDisk(cfg)),
+    guarded('registry', ms, () => checkRegistry(cfg, env, fetchFn)),
+  ]);
+  const rows = areas.flat();
+  return { rows, ok: doctorOk(rows) };
+}
+
+/** The verdict: no row the workflow needs has failed. */
+export function doctorOk(rows: readonly DoctorRow[]): boolean {
+  return !rows.some((r) => r.needed && r.status === 'fail');
+}
