@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { Config } from '../core/config/config.ts';
 import type { Env } from '../core/config/env-vars.ts';
