@@ -22,7 +22,6 @@ const targets = names.map((n) => known.get(n) as ReleaseTarget);
 const outDir = values.out;
 
 await checkManifest();
-rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 const sums: string[] = [];
 try {
