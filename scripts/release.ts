@@ -1,7 +1,7 @@
 // Builds dist/release/svc-<os>-<arch> for every platform svc is released for, each with the same
 // embedded UI and assets as dist/svc, and dist/release/SHA256SUMS (as `sha256sum -c` reads it).
 // `--only a,b` builds those targets alone; `--out DIR` writes elsewhere (to compare two builds).
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeFileAtomic } from '../src/core/atomic.ts';
@@ -29,7 +29,13 @@ try {
   for (const t of targets) {
     const file = `svc-${t.name}`;
     const outfile = join(outDir, file);
-    await compileSvc({ outfile, uiDir: UI_DIR, target: t.target, profile: runsHere(t) });
+    // compiled under the name `svc`, which the executable carries as its entry's path: every
+    // target then embeds the same module graph as dist/svc
+    const staging = join(outDir, `.${file}`);
+    mkdirSync(staging, { recursive: true });
+    await compileSvc({ outfile: join(staging, 'svc'), uiDir: UI_DIR, target: t.target, profile: runsHere(t) });
+    renameSync(join(staging, 'svc'), outfile);
+    rmSync(staging, { recursive: true, force: true });
     const bytes = readFileSync(outfile);
     sums.push(`${new Bun.CryptoHasher('sha256').update(bytes).digest('hex')}  ${file}\n`);
     console.error(`${file}: ${(bytes.byteLength / 1024 / 1024).toFixed(1)} MB${runsHere(t) ? '' : ' (start not profiled: it does not run here)'}`);
