@@ -2,7 +2,7 @@
 // (one executable per platform): the manifest check, the UI bundle and the compile.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import type { BunPlugin } from 'bun';
 import { toolManifestFile } from '../src/skills/manifest.ts';
 
@@ -181,11 +181,13 @@ function builtUi(dir: string): BunPlugin {
     setup(b) {
       const module = resolve('src', 'server', 'ui-page.ts').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
       b.onLoad({ filter: new RegExp(`^${module}$`) }, () => {
-        const names = readdirSync(dir);
-        const imports = names.map((name, i) => `import f${i} from ${JSON.stringify(resolve(dir, name))} with { type: 'file' };`);
+        // sorted, and relative to the module: the same source in every checkout, so the same executable
+        const names = readdirSync(dir).sort();
+        const from = (name: string) => JSON.stringify(relative(resolve('src', 'server'), resolve(dir, name)));
+        const imports = names.map((name, i) => `import f${i} from ${from(name)} with { type: 'file' };`);
         const files = names.map((name, i) => `${JSON.stringify(name)}: f${i}`).join(', ');
         return {
-          contents: `${imports.join('\n')}\nimport { embeddedPage } from ${JSON.stringify(resolve('src', 'server', 'ui-embedded.ts'))};\nexport const UI_ROUTES = embeddedPage({ ${files} });\n`,
+          contents: `${imports.join('\n')}\nimport { embeddedPage } from './ui-embedded.ts';\nexport const UI_ROUTES = embeddedPage({ ${files} });\n`,
           loader: 'ts',
         };
       });
