@@ -47,6 +47,9 @@ need busybox busybox "real containers (the test image)"
 need podman podman "real podman containers"
 need /usr/libexec/podman/catatonit catatonit "podman containers stopped with their command (its init)"
 need /usr/bin/chromium chromium "the dashboard in a real browser (test/browser)"
+need /lib/ld-musl-x86_64.so.1 musl "the musl executable run without glibc (test/e2e/release-musl.test.ts)"
+need musl-gcc musl-tools "the musl executable run without glibc (its C++ runtime's glibc symbols)"
+need file file "the released executables' formats"
 
 # a real single-node cluster: munge, slurmctld, slurmd, installed when missing
 if command -v sinfo >/dev/null 2>&1 && sinfo -h -o '%t' 2>/dev/null | grep -qE '^(idle|mix|alloc)$'; then

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { Config } from '../core/config/config.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { effective } from '../core/config/config.ts';
-import { diskFigures, memoryFigures } from '../core/system/metrics.ts';
+import { diskFigures, machineMemory } from '../core/system/metrics.ts';
 import { withoutCredentials } from '../core/text.ts';
 import { KEY_VARIABLE } from '../core/config/env-vars.ts';
 import { type DaemonModels, daemonModels, loadedModels } from './local-daemon.ts';
@@ -65,7 +64,7 @@ const BYTES_PER_PARAM_Q4 = 0.5625;
 export async function localModelResources(cfg: Config, env: Env, wanted?: string, fetchFn: typeof fetch = fetch) {
   const url = daemonUrl(String(effective(cfg, 'localllm_host').value));
   const listed = await daemonModels(url, fetchFn);
-  const memory = memoryFigures(readFileSync('/proc/meminfo', 'utf8'));
+  const memory = machineMemory();
   const disk = diskFigures(env.HOME || homedir());
   const held = listed.reachable ? listed.models : [];
   const loaded = new Set(listed.reachable ? (await loadedModels(url, fetchFn).catch(() => [])).map((m) => m.name) : []);

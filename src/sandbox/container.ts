@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { Env } from '../core/config/env-vars.ts';
 import { UnavailableError } from '../core/errors.ts';
+import { readTextOrNull } from '../core/paths.ts';
 import { probeRuntime, RUNTIMES, type Runtime, type RuntimeProbe, usable } from './detect.ts';
 import { resolveImage, runnableImage } from './image.ts';
 
@@ -80,9 +80,11 @@ const PODMAN_DEFAULT_NOFILE = 1_048_576;
  * The `--ulimit` flags podman needs on this host: none when the hard open-files limit reaches
  * podman's default, else nofile pinned to this host's hard limit, which a process may always set,
  * and nproc to its hard limit or the kernel's pid_max, whichever is lower: podman lowers its own
- * process limit to pid_max, and cannot give a container more than it has.
+ * process limit to pid_max, and cannot give a container more than it has. Without /proc (macOS,
+ * where podman runs its containers in a Linux VM with its own limits) there is nothing to pin.
  */
-export function podmanUlimits(limitsText: string = readFileSync('/proc/self/limits', 'utf8'), pidMax: number | null = readPidMax()): string[] {
+export function podmanUlimits(limitsText: string | null = readTextOrNull('/proc/self/limits'), pidMax: number | null = readPidMax()): string[] {
+  if (limitsText === null) return [];
   const hard = (label: string): string | null => {
     const m = new RegExp(`^${label}\\s+\\S+\\s+(\\S+)`, 'm').exec(limitsText);
     return m?.[1] ?? null;
@@ -95,11 +97,7 @@ export function podmanUlimits(limitsText: string = readFileSync('/proc/self/limi
 }
 
 function readPidMax(): number | null {
-  try {
-    return Number.parseInt(readFileSync('/proc/sys/kernel/pid_max', 'utf8'), 10) || null;
-  } catch {
-    return null;
-  }
+  return Number.parseInt(readTextOrNull('/proc/sys/kernel/pid_max') ?? '', 10) || null;
 }
 
 export type ChosenRuntime = { runtime: Runtime; path: string; probe: RuntimeProbe };

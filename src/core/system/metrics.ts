@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, statfsSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
-import { dirname, resolve } from 'node:path';
+import { existsSync, statfsSync } from 'node:fs';
+import { cpus, freemem, loadavg, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { UnavailableError } from '../errors.ts';
+import { readTextOrNull } from '../paths.ts';
 
 export type ResourceMetrics = {
   cpu: { percent: number; cores: number; load_avg: [number, number, number] };
@@ -12,11 +13,15 @@ export type ResourceMetrics = {
 /** Jiffies since boot from the first line of /proc/stat: all of them, and those spent idle or waiting for I/O. */
 export type CpuSample = { total: number; idle: number };
 
-let previous: { sample: CpuSample; percent: number } | null = null;
+/** The last sample of each source: /proc/stat counts jiffies, os.cpus() milliseconds. */
+const previous = new Map<string, { sample: CpuSample; percent: number }>();
 
-/** CPU, memory and disk of this machine; the disk is the one holding `diskPath` (the workspace). */
-export async function resourceMetrics(diskPath: string): Promise<ResourceMetrics> {
-  const [cpu, memory, disk] = [await cpuPercent(), memoryFigures(readProc('/proc/meminfo')), diskFigures(diskPath)];
+/**
+ * CPU, memory and disk of this machine; the disk is the one holding `diskPath` (the workspace).
+ * CPU and memory come from `proc` (Linux's /proc) where it has them, else (macOS) from node:os.
+ */
+export async function resourceMetrics(diskPath: string, proc = '/proc'): Promise<ResourceMetrics> {
+  const [cpu, memory, disk] = [await cpuPercent(proc), machineMemory(proc), diskFigures(diskPath)];
   const load = loadavg().map((x) => round(x, 2));
   return { cpu: { percent: cpu, cores: cpus().length, load_avg: [load[0] ?? 0, load[1] ?? 0, load[2] ?? 0] }, memory, disk };
 }
@@ -25,16 +30,43 @@ export async function resourceMetrics(diskPath: string): Promise<ResourceMetrics
  * Busy share of all CPUs since the previous call. The first call has nothing to compare with, so
  * it samples twice, 100 ms apart; a call within the same clock tick repeats the last figure.
  */
-async function cpuPercent(): Promise<number> {
-  let before = previous?.sample;
+async function cpuPercent(proc: string): Promise<number> {
+  const stat = join(proc, 'stat');
+  const source = existsSync(stat) ? stat : 'os';
+  const sample = (): CpuSample => (source === 'os' ? osCpuSample() : parseCpuSample(readTextOrNull(stat) ?? ''));
+  const last = previous.get(source);
+  let before = last?.sample;
   if (!before) {
-    before = parseCpuSample(readProc('/proc/stat'));
+    before = sample();
     await Bun.sleep(100);
   }
-  const now = parseCpuSample(readProc('/proc/stat'));
-  const percent = now.total > before.total ? busyPercent(before, now) : (previous?.percent ?? 0);
-  previous = { sample: now, percent };
+  const now = sample();
+  const percent = now.total > before.total ? busyPercent(before, now) : (last?.percent ?? 0);
+  previous.set(source, { sample: now, percent });
   return percent;
+}
+
+/** All CPUs' times from node:os (milliseconds), where there is no /proc/stat. */
+function osCpuSample(): CpuSample {
+  let total = 0;
+  let idle = 0;
+  for (const { times } of cpus()) {
+    total += times.user + times.nice + times.sys + times.idle + times.irq;
+    idle += times.idle;
+  }
+  return { total, idle };
+}
+
+/**
+ * This machine's memory: from `proc`/meminfo where there is one, else from node:os, whose free
+ * memory on macOS leaves out reclaimable cache, so it reads lower than what is available.
+ */
+export function machineMemory(proc = '/proc'): ResourceMetrics['memory'] {
+  const meminfo = readTextOrNull(join(proc, 'meminfo'));
+  if (meminfo !== null) return memoryFigures(meminfo);
+  const total = totalmem();
+  const available = freemem();
+  return { total_bytes: total, used_bytes: total - available, available_bytes: available, percent: round(((total - available) / total) * 100, 1) };
 }
 
 export function busyPercent(before: CpuSample, after: CpuSample): number {
@@ -78,14 +110,6 @@ export function diskFigures(path: string): ResourceMetrics['disk'] {
   const free = s.bavail * s.bsize;
   const used = (s.blocks - s.bfree) * s.bsize;
   return { path: resolve(path), total_bytes: total, free_bytes: free, used_bytes: used, percent: used + free > 0 ? round((used / (used + free)) * 100, 1) : 0 };
-}
-
-function readProc(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new UnavailableError(`cannot read ${file}: ${(err as Error).message}`, 'resource metrics need a Linux /proc');
-  }
 }
 
 function round(x: number, digits: number): number {

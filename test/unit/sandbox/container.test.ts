@@ -89,6 +89,10 @@ describe('podmanUlimits', () => {
     expect(podmanUlimits(limits('unlimited', 'unlimited'), 32_768)).toEqual([]);
   });
 
+  test('no flags without /proc to read the limits from (macOS, where podman runs a Linux VM)', () => {
+    expect(podmanUlimits(null, null)).toEqual([]);
+  });
+
   test("reads this process's limits and the kernel's pid_max by default", () => {
     const own = readFileSync('/proc/self/limits', 'utf8');
     const pidMax = Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8'));

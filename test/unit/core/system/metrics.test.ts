@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { busyPercent, diskFigures, memoryFigures, parseCpuSample, resourceMetrics } from '../../../../src/core/system/metrics.ts';
+import { busyPercent, diskFigures, machineMemory, memoryFigures, parseCpuSample, resourceMetrics } from '../../../../src/core/system/metrics.ts';
 import { removeDir, tempDir } from '../../../support/svc.ts';
 
 let dir: string;
@@ -66,6 +67,28 @@ describe('against this machine', () => {
       spinner.kill('SIGKILL');
       await spinner.exited;
     }
+  });
+});
+
+describe('without /proc (macOS)', () => {
+  test('cpu and memory come from node:os, the disk from statfs as on Linux', async () => {
+    const noProc = join(dir, 'proc');
+    mkdirSync(noProc);
+    const m = await resourceMetrics(dir, noProc);
+    expect(m.memory.total_bytes).toBe(totalmem());
+    expect(m.memory.available_bytes).toBeGreaterThan(0);
+    expect(m.memory.used_bytes).toBe(m.memory.total_bytes - m.memory.available_bytes);
+    expect(m.cpu.cores).toBe(cpus().length);
+    expect(m.cpu.percent).toBeGreaterThanOrEqual(0);
+    expect(m.cpu.percent).toBeLessThanOrEqual(100);
+    expect(m.disk.total_bytes).toBe(diskFigures(dir).total_bytes);
+  });
+
+  test("the memory alone, as the local models' fit reads it", () => {
+    const m = machineMemory(join(dir, 'absent'));
+    expect(m.total_bytes).toBe(totalmem());
+    expect(m.percent).toBeGreaterThan(0);
+    expect(m.percent).toBeLessThan(100);
   });
 });
 
