@@ -23,5 +23,5 @@ export const COMMANDS: Record<string, CommandEntry> = {
   bench: { description: 'reproducibility benchmark: import, list and delete papers, license assessment, arXiv metadata; run, status, logs, results and cost of jobs', load: () => import('./bench.ts').then((m) => m.default) },
   registry: { description: 'artifact registry: serve bundles (svc registry serve), issue, list and revoke tokens', load: () => import('./registry.ts').then((m) => m.default) },
   doctor: { description: 'check what svc will use here and whether it works: models, memory, executor, containers, LaTeX, disk, registry (--json)', load: () => import('./doctor.ts').then((m) => m.default) },
-  completion: { description: 'print a shell completion script: svc completion bash|zsh|fish', load: () => import('./completion.ts').then((m) => m.default), jit: false },
+  completion: { description: 'print a shell completion script: svc completion bash|zsh|fish', load: () => import('./completion.ts').then((m) => m.completionCommand(COMMANDS)), jit: false },
 };
