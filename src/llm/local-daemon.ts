@@ -1,4 +1,5 @@
 import { UnavailableError } from '../core/errors.ts';
+import { withoutCredentials } from '../core/text.ts';
 import { isMapping } from '../core/values.ts';
 
 /** One model the local daemon holds, as its model list reports it. */
@@ -51,11 +52,11 @@ export async function proxyGet(url: string, path: string, search: string, fetchF
 
 async function getJson(url: string, path: string, fetchFn: typeof fetch): Promise<unknown> {
   const res = await reach(url, new URL(path, url), PROBE_TIMEOUT_MS, fetchFn);
-  if (!res.ok) throw new UnavailableError(`the local model daemon at ${url} answered ${res.status} to ${path}`);
+  if (!res.ok) throw new UnavailableError(`the local model daemon at ${withoutCredentials(url)} answered ${res.status} to ${path}`);
   try {
     return await res.json();
   } catch {
-    throw new UnavailableError(`the local model daemon at ${url} sent something other than JSON for ${path}`);
+    throw new UnavailableError(`the local model daemon at ${withoutCredentials(url)} sent something other than JSON for ${path}`);
   }
 }
 
@@ -65,7 +66,7 @@ async function reach(url: string, target: URL, timeoutMs: number, fetchFn: typeo
     return await fetchFn(target, { signal: AbortSignal.timeout(timeoutMs), ...init });
   } catch (err) {
     const why = (err as Error)?.name === 'TimeoutError' ? 'no answer in time' : 'not reachable';
-    throw new UnavailableError(`local model daemon at ${url}: ${why}`, 'start it, or set LOCALLLM_HOST to where it listens');
+    throw new UnavailableError(`local model daemon at ${withoutCredentials(url)}: ${why}`, 'start it, or set LOCALLLM_HOST to where it listens');
   }
 }
 
