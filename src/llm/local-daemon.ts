@@ -16,15 +16,19 @@ export type DaemonModels = { url: string; reachable: true; version: string | nul
 
 const PROBE_TIMEOUT_MS = 3000;
 
-/** The daemon's models through its model-list endpoint; an unreachable daemon is a value, not an error. */
+/**
+ * The daemon's models through its model-list endpoint; an unreachable daemon is a value, not an
+ * error. The `url` it reports is for showing: without a user:password.
+ */
 export async function daemonModels(url: string, fetchFn: typeof fetch = fetch): Promise<DaemonModels> {
+  const shown = withoutCredentials(url);
   try {
     const [tags, version] = await Promise.all([getJson(url, '/api/tags', fetchFn), getJson(url, '/api/version', fetchFn).catch(() => null)]);
     const list = isMapping(tags) && Array.isArray(tags.models) ? tags.models : [];
     const v = isMapping(version) && typeof version.version === 'string' ? version.version : null;
-    return { url, reachable: true, version: v, models: list.filter(isMapping).map(localModel) };
+    return { url: shown, reachable: true, version: v, models: list.filter(isMapping).map(localModel) };
   } catch (err) {
-    return { url, reachable: false, error: (err as Error).message };
+    return { url: shown, reachable: false, error: (err as Error).message };
   }
 }
 

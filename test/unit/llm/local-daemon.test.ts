@@ -35,4 +35,15 @@ describe('daemonModels with credentials in the URL', () => {
       `the local model daemon at http://127.0.0.1:${text.port} sent something other than JSON for /api/tags`,
     ]);
   });
+
+  test('the URL it reports, reachable or not, is without them', async () => {
+    const daemon = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => Response.json({ models: [{ name: 'm:latest' }] }) });
+    try {
+      const up = await daemonModels(`http://user:pass@127.0.0.1:${daemon.port}`);
+      expect(up).toMatchObject({ url: `http://127.0.0.1:${daemon.port}`, reachable: true });
+      expect((await daemonModels(`http://user:pass@127.0.0.1:${closed}`)).url).toBe(`http://127.0.0.1:${closed}`);
+    } finally {
+      daemon.stop(true);
+    }
+  });
 });
