@@ -1,9 +1,10 @@
 import type { Config } from '../core/config/config.ts';
 import { oneLine } from '../core/errors.ts';
-import { chooseRuntime } from '../sandbox/container.ts';
+import { runtimeFromProbes } from '../sandbox/container.ts';
 import { containerSettings } from '../sandbox/container-info.ts';
 import { probeRuntime, RUNTIMES, type RuntimeProbe, usable } from '../sandbox/detect.ts';
 import { imageId } from '../sandbox/node-sandbox.ts';
+import { containersUsed } from './needs.ts';
 import { type DoctorRow, row } from './row.ts';
 
 const AREA = 'containers';
@@ -14,7 +15,7 @@ const AREA = 'containers';
  */
 export async function checkContainers(cfg: Config): Promise<DoctorRow[]> {
   const settings = containerSettings(cfg);
-  const used = settings.image !== null && settings.mode !== 'none';
+  const used = containersUsed(cfg);
   const probes = await Promise.all(RUNTIMES.map((r) => probeRuntime(r, cfg.env)));
   const rows = probes.map((p) => runtimeRow(p, used && settings.mode === p.runtime));
   if (!used) {
@@ -22,9 +23,10 @@ export async function checkContainers(cfg: Config): Promise<DoctorRow[]> {
     return [...rows, row(AREA, 'image', 'skip', `${why}: node commands run without a container`, false)];
   }
   const image = settings.image as string;
-  let chosen: Awaited<ReturnType<typeof chooseRuntime>>;
+  let chosen: ReturnType<typeof runtimeFromProbes>;
   try {
-    chosen = await chooseRuntime(settings.mode, cfg.env);
+    // the probes above decide: probing again could take the area past its time
+    chosen = runtimeFromProbes(settings.mode, probes);
   } catch (err) {
     return [...rows, row(AREA, 'image', 'fail', `${image}: ${oneLine(err)}`, true)];
   }

@@ -6,6 +6,7 @@ import { checkExecutor } from './executor.ts';
 import { checkLatex } from './latex.ts';
 import { checkMemory } from './memory.ts';
 import { checkModels } from './models.ts';
+import { containersUsed, modelsNeeded, paperEnabled, pdftotextNeeded, registryNeeded } from './needs.ts';
 import { checkPdftotext } from './pdftotext.ts';
 import { checkRegistry } from './registry.ts';
 import { type DoctorRow, guarded } from './row.ts';
@@ -32,15 +33,17 @@ export async function runDoctor(cfg: Config, opts: DoctorOptions = {}): Promise<
   const env = mergedEnv(cfg.env, cfg.dotenv);
   const fetchFn = opts.fetch ?? fetch;
   const ms = opts.timeoutMs ?? AREA_TIMEOUT_MS;
+  const wf = cfg.workflow.workflow;
+  // what each area's check would mark needed, for the row of a check that breaks (a run without memory carries on)
   const areas = await Promise.all([
-    guarded('models', ms, () => checkModels(cfg, env, fetchFn)),
-    guarded('memory', ms, () => checkMemory(cfg, env, fetchFn)),
-    guarded('executor', ms, () => checkExecutor(cfg, env)),
-    guarded('containers', ms, () => checkContainers(cfg)),
-    guarded('latex', ms, () => checkLatex(cfg)),
-    guarded('pdf', ms, () => checkPdftotext(cfg)),
-    guarded('disk', ms, () => checkDisk(cfg)),
-    guarded('registry', ms, () => checkRegistry(cfg, env, fetchFn)),
+    guarded('models', modelsNeeded(wf), ms, () => checkModels(cfg, env, fetchFn)),
+    guarded('memory', false, ms, () => checkMemory(cfg, env, fetchFn)),
+    guarded('executor', true, ms, () => checkExecutor(cfg, env)),
+    guarded('containers', containersUsed(cfg), ms, () => checkContainers(cfg)),
+    guarded('latex', paperEnabled(wf), ms, () => checkLatex(cfg)),
+    guarded('pdf', pdftotextNeeded(wf), ms, () => checkPdftotext(cfg)),
+    guarded('disk', true, ms, () => checkDisk(cfg)),
+    guarded('registry', registryNeeded(wf, env), ms, () => checkRegistry(cfg, env, fetchFn)),
   ]);
   const rows = areas.flat();
   return { rows, ok: doctorOk(rows) };

@@ -11,21 +11,20 @@ import { type DoctorRow, row } from './row.ts';
 const HEALTH_TIMEOUT_MS = 3000;
 
 /**
- * The memory server's health endpoint. A run whose server does not answer starts the embedded
- * one itself, so a silent server fails the report only when SVC_MEMORY_BOOTSTRAP_LOCAL is none.
+ * The memory server's health endpoint. Never needed: a run whose server does not answer starts
+ * the embedded one, or with SVC_MEMORY_BOOTSTRAP_LOCAL=none carries on without memory.
  */
 export async function checkMemory(cfg: Config, env: Env, fetchFn: typeof fetch = fetch): Promise<DoctorRow[]> {
   const url = String(effective(cfg, 'memory_base_url').value);
   const shown = withoutCredentials(url);
   const bootstrap = envValue(env, 'SVC_MEMORY_BOOTSTRAP_LOCAL') ?? 'auto';
-  const needed = bootstrap === 'none';
   const client = new MemoryClient({ baseUrl: url, apiKey: envValue(env, 'MEMBACKEND_API_KEY'), timeoutMs: HEALTH_TIMEOUT_MS, fetch: fetchFn });
   try {
     const h = await memoryHealth(client, shown);
-    return [row('memory', 'server', 'ok', `${shown} answers (${h.server} ${h.version})`, needed)];
+    return [row('memory', 'server', 'ok', `${shown} answers (${h.server} ${h.version})`, false)];
   } catch (err) {
     const why = (err as Error).message;
-    if (needed) return [row('memory', 'server', 'fail', why, true, 'start it (svc memory start-local) or set MEMBACKEND_BASE_URL to a running server')];
+    if (bootstrap === 'none') return [row('memory', 'server', 'warn', `${why}; a run carries on without memory (SVC_MEMORY_BOOTSTRAP_LOCAL=none)`, false, 'start it (svc memory start-local) or set MEMBACKEND_BASE_URL to a running server')];
     return [row('memory', 'server', 'warn', `${why}; a run starts the embedded server instead`, false, 'svc memory start-local keeps one running between runs')];
   }
 }

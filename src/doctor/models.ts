@@ -4,7 +4,7 @@ import { KEY_VARIABLE } from '../core/config/env-vars.ts';
 import { oneLine, SvcError } from '../core/errors.ts';
 import { withoutCredentials } from '../core/text.ts';
 import { MODEL_ROLES, type ModelChoice, modelFor } from '../llm/route.ts';
-import { backendBase, listModels } from './model-list.ts';
+import { backendBase, listModels, type ModelList, modelListed } from './model-list.ts';
 import { roleNeeded } from './needs.ts';
 import { type DoctorRow, row } from './row.ts';
 
@@ -38,11 +38,16 @@ export async function checkModels(cfg: Config, env: Env, fetchFn: typeof fetch =
     g.needed ||= needed;
     groups.set(id, g);
   }
-  const checked = await Promise.all([...groups.values()].map((g) => checkGroup(g, env, fetchFn)));
+  const all = [...groups.values()];
+  // items stay distinct: a backend at two addresses names the address, a model on two backends its group
+  const label = (g: Group) => (g.base !== null && all.filter((o) => o.backend === g.backend).length > 1 ? `${g.backend} at ${withoutCredentials(g.base)}` : g.backend);
+  const models = all.flatMap((g) => [...new Set(g.choices.map((c) => c.model))]);
+  const shared = new Set(models.filter((m, i) => models.indexOf(m) !== i));
+  const checked = await Promise.all(all.map((g) => checkGroup(g, label(g), shared, env, fetchFn)));
   return [...rows, ...checked.flat()];
 }
 
-async function checkGroup(g: Group, env: Env, fetchFn: typeof fetch): Promise<DoctorRow[]> {
+async function checkGroup(g: Group, name: string, shared: ReadonlySet<string>, env: Env, fetchFn: typeof fetch): Promise<DoctorRow[]> {
   const rows: DoctorRow[] = [];
   const where = g.base === null ? g.backend : `${g.backend} at ${withoutCredentials(g.base)}`;
   const variable = KEY_VARIABLE[g.backend];
@@ -50,33 +55,38 @@ async function checkGroup(g: Group, env: Env, fetchFn: typeof fetch): Promise<Do
     const present = Boolean(env[variable]);
     // an OpenAI-compatible server often takes no key
     const optional = g.backend === 'openai-compatible';
-    if (present) rows.push(row(AREA, `${g.backend} key`, 'ok', `${variable} is set`, g.needed));
-    else if (optional) rows.push(row(AREA, `${g.backend} key`, 'ok', `${variable} is not set: the server is asked without a key`, g.needed));
+    if (present) rows.push(row(AREA, `${name} key`, 'ok', `${variable} is set`, g.needed));
+    else if (optional) rows.push(row(AREA, `${name} key`, 'ok', `${variable} is not set: the server is asked without a key`, g.needed));
     else {
-      rows.push(row(AREA, `${g.backend} key`, 'fail', `${variable} is not set`, g.needed, `set ${variable} in the environment or a .env file (svc settings --api-key), or choose another backend (SVC_BACKEND)`));
-      rows.push(row(AREA, `${g.backend} endpoint`, 'skip', `not asked: ${where} needs ${variable} first`, g.needed));
+      rows.push(row(AREA, `${name} key`, 'fail', `${variable} is not set`, g.needed, `set ${variable} in the environment or a .env file (svc settings --api-key), or choose another backend (SVC_BACKEND)`));
+      rows.push(row(AREA, `${name} endpoint`, 'skip', `not asked: ${where} needs ${variable} first`, g.needed));
       return rows;
     }
   }
   if (g.base === null) return rows;
-  let listed: string[];
+  let list: ModelList;
   try {
-    listed = await listModels(g.backend, g.base, env, fetchFn);
+    list = await listModels(g.backend, g.base, env, fetchFn);
   } catch (err) {
-    rows.push(row(AREA, `${g.backend} endpoint`, 'fail', (err as Error).message, g.needed, err instanceof SvcError ? err.hint : undefined));
+    rows.push(row(AREA, `${name} endpoint`, 'fail', (err as Error).message, g.needed, err instanceof SvcError ? err.hint : undefined));
     return rows;
   }
-  rows.push(row(AREA, `${g.backend} endpoint`, 'ok', `${where} answers: ${listed.length} model${listed.length === 1 ? '' : 's'} listed`, g.needed));
+  const listed = list.ids;
+  rows.push(row(AREA, `${name} endpoint`, 'ok', `${where} answers: ${listed.length} model${listed.length === 1 ? '' : 's'} listed`, g.needed));
   const byModel = new Map<string, Group['choices']>();
   for (const c of g.choices) byModel.set(c.model, [...(byModel.get(c.model) ?? []), c]);
   for (const [model, choices] of byModel) {
     const roles = choices.map((c) => c.role).join(', ');
     const needed = choices.some((c) => c.needed);
-    if (listed.includes(model)) rows.push(row(AREA, model, 'ok', `listed by ${where}; for ${roles}`, needed));
+    const item = shared.has(model) ? `${model} on ${name}` : model;
+    if (modelListed(g.backend, model, listed)) rows.push(row(AREA, item, 'ok', `listed by ${where}; for ${roles}`, needed));
     else {
       const some = listed.slice(0, 5).join(', ');
       const fix = g.backend === 'localllm' ? `pull ${model} into the local model daemon, or choose a listed model` : `choose a model ${where} lists${some ? ` (${some}${listed.length > 5 ? ', …' : ''})` : ''}`;
-      rows.push(row(AREA, model, 'fail', `not in the model list of ${where}; for ${roles}`, needed, `${fix} (SVC_MODEL, or the role's model setting)`));
+      // a list that may leave out names the provider accepts cannot prove the model absent
+      const status = list.complete ? 'fail' : 'warn';
+      const maybe = list.complete ? '' : ` (${where} may still accept it)`;
+      rows.push(row(AREA, item, status, `not in the model list of ${where}${maybe}; for ${roles}`, needed, `${fix} (SVC_MODEL, or the role's model setting)`));
     }
   }
   return rows;

@@ -3,7 +3,7 @@ import type { Env } from '../core/config/env-vars.ts';
 import { envValue } from '../core/config/env-vars.ts';
 import { withoutCredentials } from '../core/text.ts';
 import { loadRegistries } from '../registry/registries.ts';
-import { registryPublishEnabled } from './needs.ts';
+import { registryNeeded } from './needs.ts';
 import { type DoctorRow, row } from './row.ts';
 
 const AREA = 'registry';
@@ -11,10 +11,10 @@ const HEALTH_TIMEOUT_MS = 3000;
 
 /**
  * The registry a publish would use (the registries file's first entry, else SVC_REGISTRY_URL) and
- * its token; needed only when an enabled publish stage sends bundles to an svc registry.
+ * its token; needed only when a failed publish would fail the run (registryNeeded).
  */
 export async function checkRegistry(cfg: Config, env: Env, fetchFn: typeof fetch = fetch): Promise<DoctorRow[]> {
-  const needed = registryPublishEnabled(cfg.workflow.workflow);
+  const needed = registryNeeded(cfg.workflow.workflow, env);
   const notes: string[] = [];
   const [first] = loadRegistries(env, { warn: (line) => notes.push(line) });
   const url = first?.url ?? envValue(env, 'SVC_REGISTRY_URL');

@@ -20,9 +20,10 @@ export function row(area: string, item: string, status: DoctorStatus, detail: st
 
 /**
  * The rows of one area's check, held to `timeoutMs`: a check that throws or runs out of time is
- * one `fail` row naming why, never an exception, so one broken area cannot hide the others.
+ * one `fail` row naming why, never an exception, so one broken area cannot hide the others. The
+ * row is `needed` as the area is: a broken area the workflow does not use fails nothing.
  */
-export async function guarded(area: string, timeoutMs: number, check: () => Promise<DoctorRow[]>): Promise<DoctorRow[]> {
+export async function guarded(area: string, needed: boolean, timeoutMs: number, check: () => Promise<DoctorRow[]>): Promise<DoctorRow[]> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`the check gave no answer in ${timeoutMs / 1000} s`)), timeoutMs);
@@ -30,7 +31,7 @@ export async function guarded(area: string, timeoutMs: number, check: () => Prom
   try {
     return await Promise.race([check(), late]);
   } catch (err) {
-    return [row(area, 'check', 'fail', oneLine(err), true)];
+    return [row(area, 'check', 'fail', oneLine(err), needed)];
   } finally {
     clearTimeout(timer);
   }

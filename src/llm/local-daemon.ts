@@ -1,4 +1,5 @@
 import { UnavailableError } from '../core/errors.ts';
+import { withoutCredentials } from '../core/text.ts';
 import { isMapping } from '../core/values.ts';
 
 /** One model the local daemon holds, as its model list reports it. */
@@ -15,15 +16,19 @@ export type DaemonModels = { url: string; reachable: true; version: string | nul
 
 const PROBE_TIMEOUT_MS = 3000;
 
-/** The daemon's models through its model-list endpoint; an unreachable daemon is a value, not an error. */
+/**
+ * The daemon's models through its model-list endpoint; an unreachable daemon is a value, not an
+ * error. The `url` it reports is for showing: without a user:password.
+ */
 export async function daemonModels(url: string, fetchFn: typeof fetch = fetch): Promise<DaemonModels> {
+  const shown = withoutCredentials(url);
   try {
     const [tags, version] = await Promise.all([getJson(url, '/api/tags', fetchFn), getJson(url, '/api/version', fetchFn).catch(() => null)]);
     const list = isMapping(tags) && Array.isArray(tags.models) ? tags.models : [];
     const v = isMapping(version) && typeof version.version === 'string' ? version.version : null;
-    return { url, reachable: true, version: v, models: list.filter(isMapping).map(localModel) };
+    return { url: shown, reachable: true, version: v, models: list.filter(isMapping).map(localModel) };
   } catch (err) {
-    return { url, reachable: false, error: (err as Error).message };
+    return { url: shown, reachable: false, error: (err as Error).message };
   }
 }
 
@@ -51,11 +56,11 @@ export async function proxyGet(url: string, path: string, search: string, fetchF
 
 async function getJson(url: string, path: string, fetchFn: typeof fetch): Promise<unknown> {
   const res = await reach(url, new URL(path, url), PROBE_TIMEOUT_MS, fetchFn);
-  if (!res.ok) throw new UnavailableError(`the local model daemon at ${url} answered ${res.status} to ${path}`);
+  if (!res.ok) throw new UnavailableError(`the local model daemon at ${withoutCredentials(url)} answered ${res.status} to ${path}`);
   try {
     return await res.json();
   } catch {
-    throw new UnavailableError(`the local model daemon at ${url} sent something other than JSON for ${path}`);
+    throw new UnavailableError(`the local model daemon at ${withoutCredentials(url)} sent something other than JSON for ${path}`);
   }
 }
 
@@ -65,7 +70,7 @@ async function reach(url: string, target: URL, timeoutMs: number, fetchFn: typeo
     return await fetchFn(target, { signal: AbortSignal.timeout(timeoutMs), ...init });
   } catch (err) {
     const why = (err as Error)?.name === 'TimeoutError' ? 'no answer in time' : 'not reachable';
-    throw new UnavailableError(`local model daemon at ${url}: ${why}`, 'start it, or set LOCALLLM_HOST to where it listens');
+    throw new UnavailableError(`local model daemon at ${withoutCredentials(url)}: ${why}`, 'start it, or set LOCALLLM_HOST to where it listens');
   }
 }
 

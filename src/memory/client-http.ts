@@ -1,5 +1,6 @@
 import { NotFoundError, SvcError, UnavailableError } from '../core/errors.ts';
 import { parseLine } from '../core/json-object.ts';
+import { withoutCredentials } from '../core/text.ts';
 
 export type HttpOptions = { baseUrl: string; apiKey?: string | null; timeoutMs: number; fetch?: typeof fetch };
 
@@ -21,6 +22,8 @@ export class MemoryServerError extends SvcError {
  */
 export async function requestJson(opts: HttpOptions, method: string, path: string, body?: unknown): Promise<unknown> {
   const url = `${opts.baseUrl.replace(/\/+$/, '')}${path}`;
+  // messages reach logs and tables: they name the server without a user:password in its URL
+  const shown = withoutCredentials(opts.baseUrl);
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
@@ -32,16 +35,16 @@ export async function requestJson(opts: HttpOptions, method: string, path: strin
     text = await res.text();
   } catch (err) {
     const why = (err as Error)?.name === 'TimeoutError' ? `no answer within ${opts.timeoutMs / 1000} s` : `not reachable (${(err as NodeJS.ErrnoException)?.code ?? (err as Error)?.message ?? err})`;
-    throw new UnavailableError(`memory server ${opts.baseUrl} (MEMBACKEND_BASE_URL): ${why}`, 'start one with `svc memory start-local`, or set MEMBACKEND_BASE_URL');
+    throw new UnavailableError(`memory server ${shown} (MEMBACKEND_BASE_URL): ${why}`, 'start one with `svc memory start-local`, or set MEMBACKEND_BASE_URL');
   }
-  if (res.ok) return text === '' ? null : parse(text, url);
+  if (res.ok) return text === '' ? null : parse(text, `${shown.replace(/\/+$/, '')}${path}`);
   const said = detailOf(text);
   if (res.status === 401 || res.status === 403) {
     const key = opts.apiKey ? 'refused the key in MEMBACKEND_API_KEY' : 'needs a key: set MEMBACKEND_API_KEY';
-    throw new SvcError(`memory server ${opts.baseUrl} ${key} (${res.status}${said ? `: ${said}` : ''})`, 'MEMBACKEND_API_KEY must be the key that server was started with');
+    throw new SvcError(`memory server ${shown} ${key} (${res.status}${said ? `: ${said}` : ''})`, 'MEMBACKEND_API_KEY must be the key that server was started with');
   }
   if (res.status === 404) throw new NotFoundError(`memory server: ${said || `${method} ${path} not found`}`);
-  throw new MemoryServerError(res.status, `memory server ${opts.baseUrl} answered ${res.status} to ${method} ${path.split('?')[0]}${said ? `: ${said}` : ''}`);
+  throw new MemoryServerError(res.status, `memory server ${shown} answered ${res.status} to ${method} ${path.split('?')[0]}${said ? `: ${said}` : ''}`);
 }
 
 function parse(text: string, url: string): unknown {

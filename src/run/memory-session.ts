@@ -1,5 +1,6 @@
 import { type Env, envValue } from '../core/config/env-vars.ts';
 import { oneLine } from '../core/errors.ts';
+import { withoutCredentials } from '../core/text.ts';
 import { backupCheckpointMemory } from '../memory/backup.ts';
 import { startPeriodicBackup } from '../memory/backup-schedule.ts';
 import { MemoryClient } from '../memory/client.ts';
@@ -28,7 +29,8 @@ export async function openRunMemory(env: Env, checkpointDir: string, opts: { res
   const extra: Record<string, string> = {};
   let stopServer: (() => Promise<void>) | null = null;
   let note: string;
-  const configured = client.baseUrl;
+  // the notes go to the run's log: the address without a user:password in it
+  const configured = withoutCredentials(client.baseUrl);
   const reachable = await client.health().then(
     () => null,
     (err: unknown) => oneLine(err),

@@ -109,16 +109,28 @@ export type ChosenRuntime = { runtime: Runtime; path: string; probe: RuntimeProb
  */
 export async function chooseRuntime(mode: ContainerMode, env: Env): Promise<ChosenRuntime | null> {
   if (mode === 'none') return null;
-  if (mode === 'auto') {
-    for (const runtime of RUNTIMES) {
-      const probe = await probeRuntime(runtime, env);
-      if (usable(probe) && probe.path) return { runtime, path: probe.path, probe };
-    }
-    return null;
+  if (mode !== 'auto') return runtimeFromProbes(mode, [await probeRuntime(mode, env)]);
+  // probed one at a time: the first usable one ends the search
+  for (const runtime of RUNTIMES) {
+    const chosen = runtimeFromProbes('auto', [await probeRuntime(runtime, env)]);
+    if (chosen !== null) return chosen;
   }
-  const probe = await probeRuntime(mode, env);
-  if (!probe.found || !probe.path) throw new UnavailableError(`container.mode is ${mode} but ${mode} is not installed`, 'install it or set container.mode to auto or none');
-  if (!usable(probe)) throw new UnavailableError(`container.mode is docker but the docker daemon is not reachable: ${probe.error ?? 'no answer'}`, 'start dockerd or set container.mode to auto or none');
+  return null;
+}
+
+/** chooseRuntime's choice from probes already taken (a runtime not among them counts as not installed). */
+export function runtimeFromProbes(mode: ContainerMode, probes: readonly RuntimeProbe[]): ChosenRuntime | null {
+  if (mode === 'none') return null;
+  if (mode === 'auto') {
+    const probe = RUNTIMES.map((r) => probes.find((p) => p.runtime === r)).find((p) => p !== undefined && usable(p) && p.path !== undefined);
+    return probe ? { runtime: probe.runtime, path: probe.path as string, probe } : null;
+  }
+  const probe = probes.find((p) => p.runtime === mode);
+  if (!probe?.found || !probe.path) throw new UnavailableError(`container.mode is ${mode} but ${mode} is not installed`, 'install it or set container.mode to auto or none');
+  if (!usable(probe)) {
+    const what = mode === 'docker' ? 'the docker daemon is not reachable' : `${mode} does not answer`;
+    throw new UnavailableError(`container.mode is ${mode} but ${what}: ${probe.error ?? 'no answer'}`, `${mode === 'docker' ? 'start dockerd' : `check that ${mode} --version runs`}, or set container.mode to auto or none`);
+  }
   return { runtime: mode, path: probe.path, probe };
 }
 

@@ -44,6 +44,24 @@ describe('svc doctor (binary)', () => {
     expect(lines.at(-1)).toMatch(/^not ready: \d+ needed checks failed: .*latex pdflatex/);
   });
 
+  test('a malformed registries file with no publish stage is a row, not a failure: exit 0', async () => {
+    writeFileSync(join(dir, 'registries.yaml'), 'registries: [ {');
+    const r = await svc(['doctor', '--json', '--config', join(dir, 'no-paper.yaml')], { cwd: dir, env: { ...env(), SVC_REGISTRIES_FILE: join(dir, 'registries.yaml') } });
+    expect(r.code).toBe(0);
+    const rows = JSON.parse(r.stdout).rows.filter((x: { area: string }) => x.area === 'registry');
+    expect(rows).toEqual([expect.objectContaining({ item: 'check', status: 'fail', needed: false })]);
+  });
+
+  test('credentials in the memory and local daemon URLs are in neither the JSON nor the table', async () => {
+    const secret = { ...env(), MEMBACKEND_BASE_URL: 'http://user:pass@127.0.0.1:9', SVC_BACKEND: 'localllm', LOCALLLM_HOST: 'http://user:pass@127.0.0.1:9' };
+    const json = await svc(['doctor', '--json', '--config', join(dir, 'no-paper.yaml')], { cwd: dir, env: secret });
+    const rows = JSON.parse(json.stdout).rows as { area: string; item: string; detail: string }[];
+    expect(rows.find((x) => x.area === 'memory')?.detail).toStartWith('memory server http://127.0.0.1:9 ');
+    expect(rows.find((x) => x.item === 'localllm endpoint')?.detail).toBe('local model daemon at http://127.0.0.1:9: not reachable');
+    const table = await svc(['doctor', '--config', join(dir, 'no-paper.yaml')], { cwd: dir, env: secret });
+    for (const out of [json.stdout, json.stderr, table.stdout, table.stderr]) expect(out).not.toContain('pass@');
+  });
+
   test('a bad flag value is refused in one line, with nothing on stdout', async () => {
     const r = await svc(['doctor', '--profile', 'nosuch'], { cwd: dir, env: env() });
     expect(r.code).toBe(2);

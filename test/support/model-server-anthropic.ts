@@ -35,7 +35,12 @@ export function anthropicError(status: number, message: string): unknown {
   return { type: 'error', error: { type, message } };
 }
 
-export function anthropicModels(models: string[]): Response {
-  const data = models.map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' }));
-  return Response.json({ data, has_more: false, first_id: models[0] ?? null, last_id: models.at(-1) ?? null });
+export function anthropicModels(models: string[], query: URLSearchParams = new URLSearchParams()): Response {
+  // paged like the real API: `limit` ids (20 unless asked), after `after_id`, `has_more` when there are more
+  const limit = Number(query.get('limit') ?? 20);
+  const after = query.get('after_id');
+  const from = after === null ? 0 : models.indexOf(after) + 1;
+  const page = models.slice(from, from + limit);
+  const data = page.map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' }));
+  return Response.json({ data, has_more: from + limit < models.length, first_id: page[0] ?? null, last_id: page.at(-1) ?? null });
 }

@@ -64,7 +64,7 @@ export function startModelServer(script: Step[] = [], opts: ModelServerOptions =
     port: opts.port ?? 0,
     async fetch(req) {
       const at = performance.now();
-      const path = new URL(req.url).pathname;
+      const { pathname: path, searchParams } = new URL(req.url);
       const text = await req.text();
       let body: unknown = null;
       try {
@@ -76,7 +76,7 @@ export function startModelServer(script: Step[] = [], opts: ModelServerOptions =
       requests.push({ method: req.method, path, headers: Object.fromEntries(req.headers), body, at });
       const protocol = CHAT_PATHS[path];
       if (protocol && req.method === 'POST') return answer(protocol, body as Record<string, unknown>, steps, requests.length, opts.respond);
-      if (path === '/v1/models') return req.headers.has('anthropic-version') ? anthropicModels(models) : openaiModels(models);
+      if (path === '/v1/models') return req.headers.has('anthropic-version') ? anthropicModels(models, searchParams) : openaiModels(models);
       return ollamaInfo(req.method, path, body, models) ?? Response.json({ error: `no route ${req.method} ${path}` }, { status: 404 });
     },
   });

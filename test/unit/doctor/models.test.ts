@@ -97,4 +97,56 @@ describe('checkModels', () => {
     expect(byItem(rows, 'run model')).toMatchObject({ status: 'fail', needed: true });
     expect(byItem(rows, 'run model')?.detail).toContain("unknown model backend 'nosuch'");
   });
+
+  test("providerb's paged list is read to its end, and an alias of a listed dated id is listed", async () => {
+    // more ids than one page of 1000 holds: the alias's dated id is on the second page
+    const ids = [...Array.from({ length: 1000 }, (_, i) => `claude-old-${i}`), 'claude-x-20250101'];
+    const paged = startModelServer([], { models: ids });
+    try {
+      const { cfg, env } = project({ SVC_BACKEND: 'providerb', SVC_MODEL: 'claude-x', LLM_API_BASE: `${paged.url}/v1`, PROVIDERB_API_KEY: 'k' });
+      const rows = await checkModels(cfg, env);
+      expect(byItem(rows, 'providerb endpoint')?.detail).toBe(`providerb at ${paged.url}/v1 answers: 1001 models listed`);
+      expect(byItem(rows, 'claude-x')).toMatchObject({ status: 'ok', needed: true });
+      const asked = paged.requests.filter((r) => r.path === '/v1/models');
+      expect(asked).toHaveLength(2);
+    } finally {
+      paged.stop();
+    }
+  });
+
+  test('a model providerb does not list is a warning: its API may still accept the name', async () => {
+    const { cfg, env } = project({ SVC_BACKEND: 'providerb', SVC_MODEL: 'claude-x-latest', LLM_API_BASE: `${server.url}/v1`, PROVIDERB_API_KEY: 'k' });
+    const row = byItem(await checkModels(cfg, env), 'claude-x-latest');
+    expect(row).toMatchObject({ status: 'warn', needed: true });
+    expect(row?.detail).toStartWith(`not in the model list of providerb at ${server.url}/v1 (providerb at ${server.url}/v1 may still accept it)`);
+  });
+
+  test("the local daemon's name without a tag is its :latest; another tag is not", async () => {
+    const daemon = startModelServer([], { models: ['llama3:latest'] });
+    try {
+      const bare = project({ SVC_BACKEND: 'localllm', LOCALLLM_HOST: daemon.url, SVC_MODEL: 'llama3' });
+      expect(byItem(await checkModels(bare.cfg, bare.env), 'llama3')).toMatchObject({ status: 'ok' });
+      const other = project({ SVC_BACKEND: 'localllm', LOCALLLM_HOST: daemon.url, SVC_MODEL: 'llama3:8b' });
+      expect(byItem(await checkModels(other.cfg, other.env), 'llama3:8b')).toMatchObject({ status: 'fail', needed: true });
+    } finally {
+      daemon.stop();
+    }
+  });
+
+  test('credentials in LOCALLLM_HOST are in no row', async () => {
+    const port = closedPort();
+    const { cfg, env } = project({ SVC_BACKEND: 'localllm', LOCALLLM_HOST: `http://user:pass@127.0.0.1:${port}`, SVC_MODEL: 'qwen3:4b' });
+    const rows = await checkModels(cfg, env);
+    expect(byItem(rows, 'localllm endpoint')?.detail).toBe(`local model daemon at http://127.0.0.1:${port}: not reachable`);
+    expect(JSON.stringify(rows)).not.toContain('pass');
+  });
+
+  test('one model on two backends: each row names its group, and no two rows share an item', async () => {
+    const { cfg, env } = project({ SVC_BACKEND: 'openai-compatible', LLM_API_BASE: `${server.url}/v1`, SVC_MODEL: 'qwen3:4b', SVC_MODEL_PAPER: 'localllm/qwen3:4b', LOCALLLM_HOST: server.url });
+    const rows = await checkModels(cfg, env);
+    const items = rows.map((r) => r.item);
+    expect(new Set(items).size).toBe(items.length);
+    expect(byItem(rows, 'qwen3:4b on openai-compatible')).toMatchObject({ status: 'ok' });
+    expect(byItem(rows, 'qwen3:4b on localllm')).toMatchObject({ status: 'ok' });
+  });
 });

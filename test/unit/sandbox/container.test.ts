@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError, UnavailableError } from '../../../src/core/errors.ts';
 import { parseWorkflow } from '../../../src/core/config/workflow.ts';
-import { chooseRuntime, containerCommand, podmanUlimits, pullCommand, sifName } from '../../../src/sandbox/container.ts';
+import { chooseRuntime, containerCommand, podmanUlimits, pullCommand, runtimeFromProbes, sifName } from '../../../src/sandbox/container.ts';
+import { probeRuntime, RUNTIMES } from '../../../src/sandbox/detect.ts';
 import { ensureContainerRuntime, pathWith, removePathDirs } from '../../support/container.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
@@ -124,6 +125,20 @@ describe('mode and pull policy', () => {
   });
 });
 
+describe('runtimeFromProbes', () => {
+  test('the choice chooseRuntime makes, from probes taken once: auto in order, a named one or why not, none', async () => {
+    const env = { PATH: path(['apptainer', 'singularity']) };
+    const probes = await Promise.all(RUNTIMES.map((r) => probeRuntime(r, env)));
+    expect(runtimeFromProbes('auto', probes)?.runtime).toBe('apptainer');
+    expect(runtimeFromProbes('singularity', probes)?.probe.version).toBe('singularity version 9');
+    expect(runtimeFromProbes('none', probes)).toBeNull();
+    expect(() => runtimeFromProbes('podman', probes)).toThrow('container.mode is podman but podman is not installed');
+    // a runtime not probed counts as not installed
+    expect(() => runtimeFromProbes('apptainer', [])).toThrow('container.mode is apptainer but apptainer is not installed');
+    expect(runtimeFromProbes('auto', [])).toBeNull();
+  });
+});
+
 describe('chooseRuntime', () => {
   test('none never runs a container', async () => {
     expect(await chooseRuntime('none', { PATH: path(['docker', 'podman', 'apptainer']) })).toBeNull();
@@ -145,6 +160,10 @@ describe('chooseRuntime', () => {
     const err = await chooseRuntime('docker', env).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnavailableError);
     expect((err as Error).message).toStartWith('container.mode is docker but the docker daemon is not reachable');
+    // the same choice from probes already taken
+    const probes = await Promise.all(RUNTIMES.map((r) => probeRuntime(r, env)));
+    expect(runtimeFromProbes('auto', probes)?.runtime).toBe('podman');
+    expect(() => runtimeFromProbes('docker', probes)).toThrow('container.mode is docker but the docker daemon is not reachable');
   });
 
   test('an explicit runtime that is missing is a one-line error', async () => {

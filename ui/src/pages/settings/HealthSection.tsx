@@ -29,8 +29,9 @@ export function HealthSection() {
                 </tr>
               </thead>
               <tbody>
-                {report.data.rows.map((r) => (
-                  <tr key={`${r.area} ${r.item}`} data-area={r.area} data-item={r.item}>
+                {/* a report's rows never reorder, and its items may repeat across areas: the index is the key */}
+                {report.data.rows.map((r, i) => (
+                  <tr key={i} data-area={r.area} data-item={r.item}>
                     <td className="settings-status">
                       <span className={`status ${STATUS_CLASS[r.status]}`}>{r.status === 'fail' && !r.needed ? 'fail (unused)' : r.status}</span>
                     </td>
