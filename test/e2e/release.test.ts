@@ -158,7 +158,7 @@ describe.skipIf(noBaseline !== null)('the baseline binary for CPUs without AVX2'
     const empty = join(dir, 'no-runtimes');
     const r = release(['--only', 'linux-x64-baseline', '--out', bad, '--runtimes', empty], { PATH: pathWithoutNpm(), HOME: process.env.HOME });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('npm is not on PATH: it fetches the Bun runtime a release target embeds\n');
+    expect(r.stderr).toBe('npm is not on PATH: the Bun runtime a release target embeds is fetched with npm and unpacked with tar\n');
     expect(existsSync(bad)).toBe(false);
     expect(existsSync(empty)).toBe(false);
   });
