@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { removeDir, tempDir } from '../support/svc.ts';
 
@@ -96,6 +96,19 @@ function buildId(file: string): string {
 
 const sha256 = (file: string) => new Bun.CryptoHasher('sha256').update(readFileSync(file)).digest('hex');
 
+const noQemu = Bun.which('qemu-x86_64') && Bun.which('cc') ? null : 'no qemu-x86_64 or cc (apt-get install qemu-user gcc)';
+if (noQemu) console.error(`release baseline on a CPU without AVX2: skipped: ${noQemu}`);
+
+/** A program that runs one AVX2 instruction: it stops with SIGILL on a CPU without AVX2. */
+function avx2Probe(): string {
+  const source = join(dir, 'avx2.c');
+  writeFileSync(source, 'int main(void) { __asm__ volatile("vpaddd %%ymm0, %%ymm0, %%ymm0" ::: "xmm0"); return 0; }\n');
+  const probe = join(dir, 'avx2');
+  const r = Bun.spawnSync(['cc', '-o', probe, source], { stderr: 'pipe' });
+  if (r.exitCode !== 0) throw new Error(`cc failed: ${r.stderr.toString()}`);
+  return probe;
+}
+
 /** A PATH with bun and git and nothing else: no npm to fetch with. */
 function pathWithoutNpm(): string {
   const bin = join(dir, 'bin-without-npm');
@@ -140,6 +153,21 @@ describe.skipIf(noBaseline !== null)('the baseline binary for CPUs without AVX2'
     expect(v.stderr.toString()).toBe('');
     expect(v.stdout.toString()).toStartWith(`svc ${version} (commit `);
     const s = Bun.spawnSync([binary, 'status', EXAMPLE], { env, stdout: 'pipe', stderr: 'pipe' });
+    expect(s.stderr.toString()).toBe('');
+    expect(s.exitCode).toBe(0);
+    expect(s.stdout.toString()).toContain('best: node_c0ffee12 (score 0.740, gflops = 9.8)\n');
+  });
+
+  // an emulated CPU of 2010 (SSE4.2, no AVX): the one an AVX2 instruction is refused on, as the
+  // first command shows
+  test.skipIf(noQemu !== null)('runs on a CPU without AVX2: svc --version and svc status under qemu -cpu Westmere', () => {
+    const env = { PATH: '/usr/bin:/bin', HOME: dir, NO_COLOR: '1' };
+    const onWestmere = (cmd: string[]) => Bun.spawnSync(['qemu-x86_64', '-cpu', 'Westmere', ...cmd], { env, stdout: 'pipe', stderr: 'pipe' });
+    expect(onWestmere([avx2Probe()]).signalCode).toBe('SIGILL');
+    const v = onWestmere([binary, '--version']);
+    expect(v.exitCode).toBe(0);
+    expect(v.stdout.toString()).toStartWith('svc ');
+    const s = onWestmere([binary, 'status', EXAMPLE]);
     expect(s.stderr.toString()).toBe('');
     expect(s.exitCode).toBe(0);
     expect(s.stdout.toString()).toContain('best: node_c0ffee12 (score 0.740, gflops = 9.8)\n');
