@@ -32,20 +32,23 @@ export const UI_DIR = 'dist/.ui';
  * Compiles svc into `outfile` for `target` (a Bun compile target; the host's when absent) with
  * the UI bundled in `uiDir`. `profile`: the binary is run here as its most frequent short
  * commands and compiled again with the bytecode they load laid out first; only for a target
- * that runs on this machine.
+ * that runs on this machine. `runtime`: the Bun executable to embed instead of the one Bun picks.
  */
-export async function compileSvc(opts: { outfile: string; uiDir: string; target?: Bun.Build.CompileTarget; profile: boolean }): Promise<void> {
-  await compile(opts.outfile, opts.uiDir, opts.target, null);
+export async function compileSvc(opts: { outfile: string; uiDir: string; target?: Bun.Build.CompileTarget; runtime?: string; profile: boolean }): Promise<void> {
+  const into = { outfile: opts.outfile, uiDir: opts.uiDir, target: opts.target, runtime: opts.runtime };
+  await compile(into, null);
   if (!opts.profile) return;
   const profiles = mkdtempSync(join(tmpdir(), 'svc-build-'));
   try {
-    await compile(opts.outfile, opts.uiDir, opts.target, recordStarts(opts.outfile, profiles));
+    await compile(into, recordStarts(opts.outfile, profiles));
   } finally {
     rmSync(profiles, { recursive: true, force: true });
   }
 }
 
-async function compile(outfile: string, uiDir: string, target: Bun.Build.CompileTarget | undefined, bytecodeOrder: string[] | null): Promise<void> {
+type CompileInto = { outfile: string; uiDir: string; target: Bun.Build.CompileTarget | undefined; runtime: string | undefined };
+
+async function compile({ outfile, uiDir, target, runtime }: CompileInto, bytecodeOrder: string[] | null): Promise<void> {
   rmSync(outfile, { force: true });
   const result = await Bun.build({
     // workers are their own entrypoints in a compiled executable
@@ -62,6 +65,7 @@ async function compile(outfile: string, uiDir: string, target: Bun.Build.Compile
     compile: {
       outfile,
       ...(target ? { target } : {}),
+      ...(runtime ? { executablePath: runtime } : {}),
       // svc loads .env files itself, in its documented order; Bun must not load the cwd's first
       autoloadDotenv: false,
       autoloadBunfig: false,

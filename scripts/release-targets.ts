@@ -19,3 +19,14 @@ export type ReleaseTarget = (typeof RELEASE_TARGETS)[number];
 export function runsHere(t: ReleaseTarget): boolean {
   return process.platform === 'linux' && process.arch === 'x64' && (t.name === 'linux-x64' || t.name === 'linux-x64-baseline');
 }
+
+/**
+ * The npm package of the Bun runtime `t` must embed when Bun's own choice would be wrong, else
+ * null (Bun fetches the right one itself). For a target of the host's OS and CPU, Bun's compile
+ * embeds the running executable (on x64, the build the `bun` package chose for this CPU) even
+ * when the target is the baseline build for CPUs without AVX2.
+ */
+export function registryRuntime(t: ReleaseTarget, host: { platform: string; arch: string } = process): string | null {
+  const [, os, arch, ...variant] = t.target.split('-');
+  return os === host.platform && arch === host.arch && variant.includes('baseline') ? `@oven/${t.target}` : null;
+}

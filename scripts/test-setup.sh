@@ -50,6 +50,7 @@ need /usr/bin/chromium chromium "the dashboard in a real browser (test/browser)"
 need /lib/ld-musl-x86_64.so.1 musl "the musl executable run without glibc (test/e2e/release-musl.test.ts)"
 need musl-gcc musl-tools "the musl executable run without glibc (its C++ runtime's glibc symbols)"
 need file file "the released executables' formats"
+need qemu-x86_64 qemu-user "the baseline executable run on an emulated CPU without AVX2"
 
 # a real single-node cluster: munge, slurmctld, slurmd, installed when missing
 if command -v sinfo >/dev/null 2>&1 && sinfo -h -o '%t' 2>/dev/null | grep -qE '^(idle|mix|alloc)$'; then
