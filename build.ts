@@ -1,9 +1,10 @@
 // Builds dist/svc: one executable with the workflow and every asset embedded.
 import { rmSync } from 'node:fs';
-import { bundleUi, checkManifest, compileSvc, UI_DIR } from './scripts/build-lib.ts';
+import { bundleUi, checkManifest, compileSvc, holdBuildLock, UI_DIR } from './scripts/build-lib.ts';
 
 const OUTFILE = 'dist/svc';
 
+holdBuildLock();
 await checkManifest();
 try {
   await bundleUi(UI_DIR);

@@ -7,6 +7,7 @@ import type { BunPlugin } from 'bun';
 import { buildDefines, buildFacts } from '../src/core/build-facts.ts';
 import { oneLine } from '../src/core/errors.ts';
 import { toolManifestFile } from '../src/skills/manifest.ts';
+import { tryLockFile } from '../src/core/file-lock.ts';
 
 /** The commit and date `svc --version` prints: worked out once, the same in every binary of a build. */
 const BUILD_FACTS = buildDefines(
@@ -27,6 +28,19 @@ export async function checkManifest(): Promise<void> {
 
 /** Where a build bundles the UI: one fixed place per checkout, so two builds see the same paths. */
 export const UI_DIR = 'dist/.ui';
+
+/**
+ * Makes this process the one building in this checkout until it ends (the kernel drops the lock
+ * then): two builds at once would bundle into the one UI_DIR and remove it under each other.
+ */
+export function holdBuildLock(): void {
+  mkdirSync('dist', { recursive: true });
+  const lock = tryLockFile('dist/.build.lock');
+  if (lock === 'busy') {
+    console.error('another build of svc is running in this checkout (dist/.build.lock): wait for it to end, then build again');
+    process.exit(1);
+  }
+}
 
 /**
  * Compiles svc into `outfile` for `target` (a Bun compile target; the host's when absent) with

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeFileAtomic } from '../src/core/atomic.ts';
 import { oneLine } from '../src/core/errors.ts';
-import { bundleUi, checkManifest, compileSvc, UI_DIR } from './build-lib.ts';
+import { bundleUi, checkManifest, compileSvc, holdBuildLock, UI_DIR } from './build-lib.ts';
 import { RUNTIME_CACHE, registryRuntimePath } from './release-runtime.ts';
 import { RELEASE_TARGETS, type ReleaseTarget, registryRuntime, runsHere } from './release-targets.ts';
 
@@ -33,6 +33,7 @@ for (const t of targets) {
   runtimes.set(t, runtime);
   console.error(`svc-${t.name}: embeds ${pkg}@${Bun.version} (${runtime})`);
 }
+holdBuildLock();
 await checkManifest();
 mkdirSync(outDir, { recursive: true });
 const sums: string[] = [];
