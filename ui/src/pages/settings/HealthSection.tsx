@@ -46,7 +46,7 @@ export function HealthSection() {
               </tbody>
             </table>
           </div>
-          <button type="button" onClick={report.reload}>
+          <button type="button" className="settings-recheck" onClick={report.reload}>
             Check again
           </button>
         </>
