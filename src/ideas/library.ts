@@ -1,3 +1,4 @@
+import { memoByFile } from '../core/file-memo.ts';
 import { readFileSync, statSync } from 'node:fs';
 import { type Field, type Item, parse as parseBibtex } from 'bibtex-parse';
 import { InputError, oneLine } from '../core/errors.ts';
@@ -18,7 +19,8 @@ const PLAIN_KEY = /^[A-Za-z0-9][A-Za-z0-9_:.+/-]*$/;
 
 type LibraryEntry = { record: PaperRecord; words: Map<string, number> };
 
-let cached: { path: string; mtimeMs: number; size: number; entries: LibraryEntry[] } | undefined;
+/** The parsed library, read again only when the file changed. */
+const libraryEntries = memoByFile(readLibrary, 4);
 
 /**
  * The entries of the library at `path` that match `query`, best first, at most `max`. An entry
@@ -56,20 +58,16 @@ export function checkLibrary(path: string): number {
   }
 }
 
-/** The parsed library, read again only when the file changed. */
-function libraryEntries(path: string): LibraryEntry[] {
+function readLibrary(path: string): LibraryEntry[] {
   let st: ReturnType<typeof statSync>;
   try {
     st = statSync(path);
   } catch (err) {
     throw new ProviderFailure('bad_answer', `cannot read the library ${path}: ${oneLine(err)}`);
   }
-  if (cached && cached.path === path && cached.mtimeMs === st.mtimeMs && cached.size === st.size) return cached.entries;
   if (!st.isFile()) throw new ProviderFailure('bad_answer', `the library ${path} is not a file`);
   if (st.size > MAX_LIBRARY_BYTES) throw new ProviderFailure('bad_answer', `the library ${path} is ${st.size} bytes, more than the ${MAX_LIBRARY_BYTES} a BibTeX file of references takes`);
-  const entries = parseLibrary(readFileSync(path, 'utf8'), path);
-  cached = { path, mtimeMs: st.mtimeMs, size: st.size, entries };
-  return entries;
+  return parseLibrary(readFileSync(path, 'utf8'), path);
 }
 
 /** Every entry of a BibTeX text as a record to search and cite; a syntax error names its line and column. */

@@ -39,7 +39,8 @@ export async function request<T>(path: string, init: RequestInit = {}): Promise<
 }
 
 /** Answers asked for before the page that reads them was drawn (prefetch), each taken once; `data` once it came. */
-const early = new Map<string, { answer: Promise<unknown>; at: number; data?: unknown }>();
+type Early = { answer: Promise<unknown>; at: number; data?: unknown };
+const early = new Map<string, Early>();
 /** An early answer not taken by then is dropped: a later read must not get an old answer. */
 const EARLY_MS = 5000;
 
@@ -52,7 +53,7 @@ export function prefetch(path: string): Promise<void> {
   const asked = early.get(path);
   if (asked) return asked.answer.then(() => {}, () => {});
   const answer = request(path);
-  const entry: { answer: Promise<unknown>; at: number; data?: unknown } = { answer, at: performance.now() };
+  const entry: Early = { answer, at: performance.now() };
   early.set(path, entry);
   // a refusal is read, and shown, by the page's own getJson
   return answer.then(
