@@ -9,7 +9,11 @@ import { runNodeCommand } from './run-job.ts';
 import { fileInWorkDir, WorkDirParam } from './work-dir.ts';
 import { runsElsewhere } from '../sandbox/node-command.ts';
 
-/** The program that runs a file, by extension, and what to install when it is missing. */
+/**
+ * The program that runs a file, by extension, and what to install when it is missing. JavaScript
+ * needs no install: without node on PATH it runs on svc's own runtime (Bun; `BUN_BE_BUN` makes the
+ * compiled binary act as the runtime rather than as svc), so a login node without Node.js still runs it.
+ */
 const INTERPRETERS: Record<string, { program: string; install: string }> = {
   '.py': { program: 'python3', install: 'install Python 3' },
   '.sh': { program: 'bash', install: 'install bash' },
@@ -41,9 +45,12 @@ export const runCode = defineTool({
       throw new InputError(`no interpreter for '${ext || printable(args.filename)}' files (run_code runs ${known})`, 'run it with run_bash');
     }
     const env = childEnv(ctx);
+    const opts = { cwd, env, timeoutS: args.timeout, signal: ctx.signal, ...(ctx.exec ? { exec: ctx.exec } : {}) };
     // in the node's container or on a compute node, the interpreter there
-    const program = runsElsewhere(ctx.exec) ? interpreter.program : Bun.which(interpreter.program, { PATH: env.PATH ?? '' });
-    if (!program) throw new UnavailableError(`no interpreter for ${ext}: ${interpreter.program} is not on PATH`, interpreter.install);
-    return runNodeCommand([program, file], { cwd, env, timeoutS: args.timeout, signal: ctx.signal, ...(ctx.exec ? { exec: ctx.exec } : {}) });
+    if (runsElsewhere(ctx.exec)) return runNodeCommand([interpreter.program, file], opts);
+    const program = Bun.which(interpreter.program, { PATH: env.PATH ?? '' });
+    if (program) return runNodeCommand([program, file], opts);
+    if (interpreter.program === 'node') return runNodeCommand([process.execPath, file], { ...opts, env: { ...env, BUN_BE_BUN: '1' } });
+    throw new UnavailableError(`no interpreter for ${ext}: ${interpreter.program} is not on PATH`, interpreter.install);
   },
 });

@@ -36,6 +36,14 @@ describe('run_code', () => {
     expect((await callTool(runCode, { filename: 'b.mjs' }, env())).stdout).toBe('object\n');
   });
 
+  test("without node on PATH a .js file runs on svc's own runtime", async () => {
+    writeFileSync(join(work, 'a.js'), 'console.log("js " + process.argv.length + " " + typeof process.versions.bun)\n');
+    const emptyPath = join(work, 'empty-bin');
+    mkdirSync(emptyPath);
+    const r = await callTool(runCode, { filename: 'a.js' }, { SVC_WORK_DIR: work, PATH: emptyPath });
+    expect(r).toMatchObject({ exit_code: 0, stdout: 'js 2 string\n', stderr: '' });
+  });
+
   test.skipIf(lacks('python3'))('a python traceback comes back as stderr and a non-zero exit', async () => {
     writeFileSync(join(work, 'bad.py'), 'raise ValueError("boom")\n');
     const r = await callTool(runCode, { filename: 'bad.py' }, env());
