@@ -51,6 +51,8 @@ need /lib/ld-musl-x86_64.so.1 musl "the musl executable run without glibc (test/
 need musl-gcc musl-tools "the musl executable run without glibc (its C++ runtime's glibc symbols)"
 need file file "the released executables' formats"
 need qemu-x86_64 qemu-user "the baseline executable run on an emulated CPU without AVX2"
+need zsh zsh "the zsh completion script, in a real zsh"
+need fish fish "the fish completion script, in a real fish"
 
 # a real single-node cluster: munge, slurmctld, slurmd, installed when missing
 if command -v sinfo >/dev/null 2>&1 && sinfo -h -o '%t' 2>/dev/null | grep -qE '^(idle|mix|alloc)$'; then

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, spyOn, test } from 'bun:test';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineCommand } from 'citty';
 import { COMMANDS } from '../../../src/cli/commands.ts';
@@ -52,6 +52,27 @@ function bashComplete(script: string, ...words: string[]): string[] {
   expect(r.stderr.toString()).toBe('');
   expect(r.exitCode).toBe(0);
   return r.stdout.toString().split('\n').filter(Boolean);
+}
+
+/** What an interactive zsh offers on TAB after the typed line, the script loaded by compinit as `_svc`. */
+function zshComplete(script: string, typed: string): string[] {
+  const fpath = join(dir, 'zsh-functions');
+  mkdirSync(fpath, { recursive: true });
+  writeFileSync(join(fpath, '_svc'), script);
+  const driver = join(import.meta.dir, '../../support/completion/zsh-complete.zsh');
+  const r = Bun.spawnSync(['zsh', '-f', driver, fpath, typed], { cwd: dir, stdout: 'pipe', stderr: 'pipe', timeout: 30_000 });
+  expect(r.exitCode).toBe(0);
+  return r.stdout.toString().split('\n').filter(Boolean);
+}
+
+/** What fish offers for the typed line (`complete -C`), without the descriptions. */
+function fishComplete(script: string, typed: string): string[] {
+  const file = join(dir, 'svc.fish');
+  writeFileSync(file, script);
+  const r = Bun.spawnSync(['fish', '--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', file, typed], { cwd: dir, stdout: 'pipe', stderr: 'pipe' });
+  expect(r.stderr.toString()).toBe('');
+  expect(r.exitCode).toBe(0);
+  return r.stdout.toString().split('\n').filter(Boolean).map((line) => line.split('\t')[0] ?? '');
 }
 
 describe('the completion tree', () => {
@@ -135,6 +156,24 @@ describe('the zsh and fish scripts', () => {
 
   test.skipIf(lacks('fish'))('fish --no-execute accepts the fish script', () => {
     expect(check('fish', ['--no-execute'], fishScript(tree))).toEqual({ code: 0, stderr: '' });
+  });
+
+  test.skipIf(lacks('zsh'))('a real zsh completes a command, its subcommands and its options', () => {
+    const script = zshScript(tree);
+    expect(zshComplete(script, 'svc sta')).toEqual(['status']);
+    expect(zshComplete(script, 'svc ear ')).toEqual(['curate', 'status', 'publish', 'promote']);
+    expect(zshComplete(script, 'svc status --')).toEqual(['--json', '--help']);
+    expect(zshComplete(script, 'svc registry token r')).toEqual(['revoke']);
+    expect(zshComplete(script, 'svc ear publish --backend local-tarball --d')).toEqual(['--dry-run']);
+  });
+
+  test.skipIf(lacks('fish'))('a real fish completes a command, its subcommands and its options', () => {
+    const script = fishScript(tree);
+    expect(fishComplete(script, 'svc sta')).toEqual(['status']);
+    expect(fishComplete(script, 'svc ear ').sort()).toEqual(['curate', 'promote', 'publish', 'status']);
+    expect(fishComplete(script, 'svc status --').sort()).toEqual(['--help', '--json']);
+    expect(fishComplete(script, 'svc registry token r')).toEqual(['revoke']);
+    expect(fishComplete(script, 'svc ear publish --backend local-tarball --d')).toEqual(['--dry-run']);
   });
 
   test("describe each subcommand and option, quotes escaped for each shell", () => {
