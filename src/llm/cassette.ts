@@ -26,6 +26,18 @@ export type CassetteEntry = {
   response: RecordedCompletion;
 };
 
+/** The vectors of one batch of texts, and the tokens the backend counted for them. */
+export type RecordedEmbeddings = { embeddings: number[][]; tokens: number };
+
+/** One line of a cassette for an embedding request: the batch's vectors under the key of its texts. */
+export type EmbeddingEntry = { key: string; role: 'embedding'; model: string; backend: string; recorded_at: string; text_count: number; response: RecordedEmbeddings };
+
+/** sha256 of an embedding request (the model and the texts, in order), less what names the run, as requestKey. */
+export function embeddingKey(model: string, texts: readonly string[], volatile: VolatileParts = []): string {
+  const decisive = { embedding_model: withoutBackendPrefix(model), texts };
+  return new Bun.CryptoHasher('sha256').update(withoutVolatile(canonicalJson(decisive), volatile)).digest('hex');
+}
+
 /** Run-specific strings, each with the text that stands for it in a request key. */
 export type VolatileParts = readonly (readonly [value: string, stand: string])[];
 
@@ -127,7 +139,7 @@ export function checkReplayWorkflow(path: string, workflowText: string): void {
   );
 }
 
-export function recordExchange(path: string, entry: CassetteEntry): void {
+export function recordExchange(path: string, entry: CassetteEntry | EmbeddingEntry): void {
   try {
     appendFileSync(path, `${JSON.stringify(entry)}\n`);
   } catch (err) {
@@ -140,31 +152,41 @@ export function recordExchange(path: string, entry: CassetteEntry): void {
  * the same question get the answers the recorded run got, in the same order.
  */
 export class CassettePlayer {
-  private answers: Map<string, RecordedCompletion[]> | null = null;
+  private answers: Map<string, (RecordedCompletion | RecordedEmbeddings)[]> | null = null;
   private readonly used = new Map<string, number>();
 
   constructor(readonly path: string) {}
 
   next(key: string, role: ModelRole, model: string): RecordedCompletion {
-    const answers = this.load();
-    const recorded = answers.get(key) ?? [];
+    return this.take(key, `${role} request to ${model}`, isCompletion);
+  }
+
+  nextEmbeddings(key: string, model: string, count: number): RecordedEmbeddings {
+    const answer = this.take(key, `embedding request to ${model} for ${count} text${count === 1 ? '' : 's'}`, isEmbeddings);
+    if (answer.embeddings.length !== count) throw new ReplayDivergedError(`the cassette ${this.path} holds ${answer.embeddings.length} vectors for an embedding request of ${count} texts`, 'record the run again');
+    return answer;
+  }
+
+  private take<T>(key: string, what: string, fits: (a: unknown) => a is T): T {
+    const recorded: T[] = [];
+    for (const a of this.load().get(key) ?? []) if (fits(a)) recorded.push(a);
     const n = this.used.get(key) ?? 0;
     const answer = recorded[n];
     if (!answer) {
       const why = recorded.length ? `its ${recorded.length} recorded answer${recorded.length > 1 ? 's are' : ' is'} used up` : 'it has no recorded answer';
-      throw new ReplayDivergedError(`replay diverged from the recording: the ${role} request to ${model} that the cassette ${this.path} does not hold (${why})`, 'the run asked what the recorded run did not: record it again, or replay the cassette of this run');
+      throw new ReplayDivergedError(`replay diverged from the recording: the ${what} that the cassette ${this.path} does not hold (${why})`, 'the run asked what the recorded run did not: record it again, or replay the cassette of this run');
     }
     this.used.set(key, n + 1);
     return answer;
   }
 
-  private load(): Map<string, RecordedCompletion[]> {
+  private load(): Map<string, (RecordedCompletion | RecordedEmbeddings)[]> {
     if (this.answers) return this.answers;
     const text = readTextOrNull(this.path);
     if (text === null) {
       throw new NotFoundError(`no cassette to replay at ${this.path}`, 'record a run first (SVC_LLM_RECORD on, the default), or set SVC_REPLAY_CASSETTE to its llm_cassette.jsonl');
     }
-    const answers = new Map<string, RecordedCompletion[]>();
+    const answers = new Map<string, (RecordedCompletion | RecordedEmbeddings)[]>();
     for (const line of text.split('\n')) {
       const entry = parseEntry(line);
       if (!entry) continue; // a torn last line of a killed run
@@ -177,10 +199,16 @@ export class CassettePlayer {
   }
 }
 
-function parseEntry(line: string): { key: string; response: RecordedCompletion } | null {
+function isCompletion(r: unknown): r is RecordedCompletion {
+  return isMapping(r) && typeof r.text === 'string' && Array.isArray(r.toolCalls) && isMapping(r.usage);
+}
+
+function isEmbeddings(r: unknown): r is RecordedEmbeddings {
+  return isMapping(r) && typeof r.tokens === 'number' && Array.isArray(r.embeddings) && r.embeddings.every((v) => Array.isArray(v) && v.every((x) => typeof x === 'number'));
+}
+
+function parseEntry(line: string): { key: string; response: RecordedCompletion | RecordedEmbeddings } | null {
   const v = parseLine(line);
-  if (!v || typeof v.key !== 'string' || !isMapping(v.response)) return null;
-  const r = v.response;
-  if (typeof r.text !== 'string' || !Array.isArray(r.toolCalls) || !isMapping(r.usage)) return null;
-  return { key: v.key, response: r as RecordedCompletion };
+  if (!v || typeof v.key !== 'string') return null;
+  return isCompletion(v.response) || isEmbeddings(v.response) ? { key: v.key, response: v.response } : null;
 }

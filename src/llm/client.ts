@@ -1,19 +1,12 @@
-import { basename, join, resolve } from 'node:path';
-import { experimentsDirOf } from '../core/workspace.ts';
 import type { LanguageModel } from 'ai';
-import type { Config } from '../core/config/config.ts';
-import { mergedEnv } from '../core/config/environment.ts';
-import { type Env, envValue } from '../core/config/env-vars.ts';
 import { InputError } from '../core/errors.ts';
-import { CASSETTE_FILE, CassettePlayer, recordExchange, requestKey, type VolatileParts } from './cassette.ts';
-import { checkpointFile } from './checkpoint-file.ts';
+import { RetriesExhausted, withRetries } from '../core/outbound.ts';
+import { recordExchange, requestKey } from './cassette.ts';
+import { callContext, type CallContextOptions } from './call-context.ts';
 import { classifyFailure, describeFailure } from './failures.ts';
 import { completeJsonWith, type JsonCheck } from './json-answer.ts';
-import { CostLedger, costRecordOf } from './ledger.ts';
-import { readLimits } from './limits.ts';
-import { PriceBook } from './prices.ts';
+import { costRecordOf } from './ledger.ts';
 import { apiKey, sdkModel } from './providers.ts';
-import { RetriesExhausted, withRetries } from '../core/outbound.ts';
 import { type ModelChoice, type ModelRole, modelFor } from './route.ts';
 import { sdkComplete } from './sdk-call.ts';
 import type { Completion, CompletionRequest, RecordedCompletion } from './types.ts';
@@ -22,12 +15,7 @@ export type { CallMeta, ChatMessage, Completion, CompletionRequest, ToolCall, To
 export type { JsonCheck } from './json-answer.ts';
 export type { ModelChoice, ModelRole } from './route.ts';
 
-export type ModelClientOptions = {
-  cfg: Config;
-  /** the run's checkpoint, where the cost ledger, cassette and price overrides live: SVC_CHECKPOINT_DIR when absent (a skill process), null for none */
-  checkpointDir?: string | null;
-  /** keys and the model layer's variables; the config's environment over its .env files when absent */
-  env?: Env;
+export type ModelClientOptions = CallContextOptions & {
   /** a fetch for every request (a proxy, a test) */
   fetch?: typeof fetch;
 };
@@ -50,16 +38,9 @@ export type ModelClient = {
  * records the exchange to the checkpoint's cassette (or answers from it under the replay backend).
  */
 export function createModelClient(opts: ModelClientOptions): ModelClient {
-  const env = opts.env ?? mergedEnv(opts.cfg.env, opts.cfg.dotenv);
-  const limits = readLimits(env);
-  const checkpointDir = opts.checkpointDir === undefined ? envValue(env, 'SVC_CHECKPOINT_DIR') : opts.checkpointDir;
-  const ledger = new CostLedger(checkpointDir, limits.budgetUsd);
-  const prices = PriceBook.load(limits.pricesFile, checkpointDir);
-  const recordTo = checkpointDir && limits.record ? checkpointFile(checkpointDir, CASSETTE_FILE) : null;
+  const { env, limits, ledger, prices, recordTo, volatile, player } = callContext(opts);
   const choices = new Map<ModelRole, ModelChoice>();
   const models = new Map<ModelRole, Promise<LanguageModel>>();
-  let player: CassettePlayer | null = null;
-  const volatile = volatileParts(checkpointDir);
 
   const choice = (role: ModelRole): ModelChoice => {
     let c = choices.get(role);
@@ -68,8 +49,8 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
   };
 
   async function ask(c: ModelChoice, req: CompletionRequest): Promise<RecordedCompletion> {
-    let m = models.get(c.role);
-    if (!m) models.set(c.role, (m = sdkModel(c, env, opts.fetch)));
+    let m = models.get(req.role);
+    if (!m) models.set(req.role, (m = sdkModel(c, env, opts.fetch)));
     const model = await m;
     const timeout = AbortSignal.timeout(limits.timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
@@ -84,10 +65,7 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
   }
 
   function replay(c: ModelChoice, req: CompletionRequest): Completion {
-    const path = limits.replayCassette ?? (checkpointDir ? join(checkpointDir, CASSETTE_FILE) : null);
-    if (!path) throw new InputError('the replay backend needs a cassette', 'set SVC_REPLAY_CASSETTE, or run with a checkpoint directory that holds llm_cassette.jsonl');
-    player ??= new CassettePlayer(path);
-    const answer = player.next(requestKey(c.model, req, volatile), req.role, c.model);
+    const answer = player().next(requestKey(c.model, req, volatile), req.role, c.model);
     ledger.append(costRecordOf({ role: req.role, meta: req.meta, model: answer.model, backend: 'replay', usage: answer.usage, price: { costUsd: 0, source: 'replay' }, latencyMs: 0, nodeId: env.SVC_CURRENT_NODE_ID }));
     return { ...answer, backend: 'replay', costUsd: 0 };
   }
@@ -128,18 +106,4 @@ export function createModelClient(opts: ModelClientOptions): ModelClient {
     completeJson: <T>(req: CompletionRequest, check?: JsonCheck, o: { retries?: number } = {}) => completeJsonWith<T>(complete, req, check, o.retries ?? 1),
     spentUsd: () => ledger.summary().total_cost_usd,
   };
-}
-
-/** What names a run in its requests: the same search replayed in another checkpoint asks the same. */
-function volatileParts(checkpointDir: string | null): VolatileParts {
-  if (!checkpointDir) return [];
-  const dir = resolve(checkpointDir);
-  const runId = basename(dir);
-  return [
-    [dir, '{checkpoint}'],
-    [experimentsDirOf(dir), '{experiments}'],
-    // the root node's id holds the run id (search/node.ts rootIdOf); matched whole, a short run id is left out there too
-    [`node_${runId}_root`, 'node_{run_id}_root'],
-    [runId, '{run_id}'],
-  ];
 }

@@ -136,7 +136,7 @@ export class CostLedger {
 }
 
 /** The ledger line of one answered call; phase defaults to the role, node to SVC_CURRENT_NODE_ID. */
-export function costRecordOf(call: { role: string; meta?: CallMeta; model: string; backend: string; usage: Usage; price: Price; latencyMs: number; nodeId?: string }): CostRecord {
+export function costRecordOf(call: { role: string; meta?: CallMeta; model: string; backend: string; usage: Usage; price: Price; latencyMs: number; nodeId?: string; embeddingTokens?: number }): CostRecord {
   const { meta = {}, usage } = call;
   return {
     timestamp: `${new Date().toISOString().slice(0, 19)}Z`,
@@ -151,7 +151,7 @@ export function costRecordOf(call: { role: string; meta?: CallMeta; model: strin
     component: meta.component ?? 'llm',
     op: meta.op ?? 'completion',
     backend: call.backend,
-    embedding_tokens: 0,
+    embedding_tokens: call.embeddingTokens ?? 0,
     latency_ms: Math.round(call.latencyMs),
     price_source: call.price.source,
   };

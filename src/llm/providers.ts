@@ -1,7 +1,7 @@
-import type { LanguageModel } from 'ai';
+import type { EmbeddingModel, LanguageModel } from 'ai';
 import type { Env } from '../core/config/env-vars.ts';
 import { ModelKeyError } from './errors.ts';
-import { TooLargeError } from '../core/errors.ts';
+import { InputError, TooLargeError } from '../core/errors.ts';
 import { cappedFetch } from '../core/outbound.ts';
 import { KEY_VARIABLE } from '../core/config/env-vars.ts';
 import type { ModelChoice } from './route.ts';
@@ -37,6 +37,31 @@ export async function sdkModel(choice: ModelChoice, env: Env, given?: typeof glo
       const { createAnthropic } = await import('@ai-sdk/anthropic');
       return createAnthropic({ apiKey: key ?? undefined, baseURL, fetch })(choice.model);
     }
+    case 'replay':
+      throw new Error('the replay backend answers from its cassette, not through a provider');
+  }
+}
+
+/**
+ * The SDK embedding model for a choice: OpenAI's `/v1/embeddings` and every server speaking it.
+ * Null for the local daemon, whose own `/api/embed` is called directly (embeddings.ts).
+ */
+export async function sdkEmbeddingModel(choice: ModelChoice, env: Env, given?: typeof globalThis.fetch): Promise<EmbeddingModel | null> {
+  const key = apiKey(choice, env);
+  const fetch = cappedFetch(given ?? ((input, init) => globalThis.fetch(input, init)), MAX_ANSWER_BYTES, tooLargeAnswer);
+  switch (choice.backend) {
+    case 'openai-compatible': {
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+      return createOpenAICompatible({ name: 'openai-compatible', baseURL: choice.baseUrl as string, apiKey: key ?? undefined, fetch }).embeddingModel(choice.model);
+    }
+    case 'providera': {
+      const { createOpenAI } = await import('@ai-sdk/openai');
+      return createOpenAI({ apiKey: key ?? undefined, baseURL: choice.baseUrl ?? undefined, fetch }).embedding(choice.model);
+    }
+    case 'providerb':
+      throw new InputError(`providerb has no embeddings API, so it cannot serve the embedding model ${choice.model}`, 'name an embedding model of another backend, e.g. providera/text-embedding-3-small or localllm/nomic-embed-text');
+    case 'localllm':
+      return null;
     case 'replay':
       throw new Error('the replay backend answers from its cassette, not through a provider');
   }

@@ -17,7 +17,7 @@ const ALIASES: Readonly<Record<string, Backend>> = { openai: 'providera', anthro
  * `baseUrl`: the local daemon's address for localllm (chat goes to its /v1), the API base for
  * openai-compatible, a configured API base for providera/providerb, else null (the provider's own).
  */
-export type ModelChoice = { role: ModelRole; model: string; backend: Backend; baseUrl: string | null; why: string };
+export type ModelChoice = { role: ModelRole | 'embedding'; model: string; backend: Backend; baseUrl: string | null; why: string };
 
 export function modelFor(role: ModelRole, cfg: Config): ModelChoice {
   const setting = role === 'run' ? 'model' : `model_${role}`;
@@ -40,6 +40,21 @@ export function modelFor(role: ModelRole, cfg: Config): ModelChoice {
   }
   const why = `model ${model} from ${sourceText(m)}; backend ${configured} from ${sourceText(b)}${note}`;
   return { role, model, backend, baseUrl: baseUrlFor(backend, backend === configured, cfg), why };
+}
+
+/**
+ * The embedding model a handle names (`[backend/]model`, as Letta's `openai/text-embedding-3-small`),
+ * served like chat: by the configured backend unless the handle's prefix names another.
+ * `source` says where the handle was set, for messages.
+ */
+export function embeddingChoice(handle: string, source: string, cfg: Config): ModelChoice {
+  const b = effective(cfg, 'backend');
+  const configured = backendNamed(b.value === null ? 'localllm' : String(b.value), sourceText(b));
+  const prefixed = splitBackendPrefix(handle.trim(), configured);
+  const model = prefixed?.model ?? handle.trim();
+  const backend = configured === 'replay' ? 'replay' : (prefixed?.backend ?? configured);
+  const why = `embedding model ${model} from ${source}; backend ${configured} from ${sourceText(b)}${prefixed && configured !== 'replay' ? `; the prefix '${prefixed.prefix}/' selects ${backend}` : ''}`;
+  return { role: 'embedding', model, backend, baseUrl: baseUrlFor(backend, backend === configured, cfg), why };
 }
 
 /** A backend name or alias (case-insensitive), or an InputError listing the valid ones. */

@@ -1,4 +1,5 @@
 import { anthropicAnswer, anthropicError, anthropicModels } from './model-server-anthropic.ts';
+import { ollamaEmbed, openaiEmbeddings } from './model-server-embeddings.ts';
 import { ollamaAnswer, ollamaError, ollamaInfo } from './model-server-ollama.ts';
 import { openaiAnswer, openaiError, openaiModels } from './model-server-openai.ts';
 
@@ -32,6 +33,8 @@ export type ModelServer = {
   /** every request in arrival order; `at` is performance.now() on arrival */
   requests: RecordedRequest[];
   push(...steps: Step[]): void;
+  /** error answers for the next embedding requests, in order, before the scripted vectors resume */
+  failEmbeddings(...errors: { status: number; retryAfter?: number }[]): void;
   stop(): void;
 };
 
@@ -41,6 +44,8 @@ export type ModelServerOptions = {
   respond?: (body: Record<string, unknown>, protocol: Protocol) => Step | Promise<Step>;
   /** a fixed port (a server started again where a stopped one listened); a free one when absent */
   port?: number;
+  /** the embedding models served (model-server-embeddings.ts); another model named is a 404 */
+  embeddingModels?: string[];
 };
 
 /** The answer plus what a protocol needs to shape it. */
@@ -48,10 +53,12 @@ export type Reply = ReplyStep & { usage: Required<ScriptUsage> };
 export type Protocol = 'openai' | 'anthropic' | 'ollama';
 
 const CHAT_PATHS: Readonly<Record<string, Protocol>> = { '/v1/chat/completions': 'openai', '/v1/messages': 'anthropic', '/api/chat': 'ollama' };
+const EMBED_PATHS: Readonly<Record<string, 'openai' | 'ollama'>> = { '/v1/embeddings': 'openai', '/api/embed': 'ollama' };
 
 /**
  * A model server on 127.0.0.1 speaking the OpenAI chat completions, Anthropic Messages and
- * Ollama protocols, answering chat requests from a script in order, then from `opts.respond`
+ * Ollama protocols, and OpenAI's and Ollama's embeddings (with the scripted embeddings model's
+ * vectors), answering chat requests from a script in order, then from `opts.respond`
  * when given. An empty script without `respond` answers 500 with a message saying so, so a test
  * never hangs waiting for an answer.
  */
@@ -59,6 +66,8 @@ export function startModelServer(script: Step[] = [], opts: ModelServerOptions =
   const steps = [...script];
   const requests: RecordedRequest[] = [];
   const models = opts.models ?? ['qwen3:4b'];
+  const embeddingModels = opts.embeddingModels ?? ['scripted-embed'];
+  const embedFailures: { status: number; retryAfter?: number }[] = [];
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: opts.port ?? 0,
@@ -74,6 +83,12 @@ export function startModelServer(script: Step[] = [], opts: ModelServerOptions =
         return Response.json({ error: 'request body is not JSON' }, { status: 400 });
       }
       requests.push({ method: req.method, path, headers: Object.fromEntries(req.headers), body, at });
+      if (req.method === 'POST' && EMBED_PATHS[path]) {
+        const failure = embedFailures.shift();
+        if (failure) return errorReply(EMBED_PATHS[path], failure, `scripted error ${failure.status}`);
+        const record = body as Record<string, unknown>;
+        return EMBED_PATHS[path] === 'openai' ? openaiEmbeddings(record, embeddingModels) : ollamaEmbed(record, embeddingModels);
+      }
       const protocol = CHAT_PATHS[path];
       if (protocol && req.method === 'POST') return answer(protocol, body as Record<string, unknown>, steps, requests.length, opts.respond);
       if (path === '/v1/models') return req.headers.has('anthropic-version') ? anthropicModels(models, searchParams) : openaiModels(models);
@@ -86,6 +101,7 @@ export function startModelServer(script: Step[] = [], opts: ModelServerOptions =
     port,
     requests,
     push: (...more) => steps.push(...more),
+    failEmbeddings: (...errors) => embedFailures.push(...errors),
     stop: () => void server.stop(true),
   };
 }
