@@ -1,17 +1,20 @@
 import type { Config } from '../core/config/config.ts';
-import type { Env } from '../core/config/env-vars.ts';
-import { KEY_VARIABLE } from '../core/config/env-vars.ts';
+import { type Env, envOnOff, envValue, KEY_VARIABLE } from '../core/config/env-vars.ts';
 import { oneLine, SvcError } from '../core/errors.ts';
 import { withoutCredentials } from '../core/text.ts';
-import { MODEL_ROLES, type ModelChoice, modelFor } from '../llm/route.ts';
+import { embeddingHandle } from '../llm/embeddings.ts';
+import { embeddingChoice, MODEL_ROLES, type ModelChoice, modelFor } from '../llm/route.ts';
+import { noEmbeddingsApi } from '../llm/providers.ts';
 import { backendBase, listModels, type ModelList, modelListed } from './model-list.ts';
 import { roleNeeded } from './needs.ts';
 import { type DoctorRow, row } from './row.ts';
 
 const AREA = 'models';
 
-/** The roles served by one backend at one address. */
-type Group = { backend: ModelChoice['backend']; base: string | null; choices: (ModelChoice & { needed: boolean })[]; needed: boolean };
+/** What a model is used for in the table: a role, or an embedding use. */
+type Use = ModelChoice & { needed: boolean; use: string };
+/** The uses served by one backend at one address. */
+type Group = { backend: ModelChoice['backend']; base: string | null; choices: Use[]; needed: boolean };
 
 /**
  * The model backends the settings name, one group per backend and address: the key is set, the
@@ -21,22 +24,32 @@ export async function checkModels(cfg: Config, env: Env, fetchFn: typeof fetch =
   const wf = cfg.workflow.workflow;
   const rows: DoctorRow[] = [];
   const groups = new Map<string, Group>();
-  for (const role of MODEL_ROLES) {
-    let choice: ModelChoice;
-    try {
-      choice = modelFor(role, cfg);
-    } catch (err) {
-      rows.push(row(AREA, `${role} model`, 'fail', oneLine(err), roleNeeded(role, wf)));
-      continue;
-    }
-    if (choice.backend === 'replay') continue;
+  const add = (choice: ModelChoice, use: string, needed: boolean) => {
+    if (choice.backend === 'replay') return;
     const base = backendBase(choice.backend, choice.baseUrl);
     const id = `${choice.backend} ${base}`;
     const g = groups.get(id) ?? { backend: choice.backend, base, choices: [], needed: false };
-    const needed = roleNeeded(role, wf);
-    g.choices.push({ ...choice, needed });
+    g.choices.push({ ...choice, needed, use });
     g.needed ||= needed;
     groups.set(id, g);
+  };
+  for (const role of MODEL_ROLES) {
+    try {
+      add(modelFor(role, cfg), role, roleNeeded(role, wf));
+    } catch (err) {
+      rows.push(row(AREA, `${role} model`, 'fail', oneLine(err), roleNeeded(role, wf)));
+    }
+  }
+  // both fall back without their embedding model (memory to keywords, ideas to the default loop): never needed
+  for (const { use, setting, value } of embeddingUses(cfg, env)) {
+    try {
+      const choice = embeddingChoice(value, setting, cfg);
+      if (choice.backend === 'providerb') throw noEmbeddingsApi(choice);
+      add(choice, use, false);
+    } catch (err) {
+      const own = err instanceof SvcError;
+      rows.push(row(AREA, `${use} model`, 'warn', own ? err.message : oneLine(err), false, own ? `${err.hint} (${setting})` : undefined));
+    }
   }
   const all = [...groups.values()];
   // items stay distinct: a backend at two addresses names the address, a model on two backends its group
@@ -76,7 +89,7 @@ async function checkGroup(g: Group, name: string, shared: ReadonlySet<string>, e
   const byModel = new Map<string, Group['choices']>();
   for (const c of g.choices) byModel.set(c.model, [...(byModel.get(c.model) ?? []), c]);
   for (const [model, choices] of byModel) {
-    const roles = choices.map((c) => c.role).join(', ');
+    const roles = choices.map((c) => c.use).join(', ');
     const needed = choices.some((c) => c.needed);
     const item = shared.has(model) ? `${model} on ${name}` : model;
     if (modelListed(g.backend, model, listed)) rows.push(row(AREA, item, 'ok', `listed by ${where}; for ${roles}`, needed));
@@ -90,4 +103,14 @@ async function checkGroup(g: Group, name: string, shared: ReadonlySet<string>, e
     }
   }
   return rows;
+}
+
+/** The embedding models the settings name: memory search's, and the multi-agent idea engine's when it is on. */
+function embeddingUses(cfg: Config, env: Env): { use: string; setting: string; value: string }[] {
+  const uses: { use: string; setting: string; value: string }[] = [];
+  const memory = embeddingHandle(envValue(env, 'MEMBACKEND_EMBEDDING_CONFIG') ?? cfg.workflow.workflow.memory.membackend.embedding_config);
+  if (memory) uses.push({ use: 'memory embeddings', setting: 'MEMBACKEND_EMBEDDING_CONFIG', value: memory });
+  const ideas = embeddingHandle(envValue(env, 'SVC_IDEA_MA_EMBED_MODEL'));
+  if (ideas && envValue(env, 'SVC_IDEA_MA_REAL') !== null && envOnOff(env, 'SVC_IDEA_MA_REAL')) uses.push({ use: 'idea engine embeddings', setting: 'SVC_IDEA_MA_EMBED_MODEL', value: ideas });
+  return uses;
 }

@@ -59,12 +59,17 @@ export async function sdkEmbeddingModel(choice: ModelChoice, env: Env, given?: t
       return createOpenAI({ apiKey: key ?? undefined, baseURL: choice.baseUrl ?? undefined, fetch }).embedding(choice.model);
     }
     case 'providerb':
-      throw new InputError(`providerb has no embeddings API, so it cannot serve the embedding model ${choice.model}`, 'name an embedding model of another backend, e.g. providera/text-embedding-3-small or localllm/nomic-embed-text');
+      throw noEmbeddingsApi(choice);
     case 'localllm':
       return null;
     case 'replay':
       throw new Error('the replay backend answers from its cassette, not through a provider');
   }
+}
+
+/** The error for an embedding model on a backend that has no embeddings API (Anthropic's). */
+export function noEmbeddingsApi(choice: ModelChoice): InputError {
+  return new InputError(`${choice.backend} has no embeddings API, so it cannot serve the embedding model ${choice.model}`, 'name an embedding model of another backend, e.g. providera/text-embedding-3-small or localllm/nomic-embed-text');
 }
 
 /**

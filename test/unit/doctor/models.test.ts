@@ -149,4 +149,27 @@ describe('checkModels', () => {
     expect(byItem(rows, 'qwen3:4b on openai-compatible')).toMatchObject({ status: 'ok' });
     expect(byItem(rows, 'qwen3:4b on localllm')).toMatchObject({ status: 'ok' });
   });
+
+  test('the embedding models the settings name are checked with the rest, never as needed', async () => {
+    const { cfg, env } = project({ LOCALLLM_HOST: server.url.replace('http://', ''), SVC_MODEL: 'qwen3:4b', MEMBACKEND_EMBEDDING_CONFIG: 'served-a', SVC_IDEA_MA_REAL: '1', SVC_IDEA_MA_EMBED_MODEL: 'localllm/absent-embedder' });
+    const rows = await checkModels(cfg, env);
+    expect(byItem(rows, 'served-a')).toMatchObject({ status: 'ok', needed: false });
+    expect(byItem(rows, 'served-a')?.detail).toContain('for memory embeddings');
+    expect(byItem(rows, 'absent-embedder')).toMatchObject({ status: 'fail', needed: false });
+    expect(byItem(rows, 'absent-embedder')?.detail).toContain('for idea engine embeddings');
+    expect(byItem(rows, 'absent-embedder')?.fix).toContain('pull absent-embedder');
+  });
+
+  test("no embedding rows for 'default', nor for the idea engine while it is off", async () => {
+    const { cfg, env } = project({ LOCALLLM_HOST: server.url.replace('http://', ''), SVC_MODEL: 'qwen3:4b', MEMBACKEND_EMBEDDING_CONFIG: 'default', SVC_IDEA_MA_EMBED_MODEL: 'served-a' });
+    const rows = await checkModels(cfg, env);
+    expect(rows.some((r) => r.detail.includes('embeddings'))).toBe(false);
+  });
+
+  test('an embedding model on a backend without embeddings is a warning', async () => {
+    const { cfg, env } = project({ LOCALLLM_HOST: server.url.replace('http://', ''), SVC_MODEL: 'qwen3:4b', MEMBACKEND_EMBEDDING_CONFIG: 'providerb/some-embedder', PROVIDERB_API_KEY: 'pb-key' });
+    const rows = await checkModels(cfg, env);
+    expect(byItem(rows, 'memory embeddings model')).toMatchObject({ status: 'warn', needed: false, detail: 'providerb has no embeddings API, so it cannot serve the embedding model some-embedder' });
+    expect(byItem(rows, 'memory embeddings model')?.fix).toContain('(MEMBACKEND_EMBEDDING_CONFIG)');
+  });
 });
