@@ -35,7 +35,7 @@ export const LIMITS = { nIdeas: 10, nAgents: MAX_AGENTS, rounds: 5, recursion: 3
  * n_agents + rounds·n_agents + 1 model calls (plus one per corrected answer).
  */
 export async function generateIdeas(p: GenerateParams, deps: LoopDeps): Promise<IdeaFile> {
-  validate(p);
+  checkGenerateParams(p);
   const perAgent = Math.ceil(p.nIdeas / p.nAgents);
   const brief = briefing(p.topic, p.experimentContext, p.papers);
   const meta = (op: string): CallMeta => ({ phase: 'idea', skill: 'idea-skill', component: 'idea', op, ...(deps.nodeId ? { node_id: deps.nodeId } : {}) });
@@ -89,7 +89,8 @@ function drafts(answer: Record<string, unknown>, n: number): DraftIdea[] {
   return (answer.ideas as Record<string, unknown>[]).slice(0, n).map(draftOf);
 }
 
-function validate(p: GenerateParams): void {
+/** Refuses parameters out of range, before any model call, whichever engine runs. */
+export function checkGenerateParams(p: GenerateParams): void {
   if (p.topic.trim() === '') throw new InputError('generate_ideas: topic is empty', 'give the research topic');
   intIn('n_ideas', p.nIdeas, 1, LIMITS.nIdeas);
   intIn('n_agents', p.nAgents, 1, LIMITS.nAgents);
