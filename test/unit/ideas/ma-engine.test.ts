@@ -9,6 +9,7 @@ import { cosine } from '../../../src/ideas/vectors.ts';
 import { createModelClient } from '../../../src/llm/client.ts';
 import { ideaModelReply, MA_CORPUS, MA_TOPIC } from '../../support/idea-ma-responder.ts';
 import { messagesOf, promptName } from '../../support/idea-model-responder.ts';
+import { researcherReply } from '../../support/scripted-researcher.ts';
 import { type ModelServer, startModelServer } from '../../support/model-server.ts';
 import { scriptedEmbedding } from '../../support/model-server-embeddings.ts';
 import { type ScholarServer, startScholarServer } from '../../support/scholar-server.ts';
@@ -204,6 +205,17 @@ describe('the multi-agent engine', () => {
     const file = await run({ SVC_IDEA_MA_K: '1', SVC_IDEA_MA_TEAM_SIZE: '1', SVC_IDEA_MA_LIVE: '0' });
     expect(file.ma_integration_status).toBe('real_wrap');
     expect(snapshotLines()[0].snapshot.papers).toBe(12);
+  });
+});
+
+describe('the demo researcher', () => {
+  test("answers the engine's prompts: each team works on one demo idea, the panel keeps the demo's metric", async () => {
+    model.stop();
+    model = startModelServer([], { respond: (body) => researcherReply(body) });
+    const file = await run({ SVC_IDEA_MA_K: '2', SVC_IDEA_MA_TEAM_SIZE: '2' }, { topic: 'sorting with fewer comparisons' });
+    expect(file.ma_integration_status).toBe('real_wrap');
+    expect(file).toMatchObject({ primary_metric: 'comparisons', higher_is_better: false });
+    expect(file.ideas.map((i) => i.title)).toEqual(['Geometric gap ratio for Shell sort', 'Binary insertion sort', 'Merge-insertion (Ford-Johnson) ordering']);
   });
 });
 
