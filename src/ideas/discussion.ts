@@ -1,6 +1,6 @@
 import { InputError } from '../core/errors.ts';
-import type { CallMeta, ChatMessage, ModelClient } from '../llm/client.ts';
-import { askJson } from './ask-json.ts';
+import type { ModelClient } from '../llm/client.ts';
+import { askIdea, ideaCallMeta } from './ask-json.ts';
 import { briefing, critiquesBlock, PROMPT_PAPERS, proposalsBlock } from './idea-context.ts';
 import { type DraftIdea, draftIdeasProblem, draftOf, type IdeaFile, scoredIdeas, synthesisProblem } from './idea-file.ts';
 import type { Paper } from './papers.ts';
@@ -38,11 +38,7 @@ export async function generateIdeas(p: GenerateParams, deps: LoopDeps): Promise<
   checkGenerateParams(p);
   const perAgent = Math.ceil(p.nIdeas / p.nAgents);
   const brief = briefing(p.topic, p.experimentContext, p.papers);
-  const meta = (op: string): CallMeta => ({ phase: 'idea', skill: 'idea-skill', component: 'idea', op, ...(deps.nodeId ? { node_id: deps.nodeId } : {}) });
-  const ask = (system: string, user: string, op: string, check: (v: unknown) => string | null, what: string) => {
-    const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: user }];
-    return askJson(deps.client, { role: 'idea', messages, meta: meta(op), signal: deps.signal }, check, what);
-  };
+  const ask = (system: string, user: string, op: string, check: (v: unknown) => string | null, what: string) => askIdea(deps.client, { system, user, meta: ideaCallMeta(op, deps.nodeId), signal: deps.signal }, check, what);
   const draftsCheck = (v: unknown) => (v && typeof v === 'object' ? draftIdeasProblem((v as Record<string, unknown>).ideas, perAgent) : 'the answer must be a JSON object');
   const agentValues = (a: number) => ({ agent_number: a + 1, n_agents: p.nAgents, persona: persona(a), per_agent: perAgent });
 

@@ -1,6 +1,6 @@
 import type { Embedder } from '../llm/embeddings.ts';
-import type { CallMeta, ChatMessage, ModelClient } from '../llm/client.ts';
-import { askJson } from './ask-json.ts';
+import type { ModelClient } from '../llm/client.ts';
+import { askIdea, ideaCallMeta } from './ask-json.ts';
 import { briefing, PROMPT_PAPERS } from './idea-context.ts';
 import { type DraftIdea, draftIdeasProblem, draftOf, type Idea, scoredIdeas, synthesisProblem } from './idea-file.ts';
 import { type Author, round, type Team } from './ma-authors.ts';
@@ -28,7 +28,8 @@ export type TeamsInput = {
 export type TeamsDeps = {
   client: Pick<ModelClient, 'complete'>;
   embedder: Embedder;
-  meta: (op: string) => CallMeta;
+  /** the node the calls belong to in the cost ledger, when a node asked */
+  nodeId?: string | null;
   signal?: AbortSignal;
 };
 
@@ -94,8 +95,7 @@ export async function scoreTeamIdeas(input: { topic: string; experimentContext: 
 }
 
 function ask(deps: TeamsDeps, system: string, user: string, op: string, check: (v: unknown) => string | null, what: string) {
-  const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: user }];
-  return askJson(deps.client, { role: 'idea', messages, meta: deps.meta(op), signal: deps.signal }, check, what);
+  return askIdea(deps.client, { system, user, meta: ideaCallMeta(op, deps.nodeId), signal: deps.signal }, check, what);
 }
 
 function ideaProblem(v: unknown): string | null {
@@ -108,7 +108,7 @@ function turnProblem(v: unknown): string | null {
 }
 
 async function noveltyCheck(idea: DraftIdea, r: number, corpus: readonly SnapshotPaper[], deps: TeamsDeps): Promise<NoveltyCheck> {
-  const [vector] = await deps.embedder.embed([paperText({ title: idea.title, abstract: `${idea.description} ${idea.novelty}`, url: '' })], { meta: deps.meta('ma_novelty'), signal: deps.signal });
+  const [vector] = await deps.embedder.embed([paperText({ title: idea.title, abstract: `${idea.description} ${idea.novelty}`, url: '' })], { meta: ideaCallMeta('ma_novelty', deps.nodeId), signal: deps.signal });
   const near = nearest(vector as number[], corpus.map((p) => p.vector), NOVELTY_NEIGHBOURS).map(({ index, similarity }) => {
     const p = corpus[index] as SnapshotPaper;
     return { title: p.title, url: p.url, similarity: round(similarity) };

@@ -4,8 +4,9 @@ import type { Config } from '../core/config/config.ts';
 import { type Env, envOnOff, envValue } from '../core/config/env-vars.ts';
 import { oneLine, UnavailableError } from '../core/errors.ts';
 import { log } from '../core/log.ts';
-import type { CallMeta, ModelClient } from '../llm/client.ts';
+import type { ModelClient } from '../llm/client.ts';
 import { createEmbedder } from '../llm/embeddings.ts';
+import { ideaCallMeta } from './ask-json.ts';
 import { checkGenerateParams, type GenerateParams, generateIdeas } from './discussion.ts';
 import type { IdeaFile } from './idea-file.ts';
 import { authorPool, formTeams } from './ma-authors.ts';
@@ -68,12 +69,11 @@ export async function generateIdeasWithEngine(p: GenerateParams, deps: EngineDep
 
 async function maIdeas(p: GenerateParams, s: MaSettings, retrieval: RetrievalSettings, deps: EngineDeps): Promise<IdeaFile> {
   if (s.embedModel === null) throw new UnavailableError('SVC_IDEA_MA_EMBED_MODEL is none', 'name an embedding model, or unset it for the default');
-  const meta = (op: string): CallMeta => ({ phase: 'idea', skill: 'idea-skill', component: 'idea', op, ...(deps.nodeId ? { node_id: deps.nodeId } : {}) });
   const embedder = createEmbedder({ cfg: deps.cfg, checkpointDir: deps.checkpointDir, handle: s.embedModel, source: 'SVC_IDEA_MA_EMBED_MODEL' });
-  const snapshot = await literatureSnapshot({ topic: p.topic, papers: p.papers, nPapers: s.nPapers, live: s.live, embedder, retrieval, checkpointDir: deps.checkpointDir, meta: meta('ma_snapshot'), signal: deps.signal });
+  const snapshot = await literatureSnapshot({ topic: p.topic, papers: p.papers, nPapers: s.nPapers, live: s.live, embedder, retrieval, checkpointDir: deps.checkpointDir, meta: ideaCallMeta('ma_snapshot', deps.nodeId), signal: deps.signal });
   const authors = authorPool(snapshot.corpus, s.nAuthors);
   const teams = formTeams(authors, s.teamSize, s.maxTeams);
-  const tdeps = { client: deps.client, embedder, meta, signal: deps.signal };
+  const tdeps = { client: deps.client, embedder, nodeId: deps.nodeId, signal: deps.signal };
   const discussions = await discussInTeams({ topic: p.topic, experimentContext: p.experimentContext, corpus: snapshot.corpus, authors, teams, k: s.k }, tdeps);
   const panel = await scoreTeamIdeas({ topic: p.topic, experimentContext: p.experimentContext, corpus: snapshot.corpus, k: s.k }, discussions, tdeps);
   if (deps.checkpointDir) {

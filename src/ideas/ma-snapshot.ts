@@ -56,6 +56,8 @@ export async function literatureSnapshot(req: SnapshotRequest): Promise<Snapshot
 
 async function liveSnapshot(req: SnapshotRequest): Promise<Snapshot> {
   const found = await survey(req.topic, Math.min(req.nPapers, MAX_PAPERS_LIMIT), req.retrieval, req.signal);
+  // a provider that failed shrinks the corpus: say so where the operator looks
+  if (found.note) log.warn(`generate_ideas: literature snapshot: ${found.note}`);
   const pool = mergePapers([req.papers, found.papers], req.papers.length + found.papers.length);
   if (pool.length === 0) throw new UnavailableError(`the live literature snapshot holds zero papers${found.note ? ` (${found.note})` : ''}`);
   const [topicVector, ...vectors] = await req.embedder.embed([req.topic.trim(), ...pool.map(paperText)], { meta: req.meta, signal: req.signal });
