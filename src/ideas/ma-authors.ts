@@ -1,6 +1,6 @@
 import { persona } from './personas.ts';
 import type { SnapshotPaper } from './ma-snapshot.ts';
-import { centroid, cosine } from './vectors.ts';
+import { centroid, cosine, rounded } from './vectors.ts';
 
 /** One author of the pool: a group of similar corpus papers and the viewpoint it speaks from. */
 export type Author = {
@@ -57,15 +57,13 @@ export function formTeams(authors: readonly Author[], teamSize: number, maxTeams
   return authors.slice(0, Math.min(maxTeams, authors.length)).map((leader, t) => {
     const others = authors
       .filter((a) => a !== leader)
-      .map((a) => ({ author: a.id, similarity_to_leader: round(cosine(a.centre, leader.centre)) }))
+      .map((a) => ({ author: a.id, similarity_to_leader: rounded(cosine(a.centre, leader.centre)) }))
       .sort((x, y) => y.similarity_to_leader - x.similarity_to_leader || x.author.localeCompare(y.author, 'en', { numeric: true }));
     const members: TeamMember[] = [{ author: leader.id, similarity_to_leader: 1 }];
     for (let pick = 0; members.length < size; pick++) members.push((pick % 2 === 0 ? others.shift() : others.pop()) as TeamMember);
     return { team: t + 1, leader: leader.id, members };
   });
 }
-
-export const round = (x: number): number => Math.round(x * 1000) / 1000;
 
 function farthestPointSeeds(vectors: readonly (readonly number[])[], n: number): number[] {
   const seeds = n > 0 ? [0] : [];

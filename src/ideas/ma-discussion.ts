@@ -3,10 +3,10 @@ import type { ModelClient } from '../llm/client.ts';
 import { askIdea, ideaCallMeta } from './ask-json.ts';
 import { briefing, PROMPT_PAPERS } from './idea-context.ts';
 import { type DraftIdea, draftIdeasProblem, draftOf, type Idea, scoredIdeas, synthesisProblem } from './idea-file.ts';
-import { type Author, round, type Team } from './ma-authors.ts';
+import type { Author, Team } from './ma-authors.ts';
 import { paperText, type SnapshotPaper } from './ma-snapshot.ts';
 import { ideaPrompt } from './prompt-template.ts';
-import { nearest } from './vectors.ts';
+import { nearest, rounded } from './vectors.ts';
 
 /** Papers the novelty check names after each round. */
 export const NOVELTY_NEIGHBOURS = 3;
@@ -111,9 +111,9 @@ async function noveltyCheck(idea: DraftIdea, r: number, corpus: readonly Snapsho
   const [vector] = await deps.embedder.embed([paperText({ title: idea.title, abstract: `${idea.description} ${idea.novelty}`, url: '' })], { meta: ideaCallMeta('ma_novelty', deps.nodeId), signal: deps.signal });
   const near = nearest(vector as number[], corpus.map((p) => p.vector), NOVELTY_NEIGHBOURS).map(({ index, similarity }) => {
     const p = corpus[index] as SnapshotPaper;
-    return { title: p.title, url: p.url, similarity: round(similarity) };
+    return { title: p.title, url: p.url, similarity: rounded(similarity) };
   });
-  return { round: r, title: idea.title, nearest: near, novelty: round(1 - (near[0]?.similarity ?? 0)) };
+  return { round: r, title: idea.title, nearest: near, novelty: rounded(1 - (near[0]?.similarity ?? 0)) };
 }
 
 /** The members' papers, most central first, taken in turn so each member's field is shown. */

@@ -27,3 +27,6 @@ export function centroid(vectors: readonly (readonly number[])[]): number[] {
   for (const v of vectors) for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) + (v[i] as number) / vectors.length;
   return out;
 }
+
+/** A similarity as the records show it: 3 decimals are enough to compare papers, and stable to read. */
+export const rounded = (x: number): number => Math.round(x * 1000) / 1000;

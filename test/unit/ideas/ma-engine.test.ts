@@ -166,6 +166,20 @@ describe('the multi-agent engine', () => {
     expect(teamsFile().snapshot.source).toBe('cached');
   });
 
+  test('a recorded run replays from its cassette with no model server: the same questions in the same order, the same idea file', async () => {
+    const recorded = await run({ SVC_IDEA_MA_K: '2', SVC_IDEA_MA_TEAM_SIZE: '2' });
+    const asked = model.requests.length;
+    model.stop();
+    const again = join(box.dir, 'replayed');
+    mkdirSync(again);
+    const env = envOf({ SVC_BACKEND: 'replay', SVC_REPLAY_CASSETTE: join(box.checkpoint, 'llm_cassette.jsonl'), SVC_IDEA_MA_K: '2', SVC_IDEA_MA_TEAM_SIZE: '2' });
+    const cfg = box.load(env);
+    const replayed = await generateIdeasWithEngine(params(), { client: createModelClient({ cfg, checkpointDir: again }), cfg, env, checkpointDir: again, nodeId: 'node_r_root' });
+    expect(replayed).toEqual(recorded);
+    expect(model.requests).toHaveLength(asked);
+    expect(JSON.parse(readFileSync(join(again, TEAMS_FILE), 'utf8')).teams).toEqual(teamsFile().teams);
+  });
+
   test('n_papers keeps the papers nearest the topic; the papers passed in join the corpus', async () => {
     const passed = { title: 'Cache-oblivious matrix multiplication', abstract: 'Recursive blocking for every cache level.', url: 'https://example.org/co' };
     await run({ SVC_IDEA_MA_K: '1', SVC_IDEA_MA_TEAM_SIZE: '1', SVC_IDEA_MA_N_PAPERS: '4' }, { papers: [passed] });
