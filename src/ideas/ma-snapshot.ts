@@ -5,9 +5,9 @@ import { log } from '../core/log.ts';
 import { readTextOrNull } from '../core/paths.ts';
 import type { Embedder } from '../llm/embeddings.ts';
 import type { CallMeta } from '../llm/types.ts';
-import { mergePapers, type Paper } from './papers.ts';
+import { gatherLiterature } from './ma-literature.ts';
+import type { Paper } from './papers.ts';
 import type { RetrievalSettings } from './retrieval-settings.ts';
-import { MAX_PAPERS_LIMIT, survey } from './survey.ts';
 import { nearest } from './vectors.ts';
 
 /** The cached snapshot in the checkpoint: a header line, then one paper with its vector per line. */
@@ -15,7 +15,8 @@ export const SNAPSHOT_FILE = join('idea_snapshot', 'papers.jsonl');
 
 export type SnapshotPaper = Paper & { vector: number[] };
 
-export type SnapshotHeader = { topic: string; embed_model: string; n_papers: number; papers: number; taken_at: string };
+/** `queries`: what the providers were asked, the topic first (absent from a snapshot placed by hand). */
+export type SnapshotHeader = { topic: string; embed_model: string; n_papers: number; papers: number; taken_at: string; queries?: string[] };
 
 /** The engine's corpus: papers ranked by similarity to the topic, each with its vector. */
 export type Snapshot = SnapshotHeader & {
@@ -41,9 +42,9 @@ export type SnapshotRequest = {
 
 /**
  * The literature snapshot, reused from the checkpoint when it fits (same embedding model, at least
- * one paper; live: also the same topic and size), else taken live: the survey's providers and the
- * caller's papers, embedded and ranked by cosine similarity to the topic, the top n_papers kept and
- * cached. A live snapshot with zero papers is an UnavailableError: the engine has nothing to
+ * one paper; live: also the same topic and size), else taken live: the caller's papers and what the
+ * survey's providers find (gatherLiterature), embedded and ranked by cosine similarity to the
+ * topic, the top n_papers kept and cached. A live snapshot with zero papers is an UnavailableError: the engine has nothing to
  * build authors from.
  */
 export async function literatureSnapshot(req: SnapshotRequest): Promise<Snapshot> {
@@ -55,17 +56,17 @@ export async function literatureSnapshot(req: SnapshotRequest): Promise<Snapshot
 }
 
 async function liveSnapshot(req: SnapshotRequest): Promise<Snapshot> {
-  const found = await survey(req.topic, Math.min(req.nPapers, MAX_PAPERS_LIMIT), req.retrieval, req.signal);
+  const found = await gatherLiterature(req.topic, req.papers, req.nPapers, req.retrieval, req.signal);
   // a provider that failed shrinks the corpus: say so where the operator looks
   if (found.note) log.warn(`generate_ideas: literature snapshot: ${found.note}`);
-  const pool = mergePapers([req.papers, found.papers], req.papers.length + found.papers.length);
+  const pool = found.papers;
   if (pool.length === 0) throw new UnavailableError(`the live literature snapshot holds zero papers${found.note ? ` (${found.note})` : ''}`);
   const [topicVector, ...vectors] = await req.embedder.embed([req.topic.trim(), ...pool.map(paperText)], { meta: req.meta, signal: req.signal });
   const corpus = nearest(topicVector as number[], vectors, req.nPapers).map(({ index }) => {
     const p = pool[index] as Paper;
     return { title: p.title, abstract: p.abstract, url: p.url, vector: vectors[index] as number[] };
   });
-  const header: SnapshotHeader = { topic: req.topic.trim(), embed_model: req.embedder.choice.model, n_papers: req.nPapers, papers: corpus.length, taken_at: new Date().toISOString() };
+  const header: SnapshotHeader = { topic: req.topic.trim(), embed_model: req.embedder.choice.model, n_papers: req.nPapers, papers: corpus.length, taken_at: new Date().toISOString(), queries: found.queries };
   if (req.checkpointDir) writeFileAtomic(join(req.checkpointDir, SNAPSHOT_FILE), [JSON.stringify({ snapshot: header }), ...corpus.map((p) => JSON.stringify(p))].join('\n') + '\n');
   return { ...header, corpus, source: 'live', ...(found.note ? { note: found.note } : {}) };
 }
