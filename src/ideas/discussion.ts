@@ -1,6 +1,6 @@
 import { InputError } from '../core/errors.ts';
-import type { CallMeta, ChatMessage, ModelClient } from '../llm/client.ts';
-import { askJson } from './ask-json.ts';
+import type { ModelClient } from '../llm/client.ts';
+import { askIdea, ideaCallMeta } from './ask-json.ts';
 import { briefing, critiquesBlock, PROMPT_PAPERS, proposalsBlock } from './idea-context.ts';
 import { type DraftIdea, draftIdeasProblem, draftOf, type IdeaFile, scoredIdeas, synthesisProblem } from './idea-file.ts';
 import type { Paper } from './papers.ts';
@@ -35,14 +35,10 @@ export const LIMITS = { nIdeas: 10, nAgents: MAX_AGENTS, rounds: 5, recursion: 3
  * n_agents + rounds·n_agents + 1 model calls (plus one per corrected answer).
  */
 export async function generateIdeas(p: GenerateParams, deps: LoopDeps): Promise<IdeaFile> {
-  validate(p);
+  checkGenerateParams(p);
   const perAgent = Math.ceil(p.nIdeas / p.nAgents);
   const brief = briefing(p.topic, p.experimentContext, p.papers);
-  const meta = (op: string): CallMeta => ({ phase: 'idea', skill: 'idea-skill', component: 'idea', op, ...(deps.nodeId ? { node_id: deps.nodeId } : {}) });
-  const ask = (system: string, user: string, op: string, check: (v: unknown) => string | null, what: string) => {
-    const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: user }];
-    return askJson(deps.client, { role: 'idea', messages, meta: meta(op), signal: deps.signal }, check, what);
-  };
+  const ask = (system: string, user: string, op: string, check: (v: unknown) => string | null, what: string) => askIdea(deps.client, { system, user, meta: ideaCallMeta(op, deps.nodeId), signal: deps.signal }, check, what);
   const draftsCheck = (v: unknown) => (v && typeof v === 'object' ? draftIdeasProblem((v as Record<string, unknown>).ideas, perAgent) : 'the answer must be a JSON object');
   const agentValues = (a: number) => ({ agent_number: a + 1, n_agents: p.nAgents, persona: persona(a), per_agent: perAgent });
 
@@ -89,7 +85,8 @@ function drafts(answer: Record<string, unknown>, n: number): DraftIdea[] {
   return (answer.ideas as Record<string, unknown>[]).slice(0, n).map(draftOf);
 }
 
-function validate(p: GenerateParams): void {
+/** Refuses parameters out of range, before any model call, whichever engine runs. */
+export function checkGenerateParams(p: GenerateParams): void {
   if (p.topic.trim() === '') throw new InputError('generate_ideas: topic is empty', 'give the research topic');
   intIn('n_ideas', p.nIdeas, 1, LIMITS.nIdeas);
   intIn('n_agents', p.nAgents, 1, LIMITS.nAgents);

@@ -2,13 +2,19 @@ import { fillOwnPrompt } from '../prompts/templates.ts';
 import agentText from '../prompts/idea/agent.md' with { type: 'text' };
 import discussionText from '../prompts/idea/discussion.md' with { type: 'text' };
 import synthesisText from '../prompts/idea/synthesis.md' with { type: 'text' };
+import maProposeText from '../prompts/idea/ma_propose.md' with { type: 'text' };
+import maTurnText from '../prompts/idea/ma_turn.md' with { type: 'text' };
+import maSynthesisText from '../prompts/idea/ma_synthesis.md' with { type: 'text' };
 
-export type IdeaPrompt = 'agent' | 'discussion' | 'synthesis';
+export type IdeaPrompt = 'agent' | 'discussion' | 'synthesis' | 'ma_propose' | 'ma_turn' | 'ma_synthesis';
 
 const TEMPLATES: Readonly<Record<IdeaPrompt, string>> = {
   agent: agentText,
   discussion: discussionText,
   synthesis: synthesisText,
+  ma_propose: maProposeText,
+  ma_turn: maTurnText,
+  ma_synthesis: maSynthesisText,
 };
 
 /**

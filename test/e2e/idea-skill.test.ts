@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ideaModelReply, MA_CORPUS, MA_TOPIC } from '../support/idea-ma-responder.ts';
 import { ideaLoopScript, promptName } from '../support/idea-model-responder.ts';
 import { type ModelServer, startModelServer } from '../support/model-server.ts';
 import { type ScholarServer, startScholarServer } from '../support/scholar-server.ts';
@@ -47,6 +48,35 @@ async function connect(extra: Record<string, string> = {}): Promise<Client> {
 const json = (r: Record<string, unknown>) => JSON.parse(((r.content as { text: string }[])[0] ?? { text: '' }).text);
 
 describe('svc skill serve idea-skill', () => {
+  test('the multi-agent engine in the binary: --ma-k 2 --ma-team-size 2 as variables, teams discuss, real_wrap, the snapshot reused by a second call', async () => {
+    model.stop();
+    model = startModelServer([], { respond: ideaModelReply });
+    scholar.stop();
+    scholar = startScholarServer({ papers: MA_CORPUS });
+    const ma = { SVC_IDEA_MA_LIVE: '1', SVC_IDEA_MA_EMBED_MODEL: 'scripted-embed', SVC_IDEA_MA_K: '2', SVC_IDEA_MA_TEAM_SIZE: '2', SVC_IDEA_MA_N_AUTHORS: '4' };
+    const client = await connect({ ...ma, SVC_SCHOLAR_A_URL: scholar.url, SVC_SCHOLAR_B_URL: scholar.url, LLM_API_BASE: `${model.url}/v1` });
+    try {
+      const args = { topic: MA_TOPIC, papers: MA_CORPUS.map((p) => ({ title: p.title, abstract: p.abstract })), n_ideas: 2 };
+      const idea = json(await client.callTool({ name: 'generate_ideas', arguments: args }));
+      expect(idea).toMatchObject({ ma_integration_status: 'real_wrap', n_agents: 2, discussion_rounds: 2, papers_analyzed: 12 });
+      expect(idea.ideas).toHaveLength(2);
+      const chats = model.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => promptName(r.body));
+      const team = ['idea/ma_propose', 'idea/ma_turn', 'idea/ma_turn', 'idea/ma_turn'];
+      expect(chats).toEqual([...team, ...team, 'idea/ma_synthesis']);
+      const teams = JSON.parse(readFileSync(join(checkpoint, 'idea_teams.json'), 'utf8'));
+      expect(teams.authors).toHaveLength(4);
+      expect(teams.teams.map((t: { members: unknown[] }) => t.members.length)).toEqual([2, 2]);
+
+      const searches = scholar.requests.length;
+      const again = json(await client.callTool({ name: 'generate_ideas', arguments: args }));
+      expect(again.ma_integration_status).toBe('real_wrap');
+      expect(scholar.requests).toHaveLength(searches);
+      expect(JSON.parse(readFileSync(join(checkpoint, 'idea_teams.json'), 'utf8')).snapshot.source).toBe('cached');
+    } finally {
+      await client.close();
+    }
+  });
+
   test('survey then generate_ideas over stdio, as a run calls them', async () => {
     model.push(...ideaLoopScript(2, 1, [[0.8, 0.6, 0.7], [0.4, 0.9, 0.9]]));
     const client = await connect();
@@ -82,7 +112,7 @@ describe('svc skill serve idea-skill', () => {
       const offline = json(await client.callTool({ name: 'survey', arguments: { topic: 'cache tiling' } }));
       expect(offline).toMatchObject({ papers: [], offline: true });
       expect(offline.note).toMatch(/^no papers: scholar_a \(Semantic Scholar\): 127\.0\.0\.1:9 is not reachable/);
-      expect(offline.note).toContain('the built-in discussion loop ran instead');
+      expect(offline.note).not.toContain('multi-agent');
 
       const bad = await client.callTool({ name: 'generate_ideas', arguments: { topic: 'cache tiling', n_agents: 0 } });
       expect(bad.isError).toBe(true);
@@ -94,7 +124,8 @@ describe('svc skill serve idea-skill', () => {
 
       model.push(...ideaLoopScript(1, 0, [[0.5, 0.5, 0.5]]));
       const ok = json(await client.callTool({ name: 'generate_ideas', arguments: { topic: 'cache tiling', n_ideas: 1, n_agents: 1, max_discussion_rounds: 0 } }));
-      expect(ok.ma_integration_status).toMatch(/^reimpl: SVC_IDEA_MA_REAL is on but the real multi-agent engine is not included in this build/);
+      // the engine's live snapshot is empty with every provider down: the built-in loop stood in
+      expect(ok.ma_integration_status).toMatch(/^reimpl: the multi-agent engine did not run: the live literature snapshot holds zero papers \(no papers: scholar_a/);
     } finally {
       await client.close();
     }

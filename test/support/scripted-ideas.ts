@@ -84,3 +84,28 @@ export function ideaSynthesisReply(): string {
     metric_rationale: 'The number of element comparisons is exact, deterministic and independent of the machine, unlike wall time.',
   });
 }
+
+const draftOfDemo = ({ title, description, novelty, feasibility, experiment_plan }: Idea) => ({ title, description, novelty, feasibility, experiment_plan });
+
+/** The demo idea a multi-agent team works on: team t takes idea t (the system prompt names the team). */
+function teamIdea(system: string): Idea {
+  const team = Number(/research team (\d+) of/.exec(system)?.[1] ?? '1');
+  return DEMO_IDEAS[(team - 1) % DEMO_IDEAS.length] as Idea;
+}
+
+/** The multi-agent engine's first turn: the team leader proposes its team's demo idea. */
+export function ideaMaProposeReply(system: string): string {
+  return JSON.stringify({ idea: draftOfDemo(teamIdea(system)) });
+}
+
+/** A later turn: a critique, and the team's idea kept. */
+export function ideaMaTurnReply(system: string): string {
+  return JSON.stringify({ critique: 'Measurable in seconds and exact; keep the comparison count as the metric and check the closest papers for prior tuning.', idea: draftOfDemo(teamIdea(system)) });
+}
+
+/** The panel: one scored idea per team, in team order, and the demo's metric. */
+export function ideaMaSynthesisReply(system: string): string {
+  const teams = Number(/final ideas of (\d+) research team/.exec(system)?.[1] ?? '1');
+  const ideas = Array.from({ length: teams }, (_, i) => DEMO_IDEAS[i % DEMO_IDEAS.length] as Idea);
+  return JSON.stringify({ ...JSON.parse(ideaSynthesisReply()), ideas });
+}

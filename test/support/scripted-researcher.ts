@@ -2,7 +2,7 @@ import type { ReplyStep } from './model-server.ts';
 import { agentStep } from './scripted-agent.ts';
 import { replicatorStep } from './scripted-replicator.ts';
 import { figureCaptionReply, figureReviewReply, singleFigureReviewReply, tableReviewReply } from './scripted-figures.ts';
-import { ideaAgentReply, ideaDiscussionReply, ideaSynthesisReply } from './scripted-ideas.ts';
+import { ideaAgentReply, ideaDiscussionReply, ideaMaProposeReply, ideaMaSynthesisReply, ideaMaTurnReply, ideaSynthesisReply } from './scripted-ideas.ts';
 import { judgeReply, metricSpecReply } from './scripted-judge.ts';
 import { judgeLeafReply } from './scripted-judge-ors.ts';
 import { expandReply, lineageReply, rootIdeaReply, selectReply } from './scripted-orchestrator.ts';
@@ -51,6 +51,12 @@ export function researcherReply(body: OpenAIChatRequest): ReplyStep {
       return { text: ideaDiscussionReply() };
     case 'idea/synthesis':
       return { text: ideaSynthesisReply() };
+    case 'idea/ma_propose':
+      return { text: ideaMaProposeReply(textOfRoles(body, ['system'])) };
+    case 'idea/ma_turn':
+      return { text: ideaMaTurnReply(textOfRoles(body, ['system'])) };
+    case 'idea/ma_synthesis':
+      return { text: ideaMaSynthesisReply(textOfRoles(body, ['system'])) };
     case 'plot/figure_caption':
       return { text: figureCaptionReply(body) };
     case 'vlm/figure_review':

@@ -1,8 +1,8 @@
 import { Type as T } from '@sinclair/typebox';
 import { envValue } from '../../core/config/env-vars.ts';
 import { createModelClient } from '../../llm/client.ts';
-import { generateIdeas, LIMITS } from '../../ideas/discussion.ts';
-import { ideaEngine } from '../../ideas/ma-engine.ts';
+import { LIMITS } from '../../ideas/discussion.ts';
+import { generateIdeasWithEngine } from '../../ideas/ma-engine.ts';
 import { defineTool, toolParams } from '../../mcp/tool.ts';
 import { skillConfig } from '../skill-config.ts';
 
@@ -17,7 +17,7 @@ const PaperParam = T.Object(
 
 export const generateIdeasTool = defineTool({
   name: 'generate_ideas',
-  description: `Generate research ideas by a multi-agent discussion with the idea model: n_agents agents with different viewpoints each propose, then for max_discussion_rounds rounds critique each other and revise, then a synthesis writes the idea file: {gap_analysis, ideas: [{title, description, novelty, feasibility, experiment_plan, novelty_score, feasibility_score, clarity_score, overall_score}], primary_metric, higher_is_better, metric_rationale, papers_analyzed, n_agents, discussion_rounds, ma_integration_status}, best idea first. Call once per run, with the papers survey found.`,
+  description: `Generate research ideas by a multi-agent discussion with the idea model: n_agents agents with different viewpoints each propose, then for max_discussion_rounds rounds critique each other and revise, then a synthesis writes the idea file: {gap_analysis, ideas: [{title, description, novelty, feasibility, experiment_plan, novelty_score, feasibility_score, clarity_score, overall_score}], primary_metric, higher_is_better, metric_rationale, papers_analyzed, n_agents, discussion_rounds, ma_integration_status}, best idea first. With SVC_IDEA_MA_REAL on, the multi-agent engine runs instead: authors built from a literature snapshot ranked by embedding similarity (SVC_IDEA_MA_EMBED_MODEL), teams of SVC_IDEA_MA_TEAM_SIZE discussing for SVC_IDEA_MA_K rounds with novelty checks against the corpus (recorded in idea_teams.json); ma_integration_status says real_wrap, or reimpl and why it fell back to the discussion loop. Call once per run, with the papers survey found.`,
   params: toolParams({
     topic: T.String({ description: 'the research topic' }),
     papers: T.Array(PaperParam, { default: [], description: 'the papers survey returned' }),
@@ -29,10 +29,10 @@ export const generateIdeasTool = defineTool({
   }),
   timeoutS: 3600,
   async run(args, ctx) {
-    const engine = ideaEngine(ctx.env);
-    const client = createModelClient({ cfg: skillConfig(ctx.env) });
+    const cfg = skillConfig(ctx.env);
+    const client = createModelClient({ cfg });
     const papers = args.papers.map((p) => ({ title: p.title, abstract: p.abstract, url: p.url }));
-    return generateIdeas(
+    return generateIdeasWithEngine(
       {
         topic: args.topic,
         papers,
@@ -42,7 +42,7 @@ export const generateIdeasTool = defineTool({
         maxDiscussionRounds: args.max_discussion_rounds,
         maxRecursionDepth: args.max_recursion_depth,
       },
-      { client, maIntegrationStatus: engine.status, nodeId: envValue(ctx.env, 'SVC_CURRENT_NODE_ID'), signal: ctx.signal },
+      { client, cfg, env: ctx.env, checkpointDir: envValue(ctx.env, 'SVC_CHECKPOINT_DIR'), nodeId: envValue(ctx.env, 'SVC_CURRENT_NODE_ID'), signal: ctx.signal },
     );
   },
 });

@@ -10,6 +10,13 @@ const ideaSkill: SkillDef = {
   env: [
     ...RETRIEVAL_ENV,
     'SVC_IDEA_MA_REAL',
+    'SVC_IDEA_MA_LIVE',
+    'SVC_IDEA_MA_K',
+    'SVC_IDEA_MA_TEAM_SIZE',
+    'SVC_IDEA_MA_N_AUTHORS',
+    'SVC_IDEA_MA_N_PAPERS',
+    'SVC_IDEA_MA_MAX_TEAMS',
+    'SVC_IDEA_MA_EMBED_MODEL',
     'SVC_MODEL_IDEA',
     'SVC_CHECKPOINT_DIR',
     'SVC_CURRENT_NODE_ID',

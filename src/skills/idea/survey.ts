@@ -1,6 +1,5 @@
 import { Type as T } from '@sinclair/typebox';
 import { log } from '../../core/log.ts';
-import { ideaEngine } from '../../ideas/ma-engine.ts';
 import { retrievalSettings } from '../../ideas/retrieval-settings.ts';
 import { MAX_PAPERS_LIMIT, survey } from '../../ideas/survey.ts';
 import { defineTool, toolParams } from '../../mcp/tool.ts';
@@ -17,10 +16,8 @@ export const surveyTool = defineTool({
   async run(args, ctx) {
     const settings = retrievalSettings(skillConfig(ctx.env), ctx.env);
     const result = await survey(args.topic, args.max_papers, settings, ctx.signal);
-    const engine = ideaEngine(ctx.env);
-    const out = engine.fallback ? { ...result, note: result.note ? `${result.note}; ${engine.fallback}` : engine.fallback } : result;
     // the run goes on without these papers: say so where the operator looks, not only in the result
-    if (out.note) log.warn(`survey: ${out.note}`);
-    return out;
+    if (result.note) log.warn(`survey: ${result.note}`);
+    return result;
   },
 });

@@ -5,6 +5,7 @@ import { bundledWorkflow } from '../../../../src/core/config/workflow.ts';
 import { BUILTIN_SKILLS, loadSkill } from '../../../../src/skills/catalog.ts';
 import { generateIdeasTool } from '../../../../src/skills/idea/generate-ideas.ts';
 import { surveyTool } from '../../../../src/skills/idea/survey.ts';
+import { ideaModelReply } from '../../../support/idea-ma-responder.ts';
 import { ideaLoopScript } from '../../../support/idea-model-responder.ts';
 import { type ModelServer, startModelServer } from '../../../support/model-server.ts';
 import { type ScholarServer, startScholarServer } from '../../../support/scholar-server.ts';
@@ -68,11 +69,6 @@ describe('survey tool', () => {
     expect(r.note).toMatch(/^no papers: scholar_a/);
   });
 
-  test('SVC_IDEA_MA_REAL on: the note says the built-in engine stood in', async () => {
-    const r = await callTool(surveyTool, { topic: 'cache tiling' }, env({ SVC_IDEA_MA_REAL: '1', SVC_SCHOLAR_A_URL: `http://127.0.0.1:${closedPort()}` }));
-    expect(r.note).toMatch(/continuing without literature .*; SVC_IDEA_MA_REAL is on but the real multi-agent engine is not included in this build/);
-  });
-
   test('a mistyped max_papers is refused by the argument check', async () => {
     await expect(callTool(surveyTool, { topic: 'x', max_papers: 'many' }, env())).rejects.toThrow(/max_papers/);
   });
@@ -91,10 +87,28 @@ describe('generate_ideas tool', () => {
     expect(first).toMatchObject({ phase: 'idea', component: 'idea', op: 'propose', node_id: 'node_x_root', model: 'idea-model' });
   });
 
-  test('SVC_IDEA_MA_REAL on: the built-in loop runs and idea.json says reimpl with the reason', async () => {
+  test('SVC_IDEA_MA_REAL on: the multi-agent engine runs with the SVC_IDEA_MA_* settings; idea.json says real_wrap, idea_teams.json holds the discussion', async () => {
+    model.stop();
+    model = startModelServer([], { respond: ideaModelReply });
+    const ma = { SVC_IDEA_MA_REAL: 'on', SVC_IDEA_MA_EMBED_MODEL: 'scripted-embed', SVC_IDEA_MA_K: '2', SVC_IDEA_MA_TEAM_SIZE: '2', SVC_IDEA_MA_N_AUTHORS: '3', SVC_IDEA_MA_N_PAPERS: '10', SVC_IDEA_MA_MAX_TEAMS: '2' };
+    const papers = [{ title: 'Cache Tiling' }, { title: 'Shell sort gap sequences', abstract: 'Fewer comparisons.' }, { title: 'Warmup schedules', abstract: 'Stable training.' }];
+    const r = await callTool(generateIdeasTool, { topic: 'cache tiling', papers, n_ideas: 1 }, env({ ...ma, LLM_API_BASE: `${model.url}/v1`, SVC_CURRENT_NODE_ID: 'node_x_root' }));
+    // three papers (the survey's one among them) make three authors: two teams of two, the best idea kept
+    expect(r).toMatchObject({ ma_integration_status: 'real_wrap', n_agents: 2, discussion_rounds: 2, papers_analyzed: 3 });
+    expect(r.ideas).toHaveLength(1);
+    expect(model.requests.filter((q) => q.path === '/v1/chat/completions')).toHaveLength(2 * 2 * 2 + 1);
+    const teams = JSON.parse(readFileSync(join(box.checkpoint, 'idea_teams.json'), 'utf8'));
+    expect(teams.settings).toEqual({ k: 2, team_size: 2, n_authors: 3, n_papers: 10, max_teams: 2, embed_model: 'scripted-embed', live: true });
+    expect(teams.teams).toHaveLength(2);
+    const ledger = readFileSync(join(box.checkpoint, 'cost_trace.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(ledger.filter((l) => l.op === 'ma_snapshot')).toHaveLength(1);
+    expect(ledger.find((l) => l.op === 'ma_snapshot')).toMatchObject({ phase: 'idea', component: 'idea', node_id: 'node_x_root', model: 'scripted-embed' });
+  });
+
+  test('SVC_IDEA_MA_REAL on without a served embedding model: the built-in loop runs and idea.json says reimpl with the reason', async () => {
     model.push(...ideaLoopScript(1, 0, [[0.5, 0.5, 0.5]]));
-    const r = await callTool(generateIdeasTool, { topic: 'cache tiling', n_ideas: 1, n_agents: 1, max_discussion_rounds: 0 }, env({ SVC_IDEA_MA_REAL: 'on' }));
-    expect(r.ma_integration_status).toBe('reimpl: SVC_IDEA_MA_REAL is on but the real multi-agent engine is not included in this build; the built-in discussion loop ran instead');
+    const r = await callTool(generateIdeasTool, { topic: 'cache tiling', n_ideas: 1, n_agents: 1, max_discussion_rounds: 0 }, env({ SVC_IDEA_MA_REAL: 'on', SVC_IDEA_MA_EMBED_MODEL: 'none' }));
+    expect(r.ma_integration_status).toBe('reimpl: the multi-agent engine did not run: SVC_IDEA_MA_EMBED_MODEL is none (name an embedding model, or unset it for the default); the built-in discussion loop ran instead');
   });
 
   test('SVC_IDEA_MA_REAL neither on nor off is an error before any model call', async () => {
