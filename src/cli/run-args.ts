@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { InputError } from '../core/errors.ts';
 import { isFileAt, resolveInside } from '../core/paths.ts';
+import { wantsMaEngine } from '../ideas/ma-engine.ts';
+import { maSettings } from '../ideas/ma-settings.ts';
 import { readCassetteHeader } from '../llm/cassette.ts';
 
 /** Flags of `svc run` that become variables of the run (and of its skill processes). */
@@ -25,6 +27,8 @@ export function runEnvironment(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: str
     out[name] = raw;
   }
   if (flags['ma-live'] !== undefined) out.SVC_IDEA_MA_LIVE = flags['ma-live'] ? '1' : '0';
+  // a value out of range is refused now, not after the survey when the idea engine reads it
+  if (wantsMaEngine(out)) maSettings(out, 1);
   if (flags.replay !== undefined) {
     const file = resolve(cwd, flags.replay);
     if (!isFileAt(file)) throw new InputError(`no cassette at ${file}`, 'give the llm_cassette.jsonl of a recorded run');

@@ -1,5 +1,6 @@
 import type { Config } from '../core/config/config.ts';
-import { type Env, envOnOff, envValue, KEY_VARIABLE } from '../core/config/env-vars.ts';
+import { type Env, envValue, KEY_VARIABLE } from '../core/config/env-vars.ts';
+import { wantsMaEngine } from '../ideas/ma-engine.ts';
 import { oneLine, SvcError } from '../core/errors.ts';
 import { withoutCredentials } from '../core/text.ts';
 import { embeddingHandle } from '../llm/embeddings.ts';
@@ -111,6 +112,6 @@ function embeddingUses(cfg: Config, env: Env): { use: string; setting: string; v
   const memory = embeddingHandle(envValue(env, 'MEMBACKEND_EMBEDDING_CONFIG') ?? cfg.workflow.workflow.memory.membackend.embedding_config);
   if (memory) uses.push({ use: 'memory embeddings', setting: 'MEMBACKEND_EMBEDDING_CONFIG', value: memory });
   const ideas = embeddingHandle(envValue(env, 'SVC_IDEA_MA_EMBED_MODEL'));
-  if (ideas && envValue(env, 'SVC_IDEA_MA_REAL') !== null && envOnOff(env, 'SVC_IDEA_MA_REAL')) uses.push({ use: 'idea engine embeddings', setting: 'SVC_IDEA_MA_EMBED_MODEL', value: ideas });
+  if (ideas && wantsMaEngine(env)) uses.push({ use: 'idea engine embeddings', setting: 'SVC_IDEA_MA_EMBED_MODEL', value: ideas });
   return uses;
 }

@@ -1,4 +1,4 @@
-import { type Env, envOnOff, envValue } from '../core/config/env-vars.ts';
+import { type Env, envOnOff, envValue, envVar } from '../core/config/env-vars.ts';
 import { InputError } from '../core/errors.ts';
 
 /**
@@ -8,7 +8,7 @@ import { InputError } from '../core/errors.ts';
  * scientific documents under this id. A server that does not serve it answers 404 and the
  * built-in loop runs, saying so.
  */
-export const DEFAULT_MA_EMBED_MODEL = 'allenai/specter2_base';
+export const DEFAULT_MA_EMBED_MODEL = envVar('SVC_IDEA_MA_EMBED_MODEL')?.default ?? '';
 
 /** The multi-agent engine's settings (SVC_IDEA_MA_*); a bad value is refused before any work. */
 export type MaSettings = {

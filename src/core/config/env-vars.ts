@@ -156,7 +156,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   v('SVC_IDEA_MA_N_AUTHORS', 'author pool', '16'),
   v('SVC_IDEA_MA_N_PAPERS', 'corpus size', '800'),
   v('SVC_IDEA_MA_MAX_TEAMS', 'team cap; the number of ideas when unset', null),
-  v('SVC_IDEA_MA_EMBED_MODEL', 'query embedding model', null),
+  v('SVC_IDEA_MA_EMBED_MODEL', 'embedding model of the literature snapshot, [backend/]model; none turns the engine off', 'allenai/specter2_base'),
 ];
 
 const BY_NAME = new Map(ENV_VARS.map((e) => [e.name, e]));

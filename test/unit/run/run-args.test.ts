@@ -23,3 +23,10 @@ test('a bad number or a missing cassette is one clear error', () => {
   expect(() => runEnvironment({ 'ma-k': 'lots' }, {}, dir)).toThrow(InputError);
   expect(() => runEnvironment({ replay: 'missing.jsonl' }, {}, dir)).toThrow(new InputError(`no cassette at ${join(dir, 'missing.jsonl')}`));
 });
+
+test("a value beyond the engine's limit is refused before the run starts, when the engine is on", () => {
+  expect(() => runEnvironment({ 'ma-k': '21', 'ma-live': true }, {}, dir)).toThrow(new InputError("SVC_IDEA_MA_K must be an integer from 1 to 20, got '21'"));
+  expect(() => runEnvironment({}, { SVC_IDEA_MA_REAL: '1', SVC_IDEA_MA_TEAM_SIZE: '9' }, dir)).toThrow(InputError);
+  // with the engine off the variables are not read
+  expect(runEnvironment({}, { SVC_IDEA_MA_TEAM_SIZE: '9' }, dir).SVC_IDEA_MA_TEAM_SIZE).toBe('9');
+});
