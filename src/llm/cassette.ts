@@ -81,10 +81,11 @@ export function canonicalJson(value: unknown): string {
  * The first line of a cassette svc records: the workflow the run was made with, whole, with the
  * files it names (a library, a prompt template: by the names the workflow gives them, beside it),
  * so a replay can run under it without --config, and its digest, so a replay under another one is
- * refused before anything runs (the requests would differ from the first). Players skip it: it
- * has no key.
+ * refused before anything runs (the requests would differ from the first), and the variables
+ * outside the workflow that shape the requests as the run set them (`env`), which a replay takes
+ * where it does not set them itself. Players skip it: it has no key.
  */
-export type CassetteHeader = { svc_cassette: 1; workflow_sha256: string; workflow: string; files?: Record<string, string> };
+export type CassetteHeader = { svc_cassette: 1; workflow_sha256: string; workflow: string; files?: Record<string, string>; env?: Record<string, string> };
 
 /** A header longer than this is no workflow svc wrote: room for a workflow and a researcher's library. */
 const MAX_HEADER_BYTES = 16 * 1024 * 1024;
@@ -96,7 +97,7 @@ export const workflowDigest = (text: string): string => new Bun.CryptoHasher('sh
  * A file that would make the header longer than a replay reads is not carried, smallest first
  * kept; returns the names of those left out.
  */
-export function startCassette(path: string, workflowText: string, files: Record<string, string> = {}): string[] {
+export function startCassette(path: string, workflowText: string, files: Record<string, string> = {}, env: Record<string, string> = {}): string[] {
   if (existsSync(path) && statSync(path).size > 0) return [];
   const carried: Record<string, string> = {};
   const left: string[] = [];
@@ -110,7 +111,7 @@ export function startCassette(path: string, workflowText: string, files: Record<
       room -= cost;
     }
   }
-  const header: CassetteHeader = { svc_cassette: 1, workflow_sha256: workflowDigest(workflowText), workflow: workflowText, ...(Object.keys(carried).length ? { files: carried } : {}) };
+  const header: CassetteHeader = { svc_cassette: 1, workflow_sha256: workflowDigest(workflowText), workflow: workflowText, ...(Object.keys(carried).length ? { files: carried } : {}), ...(Object.keys(env).length ? { env } : {}) };
   writeFileAtomic(path, `${JSON.stringify(header)}\n`);
   return left;
 }
@@ -123,8 +124,8 @@ export function readCassetteHeader(path: string): CassetteHeader | null {
   const first = head.toString('utf8').split('\n', 1)[0] ?? '';
   const v = parseLine(first);
   // an entry, or a torn line: no header
-  const files = v?.files;
-  return v && v.svc_cassette === 1 && typeof v.workflow === 'string' && typeof v.workflow_sha256 === 'string' && (files === undefined || (isMapping(files) && Object.values(files).every((f) => typeof f === 'string'))) ? (v as CassetteHeader) : null;
+  const strings = (m: unknown) => m === undefined || (isMapping(m) && Object.values(m).every((f) => typeof f === 'string'));
+  return v && v.svc_cassette === 1 && typeof v.workflow === 'string' && typeof v.workflow_sha256 === 'string' && strings(v.files) && strings(v.env) ? (v as CassetteHeader) : null;
 }
 
 /** Refuses to replay a cassette under a workflow other than the one it was recorded with. */

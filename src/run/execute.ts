@@ -17,6 +17,7 @@ import { ConflictError, InputError, oneLine } from '../core/errors.ts';
 import { isFileAt } from '../core/paths.ts';
 import { experimentsDirOf } from '../core/workspace.ts';
 import { CASSETTE_FILE, checkReplayWorkflow, startCassette } from '../llm/cassette.ts';
+import { requestShapingEnv } from './request-env.ts';
 import { checkpointFile } from '../llm/checkpoint-file.ts';
 import { createModelClient, type ModelClient } from '../llm/client.ts';
 import { readLimits } from '../llm/limits.ts';
@@ -216,7 +217,7 @@ async function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env
   const fill = (d: string) => {
     if (prepared === null) writeFileAtomic(join(d, 'workflow.yaml'), writeWorkflowCopy(copy, d));
     if (limits.record && !replaying) {
-      const left = startCassette(checkpointFile(d, CASSETTE_FILE), workflowText, carried);
+      const left = startCassette(checkpointFile(d, CASSETTE_FILE), workflowText, carried, requestShapingEnv(runEnv));
       if (left.length) logFor('run').warn(`the cassette does not carry ${left.join(', ')} (too large): a replay of it needs --config with the workflow beside that file`);
     }
   };
