@@ -10,6 +10,7 @@
  */
 import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { DEFAULT_MA_EMBED_MODEL } from '../src/ideas/ma-settings.ts';
 import { startModelServer } from '../test/support/model-server.ts';
 import { type OpenAIChatRequest, researcherReply } from '../test/support/scripted-researcher.ts';
 import { removeDir, SVC, tempDir } from '../test/support/svc.ts';
@@ -37,11 +38,20 @@ export async function runDemo(opts: { env?: Record<string, string>; replay?: str
   return { code, stdout, stderr, root, checkpoint: onlyCheckpoint(root) };
 }
 
-/** Records the demo against a scripted researcher on a local port. */
+/**
+ * The demo's ideas come from the multi-agent engine, small enough to read: teams of two, two
+ * rounds, four authors. The cassette carries these, so the README's replay needs no flag.
+ */
+export const DEMO_IDEA_ENGINE = { SVC_IDEA_MA_REAL: '1', SVC_IDEA_MA_K: '2', SVC_IDEA_MA_TEAM_SIZE: '2', SVC_IDEA_MA_N_AUTHORS: '4' };
+
+/**
+ * Records the demo against a scripted researcher on a local port; its embeddings come from the
+ * scripted embeddings model, served under the engine's default model id.
+ */
 export async function recordDemo(opts: { env?: Record<string, string>; echo?: boolean } = {}): Promise<DemoRun & { requests: OpenAIChatRequest[] }> {
-  const server = startModelServer([], { respond: (body) => researcherReply(body as OpenAIChatRequest) });
+  const server = startModelServer([], { respond: (body) => researcherReply(body as OpenAIChatRequest), embeddingModels: [DEFAULT_MA_EMBED_MODEL] });
   try {
-    const env = { SVC_BACKEND: 'openai-compatible', LLM_API_BASE: `${server.url}/v1`, SVC_MODEL: DEMO_MODEL, SVC_LLM_RECORD: 'on', ...opts.env };
+    const env = { SVC_BACKEND: 'openai-compatible', LLM_API_BASE: `${server.url}/v1`, SVC_MODEL: DEMO_MODEL, SVC_LLM_RECORD: 'on', ...DEMO_IDEA_ENGINE, ...opts.env };
     const run = await runDemo({ env, ...(opts.echo ? { echo: true } : {}) });
     return { ...run, requests: server.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as OpenAIChatRequest) };
   } finally {

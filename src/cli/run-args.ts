@@ -6,7 +6,6 @@ import { isFileAt, resolveInside } from '../core/paths.ts';
 import { wantsMaEngine } from '../ideas/ma-engine.ts';
 import { maSettings } from '../ideas/ma-settings.ts';
 import { readCassetteHeader } from '../llm/cassette.ts';
-import { REQUEST_SHAPING_ENV } from '../run/request-env.ts';
 
 /** Flags of `svc run` that become variables of the run (and of its skill processes). */
 export const MA_FLAGS = {
@@ -33,8 +32,6 @@ export function runEnvironment(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: str
     if (!isFileAt(file)) throw new InputError(`no cassette at ${file}`, 'give the llm_cassette.jsonl of a recorded run');
     out.SVC_BACKEND = 'replay';
     out.SVC_REPLAY_CASSETTE = file;
-    // what the recorded run set outside its workflow, where this run does not set it
-    for (const [name, value] of Object.entries(readCassetteHeader(file)?.env ?? {})) if ((REQUEST_SHAPING_ENV as readonly string[]).includes(name) && !out[name]) out[name] = value;
   }
   // a value out of range is refused now, not after the survey when the idea engine reads it
   if (wantsMaEngine(out)) maSettings(out, 1);

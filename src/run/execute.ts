@@ -17,7 +17,7 @@ import { ConflictError, InputError, oneLine } from '../core/errors.ts';
 import { isFileAt } from '../core/paths.ts';
 import { experimentsDirOf } from '../core/workspace.ts';
 import { CASSETTE_FILE, checkReplayWorkflow, startCassette } from '../llm/cassette.ts';
-import { requestShapingEnv } from './request-env.ts';
+import { requestShapingEnv, withRecordedEnv } from './request-env.ts';
 import { checkpointFile } from '../llm/checkpoint-file.ts';
 import { createModelClient, type ModelClient } from '../llm/client.ts';
 import { readLimits } from '../llm/limits.ts';
@@ -83,7 +83,7 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const baseEnv = { ...mergedEnv(cfg.env, cfg.dotenv), SVC_CHECKPOINT_DIR: dir };
+  const baseEnv = { ...withRecordedEnv(mergedEnv(cfg.env, cfg.dotenv), dir), SVC_CHECKPOINT_DIR: dir };
   try {
     log(`${req.kind === 'new' ? 'run' : 'resuming'} ${dir}`);
     if (cfg.workflow.ignoredConfig) log(ignoredConfigNote(cfg.workflow.ignoredConfig));

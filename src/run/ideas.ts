@@ -53,7 +53,14 @@ export async function ensureIdeas(ctx: RunContext, signal: AbortSignal): Promise
     return;
   }
   writeJsonAtomic(file, idea);
-  ctx.log(`ideas: ${idea.ideas.length}, first: ${titleOf(idea.ideas[0])}`);
+  ctx.log(`ideas: ${idea.ideas.length}, first: ${titleOf(idea.ideas[0])}${engineNote(idea)}`);
+}
+
+/** Which idea engine made the ideas, when the multi-agent one was asked for. */
+function engineNote(idea: Record<string, unknown>): string {
+  const status = String(idea.ma_integration_status ?? '');
+  if (status === 'real_wrap') return ` (multi-agent engine: teams of ${idea.n_agents}, ${idea.discussion_rounds} rounds, ${idea.papers_analyzed} papers; idea_teams.json)`;
+  return status.startsWith('reimpl: ') ? ' (the built-in loop: the multi-agent engine did not run, idea.json says why)' : '';
 }
 
 /**

@@ -43,6 +43,10 @@ test("the README's quick-start run works offline and finds a best node with a me
   const [run] = readdirSync(join(home, 'workspace', 'checkpoints'));
   const ckpt = join(home, 'workspace', 'checkpoints', run ?? '');
   const json = (name: string) => JSON.parse(readFileSync(join(ckpt, name), 'utf8'));
+  // the ideas came from the multi-agent engine, its settings carried by the cassette, its embeddings replayed
+  expect(err).toMatch(/^svc: ideas: 3, first: .+ \(multi-agent engine: teams of 2, 2 rounds, 8 papers; idea_teams\.json\)$/m);
+  expect(json('idea.json').ma_integration_status).toBe('real_wrap');
+  expect(json('idea_teams.json')).toMatchObject({ ran: true, settings: { k: 2, team_size: 2 } });
   // the final gate checked the refined paper, every number of it covered by the data
   const gate = json('evaluation/claim_evidence_hard_gate_final.json');
   expect(gate).toMatchObject({ phase: 'final', status: 'pass', should_block: false, errors: [], tex_path: join(ckpt, 'full_paper_refined.tex') });

@@ -21,6 +21,9 @@ const KNOWN_PROMPTS = [
   'idea/agent',
   'idea/discussion',
   'idea/synthesis',
+  'idea/ma_propose',
+  'idea/ma_turn',
+  'idea/ma_synthesis',
   'web/next_queries',
   'plot/figure_caption',
   'vlm/figure_review',
@@ -71,6 +74,13 @@ describe('svc run of the demo', () => {
     const names = [...new Set(run.requests.map((r) => promptName(r) ?? '(no prompt line)'))];
     expect(names.filter((n) => !KNOWN_PROMPTS.includes(n))).toEqual([]);
     expect(names).toEqual(expect.arrayContaining(['agent/system', 'evaluator/judge', 'orchestrator/bfts_expand']));
+
+    // the ideas came from the multi-agent engine: three teams of two, two rounds each, over the library's papers
+    expect(names).toEqual(expect.arrayContaining(['idea/ma_propose', 'idea/ma_turn', 'idea/ma_synthesis']));
+    expect(JSON.parse(readFileSync(join(recordedCheckpoint, 'idea.json'), 'utf8'))).toMatchObject({ ma_integration_status: 'real_wrap', n_agents: 2, discussion_rounds: 2 });
+    const teams = JSON.parse(readFileSync(join(recordedCheckpoint, 'idea_teams.json'), 'utf8'));
+    expect(teams).toMatchObject({ engine: 'multi-agent', ran: true, settings: { k: 2, team_size: 2, n_authors: 4 } });
+    expect(teams.teams.map((t: { members: unknown[] }) => t.members.length)).toEqual([2, 2, 2]);
 
     const nodes = treeNodes(recordedCheckpoint);
     expect(nodes.length).toBeGreaterThanOrEqual(5);

@@ -30,14 +30,3 @@ test("a value beyond the engine's limit is refused before the run starts, when t
   // with the engine off the variables are not read
   expect(runEnvironment({}, { SVC_IDEA_MA_TEAM_SIZE: '9' }, dir).SVC_IDEA_MA_TEAM_SIZE).toBe('9');
 });
-
-test("a replay takes the idea engine's variables its cassette carries, where the caller does not set them", () => {
-  const header = { svc_cassette: 1, workflow_sha256: 'x', workflow: 'llm: {}\n', env: { SVC_IDEA_MA_REAL: '1', SVC_IDEA_MA_K: '2', SVC_BACKEND: 'providera' } };
-  writeFileSync(join(dir, 'c.jsonl'), `${JSON.stringify(header)}\n`);
-  const env = runEnvironment({ replay: 'c.jsonl' }, { SVC_IDEA_MA_K: '3' }, dir);
-  expect(env).toMatchObject({ SVC_IDEA_MA_REAL: '1', SVC_IDEA_MA_K: '3', SVC_BACKEND: 'replay' });
-  // only the variables that shape requests are carried over
-  const other = { ...header, env: { SVC_BUDGET_USD: '0' } };
-  writeFileSync(join(dir, 'c.jsonl'), `${JSON.stringify(other)}\n`);
-  expect(runEnvironment({ replay: 'c.jsonl' }, {}, dir).SVC_BUDGET_USD).toBeUndefined();
-});
