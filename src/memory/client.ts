@@ -1,5 +1,7 @@
 import { type Env, envValue } from '../core/config/env-vars.ts';
 import { InputError, NotFoundError } from '../core/errors.ts';
+import { withoutCredentials } from '../core/text.ts';
+import { modelHandle } from './embedding-handle.ts';
 import { type HttpOptions, MemoryServerError, requestJson } from './client-http.ts';
 import { decodePassageText, encodePassageText } from './passage-text.ts';
 
@@ -12,7 +14,7 @@ export type MemoryClientOptions = {
   apiKey?: string | null;
   timeoutMs: number;
   fetch?: typeof fetch;
-  /** Embedding handle for new agents on a Letta server (MEMBACKEND_EMBEDDING_CONFIG); svc's server has no embeddings. */
+  /** Embedding handle for new agents (MEMBACKEND_EMBEDDING_CONFIG); default, none or absent: the server's own. */
   embedding?: string;
 };
 export type NewPassage = { text: string; tags: string[]; metadata: Record<string, unknown> };
@@ -26,7 +28,8 @@ const BATCH = 2000;
 const PAGE = 1000;
 /**
  * A Letta agent needs a model handle although only its archival memory is used: the free one.
- * The embedding setting's default ('default') stands for Letta's free embedding handle too.
+ * Letta also refuses an agent without an embedding handle, so for Letta the embedding setting's
+ * default stands for its free embedding handle too; svc's server is sent none (its own applies).
  */
 const AGENT_MODEL = 'letta/letta-free';
 
@@ -38,12 +41,12 @@ const AGENT_MODEL = 'letta/letta-free';
  */
 export class MemoryClient {
   private readonly http: HttpOptions;
-  private readonly embedding: string;
+  private readonly embedding: string | null;
   private kind: Promise<'svc' | 'letta'> | null = null;
 
   constructor(opts: MemoryClientOptions) {
     this.http = { baseUrl: opts.baseUrl, apiKey: opts.apiKey, timeoutMs: opts.timeoutMs, fetch: opts.fetch };
-    this.embedding = !opts.embedding || opts.embedding === 'default' ? AGENT_MODEL : opts.embedding;
+    this.embedding = modelHandle(opts.embedding);
   }
 
   /** MEMBACKEND_BASE_URL, MEMBACKEND_API_KEY, MEMBACKEND_EMBEDDING_CONFIG and SVC_MEMORY_LETTA_TIMEOUT_S (seconds). */
@@ -86,7 +89,8 @@ export class MemoryClient {
     if (found) return found;
     let created: { id: string };
     try {
-      created = (await this.call('POST', '/v1/agents/', { name, tags: [], memory_blocks: [], model: AGENT_MODEL, embedding: this.embedding })) as { id: string };
+      const embedding = this.embedding ?? ((await this.serverKind()) === 'svc' ? undefined : AGENT_MODEL);
+      created = (await this.call('POST', '/v1/agents/', { name, tags: [], memory_blocks: [], model: AGENT_MODEL, embedding })) as { id: string };
     } catch (err) {
       const raced = err instanceof MemoryServerError && err.status === 409 ? await this.findAgent(name) : null;
       if (raced) return raced;
@@ -159,6 +163,15 @@ export class MemoryClient {
       ...passageOf({ id: r.id, text: r.content, tags: r.tags, created_at: r.timestamp }),
       score: typeof r.score === 'number' ? r.score : 1 / (1 + i),
     }));
+  }
+
+  /**
+   * Embeds up to `limit` of the agent's passages that have no vector yet (svc's server only: Letta
+   * embeds every passage as it is added); `remaining` counts those still without one.
+   */
+  async reindexPassages(agentId: string, limit: number): Promise<{ model: string; embedded: number; remaining: number }> {
+    if ((await this.serverKind()) !== 'svc') throw new InputError(`the memory server at ${withoutCredentials(this.baseUrl)} is Letta, which embeds passages as they are added: nothing to reindex`);
+    return (await this.call('POST', `/v1/agents/${encodeURIComponent(agentId)}/archival-memory/reindex?limit=${limit}`)) as { model: string; embedded: number; remaining: number };
   }
 
   async deletePassage(agentId: string, id: string): Promise<void> {

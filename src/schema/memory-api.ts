@@ -14,6 +14,7 @@ export const CreateAgentBody = T.Object({
   name: T.String({ pattern: '\\S', description: 'unique; not blank' }),
   tags: T.Optional(T.Union([Tags, T.Null()])),
   memory_blocks: T.Optional(T.Union([T.Array(T.Object({ label: T.String(), value: T.String() }, LETTA)), T.Null()])),
+  embedding: T.Optional(T.Union([T.String({ description: 'embedding model handle, [backend/]model; default or none: the server\'s own' }), T.Null()])),
 }, LETTA);
 
 /** POST /v1/agents/:id/archival-memory: one passage (Letta's `{text, tags}`) or a batch `{passages}`. */
