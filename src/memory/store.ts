@@ -238,10 +238,10 @@ export class MemoryStore {
     if (!agent) return null;
     const tagSeqs = this.knownTagSeqs(agentId, scope.tags);
     const wanted = new Set(scope.tags).size;
-    if (wanted === 0) return { agent, tagSeqs: null, filter: 'p.agent_id = ?', params: [agentId] };
+    if (wanted === 0) return { agent, tagSeqs: null, match: scope.match, filter: 'p.agent_id = ?', params: [agentId] };
     if (tagSeqs.length === 0 || (scope.match === 'all' && tagSeqs.length < wanted)) return null;
     const [filter, params] = taggedSql(tagSeqs, scope.match);
-    return { agent, tagSeqs, filter, params };
+    return { agent, tagSeqs, match: scope.match, filter, params };
   }
 
   /** The BM25 ranking of the scope's passages for the words, best first, at most `topK`. */
@@ -258,8 +258,14 @@ export class MemoryStore {
 
   /** The vectors of the model stored for the scope's passages. */
   private vectorsIn(scope: ResolvedScope, model: string): { seq: number; vector: Uint8Array }[] {
-    const sql = `SELECT v.passage_seq AS seq, v.vector FROM passages p CROSS JOIN passage_vectors v ON v.passage_seq = p.seq WHERE ${scope.filter} AND v.model = ?`;
-    return this.db.query<{ seq: number; vector: Uint8Array }, (string | number)[]>(sql).all(...scope.params, model);
+    if (scope.tagSeqs) {
+      // straight from the tag index to the vectors, never through the passages table
+      const [filter, params] = taggedSql(scope.tagSeqs, scope.match, 'v.passage_seq');
+      const sql = `SELECT v.passage_seq AS seq, v.vector FROM passage_vectors v WHERE ${filter} AND v.model = ?`;
+      return this.db.query<{ seq: number; vector: Uint8Array }, (string | number)[]>(sql).all(...params, model);
+    }
+    const sql = 'SELECT v.passage_seq AS seq, v.vector FROM passages p CROSS JOIN passage_vectors v ON v.passage_seq = p.seq WHERE p.agent_id = ? AND v.model = ?';
+    return this.db.query<{ seq: number; vector: Uint8Array }, [string, string]>(sql).all(scope.agent.id, model);
   }
 
   /** The passages of a ranking, in its order, with its scores. */
@@ -308,15 +314,15 @@ export class MemoryStore {
   }
 }
 
-type ResolvedScope = { agent: AgentRow; tagSeqs: number[] | null; filter: string; params: (string | number)[] };
+type ResolvedScope = { agent: AgentRow; tagSeqs: number[] | null; match: TagMatch; filter: string; params: (string | number)[] };
 
 /** How deep each ranking reaches into the candidates before fusion, at the least. */
 const FUSE_DEPTH = 100;
 
 /** The SQL condition (on passages p) for passages with any or all of the tags, and its parameters. */
-function taggedSql(tagSeqs: number[], match: TagMatch): [string, number[]] {
+function taggedSql(tagSeqs: number[], match: TagMatch, column = 'p.seq'): [string, number[]] {
   const having = match === 'all' ? ` GROUP BY passage_seq HAVING count(*) = ${tagSeqs.length}` : '';
-  return [`p.seq IN (SELECT passage_seq FROM tags WHERE tag_seq IN (${marks(tagSeqs)})${having})`, tagSeqs];
+  return [`${column} IN (SELECT passage_seq FROM tags WHERE tag_seq IN (${marks(tagSeqs)})${having})`, tagSeqs];
 }
 
 /**
