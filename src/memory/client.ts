@@ -7,7 +7,9 @@ import { decodePassageText, encodePassageText } from './passage-text.ts';
 
 export { agentNameFor } from './agent-name.ts';
 
-export type Passage = { id: string; text: string; tags: string[]; metadata: Record<string, unknown>; created_at: string };
+/** A passage's vector as svc's server lists it and takes it back: the model, and base64 of its little-endian Float32 values. */
+export type PassageVector = { model: string; data: string };
+export type Passage = { id: string; text: string; tags: string[]; metadata: Record<string, unknown>; created_at: string; vector?: PassageVector };
 export type ScoredPassage = Passage & { score: number };
 export type MemoryClientOptions = {
   baseUrl: string;
@@ -17,9 +19,9 @@ export type MemoryClientOptions = {
   /** Embedding handle for new agents (MEMBACKEND_EMBEDDING_CONFIG); default, none or absent: the server's own. */
   embedding?: string;
 };
-export type NewPassage = { text: string; tags: string[]; metadata: Record<string, unknown> };
+export type NewPassage = { text: string; tags: string[]; metadata: Record<string, unknown>; vector?: PassageVector };
 
-type WirePassage = { id: string; text: string; tags?: string[] | null; created_at: string };
+type WirePassage = { id: string; text: string; tags?: string[] | null; created_at: string; vector?: PassageVector };
 type WireResult = { id: string; content: string; tags?: string[] | null; timestamp: string; score?: number };
 
 /** Passages per batch request to svc's server: well under its body and batch limits. */
@@ -123,6 +125,8 @@ export class MemoryClient {
     const wire = items.map((p) => ({ text: encodePassageText(p.text, p.metadata), tags: p.tags }));
     const out: Passage[] = [];
     if ((await this.serverKind()) === 'svc') {
+      // svc's server keeps a vector carried over (from a backup) instead of embedding the text again
+      items.forEach((p, i) => p.vector && Object.assign(wire[i] as object, { vector: p.vector }));
       for (let i = 0; i < wire.length; i += BATCH) {
         const added = (await this.call('POST', path, { passages: wire.slice(i, i + BATCH) })) as WirePassage[];
         out.push(...added.map(passageOf));
@@ -135,17 +139,20 @@ export class MemoryClient {
 
   /**
    * Oldest first, all of them unless `limit` is given, read in pages; with tags, only passages having
-   * any of them (svc's server filters, for Letta the client does).
+   * any of them (svc's server filters, for Letta the client does). With `vectors`, each passage's
+   * stored vector comes along (svc's server only).
    */
-  async listPassages(agentId: string, opts: { tags?: string[]; limit?: number; after?: string } = {}): Promise<Passage[]> {
+  async listPassages(agentId: string, opts: { tags?: string[]; limit?: number; after?: string; vectors?: boolean } = {}): Promise<Passage[]> {
     const tags = opts.tags ?? [];
     const limit = opts.limit ?? Number.POSITIVE_INFINITY;
-    const serverFilters = tags.length === 0 || (await this.serverKind()) === 'svc';
+    const svc = tags.length > 0 || opts.vectors ? (await this.serverKind()) === 'svc' : false;
+    const serverFilters = tags.length === 0 || svc;
+    const vectors = opts.vectors && svc ? '&include_vectors=true' : '';
     const wanted = new Set(tags);
     const out: Passage[] = [];
     for (let after = opts.after; out.length < limit; ) {
       const size = serverFilters ? Math.min(PAGE, limit - out.length) : PAGE;
-      const query = `?ascending=true&limit=${size}${after ? `&after=${encodeURIComponent(after)}` : ''}${serverFilters ? tagQuery(tags) : ''}`;
+      const query = `?ascending=true&limit=${size}${after ? `&after=${encodeURIComponent(after)}` : ''}${serverFilters ? tagQuery(tags) : ''}${vectors}`;
       const page = (await this.call('GET', `/v1/agents/${encodeURIComponent(agentId)}/archival-memory${query}`)) as WirePassage[];
       for (const p of page) if (out.length < limit && (serverFilters || (p.tags ?? []).some((t) => wanted.has(t)))) out.push(passageOf(p));
       if (page.length < size) break;
@@ -219,7 +226,9 @@ export class MemoryClient {
 
 function passageOf(p: WirePassage): Passage {
   const { body, metadata } = decodePassageText(p.text);
-  return { id: p.id, text: body, tags: p.tags ?? [], metadata, created_at: p.created_at };
+  const passage: Passage = { id: p.id, text: body, tags: p.tags ?? [], metadata, created_at: p.created_at };
+  if (p.vector) passage.vector = p.vector;
+  return passage;
 }
 
 const tagQuery = (tags: string[]): string => tags.map((t) => `&tags=${encodeURIComponent(t)}`).join('');

@@ -13,6 +13,7 @@ import { modelHandle } from './embedding-handle.ts';
 import { PassageEmbeddings } from './passage-embeddings.ts';
 import { boolParam, intParam, queryOf, tagsParam } from './server-params.ts';
 import { MemoryStore, type ScoredPassageRecord } from './store.ts';
+import { vectorFromText, vectorText } from './store-vectors.ts';
 
 /** Request bodies above this are refused (413) before they are parsed. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -62,6 +63,8 @@ const BLOCK = '/v1/agents/:id/core-memory/blocks/:label';
  * results carry their `score` (higher is better: BM25, or with an embedding model the reciprocal-rank
  * fusion of BM25 and cosine similarity); the health answer says `server: 'svc'` and names the
  * server's embedding model; POST archival-memory/reindex embeds passages still without a vector;
+ * GET archival-memory takes `include_vectors=true` and POST takes passages with their `vector`
+ * (a backup's `{model, data}`, stored as given instead of embedded again);
  * agent names are unique (creating a taken name is 409); PATCH of a missing block creates it.
  * Lists, searches and batches take at most MAX_PAGE items.
  */
@@ -97,11 +100,20 @@ function memoryApp(store: MemoryStore, vectors: AgentVectors, serverModel: strin
         agentOr404(params.id);
         if (body.passages === undefined && body.text === undefined) throw new HttpError(422, 'body.text: give the passage text, or a batch as passages');
         const items = body.passages ?? [{ text: body.text ?? '', tags: body.tags }];
+        const given = items.map((p, i) => {
+          const values = p.vector ? vectorFromText(p.vector.data) : null;
+          if (p.vector && values === null) throw new HttpError(422, `body.passages[${i}].vector.data: base64 of little-endian Float32 values expected`);
+          return values && p.vector ? { model: p.vector.model, values } : null;
+        });
         const added = store.addPassages(
           params.id,
           items.map((p) => ({ text: p.text, tags: p.tags ?? [] })),
         );
-        await vectors.addVectors(params.id, added);
+        // vectors a backup carried are kept as they are; the other passages are embedded now
+        for (const [model, group] of Map.groupBy(added.flatMap((p, i) => (given[i] ? [{ id: p.id, ...given[i] }] : [])), (g) => g.model)) {
+          store.setVectors(model, group.map((g) => ({ id: g.id, vector: g.values })));
+        }
+        await vectors.addVectors(params.id, added.filter((_, i) => given[i] === null));
         return added;
       },
       { body: AddPassagesBody },
@@ -109,7 +121,13 @@ function memoryApp(store: MemoryStore, vectors: AgentVectors, serverModel: strin
     .get(ARCHIVAL, ({ params, request }) => {
       agentOr404(params.id);
       const q = queryOf(request);
-      return store.listPassages(params.id, { limit: intParam(q, 'limit', 100, MAX_PAGE), after: q.get('after'), ascending: boolParam(q, 'ascending', true), tags: tagsParam(q) });
+      const page = store.listPassages(params.id, { limit: intParam(q, 'limit', 100, MAX_PAGE), after: q.get('after'), ascending: boolParam(q, 'ascending', true), tags: tagsParam(q) });
+      if (!boolParam(q, 'include_vectors', false)) return page;
+      const stored = store.vectorsOf(page.map((p) => p.id));
+      return page.map((p) => {
+        const v = stored.get(p.id);
+        return v ? { ...p, vector: { model: v.model, data: vectorText(v.vector) } } : p;
+      });
     })
     .get(`${ARCHIVAL}/search`, async ({ params, request }) => {
       agentOr404(params.id);

@@ -22,6 +22,17 @@ export function unpackVector(blob: Uint8Array): Float32Array {
   return new Float32Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.byteLength / 4));
 }
 
+/** A stored vector as backups carry it: base64 of its little-endian Float32 bytes. */
+export const vectorText = (blob: Uint8Array): string => Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength).toString('base64');
+
+/** The values of a vector carried as text, or null when the text is not whole finite Float32 values. */
+export function vectorFromText(data: string): number[] | null {
+  const bytes = Buffer.from(data, 'base64');
+  if (bytes.byteLength === 0 || bytes.byteLength % 4 !== 0 || bytes.toString('base64') !== data) return null;
+  const values = [...unpackVector(new Uint8Array(bytes))];
+  return values.every(Number.isFinite) ? values : null;
+}
+
 /** A unit-length query vector, ready to compare with stored ones. */
 export const queryVector = (v: readonly number[]): Float32Array => unpackVector(packVector(v));
 

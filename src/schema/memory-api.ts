@@ -7,7 +7,9 @@ const LETTA = { additionalProperties: true };
 export const MAX_PAGE = 10_000;
 
 const Tags = T.Array(T.String(), { description: 'tags of the agent or passage' });
-const Passage = T.Object({ text: T.String(), tags: T.Optional(T.Union([Tags, T.Null()])) }, LETTA);
+/** A passage's vector as backups carry it: the model's name and base64 of the little-endian Float32 values. */
+export const PassageVector = T.Object({ model: T.String({ minLength: 1 }), data: T.String({ minLength: 1 }) });
+const Passage = T.Object({ text: T.String(), tags: T.Optional(T.Union([Tags, T.Null()])), vector: T.Optional(PassageVector) }, LETTA);
 
 /** POST /v1/agents: Letta's create-agent body, the fields svc uses. */
 export const CreateAgentBody = T.Object({

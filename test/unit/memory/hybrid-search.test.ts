@@ -1,15 +1,21 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { Database } from 'bun:sqlite';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { LogObject } from 'consola/core';
 import { log } from '../../../src/core/log.ts';
 import { CHECKPOINT_BLOCK } from '../../../src/memory/checkpoint-agent.ts';
 import { MemoryClient } from '../../../src/memory/client.ts';
+import { BACKUP_FILE, writeBackupFile } from '../../../src/memory/backup-format.ts';
+import { backupCheckpointMemory } from '../../../src/memory/backup.ts';
+import { ensureCheckpointAgent } from '../../../src/memory/checkpoint-agent.ts';
 import { reindexAgents } from '../../../src/memory/reindex.ts';
+import { restoreCheckpointMemory } from '../../../src/memory/restore.ts';
 import { type MemoryServer, startMemoryServer } from '../../../src/memory/server.ts';
 import { DATABASE_FILE, MemoryStore } from '../../../src/memory/store.ts';
-import { unpackVector } from '../../../src/memory/store-vectors.ts';
+import { unpackVector, vectorText } from '../../../src/memory/store-vectors.ts';
+import { makeCheckpoint } from './backup-server.ts';
 import { scriptedEmbedding } from '../../support/model-server-embeddings.ts';
 import { type ModelServer, startModelServer } from '../../support/model-server.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
@@ -40,8 +46,8 @@ function envFor(model: string | null, more: Record<string, string> = {}): Record
   };
 }
 
-function serve(model: string | null = 'scripted-embed', more: Record<string, string> = {}): MemoryClient {
-  const server = startMemoryServer({ port: 0, host: '127.0.0.1', dataDir: join(dir, 'db'), env: envFor(model, more) });
+function serve(model: string | null = 'scripted-embed', more: Record<string, string> = {}, data = 'db'): MemoryClient {
+  const server = startMemoryServer({ port: 0, host: '127.0.0.1', dataDir: join(dir, data), env: envFor(model, more) });
   servers.push(server);
   return new MemoryClient({ baseUrl: server.url, timeoutMs: 10_000 });
 }
@@ -64,8 +70,8 @@ async function told(run: () => Promise<unknown>): Promise<string[]> {
 }
 
 /** The stored vectors by passage id, read from the database beside the server. */
-function storedVectors(ids: string[]): Map<string, { model: string; vector: Uint8Array }> {
-  const store = MemoryStore.open(join(dir, 'db'));
+function storedVectors(ids: string[], data = 'db'): Map<string, { model: string; vector: Uint8Array }> {
+  const store = MemoryStore.open(join(dir, data));
   try {
     return store.vectorsOf(ids);
   } finally {
@@ -289,5 +295,65 @@ describe('reindex', () => {
     expect(err?.message).toContain('503');
     expect(err?.message).toContain('scripted-embed');
     expect((await client.listPassages(agent)).length).toBe(1);
+  });
+});
+
+describe('backup and restore', () => {
+  const backupLines = (ckpt: string) =>
+    gunzipSync(readFileSync(join(ckpt, BACKUP_FILE)))
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  test('the backup carries each passage\'s vector; a restore into an empty server keeps them without embedding again', async () => {
+    const ckpt = makeCheckpoint(dir);
+    const client = serve();
+    const agent = await ensureCheckpointAgent(client, ckpt);
+    const added = await client.addPassages(agent, NOTES.map((text) => ({ text, tags: ['node:n1'], metadata: { node_id: 'n1', kind: 'node_scope', ts: 1, metadata: {} } })));
+    expect((await backupCheckpointMemory(client, ckpt)).entries).toBe(NOTES.length);
+    const stored = storedVectors(added.map((p) => p.id));
+    const lines = backupLines(ckpt).filter((l) => l.kind !== 'core_seed');
+    expect(lines.map((l) => l.vector)).toEqual(added.map((p) => ({ model: 'scripted-embed', data: vectorText(stored.get(p.id)?.vector ?? new Uint8Array()) })));
+    await stopAll();
+
+    const fresh = serve('scripted-embed', {}, 'fresh');
+    const before = embedRequests().length;
+    const report = await restoreCheckpointMemory(fresh, ckpt);
+    expect(report.added).toBe(NOTES.length);
+    expect(embedRequests().length).toBe(before);
+    const restored = await fresh.listPassages(report.agent_id, { vectors: true });
+    expect(restored.map((p) => p.vector as unknown)).toEqual(lines.map((l) => l.vector));
+    expect(texts(await fresh.searchPassages(report.agent_id, 'the GPU ran out of RAM', { tags: ['node:n1'], topK: 1 }))).toEqual([OOM]);
+  });
+
+  test('a backup without vectors (an older one, or Letta\'s) restores, and its passages are embedded as they are added', async () => {
+    const ckpt = makeCheckpoint(dir);
+    await writeBackupFile(
+      join(ckpt, BACKUP_FILE),
+      (async function* () {
+        for (const text of NOTES) yield { kind: 'node_scope', node_id: 'n1', text, metadata: {}, ts: 1 };
+      })(),
+    );
+    const client = serve();
+    const report = await restoreCheckpointMemory(client, ckpt);
+    expect(report.added).toBe(NOTES.length);
+    const restored = await client.listPassages(report.agent_id, { vectors: true });
+    expect(restored.every((p) => p.vector?.model === 'scripted-embed')).toBe(true);
+  });
+
+  test('a vector that is not base64 of Float32 values is refused, and nothing of the batch is stored', async () => {
+    const client = serve();
+    const agent = await client.ensureAgent('a');
+    for (const data of ['not base64!', 'AAA=', Buffer.from(new Float32Array([Number.NaN]).buffer).toString('base64')]) {
+      const res = await fetch(`${client.baseUrl}/v1/agents/${agent}/archival-memory`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ passages: [{ text: 'fine' }, { text: 'bad', vector: { model: 'm', data } }] }),
+      });
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as { detail: string }).detail).toContain('passages[1].vector.data');
+    }
+    expect(await client.listPassages(agent)).toEqual([]);
   });
 });
