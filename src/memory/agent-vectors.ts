@@ -1,5 +1,5 @@
 import { CHECKPOINT_BLOCK } from './checkpoint-agent.ts';
-import type { PassageEmbeddings } from './passage-embeddings.ts';
+import type { PassageEmbeddings, Vectors } from './passage-embeddings.ts';
 import type { MemoryStore, PassageRecord, ScoredPassageRecord, SearchOptions } from './store.ts';
 import { queryWords } from './store-search.ts';
 
@@ -31,7 +31,7 @@ export class AgentVectors {
     const handle = this.handleOf(agentId);
     if (handle === null || added.length === 0) return;
     const got = await this.embeddings.tryEmbed(handle, added.map((p) => p.text), this.checkpointOf(agentId), 'insert');
-    if (got) this.store.setVectors(got.model, added.map((p, i) => ({ id: p.id, vector: got.vectors[i] ?? [] })));
+    if (got) this.keep(added, got);
   }
 
   /** The store's search, fused with vector similarity when the agent has a model that answers. */
@@ -45,7 +45,7 @@ export class AgentVectors {
     const missing = this.store.withoutVectors(agentId, opts, query.model, LAZY_FILL);
     if (missing.length > 0) {
       const filled = await this.embeddings.tryEmbed(handle, missing.map((p) => p.text), checkpoint, 'fill');
-      if (filled) this.store.setVectors(filled.model, missing.map((p, i) => ({ id: p.id, vector: filled.vectors[i] ?? [] })));
+      if (filled) this.keep(missing, filled);
     }
     return this.store.searchPassages(agentId, { ...opts, near: { model: query.model, vector } });
   }
@@ -57,14 +57,15 @@ export class AgentVectors {
   async reindex(agentId: string, limit: number): Promise<{ model: string; embedded: number; remaining: number } | null> {
     const handle = this.handleOf(agentId);
     if (handle === null) return null;
-    const checkpoint = this.checkpointOf(agentId);
     const model = this.embeddings.modelName(handle);
     const todo = this.store.withoutVectors(agentId, { tags: [], match: 'any' }, model, limit);
-    if (todo.length > 0) {
-      const got = await this.embeddings.embed(handle, todo.map((p) => p.text), checkpoint, 'reindex');
-      this.store.setVectors(got.model, todo.map((p, i) => ({ id: p.id, vector: got.vectors[i] ?? [] })));
-    }
+    if (todo.length > 0) this.keep(todo, await this.embeddings.embed(handle, todo.map((p) => p.text), this.checkpointOf(agentId), 'reindex'));
     return { model, embedded: todo.length, remaining: this.store.countWithoutVectors(agentId, model) };
+  }
+
+  /** Stores the vectors made for the passages, in their order. */
+  private keep(passages: { id: string }[], made: Vectors): void {
+    this.store.setVectors(passages.map((p, i) => ({ id: p.id, model: made.model, vector: made.vectors[i] ?? [] })));
   }
 
   /** The checkpoint directory the agent belongs to (its svc_checkpoint block), where its embedding costs are logged. */

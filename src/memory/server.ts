@@ -26,7 +26,7 @@ export type MemoryServerOptions = {
   apiKey?: string | null;
   /** settings for embedding passages (MEMBACKEND_EMBEDDING_CONFIG, the model backends); the process environment when absent */
   env?: Env;
-}
+};
 
 /** Passages a reindex request embeds at most, by default. */
 const REINDEX_BATCH = 256;
@@ -100,20 +100,19 @@ function memoryApp(store: MemoryStore, vectors: AgentVectors, serverModel: strin
         agentOr404(params.id);
         if (body.passages === undefined && body.text === undefined) throw new HttpError(422, 'body.text: give the passage text, or a batch as passages');
         const items = body.passages ?? [{ text: body.text ?? '', tags: body.tags }];
-        const given = items.map((p, i) => {
-          const values = p.vector ? vectorFromText(p.vector.data) : null;
-          if (p.vector && values === null) throw new HttpError(422, `body.passages[${i}].vector.data: base64 of little-endian Float32 values expected`);
-          return values && p.vector ? { model: p.vector.model, values } : null;
+        const carried = items.map((p, i) => {
+          if (!p.vector) return null;
+          const vector = vectorFromText(p.vector.data);
+          if (vector === null) throw new HttpError(422, `body.passages[${i}].vector.data: base64 of little-endian Float32 values expected`);
+          return { model: p.vector.model, vector };
         });
         const added = store.addPassages(
           params.id,
           items.map((p) => ({ text: p.text, tags: p.tags ?? [] })),
         );
         // vectors a backup carried are kept as they are; the other passages are embedded now
-        for (const [model, group] of Map.groupBy(added.flatMap((p, i) => (given[i] ? [{ id: p.id, ...given[i] }] : [])), (g) => g.model)) {
-          store.setVectors(model, group.map((g) => ({ id: g.id, vector: g.values })));
-        }
-        await vectors.addVectors(params.id, added.filter((_, i) => given[i] === null));
+        store.setVectors(added.flatMap((p, i) => (carried[i] ? [{ id: p.id, ...carried[i] }] : [])));
+        await vectors.addVectors(params.id, added.filter((_, i) => carried[i] === null));
         return added;
       },
       { body: AddPassagesBody },

@@ -171,11 +171,11 @@ export class MemoryStore {
     return this.rowsOf(fuseRanks([lexical, semantic]).slice(0, opts.topK));
   }
 
-  /** Stores each passage's vector of the model (replacing any older one); passages gone meanwhile are skipped. */
-  setVectors(model: string, items: { id: string; vector: readonly number[] }[]): void {
+  /** Stores each passage's vector and the model that made it (replacing any older one), in one transaction; passages gone meanwhile are skipped. */
+  setVectors(items: { id: string; model: string; vector: readonly number[] }[]): void {
     const insert = this.db.query('INSERT OR REPLACE INTO passage_vectors (passage_seq, model, vector) SELECT seq, ?, ? FROM passages WHERE id = ?');
     this.db.transaction(() => {
-      for (const { id, vector } of items) insert.run(model, packVector(vector), id);
+      for (const { id, model, vector } of items) insert.run(model, packVector(vector), id);
     }).immediate();
   }
 

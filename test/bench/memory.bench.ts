@@ -130,7 +130,7 @@ report('ancestor-restricted search over HTTP (client)', median(overHttp), median
 // through the scripted model server, so that figure includes one embedding round trip.
 function fillVectors(model: string, vectorOf: (text: string) => number[]): void {
   const all = db.query<{ id: string; text: string }, []>('SELECT id, text FROM passages').all();
-  for (let i = 0; i < all.length; i += 5000) store.setVectors(model, all.slice(i, i + 5000).map((p) => ({ id: p.id, vector: vectorOf(p.text) })));
+  for (let i = 0; i < all.length; i += 5000) store.setVectors(all.slice(i, i + 5000).map((p) => ({ id: p.id, model, vector: vectorOf(p.text) })));
 }
 const randomVector = (dims: number) => () => Array.from({ length: dims }, () => random() - 0.5);
 const hybridInProcess = (model: string, queryVector: (q: string) => number[]): number[] => {

@@ -53,10 +53,10 @@ describe('the store', () => {
         { text: 'beta gamma', tags: ['node:x'] },
         { text: 'alpha alpha', tags: ['node:y'] },
       ]);
-      store.setVectors('m1', [
-        { id: near?.id ?? '', vector: [1, 0] },
-        { id: far?.id ?? '', vector: [0.9, 0.1] },
-        { id: other?.id ?? '', vector: [1, 0] },
+      store.setVectors([
+        { id: near?.id ?? '', model: 'm1', vector: [1, 0] },
+        { id: far?.id ?? '', model: 'm1', vector: [0.9, 0.1] },
+        { id: other?.id ?? '', model: 'm1', vector: [1, 0] },
       ]);
       const found = store.searchPassages(agent, { query: 'gamma', tags: ['node:x'], match: 'any', topK: 10, near: { model: 'm1', vector: [0.95, 0.05] } });
       // 'beta gamma' is first by both lists; 'alpha' only by its vector; node:y never
@@ -104,7 +104,7 @@ describe('migration', () => {
     try {
       expect(store.searchPassages('agent-1', { query: 'cuda', tags: ['node:n'], match: 'any', topK: 5 }).map((p) => p.id)).toEqual(['passage-1']);
       expect(store.withoutVectors('agent-1', { tags: ['node:n'], match: 'any' }, 'm', 10)).toEqual([{ id: 'passage-1', text: 'OOM in the CUDA launch' }]);
-      store.setVectors('m', [{ id: 'passage-1', vector: [1, 2] }]);
+      store.setVectors([{ id: 'passage-1', model: 'm', vector: [1, 2] }]);
       expect(store.countWithoutVectors('agent-1', 'm')).toBe(0);
     } finally {
       store.close();
