@@ -149,6 +149,15 @@ const hybridInProcess = (model: string, queryVector: (q: string) => number[]): n
 fillVectors('scripted-embed', scriptedEmbedding);
 console.log(`\nhybrid (BM25 + cosine, RRF): a vector beside each of the ${PASSAGES} passages`);
 report('hybrid search in-process, 128 dims (scripted)', median(hybridInProcess('scripted-embed', scriptedEmbedding)), median(counts), 5);
+// no ancestor scope (a search of the whole agent): every vector of the agent is scanned
+const wholeAgent: number[] = [];
+for (let i = 0; i < Math.ceil(SEARCHES / 10); i++) {
+  const query = QUERIES[i % QUERIES.length] as string;
+  const t0 = performance.now();
+  store.searchPassages(agentId, { query, tags: [], match: 'any', topK: TOP_K, near: { model: 'scripted-embed', vector: scriptedEmbedding(query) } });
+  wholeAgent.push(performance.now() - t0);
+}
+report('hybrid search of the whole agent (no scope)', median(wholeAgent), median(counts));
 const models = startModelServer();
 const hybridServer = startMemoryServer({
   port: 0,
