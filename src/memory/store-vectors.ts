@@ -43,9 +43,12 @@ export const queryVector = (v: readonly number[]): Float32Array => unpackVector(
 export function nearest(rows: { seq: number; vector: Uint8Array }[], query: Float32Array, depth: number): { seq: number; similarity: number }[] {
   const dims = query.length;
   const out: { seq: number; similarity: number }[] = [];
+  // each vector is copied into one buffer: cheaper than a typed array per row, and never misaligned
+  const v = new Float32Array(dims);
+  const bytes = new Uint8Array(v.buffer);
   for (const { seq, vector } of rows) {
     if (vector.byteLength !== dims * 4) continue;
-    const v = unpackVector(vector);
+    bytes.set(vector);
     let s = 0;
     for (let i = 0; i < dims; i++) s += (v[i] as number) * (query[i] as number);
     if (s > 0) out.push({ seq, similarity: s });

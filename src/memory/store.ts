@@ -163,11 +163,15 @@ export class MemoryStore {
       const sql = `SELECT ${PASSAGE_COLUMNS} FROM passages p WHERE ${scope.filter} ORDER BY p.seq DESC LIMIT ?`;
       return this.db.query<PassageRow, (string | number)[]>(sql).all(...scope.params, opts.topK).map((row) => ({ ...passageOf(row), score: 0 }));
     }
-    if (!opts.near) return this.rowsOf(this.bm25(scope, words, opts.topK, opts.match));
+    const model = opts.near?.model;
+    // a few tags' passages are read once, with their vectors, and ranked here both ways
+    const few = scope.tagSeqs && this.tagRowsAtMost(scope.tagSeqs, RANK_IN_PROCESS) ? this.candidates(scope.tagSeqs, scope.match, model) : null;
+    if (!opts.near) return this.rowsOf(few ? rankAmong(few, words, opts.topK) : this.ftsRank(scope, words, opts.topK));
     // each list deep enough that a passage ranked low by one and high by the other still counts
     const depth = Math.max(opts.topK, FUSE_DEPTH);
-    const lexical = this.bm25(scope, words, depth, opts.match).map((r) => r.seq);
-    const semantic = nearest(this.vectorsIn(scope, opts.near.model), queryVector(opts.near.vector), depth).map((r) => r.seq);
+    const lexical = (few ? rankAmong(few, words, depth) : this.ftsRank(scope, words, depth)).map((r) => r.seq);
+    const vectors = few ? few.flatMap((c) => (c.vector ? [{ seq: c.seq, vector: c.vector }] : [])) : this.vectorsIn(scope, opts.near.model);
+    const semantic = nearest(vectors, queryVector(opts.near.vector), depth).map((r) => r.seq);
     return this.rowsOf(fuseRanks([lexical, semantic]).slice(0, opts.topK));
   }
 
@@ -244,19 +248,17 @@ export class MemoryStore {
     return { agent, tagSeqs, match: scope.match, filter, params };
   }
 
-  /** The BM25 ranking of the scope's passages for the words, best first, at most `topK`. */
-  private bm25(scope: ResolvedScope, words: string[], topK: number, match: TagMatch): { seq: number; score: number }[] {
-    const { tagSeqs } = scope;
-    if (tagSeqs && this.tagRowsAtMost(tagSeqs, RANK_IN_PROCESS)) return rankAmong(this.candidates(tagSeqs, match), words, topK);
-    const tokens = tagSeqs ? tagSeqs.map(tagToken) : [agentToken(scope.agent.seq)];
+  /** The BM25 ranking of the scope's passages for the words by FTS5, best first, at most `topK`. */
+  private ftsRank(scope: ResolvedScope, words: string[], topK: number): { seq: number; score: number }[] {
+    const tokens = scope.tagSeqs ? scope.tagSeqs.map(tagToken) : [agentToken(scope.agent.seq)];
     const sql = `SELECT rowid AS seq, bm25(passages_fts, 1.0, 0.0) AS rank FROM passages_fts WHERE passages_fts MATCH ? ORDER BY rank, rowid DESC LIMIT ?`;
     return this.db
       .query<{ seq: number; rank: number }, [string, number]>(sql)
-      .all(ftsQuery(words, tokens, match), topK)
+      .all(ftsQuery(words, tokens, scope.match), topK)
       .map((r) => ({ seq: r.seq, score: -r.rank }));
   }
 
-  /** The vectors of the model stored for the scope's passages. */
+  /** The vectors of the model stored for the scope's passages (a scope too large to read its texts). */
   private vectorsIn(scope: ResolvedScope, model: string): { seq: number; vector: Uint8Array }[] {
     if (scope.tagSeqs) {
       // straight from the tag index to the vectors, never through the passages table
@@ -289,11 +291,13 @@ export class MemoryStore {
   /**
    * Sequence number and text of the passages with any (all) of the tags, read along the tag index:
    * a plain join, deduplicated here, measured cheaper than `seq IN (...)` or a DISTINCT subquery.
+   * With a model, each one's vector of it too (null when it has none), in the same pass.
    */
-  private candidates(tagSeqs: number[], match: TagMatch): { seq: number; text: string }[] {
-    const join = `SELECT p.seq, p.text FROM tags t CROSS JOIN passages p ON p.seq = t.passage_seq WHERE t.tag_seq IN (${marks(tagSeqs)})`;
+  private candidates(tagSeqs: number[], match: TagMatch, model?: string): { seq: number; text: string; vector?: Uint8Array | null }[] {
+    const vectors = model === undefined ? '' : ' LEFT JOIN passage_vectors v ON v.passage_seq = p.seq AND v.model = ?';
+    const join = `SELECT p.seq, p.text${model === undefined ? '' : ', v.vector'} FROM tags t CROSS JOIN passages p ON p.seq = t.passage_seq${vectors} WHERE t.tag_seq IN (${marks(tagSeqs)})`;
     const sql = match === 'all' ? `${join} GROUP BY t.passage_seq HAVING count(*) = ${tagSeqs.length}` : join;
-    const rows = this.db.query<{ seq: number; text: string }, number[]>(sql).all(...tagSeqs);
+    const rows = this.db.query<{ seq: number; text: string; vector?: Uint8Array | null }, (string | number)[]>(sql).all(...(model === undefined ? [] : [model]), ...tagSeqs);
     const seen = new Set<number>();
     return rows.filter((r) => !seen.has(r.seq) && seen.add(r.seq));
   }
