@@ -1,9 +1,11 @@
 /**
  * Passage vectors as the store keeps them: Float32, scaled to unit length when written, so that
  * cosine similarity is a plain dot product at search time. A search reads the vectors of its
- * (already scoped) candidates and scans them: measured at 100,000 passages, a flat scan over an
- * ancestor scope of about a thousand passages costs well under a millisecond, so no vector index
- * (sqlite-vec and the like) is needed, and none could apply the scope before ranking as cheaply.
+ * (already scoped) candidates and scans them. Measured at 100,000 passages with an ancestor scope
+ * of about a thousand: the scan of 128-dimension vectors takes about 0.3 ms and reading them about
+ * 1 ms, against about 4 ms for the BM25 ranking of the same candidates. A vector index (sqlite-vec
+ * and the like) would save only the scan, and would rank the whole agent before the scope could
+ * be applied; the whole-agent search, unscoped, is the one that pays (about 0.2 s at 100,000).
  */
 
 /** The Float32 bytes of the vector scaled to unit length; a zero vector stays zero. */
