@@ -3,7 +3,7 @@ import { type Env, envValue } from '../core/config/env-vars.ts';
 import { oneLine } from '../core/errors.ts';
 import { logFor } from '../core/log.ts';
 import { statOrNull } from '../core/paths.ts';
-import { type Embedder, embedderFor } from '../llm/embeddings.ts';
+import { createEmbedder, type Embedder } from '../llm/embeddings.ts';
 import { modelHandle } from './embedding-handle.ts';
 import { passageBody } from './passage-text.ts';
 
@@ -63,7 +63,7 @@ export class PassageEmbeddings {
     let embedder = this.embedders.get(key);
     if (!embedder) {
       this.cfg ??= loadConfig({ env: this.env });
-      embedder = embedderFor(this.cfg, handle, 'the memory agent\'s embedding (MEMBACKEND_EMBEDDING_CONFIG)', { checkpointDir: ledger, env: this.env }) as Embedder;
+      embedder = createEmbedder({ cfg: this.cfg, handle, source: 'the memory agent\'s embedding (MEMBACKEND_EMBEDDING_CONFIG)', checkpointDir: ledger, env: this.env });
       this.embedders.set(key, embedder);
     }
     return embedder;
