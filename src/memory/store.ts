@@ -183,13 +183,23 @@ export class MemoryStore {
     }).immediate();
   }
 
-  /** Up to `limit` passages in the scope without a vector of the model, newest first. */
+  /**
+   * Up to `limit` passages in the scope without a vector of the model, newest first. Asked before
+   * every hybrid search, so it is found from the indexes alone (tags or passages_by_agent, and the
+   * vectors' keys), reading only the passages it returns.
+   */
   withoutVectors(agentId: string, scope: Scope, model: string, limit: number): { id: string; text: string }[] {
     const s = this.scopeOf(agentId, scope);
     if (!s) return [];
-    const sql = `SELECT p.id, p.text FROM passages p LEFT JOIN passage_vectors v ON v.passage_seq = p.seq AND v.model = ?
-      WHERE ${s.filter} AND v.passage_seq IS NULL ORDER BY p.seq DESC LIMIT ?`;
-    return this.db.query<{ id: string; text: string }, (string | number)[]>(sql).all(model, ...s.params, limit);
+    const having = s.match === 'all' && s.tagSeqs ? ` HAVING count(*) = ${s.tagSeqs.length}` : '';
+    const [seqs, params] = s.tagSeqs
+      ? [`SELECT passage_seq AS seq FROM tags WHERE tag_seq IN (${marks(s.tagSeqs)}) GROUP BY passage_seq${having}`, s.tagSeqs]
+      : ['SELECT seq FROM passages WHERE agent_id = ?', [agentId]];
+    const sql = `SELECT c.seq FROM (${seqs}) c LEFT JOIN passage_vectors v ON v.passage_seq = c.seq AND v.model = ? WHERE v.passage_seq IS NULL ORDER BY c.seq DESC LIMIT ?`;
+    const missing = this.db.query<{ seq: number }, (string | number)[]>(sql).all(...params, model, limit).map((r) => r.seq);
+    return this.passagesBySeq(missing)
+      .sort((a, b) => b.seq - a.seq)
+      .map((r) => ({ id: r.id, text: r.text }));
   }
 
   /** How many of the agent's passages have no vector of the model. */
