@@ -6,6 +6,7 @@
 import { Database } from 'bun:sqlite';
 import { join } from 'node:path';
 import { MemoryClient } from '../../src/memory/client.ts';
+import { PassageEmbeddings } from '../../src/memory/passage-embeddings.ts';
 import { startMemoryServer } from '../../src/memory/server.ts';
 import { DATABASE_FILE, MemoryStore } from '../../src/memory/store.ts';
 import { median, report } from './measure.ts';
@@ -159,11 +160,12 @@ for (let i = 0; i < Math.ceil(SEARCHES / 10); i++) {
 }
 report('hybrid search of the whole agent (no scope)', median(wholeAgent), median(counts));
 const models = startModelServer();
+const modelEnv = { HOME: dir, SVC_BACKEND: 'localllm', LOCALLLM_HOST: models.url.replace('http://', ''), MEMBACKEND_EMBEDDING_CONFIG: 'scripted-embed' };
 const hybridServer = startMemoryServer({
   port: 0,
   host: '127.0.0.1',
   dataDir: dir,
-  env: { HOME: dir, SVC_BACKEND: 'localllm', LOCALLLM_HOST: models.url.replace('http://', ''), MEMBACKEND_EMBEDDING_CONFIG: 'scripted-embed' },
+  env: modelEnv,
 });
 const hybridClient = new MemoryClient({ baseUrl: hybridServer.url, timeoutMs: 60_000 });
 const hybridHttp: number[] = [];
@@ -174,7 +176,16 @@ for (let i = 0; i < SEARCHES; i++) {
   hybridHttp.push(performance.now() - t0);
 }
 report('hybrid search over HTTP, query embedded', median(hybridHttp), median(bareHttp), 10);
-if (models.requests.length !== SEARCHES) throw new Error(`expected one embedding request per search, got ${models.requests.length}`);
+// what of it is the model: the query's embedding alone, through the same client the server uses
+const alone = new PassageEmbeddings(modelEnv);
+const embedTimes: number[] = [];
+for (let i = 0; i < SEARCHES; i++) {
+  const t0 = performance.now();
+  await alone.embed('scripted-embed', [QUERIES[i % QUERIES.length] as string], null, 'bench');
+  embedTimes.push(performance.now() - t0);
+}
+report('  of which the query embedding (scripted model)', median(embedTimes), median(bareHttp));
+if (models.requests.length !== 2 * SEARCHES) throw new Error(`expected one embedding request per search, got ${models.requests.length - SEARCHES}`);
 // a real model's vectors are longer: the scan grows with them
 fillVectors('random-768', randomVector(768));
 report('hybrid search in-process, 768 dims', median(hybridInProcess('random-768', randomVector(768))), median(counts), 5);
