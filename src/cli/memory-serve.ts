@@ -22,7 +22,7 @@ export default defineCommand({
     if (!isLoopback(host) && !apiKey) {
       logFor('svc memory').warn(`warning: listening on ${host} without MEMBACKEND_API_KEY: anyone who can reach this address can read and change the memory`);
     }
-    const server = startMemoryServer({ port, host, dataDir, apiKey });
+    const server = startMemoryServer({ port, host, dataDir, apiKey, env });
     logFor('svc memory').info(`serving ${dataDir} at ${server.url}${apiKey ? ' (MEMBACKEND_API_KEY required)' : ''}`);
     await stopOnSignal('svc memory', server.stop);
     return 0;

@@ -4,7 +4,7 @@ import { findCheckpoint } from '../core/checkpoint/locate.ts';
 import { type Env, envValue } from '../core/config/env-vars.ts';
 import { checkpointsDir, loadEnv } from '../core/config/environment.ts';
 import { InputError } from '../core/errors.ts';
-import { checkpointMemoryClient } from '../memory/checkpoint-agent.ts';
+import { checkpointAgentName, checkpointMemoryClient, findCheckpointAgent } from '../memory/checkpoint-agent.ts';
 import { backupCheckpointMemory } from '../memory/backup.ts';
 import { MemoryClient } from '../memory/client.ts';
 import { compactAccessLog } from '../memory/compact-access.ts';
@@ -14,6 +14,7 @@ import { startLocal, stopLocal } from '../memory/deploy/local.ts';
 import { LOCAL_PATHS, type LocalPath } from '../memory/deploy/local-state.ts';
 import { localTarget } from '../memory/deploy/target.ts';
 import { migrateCheckpointMemory } from '../memory/migrate.ts';
+import { reindexAgents } from '../memory/reindex.ts';
 import { CONFLICT_MODES, parseConflictMode, restoreCheckpointMemory } from '../memory/restore.ts';
 import { print, warn } from './output.ts';
 
@@ -97,6 +98,29 @@ const restore = defineCommand({
   },
 });
 
+async function checkpointAgentOf(client: MemoryClient, dir: string): Promise<{ id: string; name: string }> {
+  const id = await findCheckpointAgent(client, dir);
+  if (id === null) throw new InputError(`the memory server has no agent for ${dir}`, 'nothing to reindex until the run stores memory (or `svc memory restore` loads its backup)');
+  return { id, name: checkpointAgentName(dir) };
+}
+
+const reindex = defineCommand({
+  meta: { description: 'Embed the passages that have no vector yet (svc\'s server with an embedding model): the checkpoint\'s agent, or every agent when no checkpoint is given' },
+  args: { checkpoint: { type: 'string', description: 'checkpoint directory or id (default: SVC_CHECKPOINT_DIR, else every agent on the server)' } },
+  async run({ args }) {
+    const one = args.checkpoint !== undefined || (loadEnv().SVC_CHECKPOINT_DIR ?? '') !== '';
+    const target = one ? checkpointOf(args.checkpoint) : { dir: undefined, env: loadEnv() };
+    const client = target.dir === undefined ? MemoryClient.fromEnv(target.env) : checkpointMemoryClient(target.dir, target.env);
+    const agents = target.dir === undefined ? await client.listAgents() : [await checkpointAgentOf(client, target.dir)];
+    const r = await reindexAgents(client, agents, (p) => print(`${p.agent}: ${p.embedded} embedded with ${p.model}, ${p.remaining} to go`));
+    for (const a of r.agents) {
+      if ('skipped' in a) print(`${a.agent}: skipped (${a.skipped})`);
+      else if (a.remaining > 0) warn(`${a.agent}: ${a.remaining} passage(s) still without a vector`);
+    }
+    print(`reindexed ${r.agents.length} agent(s): ${r.embedded} passage(s) embedded`);
+  },
+});
+
 const startLocalCmd = defineCommand({
   meta: { description: 'Start a local memory server in the background at MEMBACKEND_BASE_URL and wait until it answers' },
   args: { path: { type: 'string', description: `${LOCAL_PATHS.join(', ')} (default SVC_MEMORY_BOOTSTRAP_LOCAL, else auto: the embedded server)` } },
@@ -164,13 +188,14 @@ function localPathOf(flag: string | undefined, env: Env): LocalPath {
 }
 
 export default defineCommand({
-  meta: { description: 'Memory backend: health, backups, migration, local server' },
+  meta: { description: 'Memory backend: health, backups, migration, reindexing, local server' },
   subCommands: {
     serve: () => import('./memory-serve.ts').then((m) => m.default),
     health,
     migrate,
     backup,
     restore,
+    reindex,
     'start-local': startLocalCmd,
     'stop-local': stopLocalCmd,
     'prune-local': pruneLocal,

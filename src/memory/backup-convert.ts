@@ -34,7 +34,7 @@ export function passageToLine(p: Passage): EntryLine {
   const node = nodeOfPassage(p);
   const own = ownMetadata(m);
   const ts = typeof m.ts === 'number' ? m.ts : Date.parse(p.created_at) / 1000;
-  const line: EntryLine = { kind, text: p.text, metadata: own, ts: Number.isFinite(ts) ? ts : 0, entry_id: p.id, tags: p.tags };
+  const line: EntryLine = { kind, text: p.text, metadata: own, ts: Number.isFinite(ts) ? ts : 0, entry_id: p.id, tags: p.tags, ...(p.vector ? { vector: p.vector } : {}) };
   if (node === null) return line;
   // the reference keeps a react step's node in its metadata, not on the line
   if (kind === 'react_step') return own.node_id === node ? line : { ...line, metadata: { ...own, node_id: node } };
@@ -49,7 +49,7 @@ export function lineToPassage(line: EntryLine): NewPassage {
   tags.add(`${KIND_TAG}${line.kind}`);
   if (node !== null && line.kind !== 'react_step') tags.add(`${NODE_TAG}${node}`);
   const metadata = { ...(node === null ? {} : { node_id: node }), kind: line.kind, ts: line.ts, metadata: line.metadata };
-  return { text: line.text, tags: [...tags], metadata };
+  return { text: line.text, tags: [...tags], metadata, ...(line.vector ? { vector: line.vector } : {}) };
 }
 
 /** The node of a stored passage: its node tag, else its metadata's node_id (react steps keep it there). */

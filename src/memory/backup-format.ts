@@ -22,8 +22,9 @@ export type Json = Record<string, unknown>;
  * One archival entry as a backup line. The reference format has `node_scope` lines
  * `{kind, node_id, text, metadata, ts}` and `react_step` lines `{kind, text, metadata, ts}`
  * (a step's node, if any, in its metadata); the typed kinds (experiment_result, failure_case, ...)
- * are written like node_scope lines. `entry_id` and `tags` are ours: the reference reader ignores
- * them, and they let a restore recognise an entry and keep tags beyond the node and kind.
+ * are written like node_scope lines. `entry_id`, `tags` and `vector` are ours: the reference reader
+ * ignores them; they let a restore recognise an entry, keep tags beyond the node and kind, and
+ * keep its vector instead of embedding the text again.
  */
 export type EntryLine = {
   kind: string;
@@ -35,6 +36,8 @@ export type EntryLine = {
   ts: number;
   entry_id?: string;
   tags?: string[];
+  /** the passage's vector (svc's server with an embedding model): the model, and base64 of its little-endian Float32 values */
+  vector?: { model: string; data: string };
 };
 
 /** The agent's core memory: persona and human as text, the experiment context as an object. */
@@ -172,6 +175,10 @@ export function recordToLine(v: unknown, defaultKind?: string): BackupLine | nul
   const id = stringOr(v.entry_id) ?? stringOr(v.id);
   if (id !== undefined) line.entry_id = id;
   if (Array.isArray(v.tags)) line.tags = v.tags.filter((t): t is string => typeof t === 'string');
+  // a vector that is not whole is left out: the restore embeds that text again
+  if (isMapping(v.vector) && typeof v.vector.model === 'string' && v.vector.model !== '' && typeof v.vector.data === 'string' && v.vector.data !== '') {
+    line.vector = { model: v.vector.model, data: v.vector.data };
+  }
   return line;
 }
 

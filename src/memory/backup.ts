@@ -37,7 +37,7 @@ export async function backupCheckpointMemory(client: MemoryClient, checkpointDir
   }
   let entries = 0;
   async function* lines(): AsyncGenerator<BackupLine> {
-    for await (const p of allPassages(client, agentId as string)) {
+    for await (const p of allPassages(client, agentId as string, { vectors: true })) {
       entries++;
       yield passageToLine(p);
     }

@@ -1,23 +1,27 @@
 import { type Env, envValue } from '../core/config/env-vars.ts';
 import { InputError, NotFoundError } from '../core/errors.ts';
+import { withoutCredentials } from '../core/text.ts';
+import { modelHandle } from './embedding-handle.ts';
 import { type HttpOptions, MemoryServerError, requestJson } from './client-http.ts';
 import { decodePassageText, encodePassageText } from './passage-text.ts';
 
 export { agentNameFor } from './agent-name.ts';
 
-export type Passage = { id: string; text: string; tags: string[]; metadata: Record<string, unknown>; created_at: string };
+/** A passage's vector as svc's server lists it and takes it back: the model, and base64 of its little-endian Float32 values. */
+export type PassageVector = { model: string; data: string };
+export type Passage = { id: string; text: string; tags: string[]; metadata: Record<string, unknown>; created_at: string; vector?: PassageVector };
 export type ScoredPassage = Passage & { score: number };
 export type MemoryClientOptions = {
   baseUrl: string;
   apiKey?: string | null;
   timeoutMs: number;
   fetch?: typeof fetch;
-  /** Embedding handle for new agents on a Letta server (MEMBACKEND_EMBEDDING_CONFIG); svc's server has no embeddings. */
+  /** Embedding handle for new agents (MEMBACKEND_EMBEDDING_CONFIG); default, none or absent: the server's own. */
   embedding?: string;
 };
-export type NewPassage = { text: string; tags: string[]; metadata: Record<string, unknown> };
+export type NewPassage = { text: string; tags: string[]; metadata: Record<string, unknown>; vector?: PassageVector };
 
-type WirePassage = { id: string; text: string; tags?: string[] | null; created_at: string };
+type WirePassage = { id: string; text: string; tags?: string[] | null; created_at: string; vector?: PassageVector };
 type WireResult = { id: string; content: string; tags?: string[] | null; timestamp: string; score?: number };
 
 /** Passages per batch request to svc's server: well under its body and batch limits. */
@@ -26,7 +30,8 @@ const BATCH = 2000;
 const PAGE = 1000;
 /**
  * A Letta agent needs a model handle although only its archival memory is used: the free one.
- * The embedding setting's default ('default') stands for Letta's free embedding handle too.
+ * Letta also refuses an agent without an embedding handle, so for Letta the embedding setting's
+ * default stands for its free embedding handle too; svc's server is sent none (its own applies).
  */
 const AGENT_MODEL = 'letta/letta-free';
 
@@ -38,12 +43,12 @@ const AGENT_MODEL = 'letta/letta-free';
  */
 export class MemoryClient {
   private readonly http: HttpOptions;
-  private readonly embedding: string;
+  private readonly embedding: string | null;
   private kind: Promise<'svc' | 'letta'> | null = null;
 
   constructor(opts: MemoryClientOptions) {
     this.http = { baseUrl: opts.baseUrl, apiKey: opts.apiKey, timeoutMs: opts.timeoutMs, fetch: opts.fetch };
-    this.embedding = !opts.embedding || opts.embedding === 'default' ? AGENT_MODEL : opts.embedding;
+    this.embedding = modelHandle(opts.embedding);
   }
 
   /** MEMBACKEND_BASE_URL, MEMBACKEND_API_KEY, MEMBACKEND_EMBEDDING_CONFIG and SVC_MEMORY_LETTA_TIMEOUT_S (seconds). */
@@ -86,7 +91,8 @@ export class MemoryClient {
     if (found) return found;
     let created: { id: string };
     try {
-      created = (await this.call('POST', '/v1/agents/', { name, tags: [], memory_blocks: [], model: AGENT_MODEL, embedding: this.embedding })) as { id: string };
+      const embedding = this.embedding ?? ((await this.serverKind()) === 'svc' ? undefined : AGENT_MODEL);
+      created = (await this.call('POST', '/v1/agents/', { name, tags: [], memory_blocks: [], model: AGENT_MODEL, embedding })) as { id: string };
     } catch (err) {
       const raced = err instanceof MemoryServerError && err.status === 409 ? await this.findAgent(name) : null;
       if (raced) return raced;
@@ -119,6 +125,8 @@ export class MemoryClient {
     const wire = items.map((p) => ({ text: encodePassageText(p.text, p.metadata), tags: p.tags }));
     const out: Passage[] = [];
     if ((await this.serverKind()) === 'svc') {
+      // svc's server keeps a vector carried over (from a backup) instead of embedding the text again
+      items.forEach((p, i) => p.vector && Object.assign(wire[i] as object, { vector: p.vector }));
       for (let i = 0; i < wire.length; i += BATCH) {
         const added = (await this.call('POST', path, { passages: wire.slice(i, i + BATCH) })) as WirePassage[];
         out.push(...added.map(passageOf));
@@ -131,17 +139,20 @@ export class MemoryClient {
 
   /**
    * Oldest first, all of them unless `limit` is given, read in pages; with tags, only passages having
-   * any of them (svc's server filters, for Letta the client does).
+   * any of them (svc's server filters, for Letta the client does). With `vectors`, each passage's
+   * stored vector comes along (svc's server only).
    */
-  async listPassages(agentId: string, opts: { tags?: string[]; limit?: number; after?: string } = {}): Promise<Passage[]> {
+  async listPassages(agentId: string, opts: { tags?: string[]; limit?: number; after?: string; vectors?: boolean } = {}): Promise<Passage[]> {
     const tags = opts.tags ?? [];
     const limit = opts.limit ?? Number.POSITIVE_INFINITY;
-    const serverFilters = tags.length === 0 || (await this.serverKind()) === 'svc';
+    const svc = tags.length > 0 || opts.vectors ? (await this.serverKind()) === 'svc' : false;
+    const serverFilters = tags.length === 0 || svc;
+    const vectors = opts.vectors && svc ? '&include_vectors=true' : '';
     const wanted = new Set(tags);
     const out: Passage[] = [];
     for (let after = opts.after; out.length < limit; ) {
       const size = serverFilters ? Math.min(PAGE, limit - out.length) : PAGE;
-      const query = `?ascending=true&limit=${size}${after ? `&after=${encodeURIComponent(after)}` : ''}${serverFilters ? tagQuery(tags) : ''}`;
+      const query = `?ascending=true&limit=${size}${after ? `&after=${encodeURIComponent(after)}` : ''}${serverFilters ? tagQuery(tags) : ''}${vectors}`;
       const page = (await this.call('GET', `/v1/agents/${encodeURIComponent(agentId)}/archival-memory${query}`)) as WirePassage[];
       for (const p of page) if (out.length < limit && (serverFilters || (p.tags ?? []).some((t) => wanted.has(t)))) out.push(passageOf(p));
       if (page.length < size) break;
@@ -159,6 +170,15 @@ export class MemoryClient {
       ...passageOf({ id: r.id, text: r.content, tags: r.tags, created_at: r.timestamp }),
       score: typeof r.score === 'number' ? r.score : 1 / (1 + i),
     }));
+  }
+
+  /**
+   * Embeds up to `limit` of the agent's passages that have no vector yet (svc's server only: Letta
+   * embeds every passage as it is added); `remaining` counts those still without one.
+   */
+  async reindexPassages(agentId: string, limit: number): Promise<{ model: string; embedded: number; remaining: number }> {
+    if ((await this.serverKind()) !== 'svc') throw new InputError(`the memory server at ${withoutCredentials(this.baseUrl)} is Letta, which embeds passages as they are added: nothing to reindex`);
+    return (await this.call('POST', `/v1/agents/${encodeURIComponent(agentId)}/archival-memory/reindex?limit=${limit}`)) as { model: string; embedded: number; remaining: number };
   }
 
   async deletePassage(agentId: string, id: string): Promise<void> {
@@ -206,7 +226,9 @@ export class MemoryClient {
 
 function passageOf(p: WirePassage): Passage {
   const { body, metadata } = decodePassageText(p.text);
-  return { id: p.id, text: body, tags: p.tags ?? [], metadata, created_at: p.created_at };
+  const passage: Passage = { id: p.id, text: body, tags: p.tags ?? [], metadata, created_at: p.created_at };
+  if (p.vector) passage.vector = p.vector;
+  return passage;
 }
 
 const tagQuery = (tags: string[]): string => tags.map((t) => `&tags=${encodeURIComponent(t)}`).join('');

@@ -2,7 +2,7 @@ import { contentKey, lineToPassage, nodeOfPassage, ownMetadata, withOwnMetadata 
 import { type BackupLine, type CoreSeedLine, type EntryLine, nodeOfLine } from './backup-format.ts';
 import { allPassages } from './backup-passages.ts';
 import { applyCoreSeed, type SeedOutcome } from './restore-seed.ts';
-import type { MemoryClient } from './client.ts';
+import type { MemoryClient, PassageVector } from './client.ts';
 
 /**
  * What to do with an entry that is already in the agent. An entry conflicts with a stored
@@ -35,7 +35,7 @@ export type ImportTally = {
 };
 
 /** A passage as the import knows it; id null while it waits in a batch. `fresh`: new, not a widened copy. */
-type Stored = { id: string | null; fresh: boolean; text: string; tags: string[]; metadata: Record<string, unknown> };
+type Stored = { id: string | null; fresh: boolean; text: string; tags: string[]; metadata: Record<string, unknown>; vector?: PassageVector };
 
 const BATCH = 1000;
 
@@ -52,13 +52,14 @@ export async function importLines(client: MemoryClient, agentId: string, source:
   const replaced: string[] = [];
   // merge: originals of widened passages, deleted once their widened copy is stored
   const narrower: string[] = [];
-  for await (const p of allPassages(client, agentId)) {
+  // with their vectors: a widened copy keeps its vector rather than being embedded again
+  for await (const p of allPassages(client, agentId, { vectors: mode === 'merge' })) {
     const node = nodeOfPassage(p);
     if (nodes !== null) {
       if (nodes.has(node)) replaced.push(p.id);
       continue;
     }
-    const s: Stored = { id: p.id, fresh: false, text: p.text, tags: p.tags, metadata: p.metadata };
+    const s: Stored = { id: p.id, fresh: false, text: p.text, tags: p.tags, metadata: p.metadata, ...(p.vector ? { vector: p.vector } : {}) };
     byKey.set(contentKey(node, p.text), s);
     byId.set(p.id, s);
   }
@@ -66,7 +67,7 @@ export async function importLines(client: MemoryClient, agentId: string, source:
   let seed: CoreSeedLine | null = null;
   const flush = async () => {
     if (batch.length === 0) return;
-    const added = await client.addPassages(agentId, batch.map(({ text, tags, metadata }) => ({ text, tags, metadata })));
+    const added = await client.addPassages(agentId, batch.map(({ text, tags, metadata, vector }) => ({ text, tags, metadata, ...(vector ? { vector } : {}) })));
     batch.forEach((s, i) => {
       s.id = added[i]?.id ?? null;
     });

@@ -23,7 +23,17 @@ CREATE INDEX IF NOT EXISTS tags_by_passage ON tags (passage_seq);
 CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5 (body, scope, content = '', contentless_delete = 1);
 CREATE TABLE IF NOT EXISTS blocks (
   agent_id TEXT NOT NULL, label TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (agent_id, label)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS agent_embeddings (agent_id TEXT PRIMARY KEY, handle TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS passage_vectors (passage_seq INTEGER PRIMARY KEY, model TEXT NOT NULL, vector BLOB NOT NULL);
 `;
+
+/**
+ * Version 2 added agent_embeddings (the embedding model an agent was created with) and
+ * passage_vectors (one unit-length Float32 vector per passage, with the model that made it: a
+ * vector of another model is stale). Both are new tables, so a database of the first schema (which
+ * left user_version at 0) migrates in place when opened; its passages get vectors lazily at search time or by `svc memory reindex`.
+ */
+export const SCHEMA_VERSION = 2;
 
 /**
  * WAL with synchronous=FULL: every commit is fsynced before the request is answered, so an
@@ -38,5 +48,10 @@ export function prepareDatabase(db: Database): void {
   db.run('PRAGMA busy_timeout = 5000');
   // reads of scattered candidate rows come straight from the OS page cache, without a copy per page
   db.run('PRAGMA mmap_size = 1073741824');
-  db.run(SCHEMA);
+  const found = db.query<{ user_version: number }, []>('PRAGMA user_version').get()?.user_version ?? 0;
+  if (found > SCHEMA_VERSION) throw new Error(`its schema is version ${found}, newer than this svc reads (${SCHEMA_VERSION}): upgrade svc`);
+  db.transaction(() => {
+    db.run(SCHEMA);
+    db.run(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
 }

@@ -4,6 +4,7 @@ import { InputError, oneLine } from '../core/errors.ts';
 import { passageBody } from './passage-text.ts';
 import { prepareDatabase } from './store-schema.ts';
 import { rankAmong } from './store-rank.ts';
+import { fuseRanks, nearest, packVector, queryVector } from './store-vectors.ts';
 import { agentToken, ftsQuery, queryWords, tagToken } from './store-search.ts';
 import { makeOwnDir } from '../core/workspace.ts';
 
@@ -13,7 +14,16 @@ export type ScoredPassageRecord = PassageRecord & { score: number };
 export type TagMatch = 'any' | 'all';
 export type NewPassage = { text: string; tags: string[] };
 export type ListOptions = { limit: number; after?: string | null; ascending: boolean; tags: string[] };
-export type SearchOptions = { query: string; tags: string[]; match: TagMatch; topK: number };
+export type SearchOptions = {
+  query: string;
+  tags: string[];
+  match: TagMatch;
+  topK: number;
+  /** the query's vector and its model: ranks by BM25 fused with cosine similarity (RRF) */
+  near?: { model: string; vector: readonly number[] };
+};
+/** A passage's scope: the agent's passages with any (all) of the tags, or all of them without tags. */
+export type Scope = { tags: string[]; match: TagMatch };
 
 type AgentRow = { seq: number; id: string; name: string; tags: string; created_at: string };
 type PassageRow = { seq: number; id: string; agent_id: string; text: string; tags: string; created_at: string };
@@ -49,8 +59,11 @@ export class MemoryStore {
     this.db.close();
   }
 
-  /** Null when the name is taken: names are unique here, so that creating an agent is idempotent. */
-  createAgent(name: string, tags: string[], blocks: { label: string; value: string }[]): AgentRecord | null {
+  /**
+   * Null when the name is taken: names are unique here, so that creating an agent is idempotent.
+   * `embedding`: the handle of the model its passages are embedded with, null for the server's own.
+   */
+  createAgent(name: string, tags: string[], blocks: { label: string; value: string }[], embedding: string | null = null): AgentRecord | null {
     const agent = { id: `agent-${crypto.randomUUID()}`, name, tags, created_at: new Date().toISOString() };
     return this.db.transaction(() => {
       const inserted = this.db
@@ -58,6 +71,7 @@ export class MemoryStore {
         .run(agent.id, name, JSON.stringify(tags), agent.created_at);
       if (inserted.changes === 0) return null;
       for (const b of blocks) this.setBlock(agent.id, b.label, b.value);
+      if (embedding !== null) this.db.query('INSERT INTO agent_embeddings (agent_id, handle) VALUES (?, ?)').run(agent.id, embedding);
       return agent;
     }).immediate();
   }
@@ -79,8 +93,9 @@ export class MemoryStore {
     return this.db.transaction(() => {
       if (!this.agentRow(id)) return false;
       this.db.query('DELETE FROM passages_fts WHERE rowid IN (SELECT seq FROM passages WHERE agent_id = ?)').run(id);
+      this.db.query('DELETE FROM passage_vectors WHERE passage_seq IN (SELECT seq FROM passages WHERE agent_id = ?)').run(id);
       this.db.query('DELETE FROM tags WHERE tag_seq IN (SELECT seq FROM tag_names WHERE agent_id = ?)').run(id);
-      for (const table of ['tag_names', 'passages', 'blocks']) this.db.query(`DELETE FROM ${table} WHERE agent_id = ?`).run(id);
+      for (const table of ['tag_names', 'passages', 'blocks', 'agent_embeddings']) this.db.query(`DELETE FROM ${table} WHERE agent_id = ?`).run(id);
       this.db.query('DELETE FROM agents WHERE id = ?').run(id);
       return true;
     }).immediate();
@@ -132,39 +147,79 @@ export class MemoryStore {
   }
 
   /**
-   * The topK passages best matching the query by BM25 (score: higher is better), among those with
-   * any (or all) of the tags. A query without a word in it gives the newest such passages, score 0.
-   * With tags, up to RANK_IN_PROCESS candidates are read by the tag index and ranked among
-   * themselves (store-rank.ts); more go through FTS5 with the tag tokens in the query.
+   * The topK passages best matching the query (score: higher is better), among those with any (or
+   * all) of the tags. By BM25 alone, or with `near` by reciprocal-rank fusion of the BM25 ranking
+   * and the cosine ranking of the same candidates' vectors of that model: the scope is applied
+   * before either ranks, so no passage outside it can come up. A query without a word in it gives
+   * the newest such passages, score 0. With tags, up to RANK_IN_PROCESS candidates are read by the
+   * tag index and ranked among themselves (store-rank.ts); more go through FTS5 with the tag tokens
+   * in the query.
    */
   searchPassages(agentId: string, opts: SearchOptions): ScoredPassageRecord[] {
-    const agent = this.agentRow(agentId);
-    if (!agent || opts.topK <= 0) return [];
-    const tagSeqs = this.knownTagSeqs(agentId, opts.tags);
-    const wanted = new Set(opts.tags).size;
-    if (wanted > 0 && (tagSeqs.length === 0 || (opts.match === 'all' && tagSeqs.length < wanted))) return [];
+    const scope = opts.topK > 0 ? this.scopeOf(agentId, opts) : null;
+    if (!scope) return [];
     const words = queryWords(opts.query);
-    const tagged = wanted > 0 ? taggedSql(tagSeqs, opts.match) : null;
-    const [filter, params] = tagged ?? ['p.agent_id = ?', [agentId]];
     if (words.length === 0) {
-      const sql = `SELECT ${PASSAGE_COLUMNS} FROM passages p WHERE ${filter} ORDER BY p.seq DESC LIMIT ?`;
-      return this.db.query<PassageRow, (string | number)[]>(sql).all(...params, opts.topK).map((row) => ({ ...passageOf(row), score: 0 }));
+      const sql = `SELECT ${PASSAGE_COLUMNS} FROM passages p WHERE ${scope.filter} ORDER BY p.seq DESC LIMIT ?`;
+      return this.db.query<PassageRow, (string | number)[]>(sql).all(...scope.params, opts.topK).map((row) => ({ ...passageOf(row), score: 0 }));
     }
-    if (tagged && this.tagRowsAtMost(tagSeqs, RANK_IN_PROCESS)) {
-      const ranked = rankAmong(this.candidates(tagSeqs, opts.match), words, opts.topK);
-      const rows = new Map(this.passagesBySeq(ranked.map((r) => r.seq)).map((row) => [row.seq, row]));
-      return ranked.flatMap(({ seq, score }) => {
-        const row = rows.get(seq);
-        return row ? [{ ...passageOf(row), score }] : [];
-      });
-    }
-    const scope = tagged ? tagSeqs.map(tagToken) : [agentToken(agent.seq)];
-    const sql = `SELECT ${PASSAGE_COLUMNS}, bm25(passages_fts, 1.0, 0.0) AS rank FROM passages_fts JOIN passages p ON p.seq = passages_fts.rowid
-      WHERE passages_fts MATCH ? ORDER BY rank, p.seq DESC LIMIT ?`;
-    return this.db
-      .query<PassageRow & { rank: number }, [string, number]>(sql)
-      .all(ftsQuery(words, scope, opts.match), opts.topK)
-      .map((row) => ({ ...passageOf(row), score: -row.rank }));
+    const model = opts.near?.model;
+    // a few tags' passages are read once, with their vectors, and ranked here both ways
+    const few = scope.tagSeqs && this.tagRowsAtMost(scope.tagSeqs, RANK_IN_PROCESS) ? this.candidates(scope.tagSeqs, scope.match, model) : null;
+    if (!opts.near) return this.rowsOf(few ? rankAmong(few, words, opts.topK) : this.ftsRank(scope, words, opts.topK));
+    // each list deep enough that a passage ranked low by one and high by the other still counts
+    const depth = Math.max(opts.topK, FUSE_DEPTH);
+    const lexical = (few ? rankAmong(few, words, depth) : this.ftsRank(scope, words, depth)).map((r) => r.seq);
+    const vectors = few ? few.flatMap((c) => (c.vector ? [{ seq: c.seq, vector: c.vector }] : [])) : this.vectorsIn(scope, opts.near.model);
+    const semantic = nearest(vectors, queryVector(opts.near.vector), depth).map((r) => r.seq);
+    return this.rowsOf(fuseRanks([lexical, semantic]).slice(0, opts.topK));
+  }
+
+  /** Stores each passage's vector and the model that made it (replacing any older one), in one transaction; passages gone meanwhile are skipped. */
+  setVectors(items: { id: string; model: string; vector: readonly number[] }[]): void {
+    const insert = this.db.query('INSERT OR REPLACE INTO passage_vectors (passage_seq, model, vector) SELECT seq, ?, ? FROM passages WHERE id = ?');
+    this.db.transaction(() => {
+      for (const { id, model, vector } of items) insert.run(model, packVector(vector), id);
+    }).immediate();
+  }
+
+  /**
+   * Up to `limit` passages in the scope without a vector of the model, newest first. Asked before
+   * every hybrid search, so it is found from the indexes alone (tags or passages_by_agent, and the
+   * vectors' keys), reading only the passages it returns.
+   */
+  withoutVectors(agentId: string, scope: Scope, model: string, limit: number): { id: string; text: string }[] {
+    const s = this.scopeOf(agentId, scope);
+    if (!s) return [];
+    const having = s.match === 'all' && s.tagSeqs ? ` HAVING count(*) = ${s.tagSeqs.length}` : '';
+    const [seqs, params] = s.tagSeqs
+      ? [`SELECT passage_seq AS seq FROM tags WHERE tag_seq IN (${marks(s.tagSeqs)}) GROUP BY passage_seq${having}`, s.tagSeqs]
+      : ['SELECT seq FROM passages WHERE agent_id = ?', [agentId]];
+    const sql = `SELECT c.seq FROM (${seqs}) c LEFT JOIN passage_vectors v ON v.passage_seq = c.seq AND v.model = ? WHERE v.passage_seq IS NULL ORDER BY c.seq DESC LIMIT ?`;
+    const missing = this.db.query<{ seq: number }, (string | number)[]>(sql).all(...params, model, limit).map((r) => r.seq);
+    return this.passagesBySeq(missing)
+      .sort((a, b) => b.seq - a.seq)
+      .map((r) => ({ id: r.id, text: r.text }));
+  }
+
+  /** How many of the agent's passages have no vector of the model. */
+  countWithoutVectors(agentId: string, model: string): number {
+    const sql = `SELECT count(*) AS n FROM passages p LEFT JOIN passage_vectors v ON v.passage_seq = p.seq AND v.model = ?
+      WHERE p.agent_id = ? AND v.passage_seq IS NULL`;
+    return this.db.query<{ n: number }, [string, string]>(sql).get(model, agentId)?.n ?? 0;
+  }
+
+  /** The model and stored (unit-length Float32) vector of each of the passages that has one. */
+  vectorsOf(ids: string[]): Map<string, { model: string; vector: Uint8Array }> {
+    if (ids.length === 0) return new Map();
+    const sql = `SELECT p.id, v.model, v.vector FROM passages p JOIN passage_vectors v ON v.passage_seq = p.seq WHERE p.id IN (${marks(ids)})`;
+    const rows = this.db.query<{ id: string; model: string; vector: Uint8Array }, string[]>(sql).all(...ids);
+    return new Map(rows.map((r) => [r.id, { model: r.model, vector: r.vector }]));
+  }
+
+  /** The embedding model handle the agent was created with, or null. */
+  agentEmbedding(agentId: string): string | null {
+    return this.db.query<{ handle: string }, [string]>('SELECT handle FROM agent_embeddings WHERE agent_id = ?').get(agentId)?.handle ?? null;
   }
 
   /** False when the agent has no such passage. */
@@ -174,6 +229,7 @@ export class MemoryStore {
       if (!row) return false;
       this.db.query('DELETE FROM passages_fts WHERE rowid = ?').run(row.seq);
       this.db.query('DELETE FROM tags WHERE passage_seq = ?').run(row.seq);
+      this.db.query('DELETE FROM passage_vectors WHERE passage_seq = ?').run(row.seq);
       this.db.query('DELETE FROM passages WHERE seq = ?').run(row.seq);
       return true;
     }).immediate();
@@ -185,6 +241,52 @@ export class MemoryStore {
 
   setBlock(agentId: string, label: string, value: string): void {
     this.db.query('INSERT INTO blocks (agent_id, label, value) VALUES (?, ?, ?) ON CONFLICT (agent_id, label) DO UPDATE SET value = excluded.value').run(agentId, label, value);
+  }
+
+  /**
+   * The passages of the agent a search or fill covers, as an SQL condition on passages p; null when
+   * nothing can match (no such agent, or tags it never used).
+   */
+  private scopeOf(agentId: string, scope: Scope): ResolvedScope | null {
+    const agent = this.agentRow(agentId);
+    if (!agent) return null;
+    const tagSeqs = this.knownTagSeqs(agentId, scope.tags);
+    const wanted = new Set(scope.tags).size;
+    if (wanted === 0) return { agent, tagSeqs: null, match: scope.match, filter: 'p.agent_id = ?', params: [agentId] };
+    if (tagSeqs.length === 0 || (scope.match === 'all' && tagSeqs.length < wanted)) return null;
+    const [filter, params] = taggedSql(tagSeqs, scope.match);
+    return { agent, tagSeqs, match: scope.match, filter, params };
+  }
+
+  /** The BM25 ranking of the scope's passages for the words by FTS5, best first, at most `topK`. */
+  private ftsRank(scope: ResolvedScope, words: string[], topK: number): { seq: number; score: number }[] {
+    const tokens = scope.tagSeqs ? scope.tagSeqs.map(tagToken) : [agentToken(scope.agent.seq)];
+    const sql = `SELECT rowid AS seq, bm25(passages_fts, 1.0, 0.0) AS rank FROM passages_fts WHERE passages_fts MATCH ? ORDER BY rank, rowid DESC LIMIT ?`;
+    return this.db
+      .query<{ seq: number; rank: number }, [string, number]>(sql)
+      .all(ftsQuery(words, tokens, scope.match), topK)
+      .map((r) => ({ seq: r.seq, score: -r.rank }));
+  }
+
+  /** The vectors of the model stored for the scope's passages (a scope too large to read its texts). */
+  private vectorsIn(scope: ResolvedScope, model: string): { seq: number; vector: Uint8Array }[] {
+    if (scope.tagSeqs) {
+      // straight from the tag index to the vectors, never through the passages table
+      const [filter, params] = taggedSql(scope.tagSeqs, scope.match, 'v.passage_seq');
+      const sql = `SELECT v.passage_seq AS seq, v.vector FROM passage_vectors v WHERE ${filter} AND v.model = ?`;
+      return this.db.query<{ seq: number; vector: Uint8Array }, (string | number)[]>(sql).all(...params, model);
+    }
+    const sql = 'SELECT v.passage_seq AS seq, v.vector FROM passages p CROSS JOIN passage_vectors v ON v.passage_seq = p.seq WHERE p.agent_id = ? AND v.model = ?';
+    return this.db.query<{ seq: number; vector: Uint8Array }, [string, string]>(sql).all(scope.agent.id, model);
+  }
+
+  /** The passages of a ranking, in its order, with its scores. */
+  private rowsOf(ranked: { seq: number; score: number }[]): ScoredPassageRecord[] {
+    const rows = new Map(this.passagesBySeq(ranked.map((r) => r.seq)).map((row) => [row.seq, row]));
+    return ranked.flatMap(({ seq, score }) => {
+      const row = rows.get(seq);
+      return row ? [{ ...passageOf(row), score }] : [];
+    });
   }
 
   private agentRow(id: string): AgentRow | null {
@@ -199,11 +301,13 @@ export class MemoryStore {
   /**
    * Sequence number and text of the passages with any (all) of the tags, read along the tag index:
    * a plain join, deduplicated here, measured cheaper than `seq IN (...)` or a DISTINCT subquery.
+   * With a model, each one's vector of it too (null when it has none), in the same pass.
    */
-  private candidates(tagSeqs: number[], match: TagMatch): { seq: number; text: string }[] {
-    const join = `SELECT p.seq, p.text FROM tags t CROSS JOIN passages p ON p.seq = t.passage_seq WHERE t.tag_seq IN (${marks(tagSeqs)})`;
+  private candidates(tagSeqs: number[], match: TagMatch, model?: string): { seq: number; text: string; vector?: Uint8Array | null }[] {
+    const vectors = model === undefined ? '' : ' LEFT JOIN passage_vectors v ON v.passage_seq = p.seq AND v.model = ?';
+    const join = `SELECT p.seq, p.text${model === undefined ? '' : ', v.vector'} FROM tags t CROSS JOIN passages p ON p.seq = t.passage_seq${vectors} WHERE t.tag_seq IN (${marks(tagSeqs)})`;
     const sql = match === 'all' ? `${join} GROUP BY t.passage_seq HAVING count(*) = ${tagSeqs.length}` : join;
-    const rows = this.db.query<{ seq: number; text: string }, number[]>(sql).all(...tagSeqs);
+    const rows = this.db.query<{ seq: number; text: string; vector?: Uint8Array | null }, (string | number)[]>(sql).all(...(model === undefined ? [] : [model]), ...tagSeqs);
     const seen = new Set<number>();
     return rows.filter((r) => !seen.has(r.seq) && seen.add(r.seq));
   }
@@ -224,10 +328,15 @@ export class MemoryStore {
   }
 }
 
+type ResolvedScope = { agent: AgentRow; tagSeqs: number[] | null; match: TagMatch; filter: string; params: (string | number)[] };
+
+/** How deep each ranking reaches into the candidates before fusion, at the least. */
+const FUSE_DEPTH = 100;
+
 /** The SQL condition (on passages p) for passages with any or all of the tags, and its parameters. */
-function taggedSql(tagSeqs: number[], match: TagMatch): [string, number[]] {
+function taggedSql(tagSeqs: number[], match: TagMatch, column = 'p.seq'): [string, number[]] {
   const having = match === 'all' ? ` GROUP BY passage_seq HAVING count(*) = ${tagSeqs.length}` : '';
-  return [`p.seq IN (SELECT passage_seq FROM tags WHERE tag_seq IN (${marks(tagSeqs)})${having})`, tagSeqs];
+  return [`${column} IN (SELECT passage_seq FROM tags WHERE tag_seq IN (${marks(tagSeqs)})${having})`, tagSeqs];
 }
 
 /**

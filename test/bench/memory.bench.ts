@@ -2,12 +2,16 @@
 // ancestor node tags, limit 5, so top_k = max(200, 40 * 5)) in-process against a bare count(*)
 // over the passages, and through the client over HTTP against fetching a same-size body from a bare
 // Bun.serve; and batched adds per second through the client against plain inserts of the same rows.
+// Then the same searches as hybrid ones, with a vector beside every passage.
 import { Database } from 'bun:sqlite';
 import { join } from 'node:path';
 import { MemoryClient } from '../../src/memory/client.ts';
+import { PassageEmbeddings } from '../../src/memory/passage-embeddings.ts';
 import { startMemoryServer } from '../../src/memory/server.ts';
 import { DATABASE_FILE, MemoryStore } from '../../src/memory/store.ts';
 import { median, report } from './measure.ts';
+import { scriptedEmbedding } from '../support/model-server-embeddings.ts';
+import { startModelServer } from '../support/model-server.ts';
 import { removeDir, tempDir } from '../support/svc.ts';
 
 const PASSAGES = Number(process.env.BENCH_MEMORY_PASSAGES ?? 100_000);
@@ -121,6 +125,73 @@ for (let i = 0; i < SEARCHES; i++) {
 report(`bare Bun.serve, ${(body.length / 1024).toFixed(0)} KB body (baseline)`, median(bareHttp), median(bareHttp));
 report('ancestor-restricted search over HTTP (client)', median(overHttp), median(bareHttp), 10);
 
+// Hybrid search: a vector beside every passage, written straight into the store (embedding 100,000
+// texts through HTTP would measure the model server), then the same searches ranked by RRF of
+// BM25 and cosine. In-process the query's vector is given; over HTTP the server embeds each query
+// through the scripted model server, so that figure includes one embedding round trip.
+function fillVectors(model: string, vectorOf: (text: string) => number[]): void {
+  const all = db.query<{ id: string; text: string }, []>('SELECT id, text FROM passages').all();
+  for (let i = 0; i < all.length; i += 5000) store.setVectors(all.slice(i, i + 5000).map((p) => ({ id: p.id, model, vector: vectorOf(p.text) })));
+}
+const randomVector = (dims: number) => () => Array.from({ length: dims }, () => random() - 0.5);
+const hybridInProcess = (model: string, queryVector: (q: string) => number[]): number[] => {
+  const times: number[] = [];
+  let hits = 0;
+  for (let i = 0; i < SEARCHES; i++) {
+    const query = QUERIES[i % QUERIES.length] as string;
+    const near = { model, vector: queryVector(query) };
+    const t0 = performance.now();
+    hits += store.searchPassages(agentId, { query, tags: ancestors(), match: 'any', topK: TOP_K, near }).length;
+    times.push(performance.now() - t0);
+  }
+  if (hits === 0) throw new Error('the hybrid searches found nothing: the benchmark measures no work');
+  return times;
+};
+fillVectors('scripted-embed', scriptedEmbedding);
+console.log(`\nhybrid (BM25 + cosine, RRF): a vector beside each of the ${PASSAGES} passages`);
+report('hybrid search in-process, 128 dims (scripted)', median(hybridInProcess('scripted-embed', scriptedEmbedding)), median(counts), 5);
+// no ancestor scope (a search of the whole agent): every vector of the agent is scanned
+const wholeAgent: number[] = [];
+for (let i = 0; i < Math.ceil(SEARCHES / 10); i++) {
+  const query = QUERIES[i % QUERIES.length] as string;
+  const t0 = performance.now();
+  store.searchPassages(agentId, { query, tags: [], match: 'any', topK: TOP_K, near: { model: 'scripted-embed', vector: scriptedEmbedding(query) } });
+  wholeAgent.push(performance.now() - t0);
+}
+report('hybrid search of the whole agent (no scope)', median(wholeAgent), median(counts));
+const models = startModelServer();
+const modelEnv = { HOME: dir, SVC_BACKEND: 'localllm', LOCALLLM_HOST: models.url.replace('http://', ''), MEMBACKEND_EMBEDDING_CONFIG: 'scripted-embed' };
+const hybridServer = startMemoryServer({
+  port: 0,
+  host: '127.0.0.1',
+  dataDir: dir,
+  env: modelEnv,
+});
+const hybridClient = new MemoryClient({ baseUrl: hybridServer.url, timeoutMs: 60_000 });
+const hybridHttp: number[] = [];
+for (let i = 0; i < SEARCHES; i++) {
+  const tags = ancestors();
+  const t0 = performance.now();
+  await hybridClient.searchPassages(agentId, QUERIES[i % QUERIES.length] as string, { tags, topK: TOP_K });
+  hybridHttp.push(performance.now() - t0);
+}
+report('hybrid search over HTTP, query embedded', median(hybridHttp), median(bareHttp), 10);
+// what of it is the model: the query's embedding alone, through the same client the server uses
+const alone = new PassageEmbeddings(modelEnv);
+const embedTimes: number[] = [];
+for (let i = 0; i < SEARCHES; i++) {
+  const t0 = performance.now();
+  await alone.embed('scripted-embed', [QUERIES[i % QUERIES.length] as string], null, 'bench');
+  embedTimes.push(performance.now() - t0);
+}
+report('  of which the query embedding (scripted model)', median(embedTimes), median(bareHttp));
+if (models.requests.length !== 2 * SEARCHES) throw new Error(`expected one embedding request per search, got ${models.requests.length - SEARCHES}`);
+// a real model's vectors are longer: the scan grows with them
+fillVectors('random-768', randomVector(768));
+report('hybrid search in-process, 768 dims', median(hybridInProcess('random-768', randomVector(768))), median(counts), 5);
+
+await hybridServer.stop();
+models.stop();
 await bare.stop(true);
 db.close();
 store.close();

@@ -51,7 +51,7 @@ describe('svc memory', () => {
   test('lists its commands; svc --help lists it', async () => {
     const help = await run(['--help']);
     expect(help.code).toBe(0);
-    for (const c of ['serve', 'health', 'migrate', 'backup', 'restore', 'start-local', 'stop-local', 'prune-local', 'compact-access']) expect(help.stdout).toContain(`${c} `);
+    for (const c of ['serve', 'health', 'migrate', 'backup', 'restore', 'reindex', 'start-local', 'stop-local', 'prune-local', 'compact-access']) expect(help.stdout).toContain(`${c} `);
     expect((await svc(['--help'], { cwd: dir })).stdout).toContain('  memory ');
   });
 

@@ -32,8 +32,8 @@ async function newAgent(name: string): Promise<string> {
 }
 
 describe("Letta's paths and shapes", () => {
-  test('health says it is svc', async () => {
-    expect(await call('GET', '/v1/health/')).toEqual({ status: 200, body: { version: expect.any(String), status: 'ok', server: 'svc' } });
+  test('health says it is svc, and that without an embedding model it ranks by BM25', async () => {
+    expect(await call('GET', '/v1/health/')).toEqual({ status: 200, body: { version: expect.any(String), status: 'ok', server: 'svc', embedding: null, search: 'bm25' } });
   });
 
   test('agents: create, get, list by name, delete with its passages and blocks', async () => {

@@ -158,6 +158,16 @@ describe('requests per server', () => {
     expect((await client.searchPassages(id, 'alpha beta', { topK: 5 })).map((h) => h.score)).toEqual([1, 0.5]);
   });
 
+  test('letta: asking for vectors lists the passages without them, and reindex is refused in one line', async () => {
+    const { client, calls } = counting(letta.url);
+    const id = await client.ensureAgent('vectors');
+    await client.addPassages(id, [{ ...item('alpha'), vector: { model: 'm', data: 'AACAPw==' } }]);
+    calls.length = 0;
+    expect((await client.listPassages(id, { vectors: true })).map((p) => [p.text, p.vector])).toEqual([['alpha', undefined]]);
+    expect(calls.some((c) => c.includes('include_vectors'))).toBe(false);
+    await expect(client.reindexPassages(id, 10)).rejects.toThrow(`the memory server at ${letta.url} is Letta, which embeds passages as they are added: nothing to reindex`);
+  });
+
   test('on letta the oldest agent of a name wins', async () => {
     const post = () => fetch(`${letta.url}/v1/agents/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'dup', model: 'm', embedding: 'e' }) }).then((r) => r.json() as Promise<{ id: string }>);
     const first = await post();

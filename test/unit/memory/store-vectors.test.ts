@@ -1,0 +1,128 @@
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { Database } from 'bun:sqlite';
+import { join } from 'node:path';
+import { InputError } from '../../../src/core/errors.ts';
+import { DATABASE_FILE, MemoryStore } from '../../../src/memory/store.ts';
+import { SCHEMA_VERSION } from '../../../src/memory/store-schema.ts';
+import { fuseRanks, nearest, packVector, RRF_K, unpackVector } from '../../../src/memory/store-vectors.ts';
+import { removeDir, tempDir } from '../../support/svc.ts';
+
+let dir: string;
+beforeEach(() => {
+  dir = tempDir('svc-memvec-store-');
+});
+afterEach(() => removeDir(dir));
+
+describe('vectors', () => {
+  test('are stored at unit length as Float32', () => {
+    const v = unpackVector(packVector([3, 4]));
+    expect([...v]).toEqual([0.6000000238418579, 0.800000011920929]);
+    expect([...unpackVector(packVector([0, 0]))]).toEqual([0, 0]);
+  });
+
+  test('nearest: by cosine, best first, only those pointing the same way and of the query\'s length', () => {
+    const rows = [
+      { seq: 1, vector: packVector([1, 0]) },
+      { seq: 2, vector: packVector([1, 1]) },
+      { seq: 3, vector: packVector([-1, 0]) },
+      { seq: 4, vector: packVector([0, 1]) },
+      { seq: 5, vector: packVector([1, 0, 0]) },
+    ];
+    expect(nearest(rows, unpackVector(packVector([1, 0.1])), 10).map((r) => r.seq)).toEqual([1, 2, 4]);
+    expect(nearest(rows, unpackVector(packVector([1, 0.1])), 1).map((r) => r.seq)).toEqual([1]);
+  });
+
+  test('reciprocal-rank fusion: a passage both lists rank first wins; one list alone still counts', () => {
+    const fused = fuseRanks([
+      [10, 20, 30],
+      [20, 40],
+    ]);
+    expect(fused.map((r) => r.seq)).toEqual([20, 10, 40, 30]);
+    expect(fused[0]?.score).toBeCloseTo(1 / (RRF_K + 2) + 1 / (RRF_K + 1), 12);
+  });
+});
+
+describe('the store', () => {
+  test('hybrid search ranks within the scope; deleting a passage or agent deletes its vectors', () => {
+    const store = MemoryStore.open(dir);
+    try {
+      const agent = store.createAgent('a', [], [], 'm1')?.id ?? '';
+      expect(store.agentEmbedding(agent)).toBe('m1');
+      const [near, far, other] = store.addPassages(agent, [
+        { text: 'alpha', tags: ['node:x'] },
+        { text: 'beta gamma', tags: ['node:x'] },
+        { text: 'alpha alpha', tags: ['node:y'] },
+      ]);
+      store.setVectors([
+        { id: near?.id ?? '', model: 'm1', vector: [1, 0] },
+        { id: far?.id ?? '', model: 'm1', vector: [0.9, 0.1] },
+        { id: other?.id ?? '', model: 'm1', vector: [1, 0] },
+      ]);
+      const found = store.searchPassages(agent, { query: 'gamma', tags: ['node:x'], match: 'any', topK: 10, near: { model: 'm1', vector: [0.95, 0.05] } });
+      // 'beta gamma' is first by both lists; 'alpha' only by its vector; node:y never
+      expect(found.map((p) => p.text)).toEqual(['beta gamma', 'alpha']);
+      // another model's vectors do not count
+      expect(store.searchPassages(agent, { query: 'gamma', tags: ['node:x'], match: 'any', topK: 10, near: { model: 'm2', vector: [1, 0] } }).map((p) => p.text)).toEqual(['beta gamma']);
+      expect(store.withoutVectors(agent, { tags: [], match: 'any' }, 'm2', 10).length).toBe(3);
+      expect(store.countWithoutVectors(agent, 'm1')).toBe(0);
+      store.deletePassage(agent, near?.id ?? '');
+      expect(store.vectorsOf([near?.id ?? '', far?.id ?? '']).size).toBe(1);
+      store.deleteAgent(agent);
+      const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
+      expect(db.query('SELECT count(*) AS n FROM passage_vectors').get()).toEqual({ n: 0 });
+      expect(db.query('SELECT count(*) AS n FROM agent_embeddings').get()).toEqual({ n: 0 });
+      db.close();
+    } finally {
+      store.close();
+    }
+  });
+});
+
+/** The schema svc wrote before vectors (user_version left at 0). */
+const FIRST_SCHEMA = `
+CREATE TABLE agents (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, name TEXT NOT NULL UNIQUE, tags TEXT NOT NULL, created_at TEXT NOT NULL);
+CREATE TABLE passages (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, agent_id TEXT NOT NULL, text TEXT NOT NULL, tags TEXT NOT NULL, created_at TEXT NOT NULL);
+CREATE INDEX passages_by_agent ON passages (agent_id, seq);
+CREATE TABLE tag_names (seq INTEGER PRIMARY KEY, agent_id TEXT NOT NULL, tag TEXT NOT NULL, UNIQUE (agent_id, tag));
+CREATE TABLE tags (tag_seq INTEGER NOT NULL, passage_seq INTEGER NOT NULL, PRIMARY KEY (tag_seq, passage_seq)) WITHOUT ROWID;
+CREATE INDEX tags_by_passage ON tags (passage_seq);
+CREATE VIRTUAL TABLE passages_fts USING fts5 (body, scope, content = '', contentless_delete = 1);
+CREATE TABLE blocks (agent_id TEXT NOT NULL, label TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (agent_id, label)) WITHOUT ROWID;
+INSERT INTO agents VALUES (1, 'agent-1', 'old', '[]', '2026-01-01T00:00:00Z');
+INSERT INTO passages VALUES (1, 'passage-1', 'agent-1', 'OOM in the CUDA launch', '["node:n"]', '2026-01-01T00:00:00Z');
+INSERT INTO tag_names VALUES (1, 'agent-1', 'node:n');
+INSERT INTO tags VALUES (1, 1);
+INSERT INTO passages_fts (rowid, body, scope) VALUES (1, 'OOM in the CUDA launch', 'a1 t1');
+`;
+
+describe('migration', () => {
+  test('a database of the first schema opens in place: its passages are kept and searchable, and can take vectors', () => {
+    const old = new Database(join(dir, DATABASE_FILE), { create: true });
+    old.run(FIRST_SCHEMA);
+    old.close();
+    const store = MemoryStore.open(dir);
+    try {
+      expect(store.searchPassages('agent-1', { query: 'cuda', tags: ['node:n'], match: 'any', topK: 5 }).map((p) => p.id)).toEqual(['passage-1']);
+      expect(store.withoutVectors('agent-1', { tags: ['node:n'], match: 'any' }, 'm', 10)).toEqual([{ id: 'passage-1', text: 'OOM in the CUDA launch' }]);
+      store.setVectors([{ id: 'passage-1', model: 'm', vector: [1, 2] }]);
+      expect(store.countWithoutVectors('agent-1', 'm')).toBe(0);
+    } finally {
+      store.close();
+    }
+    const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
+    expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
+    db.close();
+  });
+
+  test('a database of a newer schema is refused, naming the file, and left as it was', () => {
+    const newer = new Database(join(dir, DATABASE_FILE), { create: true });
+    newer.run(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
+    newer.close();
+    expect(() => MemoryStore.open(dir)).toThrow(InputError);
+    expect(() => MemoryStore.open(dir)).toThrow(/schema is version 3, newer than this svc reads \(2\): upgrade svc/);
+    const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
+    expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION + 1 });
+    expect(db.query("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get()).toEqual({ n: 0 });
+    db.close();
+  });
+});
