@@ -8,6 +8,7 @@ import { ModelAnswerError } from './errors.ts';
 import { classifyFailure, describeFailure } from './failures.ts';
 import { costRecordOf } from './ledger.ts';
 import { apiKey, MAX_ANSWER_BYTES, sdkEmbeddingModel } from './providers.ts';
+import { embeddingHandle } from './embedding-handle.ts';
 import { embeddingChoice, type ModelChoice } from './route.ts';
 import type { CallMeta } from './types.ts';
 
@@ -29,11 +30,6 @@ export type EmbedderOptions = CallContextOptions & {
   fetch?: typeof fetch;
 };
 
-/** The handle of a setting that names an embedding model, or null for none ('default', 'none' or empty). */
-export function embeddingHandle(value: string | null | undefined): string | null {
-  const v = (value ?? '').trim();
-  return v === '' || v === 'default' || v === 'none' ? null : v;
-}
 
 /**
  * The one way svc turns texts into vectors, alongside createModelClient: the same routing, keys,
