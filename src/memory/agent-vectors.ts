@@ -42,12 +42,16 @@ export class AgentVectors {
     const query = await this.embeddings.tryEmbed(handle, [opts.query], checkpoint, 'search');
     const vector = query?.vectors[0];
     if (!query || !vector) return this.store.searchPassages(agentId, opts);
+    const hybrid = { ...opts, near: { model: query.model, vector } };
+    const first = this.store.search(agentId, hybrid);
+    // the common case, every candidate with its vector, costs one search and no second look
+    if (first.unvectored === 0) return first.results;
     const missing = this.store.withoutVectors(agentId, opts, query.model, LAZY_FILL);
-    if (missing.length > 0) {
-      const filled = await this.embeddings.tryEmbed(handle, missing.map((p) => p.text), checkpoint, 'fill');
-      if (filled) this.keep(missing, filled);
-    }
-    return this.store.searchPassages(agentId, { ...opts, near: { model: query.model, vector } });
+    if (missing.length === 0) return first.results;
+    const filled = await this.embeddings.tryEmbed(handle, missing.map((p) => p.text), checkpoint, 'fill');
+    if (!filled) return first.results;
+    this.keep(missing, filled);
+    return this.store.searchPassages(agentId, hybrid);
   }
 
   /**

@@ -1,15 +1,14 @@
-import { passageBody } from './passage-text.ts';
-
 /**
  * BM25 among a small candidate set (the passages of a few tags), with the statistics of that set:
  * document frequencies and the average length come from the candidates, not the whole store.
  * FTS5's own bm25() counts each query word's documents over the whole index first, which for a
  * common word costs milliseconds per word no matter how few candidates there are; counting words in
  * a thousand candidate texts costs about as much as reading them. Lengths are counted in characters
- * (BM25 only uses a document's length relative to the average).
+ * (BM25 only uses a document's length relative to the average). Each body comes folded (fold()),
+ * as the store keeps it beside the passage.
  */
-export function rankAmong(candidates: { seq: number; text: string }[], words: string[], topK: number): { seq: number; score: number }[] {
-  const bodies = foldAll(candidates.map((c) => passageBody(c.text)));
+export function rankAmong(candidates: readonly { seq: number; body: string }[], words: string[], topK: number): { seq: number; score: number }[] {
+  const bodies = candidates.map((c) => c.body);
   const tfs = bodies.map((body) => words.map((w) => occurrences(body, w)));
   const n = candidates.length;
   const avgLength = bodies.reduce((sum, b) => sum + b.length, 0) / Math.max(1, n) || 1;
@@ -31,13 +30,6 @@ export function rankAmong(candidates: { seq: number; text: string }[], words: st
 
 const K1 = 1.2;
 const B = 0.75;
-
-/** fold() of each text; one call over all of them joined costs half as much as a call per text. */
-function foldAll(texts: string[]): string[] {
-  const folded = fold(texts.join('\u0001')).split('\u0001');
-  // when a text holds the joining character itself, the split is off: fold each text alone
-  return folded.length === texts.length ? folded : texts.map(fold);
-}
 
 /** Lower case without diacritics, as FTS5's unicode61 tokenizer folds the indexed text. */
 export function fold(text: string): string {

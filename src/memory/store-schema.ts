@@ -13,7 +13,7 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS agents (
   seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, name TEXT NOT NULL UNIQUE, tags TEXT NOT NULL, created_at TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS passages (
-  seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, agent_id TEXT NOT NULL, text TEXT NOT NULL, tags TEXT NOT NULL, created_at TEXT NOT NULL);
+  seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, agent_id TEXT NOT NULL, text TEXT NOT NULL, tags TEXT NOT NULL, created_at TEXT NOT NULL, folded TEXT);
 CREATE INDEX IF NOT EXISTS passages_by_agent ON passages (agent_id, seq);
 CREATE TABLE IF NOT EXISTS tag_names (
   seq INTEGER PRIMARY KEY, agent_id TEXT NOT NULL, tag TEXT NOT NULL, UNIQUE (agent_id, tag));
@@ -29,11 +29,14 @@ CREATE TABLE IF NOT EXISTS passage_vectors (passage_seq INTEGER PRIMARY KEY, mod
 
 /**
  * Version 2 added agent_embeddings (the embedding model an agent was created with) and
- * passage_vectors (one unit-length Float32 vector per passage, with the model that made it: a
+ * passage_vectors (one unit-length vector per passage, quantized (store-vectors.ts), with the model that made it: a
  * vector of another model is stale). Both are new tables, so a database of the first schema (which
  * left user_version at 0) migrates in place when opened; its passages get vectors lazily at search time or by `svc memory reindex`.
+ * Version 3 added passages.folded, the body as search ranks it (store-rank.ts fold), written with
+ * the passage so a search does not fold a thousand texts again; rows from before have none and
+ * are folded when read.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /**
  * WAL with synchronous=FULL: every commit is fsynced before the request is answered, so an
@@ -52,6 +55,8 @@ export function prepareDatabase(db: Database): void {
   if (found > SCHEMA_VERSION) throw new Error(`its schema is version ${found}, newer than this svc reads (${SCHEMA_VERSION}): upgrade svc`);
   db.transaction(() => {
     db.run(SCHEMA);
+    const columns = db.query<{ name: string }, []>('PRAGMA table_info(passages)').all();
+    if (!columns.some((c) => c.name === 'folded')) db.run('ALTER TABLE passages ADD COLUMN folded TEXT');
     db.run(`PRAGMA user_version = ${SCHEMA_VERSION}`);
   }).immediate();
 }

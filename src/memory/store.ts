@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { InputError, oneLine } from '../core/errors.ts';
 import { passageBody } from './passage-text.ts';
 import { prepareDatabase } from './store-schema.ts';
-import { rankAmong } from './store-rank.ts';
+import { fold, rankAmong } from './store-rank.ts';
 import { fuseRanks, nearest, packVector, queryVector } from './store-vectors.ts';
 import { agentToken, ftsQuery, queryWords, tagToken } from './store-search.ts';
 import { makeOwnDir } from '../core/workspace.ts';
@@ -14,6 +14,8 @@ export type ScoredPassageRecord = PassageRecord & { score: number };
 export type TagMatch = 'any' | 'all';
 export type NewPassage = { text: string; tags: string[] };
 export type ListOptions = { limit: number; after?: string | null; ascending: boolean; tags: string[] };
+/** A passage a search ranks: its folded body, and its vector of the search's model when asked for (null: none). */
+type Candidate = { seq: number; body: string; vector?: Uint8Array | null };
 export type SearchOptions = {
   query: string;
   tags: string[];
@@ -107,13 +109,14 @@ export class MemoryStore {
       const agent = this.agentRow(agentId);
       if (!agent) return [];
       const created_at = new Date().toISOString();
-      const insertPassage = this.db.query('INSERT INTO passages (id, agent_id, text, tags, created_at) VALUES (?, ?, ?, ?, ?)');
+      const insertPassage = this.db.query('INSERT INTO passages (id, agent_id, text, tags, created_at, folded) VALUES (?, ?, ?, ?, ?, ?)');
       const insertTag = this.db.query('INSERT OR IGNORE INTO tags (tag_seq, passage_seq) VALUES (?, ?)');
       const insertFts = this.db.query('INSERT INTO passages_fts (rowid, body, scope) VALUES (?, ?, ?)');
       const tagSeqs = new Map<string, number>();
       return items.map(({ text, tags }) => {
         const passage = { id: `passage-${crypto.randomUUID()}`, agent_id: agentId, text, tags: [...new Set(tags)], created_at };
-        const seq = Number(insertPassage.run(passage.id, agentId, text, JSON.stringify(passage.tags), created_at).lastInsertRowid);
+        const body = passageBody(text);
+        const seq = Number(insertPassage.run(passage.id, agentId, text, JSON.stringify(passage.tags), created_at, fold(body)).lastInsertRowid);
         const scope = [agentToken(agent.seq)];
         for (const tag of passage.tags) {
           const tagSeq = tagSeqs.get(tag) ?? this.tagSeq(agentId, tag, true);
@@ -121,7 +124,7 @@ export class MemoryStore {
           insertTag.run(tagSeq, seq);
           scope.push(tagToken(tagSeq));
         }
-        insertFts.run(seq, passageBody(text), scope.join(' '));
+        insertFts.run(seq, body, scope.join(' '));
         return passage;
       });
     }).immediate();
@@ -156,23 +159,32 @@ export class MemoryStore {
    * in the query.
    */
   searchPassages(agentId: string, opts: SearchOptions): ScoredPassageRecord[] {
+    return this.search(agentId, opts).results;
+  }
+
+  /**
+   * searchPassages, and with `near` how many of the candidates it read had no vector of the model
+   * (null when it did not read them: a scope too large, ranked by FTS5), so that a caller filling
+   * missing vectors needs no second look when there are none.
+   */
+  search(agentId: string, opts: SearchOptions): { results: ScoredPassageRecord[]; unvectored: number | null } {
     const scope = opts.topK > 0 ? this.scopeOf(agentId, opts) : null;
-    if (!scope) return [];
+    if (!scope) return { results: [], unvectored: 0 };
     const words = queryWords(opts.query);
     if (words.length === 0) {
       const sql = `SELECT ${PASSAGE_COLUMNS} FROM passages p WHERE ${scope.filter} ORDER BY p.seq DESC LIMIT ?`;
-      return this.db.query<PassageRow, (string | number)[]>(sql).all(...scope.params, opts.topK).map((row) => ({ ...passageOf(row), score: 0 }));
+      return { results: this.db.query<PassageRow, (string | number)[]>(sql).all(...scope.params, opts.topK).map((row) => ({ ...passageOf(row), score: 0 })), unvectored: null };
     }
     const model = opts.near?.model;
     // a few tags' passages are read once, with their vectors, and ranked here both ways
     const few = scope.tagSeqs && this.tagRowsAtMost(scope.tagSeqs, RANK_IN_PROCESS) ? this.candidates(scope.tagSeqs, scope.match, model) : null;
-    if (!opts.near) return this.rowsOf(few ? rankAmong(few, words, opts.topK) : this.ftsRank(scope, words, opts.topK));
+    if (!opts.near) return { results: this.rowsOf(few ? rankAmong(few, words, opts.topK) : this.ftsRank(scope, words, opts.topK)), unvectored: null };
     // each list deep enough that a passage ranked low by one and high by the other still counts
     const depth = Math.max(opts.topK, FUSE_DEPTH);
     const lexical = (few ? rankAmong(few, words, depth) : this.ftsRank(scope, words, depth)).map((r) => r.seq);
     const vectors = few ? few.flatMap((c) => (c.vector ? [{ seq: c.seq, vector: c.vector }] : [])) : this.vectorsIn(scope, opts.near.model);
     const semantic = nearest(vectors, queryVector(opts.near.vector), depth).map((r) => r.seq);
-    return this.rowsOf(fuseRanks([lexical, semantic]).slice(0, opts.topK));
+    return { results: this.rowsOf(fuseRanks([lexical, semantic]).slice(0, opts.topK)), unvectored: few ? few.length - vectors.length : null };
   }
 
   /** Stores each passage's vector and the model that made it (replacing any older one), in one transaction; passages gone meanwhile are skipped. */
@@ -303,13 +315,15 @@ export class MemoryStore {
    * a plain join, deduplicated here, measured cheaper than `seq IN (...)` or a DISTINCT subquery.
    * With a model, each one's vector of it too (null when it has none), in the same pass.
    */
-  private candidates(tagSeqs: number[], match: TagMatch, model?: string): { seq: number; text: string; vector?: Uint8Array | null }[] {
+  private candidates(tagSeqs: number[], match: TagMatch, model?: string): Candidate[] {
     const vectors = model === undefined ? '' : ' LEFT JOIN passage_vectors v ON v.passage_seq = p.seq AND v.model = ?';
-    const join = `SELECT p.seq, p.text${model === undefined ? '' : ', v.vector'} FROM tags t CROSS JOIN passages p ON p.seq = t.passage_seq${vectors} WHERE t.tag_seq IN (${marks(tagSeqs)})`;
+    // the folded body as stored; the text only for a row from before it was stored
+    const columns = `p.seq, p.folded, CASE WHEN p.folded IS NULL THEN p.text END AS text${model === undefined ? '' : ', v.vector'}`;
+    const join = `SELECT ${columns} FROM tags t CROSS JOIN passages p ON p.seq = t.passage_seq${vectors} WHERE t.tag_seq IN (${marks(tagSeqs)})`;
     const sql = match === 'all' ? `${join} GROUP BY t.passage_seq HAVING count(*) = ${tagSeqs.length}` : join;
-    const rows = this.db.query<{ seq: number; text: string; vector?: Uint8Array | null }, (string | number)[]>(sql).all(...(model === undefined ? [] : [model]), ...tagSeqs);
+    const rows = this.db.query<{ seq: number; folded: string | null; text: string | null; vector?: Uint8Array | null }, (string | number)[]>(sql).all(...(model === undefined ? [] : [model]), ...tagSeqs);
     const seen = new Set<number>();
-    return rows.filter((r) => !seen.has(r.seq) && seen.add(r.seq));
+    return rows.filter((r) => !seen.has(r.seq) && seen.add(r.seq)).map((r) => ({ seq: r.seq, body: r.folded ?? fold(passageBody(r.text ?? '')), vector: r.vector }));
   }
 
   private passagesBySeq(seqs: number[]): PassageRow[] {

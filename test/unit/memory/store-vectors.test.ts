@@ -14,9 +14,13 @@ beforeEach(() => {
 afterEach(() => removeDir(dir));
 
 describe('vectors', () => {
-  test('are stored at unit length as Float32', () => {
+  test('are stored at unit length, a byte a dimension', () => {
     const v = unpackVector(packVector([3, 4]));
-    expect([...v]).toEqual([0.6000000238418579, 0.800000011920929]);
+    expect(v[0]).toBeCloseTo(0.6, 2);
+    expect(v[1]).toBeCloseTo(0.8, 2);
+    // one byte a dimension after the scale; packing what is unpacked gives the same bytes
+    expect(packVector([3, 4]).byteLength).toBe(4 + 2);
+    expect(packVector([...v])).toEqual(packVector([3, 4]));
     expect([...unpackVector(packVector([0, 0]))]).toEqual([0, 0]);
   });
 
@@ -106,11 +110,18 @@ describe('migration', () => {
       expect(store.withoutVectors('agent-1', { tags: ['node:n'], match: 'any' }, 'm', 10)).toEqual([{ id: 'passage-1', text: 'OOM in the CUDA launch' }]);
       store.setVectors([{ id: 'passage-1', model: 'm', vector: [1, 2] }]);
       expect(store.countWithoutVectors('agent-1', 'm')).toBe(0);
+      // a row from before folded bodies were stored is folded as it is read; a new row has its own
+      store.addPassages('agent-1', [{ text: 'Kernel ran OUT of shared memory', tags: ['node:n'] }]);
+      expect(store.searchPassages('agent-1', { query: 'launch kernel', tags: ['node:n'], match: 'any', topK: 5 }).map((p) => p.text)).toEqual(['OOM in the CUDA launch', 'Kernel ran OUT of shared memory']);
     } finally {
       store.close();
     }
     const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
     expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
+    expect(db.query('SELECT seq, folded FROM passages ORDER BY seq').all()).toEqual([
+      { seq: 1, folded: null },
+      { seq: 2, folded: 'kernel ran out of shared memory' },
+    ]);
     db.close();
   });
 
@@ -119,7 +130,7 @@ describe('migration', () => {
     newer.run(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
     newer.close();
     expect(() => MemoryStore.open(dir)).toThrow(InputError);
-    expect(() => MemoryStore.open(dir)).toThrow(/schema is version 3, newer than this svc reads \(2\): upgrade svc/);
+    expect(() => MemoryStore.open(dir)).toThrow(`schema is version ${SCHEMA_VERSION + 1}, newer than this svc reads (${SCHEMA_VERSION}): upgrade svc`);
     const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
     expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION + 1 });
     expect(db.query("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get()).toEqual({ n: 0 });
