@@ -5,6 +5,7 @@ import { oneLine, SvcError } from '../core/errors.ts';
 import { withoutCredentials } from '../core/text.ts';
 import { embeddingHandle } from '../llm/embedding-handle.ts';
 import { modelHandle } from '../memory/embedding-handle.ts';
+import { withWorkflowMemory } from '../run/memory-session.ts';
 import { embeddingChoice, MODEL_ROLES, type ModelChoice, modelFor } from '../llm/route.ts';
 import { noEmbeddingsApi } from '../llm/providers.ts';
 import { backendBase, listModels, type ModelList, modelListed } from './model-list.ts';
@@ -110,7 +111,7 @@ async function checkGroup(g: Group, name: string, shared: ReadonlySet<string>, e
 /** The embedding models the settings name: memory search's, and the multi-agent idea engine's when it is on. */
 function embeddingUses(cfg: Config, env: Env): { use: string; setting: string; value: string }[] {
   const uses: { use: string; setting: string; value: string }[] = [];
-  const memory = modelHandle(envValue(env, 'MEMBACKEND_EMBEDDING_CONFIG') ?? cfg.workflow.workflow.memory.membackend.embedding_config);
+  const memory = modelHandle(withWorkflowMemory(env, cfg).MEMBACKEND_EMBEDDING_CONFIG);
   if (memory) uses.push({ use: 'memory embeddings', setting: 'MEMBACKEND_EMBEDDING_CONFIG', value: memory });
   const ideas = embeddingHandle(envValue(env, 'SVC_IDEA_MA_EMBED_MODEL'));
   if (ideas && wantsMaEngine(env)) uses.push({ use: 'idea engine embeddings', setting: 'SVC_IDEA_MA_EMBED_MODEL', value: ideas });

@@ -1,3 +1,4 @@
+import type { Config } from '../core/config/config.ts';
 import { type Env, envValue } from '../core/config/env-vars.ts';
 import { oneLine } from '../core/errors.ts';
 import { withoutCredentials } from '../core/text.ts';
@@ -41,7 +42,8 @@ export async function openRunMemory(env: Env, checkpointDir: string, opts: { res
     return { env: {}, note: `memory: none (${configured} does not answer: ${reachable}; SVC_MEMORY_BOOTSTRAP_LOCAL=none)`, client: null, close: async () => {} };
   } else {
     const dataDir = defaultMemoryDataDir(env);
-    const server = startMemoryServer({ port: 0, host: '127.0.0.1', dataDir, apiKey: envValue(env, 'MEMBACKEND_API_KEY') });
+    // the run's environment: its .env files and workflow settings choose the embedding model too
+    const server = startMemoryServer({ port: 0, host: '127.0.0.1', dataDir, apiKey: envValue(env, 'MEMBACKEND_API_KEY'), env });
     stopServer = server.stop;
     extra.MEMBACKEND_BASE_URL = server.url;
     client = MemoryClient.fromEnv({ ...env, ...extra });
@@ -63,4 +65,11 @@ export async function openRunMemory(env: Env, checkpointDir: string, opts: { res
       await stopServer?.();
     },
   };
+}
+
+/** The workflow's memory embedding model (memory.membackend.embedding_config) where the environment names none: the run's memory agent is created with it. */
+export function withWorkflowMemory(env: Env, cfg: Config): Env {
+  // the variable itself, not its table default ('default'), which would hide the workflow's
+  if (env.MEMBACKEND_EMBEDDING_CONFIG) return env;
+  return { ...env, MEMBACKEND_EMBEDDING_CONFIG: cfg.workflow.workflow.memory.membackend.embedding_config };
 }
