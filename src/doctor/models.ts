@@ -1,9 +1,9 @@
 import type { Config } from '../core/config/config.ts';
-import { type Env, envValue, KEY_VARIABLE } from '../core/config/env-vars.ts';
+import { type Env, KEY_VARIABLE } from '../core/config/env-vars.ts';
 import { wantsMaEngine } from '../ideas/ma-engine.ts';
+import { maEmbedModel } from '../ideas/ma-settings.ts';
 import { oneLine, SvcError } from '../core/errors.ts';
 import { withoutCredentials } from '../core/text.ts';
-import { embeddingHandle } from '../llm/embedding-handle.ts';
 import { modelHandle } from '../memory/embedding-handle.ts';
 import { withWorkflowMemory } from '../run/memory-session.ts';
 import { embeddingChoice, MODEL_ROLES, type ModelChoice, modelFor } from '../llm/route.ts';
@@ -113,7 +113,7 @@ function embeddingUses(cfg: Config, env: Env): { use: string; setting: string; v
   const uses: { use: string; setting: string; value: string }[] = [];
   const memory = modelHandle(withWorkflowMemory(env, cfg).MEMBACKEND_EMBEDDING_CONFIG);
   if (memory) uses.push({ use: 'memory embeddings', setting: 'MEMBACKEND_EMBEDDING_CONFIG', value: memory });
-  const ideas = embeddingHandle(envValue(env, 'SVC_IDEA_MA_EMBED_MODEL'));
+  const ideas = maEmbedModel(env);
   if (ideas && wantsMaEngine(env)) uses.push({ use: 'idea engine embeddings', setting: 'SVC_IDEA_MA_EMBED_MODEL', value: ideas });
   return uses;
 }

@@ -6,6 +6,7 @@ import { oneLine, UnavailableError } from '../core/errors.ts';
 import { log } from '../core/log.ts';
 import type { ModelClient } from '../llm/client.ts';
 import { createEmbedder } from '../llm/embeddings.ts';
+import { ReplayDivergedError } from '../llm/errors.ts';
 import { ideaCallMeta } from './ask-json.ts';
 import { checkGenerateParams, type GenerateParams, generateIdeas } from './discussion.ts';
 import type { IdeaFile } from './idea-file.ts';
@@ -59,7 +60,8 @@ export async function generateIdeasWithEngine(p: GenerateParams, deps: EngineDep
   try {
     return await maIdeas(p, settings, retrieval, deps);
   } catch (err) {
-    if (deps.signal?.aborted) throw err;
+    // a replay that asks what was not recorded says so where it happened, not later in a loop the recording never ran
+    if (deps.signal?.aborted || err instanceof ReplayDivergedError) throw err;
     const reason = `the multi-agent engine did not run: ${oneLine(err)}; the built-in discussion loop ran instead`;
     log.warn(`generate_ideas: ${reason}`);
     if (deps.checkpointDir) writeJsonAtomic(join(deps.checkpointDir, TEAMS_FILE), { engine: 'multi-agent', ran: false, reason });

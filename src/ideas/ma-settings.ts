@@ -29,15 +29,20 @@ export type MaSettings = {
 export const MA_LIMITS = { k: 20, teamSize: 8, nAuthors: 64, nPapers: 5000, maxTeams: 16 } as const;
 
 /** The settings from the environment; max_teams defaults to the number of ideas asked for. */
-export function maSettings(env: Env, nIdeas: number): MaSettings {
+/** The engine's embedding model handle (SVC_IDEA_MA_EMBED_MODEL; `default` is SPECTER2), null for `none`. */
+export function maEmbedModel(env: Env): string | null {
   const embed = envValue(env, 'SVC_IDEA_MA_EMBED_MODEL')?.trim() ?? DEFAULT_MA_EMBED_MODEL;
+  return embed === '' || embed === 'none' ? null : embed === 'default' ? DEFAULT_MA_EMBED_MODEL : embed;
+}
+
+export function maSettings(env: Env, nIdeas: number): MaSettings {
   return {
     k: int(env, 'SVC_IDEA_MA_K', 1, MA_LIMITS.k),
     teamSize: int(env, 'SVC_IDEA_MA_TEAM_SIZE', 1, MA_LIMITS.teamSize),
     nAuthors: int(env, 'SVC_IDEA_MA_N_AUTHORS', 1, MA_LIMITS.nAuthors),
     nPapers: int(env, 'SVC_IDEA_MA_N_PAPERS', 1, MA_LIMITS.nPapers),
     maxTeams: envValue(env, 'SVC_IDEA_MA_MAX_TEAMS') === null ? nIdeas : int(env, 'SVC_IDEA_MA_MAX_TEAMS', 1, MA_LIMITS.maxTeams),
-    embedModel: embed === '' || embed === 'none' ? null : embed === 'default' ? DEFAULT_MA_EMBED_MODEL : embed,
+    embedModel: maEmbedModel(env),
     live: envValue(env, 'SVC_IDEA_MA_LIVE') === null || envOnOff(env, 'SVC_IDEA_MA_LIVE'),
   };
 }

@@ -1,6 +1,7 @@
 import type { EmbeddingModel } from 'ai';
 import type { Config } from '../core/config/config.ts';
 import { cappedFetch, RetriesExhausted, withRetries } from '../core/outbound.ts';
+import { withoutCredentials } from '../core/text.ts';
 import { isMapping } from '../core/values.ts';
 import { callContext, type CallContextOptions } from './call-context.ts';
 import { embeddingKey, recordExchange, type RecordedEmbeddings } from './cassette.ts';
@@ -128,7 +129,7 @@ async function daemonEmbed(choice: ModelChoice, input: readonly string[], signal
     const said = isMapping(json) && typeof json.error === 'string' ? json.error : text.slice(0, 300);
     throw new APICallError({ message: said, url, requestBodyValues: body, statusCode: res.status, responseHeaders: Object.fromEntries(res.headers), responseBody: text });
   }
-  if (!isMapping(json) || !Array.isArray(json.embeddings)) throw new ModelAnswerError(`localllm at ${choice.baseUrl} answered /api/embed without an embeddings list`);
+  if (!isMapping(json) || !Array.isArray(json.embeddings)) throw new ModelAnswerError(`localllm at ${withoutCredentials(choice.baseUrl ?? '')} answered /api/embed without an embeddings list`);
   return { embeddings: json.embeddings as number[][], tokens: typeof json.prompt_eval_count === 'number' ? json.prompt_eval_count : 0 };
 }
 

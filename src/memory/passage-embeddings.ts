@@ -10,6 +10,18 @@ import { passageBody } from './passage-text.ts';
 export type Vectors = { model: string; vectors: number[][] };
 
 /**
+ * The server's embedding calls answer well within a memory client's wait (10 s by default), and
+ * are not retried: a passage left without a vector is filled later, a search goes on by BM25. A
+ * model whose failure was slow (a timeout) is not asked again for COOL_DOWN_MS, so a hung model
+ * does not slow every request; one that refuses at once is asked again next time.
+ */
+const CALL_TIMEOUT_S = '3';
+const COOL_DOWN_MS = 60_000;
+const SLOW_FAILURE_MS = 1000;
+/** Texts longer than this are cut before embedding: every model has an input limit, and a text over it would fail its whole batch on every try. */
+export const MAX_EMBED_CHARS = 8000;
+
+/**
  * The embedding side of the memory server: which model embeds an agent's passages (the handle the
  * agent was created with, else the server's MEMBACKEND_EMBEDDING_CONFIG; none means BM25 only),
  * and the vectors of texts through the model layer's one embedding client. Each call's ledger line
@@ -19,9 +31,10 @@ export type Vectors = { model: string; vectors: number[][] };
  */
 export class PassageEmbeddings {
   readonly serverHandle: string | null;
-  private cfg: Config | null = null;
+  private readonly cfgs = new Map<string, Config>();
   private readonly embedders = new Map<string, Embedder>();
   private warned = false;
+  private failedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly env: Env, handle: string | null = envValue(env, 'MEMBACKEND_EMBEDDING_CONFIG')) {
     this.serverHandle = modelHandle(handle);
@@ -40,15 +53,18 @@ export class PassageEmbeddings {
   /** The vectors of the passages' bodies (the text before their metadata); throws the model layer's one-line error. */
   async embed(handle: string, texts: string[], checkpointDir: string | null, op: string): Promise<Vectors> {
     const embedder = this.embedder(handle, checkpointDir);
-    const vectors = await embedder.embed(texts.map(passageBody), { meta: { component: 'memory', op } });
+    const vectors = await embedder.embed(texts.map((t) => passageBody(t).slice(0, MAX_EMBED_CHARS)), { meta: { component: 'memory', op } });
     return { model: embedder.choice.model, vectors };
   }
 
-  /** As embed, but null when the model fails, which is warned about once per server. */
+  /** As embed, but null when the model fails (warned about once per server) or failed within the cool-down. */
   async tryEmbed(handle: string, texts: string[], checkpointDir: string | null, op: string): Promise<Vectors | null> {
+    if (performance.now() - this.failedAt < COOL_DOWN_MS) return null;
+    const started = performance.now();
     try {
       return await this.embed(handle, texts, checkpointDir, op);
     } catch (err) {
+      if (performance.now() - started > SLOW_FAILURE_MS) this.failedAt = performance.now();
       if (!this.warned) {
         this.warned = true;
         logFor('svc memory').warn(`embedding model ${handle} failed: ${oneLine(err)}; searches rank by BM25 alone and new passages are stored without vectors until it answers (\`svc memory reindex\` fills them)`);
@@ -62,10 +78,18 @@ export class PassageEmbeddings {
     const key = `${handle}\u0000${ledger ?? ''}`;
     let embedder = this.embedders.get(key);
     if (!embedder) {
-      this.cfg ??= loadConfig({ env: this.env });
-      embedder = createEmbedder({ cfg: this.cfg, handle, source: 'the memory agent\'s embedding (MEMBACKEND_EMBEDDING_CONFIG)', checkpointDir: ledger, env: this.env });
+      const env = { ...this.env, SVC_LLM_TIMEOUT_S: CALL_TIMEOUT_S, SVC_LLM_MAX_RETRIES: '0' };
+      embedder = createEmbedder({ cfg: this.config(ledger), handle, source: 'the memory agent\'s embedding (MEMBACKEND_EMBEDDING_CONFIG)', checkpointDir: ledger, env });
       this.embedders.set(key, embedder);
     }
     return embedder;
+  }
+
+  /** The settings of the agent's run (its checkpoint's workflow: the backend an unprefixed handle goes to), else the server's. */
+  private config(checkpointDir: string | null): Config {
+    const key = checkpointDir ?? '';
+    let cfg = this.cfgs.get(key);
+    if (!cfg) this.cfgs.set(key, (cfg = loadConfig({ env: this.env, ...(checkpointDir ? { checkpointDir } : {}) })));
+    return cfg;
   }
 }

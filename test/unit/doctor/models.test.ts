@@ -160,6 +160,12 @@ describe('checkModels', () => {
     expect(byItem(rows, 'absent-embedder')?.fix).toContain('pull absent-embedder');
   });
 
+  test("the idea engine's 'default' is its SPECTER2 model, checked like any other", async () => {
+    const { cfg, env } = project({ LOCALLLM_HOST: server.url.replace('http://', ''), SVC_MODEL: 'qwen3:4b', SVC_IDEA_MA_REAL: '1', SVC_IDEA_MA_EMBED_MODEL: 'default' });
+    const rows = await checkModels(cfg, env);
+    expect(byItem(rows, 'allenai/specter2_base')).toMatchObject({ status: 'fail', needed: false });
+  });
+
   test("no embedding rows for 'default', nor for the idea engine while it is off", async () => {
     const { cfg, env } = project({ LOCALLLM_HOST: server.url.replace('http://', ''), SVC_MODEL: 'qwen3:4b', MEMBACKEND_EMBEDDING_CONFIG: 'default', SVC_IDEA_MA_EMBED_MODEL: 'served-a' });
     const rows = await checkModels(cfg, env);

@@ -200,6 +200,33 @@ describe('scope', () => {
 });
 
 describe('without a working model', () => {
+  test('a model that never answers: the add is answered within the client\'s wait, kept without a vector, and the model is not asked again at once', async () => {
+    let asked = 0;
+    const hung = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: () => {
+        asked++;
+        return new Promise<Response>(() => {});
+      },
+    });
+    try {
+      const memory = serve('scripted-embed', { LOCALLLM_HOST: `127.0.0.1:${hung.port}` });
+      const agent = await memory.ensureAgent('hung');
+      // the client gives up after 10 s: an answer at all means the server did not wait on the model that long
+      const added = await memory.addPassages(agent, [{ text: 'OOM in the CUDA launch', tags: ['node:a'], metadata: {} }]);
+      expect(added).toHaveLength(1);
+      expect(asked).toBe(1);
+      const found = await memory.searchPassages(agent, 'cuda', { tags: ['node:a'], topK: 5 });
+      expect(found.map((p) => p.text)).toEqual(['OOM in the CUDA launch']);
+      // within its cool-down the hung model is not asked again: the search did not wait on it
+      expect(asked).toBe(1);
+      expect(storedVectors([added[0]?.id ?? '']).size).toBe(0);
+    } finally {
+      hung.stop(true);
+    }
+  }, 30_000);
+
   test('no model: BM25 alone, said once at start, and the health answer says so', async () => {
     let client: MemoryClient | null = null;
     const lines = await told(async () => {

@@ -47,6 +47,27 @@ describe('vectors', () => {
 });
 
 describe('the store', () => {
+  test('a scope too large to rank in process (FTS5 and the tag index) still never returns a sibling, even as the nearest vector and the best match', () => {
+    const store = MemoryStore.open(dir);
+    try {
+      const agent = store.createAgent('big', [], [], 'm1')?.id ?? '';
+      // over RANK_IN_PROCESS (4,000) passages on the ancestors' tags, so the search goes through FTS5
+      const ancestors = store.addPassages(agent, Array.from({ length: 4200 }, (_, i) => ({ text: `note ${i} about cache tiling`, tags: [i % 2 ? 'node:root' : 'node:parent', 'kind:x'] })));
+      const [sibling] = store.addPassages(agent, [{ text: 'kernel kernel kernel launch', tags: ['node:sibling', 'kind:x'] }]);
+      const [mine] = store.addPassages(agent, [{ text: 'kernel launch', tags: ['node:parent', 'kind:x'] }]);
+      store.setVectors([...ancestors.map((p) => ({ id: p.id, model: 'm1', vector: [0, 1] })), { id: sibling?.id ?? '', model: 'm1', vector: [1, 0] }, { id: mine?.id ?? '', model: 'm1', vector: [0.9, 0.1] }]);
+      for (const match of ['any', 'all'] as const) {
+        const tags = match === 'any' ? ['node:root', 'node:parent'] : ['node:parent', 'kind:x'];
+        const found = store.searchPassages(agent, { query: 'kernel launch', tags, match, topK: 200, near: { model: 'm1', vector: [1, 0] } });
+        expect(found.length).toBeGreaterThan(0);
+        expect(found[0]?.id).toBe(mine?.id);
+        expect(found.some((p) => p.id === sibling?.id)).toBe(false);
+      }
+    } finally {
+      store.close();
+    }
+  });
+
   test('hybrid search ranks within the scope; deleting a passage or agent deletes its vectors', () => {
     const store = MemoryStore.open(dir);
     try {
