@@ -76,6 +76,8 @@ describe.skipIf(noBrowser)('the Results page: files', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved notes.md').waitFor();
     expect(readFileSync(join(reported(), 'notes.md'), 'utf8')).toBe(`${NOTES}Ratio 3 is second.`);
+    // the file is read again after the save: until it is, the editor's text differs from the old copy
+    await page.waitForFunction('[...document.querySelectorAll("button")].find((b) => b.textContent === "Save")?.disabled === true');
     expect(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
   });
 
