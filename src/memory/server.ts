@@ -26,6 +26,8 @@ export type MemoryServerOptions = {
   apiKey?: string | null;
   /** settings for embedding passages (MEMBACKEND_EMBEDDING_CONFIG, the model backends); the process environment when absent */
   env?: Env;
+  /** false: no line at start saying search is BM25 alone (a run's own server, whose agent brings its model) */
+  announce?: boolean;
 };
 
 /** Passages a reindex request embeds at most, by default. */
@@ -37,7 +39,7 @@ export type MemoryServer = Listening;
 export function startMemoryServer(opts: MemoryServerOptions): MemoryServer {
   const store = MemoryStore.open(opts.dataDir);
   const embeddings = new PassageEmbeddings(opts.env ?? process.env);
-  if (embeddings.serverHandle === null) {
+  if (embeddings.serverHandle === null && opts.announce !== false) {
     logFor('svc memory').info('no embedding model (MEMBACKEND_EMBEDDING_CONFIG): search ranks by BM25 alone, except for agents created with an embedding handle');
   }
   const app = memoryApp(store, new AgentVectors(store, embeddings), embeddings.serverHandle);

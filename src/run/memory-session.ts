@@ -43,7 +43,7 @@ export async function openRunMemory(env: Env, checkpointDir: string, opts: { res
   } else {
     const dataDir = defaultMemoryDataDir(env);
     // the run's environment: its .env files and workflow settings choose the embedding model too
-    const server = startMemoryServer({ port: 0, host: '127.0.0.1', dataDir, apiKey: envValue(env, 'MEMBACKEND_API_KEY'), env });
+    const server = startMemoryServer({ port: 0, host: '127.0.0.1', dataDir, apiKey: envValue(env, 'MEMBACKEND_API_KEY'), env, announce: false });
     stopServer = server.stop;
     extra.MEMBACKEND_BASE_URL = server.url;
     client = MemoryClient.fromEnv({ ...env, ...extra });
