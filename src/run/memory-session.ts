@@ -1,4 +1,3 @@
-import type { Config } from '../core/config/config.ts';
 import { type Env, envValue } from '../core/config/env-vars.ts';
 import { oneLine } from '../core/errors.ts';
 import { withoutCredentials } from '../core/text.ts';
@@ -65,11 +64,4 @@ export async function openRunMemory(env: Env, checkpointDir: string, opts: { res
       await stopServer?.();
     },
   };
-}
-
-/** The workflow's memory embedding model (memory.membackend.embedding_config) where the environment names none: the run's memory agent is created with it. */
-export function withWorkflowMemory(env: Env, cfg: Config): Env {
-  // the variable itself, not its table default ('default'), which would hide the workflow's
-  if (env.MEMBACKEND_EMBEDDING_CONFIG) return env;
-  return { ...env, MEMBACKEND_EMBEDDING_CONFIG: cfg.workflow.workflow.memory.membackend.embedding_config };
 }

@@ -3,7 +3,8 @@ import { describe, expect, test } from 'bun:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/core/config/config.ts';
-import { openRunMemory, withWorkflowMemory } from '../../../src/run/memory-session.ts';
+import { withWorkflowMemory } from '../../../src/memory/embedding-handle.ts';
+import { openRunMemory } from '../../../src/run/memory-session.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
 describe('openRunMemory', () => {
