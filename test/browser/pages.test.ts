@@ -148,7 +148,7 @@ describe.skipIf(noBrowser)('with SVC_GUI_TOKEN set', () => {
 async function accessRows(page: Page, n: number): Promise<void> {
   const rows = page.getByRole('region', { name: 'Access log' }).locator('tbody tr');
   try {
-    await page.waitForFunction((want) => document.querySelectorAll('section[aria-labelledby="access-title"] tbody tr').length === want, n, { timeout: 15_000 });
+    await page.waitForFunction(`document.querySelectorAll('section[aria-labelledby="access-title"] tbody tr').length === ${n}`, undefined, { timeout: 15_000 });
   } catch (err) {
     throw new Error(`the Access log has ${await rows.count()} rows, not ${n}: ${(err as Error).message}`);
   }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { Database } from 'bun:sqlite';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../../src/core/errors.ts';
 import { DATABASE_FILE, MemoryStore } from '../../../src/memory/store.ts';
@@ -68,6 +69,31 @@ describe('the store', () => {
     }
   });
 
+  test("a search of the whole agent ranks every vector of its passages, tagged or not, and no other agent's", () => {
+    const store = MemoryStore.open(dir);
+    try {
+      const agent = store.createAgent('whole', [], [], 'm1')?.id ?? '';
+      const stranger = store.createAgent('stranger', [], [], 'm1')?.id ?? '';
+      const [tagged, untagged, otherModel] = store.addPassages(agent, [
+        { text: 'alpha', tags: ['node:x', 'kind:k'] },
+        { text: 'beta', tags: [] },
+        { text: 'gamma', tags: ['node:y'] },
+      ]);
+      const [theirs] = store.addPassages(stranger, [{ text: 'delta', tags: ['node:x'] }]);
+      store.setVectors([
+        { id: tagged?.id ?? '', model: 'm1', vector: [1, 0] },
+        { id: untagged?.id ?? '', model: 'm1', vector: [0.8, 0.2] },
+        { id: otherModel?.id ?? '', model: 'm2', vector: [1, 0] },
+        { id: theirs?.id ?? '', model: 'm1', vector: [1, 0] },
+      ]);
+      // no word of the query in any passage: the vectors alone rank
+      const found = store.search(agent, { query: 'zeta', tags: [], match: 'any', topK: 10, near: { model: 'm1', vector: [1, 0] } });
+      expect(found.results.map((p) => p.text)).toEqual(['alpha', 'beta']);
+    } finally {
+      store.close();
+    }
+  });
+
   test('hybrid search ranks within the scope; deleting a passage or agent deletes its vectors', () => {
     const store = MemoryStore.open(dir);
     try {
@@ -94,7 +120,7 @@ describe('the store', () => {
       expect(store.vectorsOf([near?.id ?? '', far?.id ?? '']).size).toBe(1);
       store.deleteAgent(agent);
       const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
-      expect(db.query('SELECT count(*) AS n FROM passage_vectors').get()).toEqual({ n: 0 });
+      expect(db.query('SELECT count(*) AS n FROM passage_search').get()).toEqual({ n: 0 });
       expect(db.query('SELECT count(*) AS n FROM agent_embeddings').get()).toEqual({ n: 0 });
       db.close();
     } finally {
@@ -139,11 +165,75 @@ describe('migration', () => {
     }
     const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
     expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
-    expect(db.query('SELECT seq, folded FROM passages ORDER BY seq').all()).toEqual([
-      { seq: 1, folded: null },
-      { seq: 2, folded: 'kernel ran out of shared memory' },
+    // the old row was folded as the database was opened, under its first tag
+    expect(db.query('SELECT home, passage_seq, folded, model FROM passage_search ORDER BY passage_seq').all()).toEqual([
+      { home: 1, passage_seq: 1, folded: 'oom in the cuda launch', model: 'm' },
+      { home: 1, passage_seq: 2, folded: 'kernel ran out of shared memory', model: null },
     ]);
     db.close();
+  });
+
+  test('a database of schema 3 opens in place: folded bodies and vectors move to passage_search, and searches rank as before', () => {
+    const old = new Database(join(dir, DATABASE_FILE), { create: true });
+    old.run(FIRST_SCHEMA);
+    old.run(`ALTER TABLE passages ADD COLUMN folded TEXT;
+CREATE TABLE agent_embeddings (agent_id TEXT PRIMARY KEY, handle TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE passage_vectors (passage_seq INTEGER PRIMARY KEY, model TEXT NOT NULL, vector BLOB NOT NULL);
+INSERT INTO passages VALUES (2, 'passage-2', 'agent-1', 'Kernel ran OUT of shared memory', '["node:n","kind:x"]', '2026-01-01T00:00:00Z', 'kernel ran out of shared memory');
+INSERT INTO passages VALUES (3, 'passage-3', 'agent-1', 'learning rate warmup', '["node:m"]', '2026-01-01T00:00:00Z', 'learning rate warmup');
+INSERT INTO passages VALUES (4, 'passage-4', 'agent-1', 'no tags at all', '[]', '2026-01-01T00:00:00Z', 'no tags at all');
+INSERT INTO tag_names VALUES (2, 'agent-1', 'kind:x'), (3, 'agent-1', 'node:m');
+INSERT INTO tags VALUES (1, 2), (2, 2), (3, 3);
+INSERT INTO passages_fts (rowid, body, scope) VALUES (2, 'Kernel ran OUT of shared memory', 'a1 t1 t2'), (3, 'learning rate warmup', 'a1 t3');
+PRAGMA user_version = 3;`);
+    const insertVector = old.query('INSERT INTO passage_vectors VALUES (?, ?, ?)');
+    insertVector.run(1, 'm', packVector([1, 0]));
+    insertVector.run(2, 'm', packVector([0, 1]));
+    insertVector.run(3, 'other', packVector([1, 0]));
+    old.close();
+    const store = MemoryStore.open(dir);
+    try {
+      // passage 1 (no folded body in schema 3) first by its words, passage 2 first by its vector: a tie, the newer first; node:m's never
+      const near = { model: 'm', vector: [0, 1] };
+      expect(store.searchPassages('agent-1', { query: 'cuda', tags: ['node:n'], match: 'any', topK: 5, near }).map((p) => p.id)).toEqual(['passage-2', 'passage-1']);
+      expect(store.searchPassages('agent-1', { query: 'memory', tags: ['node:n', 'kind:x'], match: 'all', topK: 5, near }).map((p) => p.id)).toEqual(['passage-2']);
+      // by a tag that is not its first: found through the tag index
+      expect(store.searchPassages('agent-1', { query: 'kernel', tags: ['kind:x'], match: 'any', topK: 5, near }).map((p) => p.id)).toEqual(['passage-2']);
+      expect(store.searchPassages('agent-1', { query: 'kernel', tags: ['kind:x', 'node:m'], match: 'any', topK: 5 }).map((p) => p.id)).toEqual(['passage-2']);
+      expect(store.search('agent-1', { query: 'warmup', tags: ['node:m'], match: 'any', topK: 5, near }).unvectored).toBe(1);
+    } finally {
+      store.close();
+    }
+    const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
+    expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
+    expect(db.query("SELECT count(*) AS n FROM pragma_table_info('passages') WHERE name = 'folded'").get()).toEqual({ n: 0 });
+    expect(db.query("SELECT count(*) AS n FROM sqlite_master WHERE name = 'passage_vectors'").get()).toEqual({ n: 0 });
+    // each passage once, under its first tag (0: none), with its vector; passage 1's text folded as it moved
+    expect(db.query('SELECT home, passage_seq, folded, model FROM passage_search ORDER BY passage_seq').all()).toEqual([
+      { home: 1, passage_seq: 1, folded: 'oom in the cuda launch', model: 'm' },
+      { home: 1, passage_seq: 2, folded: 'kernel ran out of shared memory', model: 'm' },
+      { home: 3, passage_seq: 3, folded: 'learning rate warmup', model: 'other' },
+      { home: 0, passage_seq: 4, folded: 'no tags at all', model: null },
+    ]);
+    expect(db.query('SELECT vector FROM passage_search WHERE passage_seq = 2').get()).toEqual({ vector: packVector([0, 1]) });
+    db.close();
+  });
+
+  test('a new database has 16 KB pages, so a passage and its vector stay in one; an older one keeps its own', () => {
+    MemoryStore.open(dir).close();
+    const fresh = new Database(join(dir, DATABASE_FILE), { readonly: true });
+    expect(fresh.query('PRAGMA page_size').get()).toEqual({ page_size: 16384 });
+    fresh.close();
+    const olderDir = join(dir, 'older');
+    mkdirSync(olderDir);
+    const old = new Database(join(olderDir, DATABASE_FILE), { create: true });
+    old.run(FIRST_SCHEMA);
+    old.close();
+    MemoryStore.open(olderDir).close();
+    const older = new Database(join(olderDir, DATABASE_FILE), { readonly: true });
+    expect(older.query('PRAGMA page_size').get()).toEqual({ page_size: 4096 });
+    expect(older.query('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
+    older.close();
   });
 
   test('a database of a newer schema is refused, naming the file, and left as it was', () => {
