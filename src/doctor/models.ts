@@ -4,7 +4,7 @@ import { wantsMaEngine } from '../ideas/ma-engine.ts';
 import { maEmbedModel } from '../ideas/ma-settings.ts';
 import { oneLine, SvcError } from '../core/errors.ts';
 import { withoutCredentials } from '../core/text.ts';
-import { modelHandle, withWorkflowMemory } from '../memory/embedding-handle.ts';
+import { modelHandle, withMemoryEmbedding } from '../memory/embedding-handle.ts';
 import { embeddingChoice, MODEL_ROLES, type ModelChoice, modelFor } from '../llm/route.ts';
 import { noEmbeddingsApi } from '../llm/providers.ts';
 import { backendBase, listModels, type ModelList, modelListed } from './model-list.ts';
@@ -110,7 +110,7 @@ async function checkGroup(g: Group, name: string, shared: ReadonlySet<string>, e
 /** The embedding models the settings name: memory search's, and the multi-agent idea engine's when it is on. */
 function embeddingUses(cfg: Config, env: Env): { use: string; setting: string; value: string }[] {
   const uses: { use: string; setting: string; value: string }[] = [];
-  const memory = modelHandle(withWorkflowMemory(env, cfg).MEMBACKEND_EMBEDDING_CONFIG);
+  const memory = modelHandle(withMemoryEmbedding(env, cfg).MEMBACKEND_EMBEDDING_CONFIG);
   if (memory) uses.push({ use: 'memory embeddings', setting: 'MEMBACKEND_EMBEDDING_CONFIG', value: memory });
   const ideas = maEmbedModel(env);
   if (ideas && wantsMaEngine(env)) uses.push({ use: 'idea engine embeddings', setting: 'SVC_IDEA_MA_EMBED_MODEL', value: ideas });

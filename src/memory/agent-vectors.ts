@@ -1,3 +1,4 @@
+import { EMBED_BATCH } from '../llm/embeddings.ts';
 import { CHECKPOINT_BLOCK } from './checkpoint-agent.ts';
 import type { PassageEmbeddings, Vectors } from './passage-embeddings.ts';
 import type { MemoryStore, PassageRecord, ScoredPassageRecord, SearchOptions } from './store.ts';
@@ -26,12 +27,10 @@ export class AgentVectors {
     return this.embeddings.handleFor(this.store.agentEmbedding(agentId));
   }
 
-  /** Embeds just-added passages; when the model fails they stay without vectors, to be filled later. */
+  /** Embeds just-added passages; those the model fails on stay without vectors, to be filled later. */
   async addVectors(agentId: string, added: PassageRecord[]): Promise<void> {
     const handle = this.handleOf(agentId);
-    if (handle === null || added.length === 0) return;
-    const got = await this.embeddings.tryEmbed(handle, added.map((p) => p.text), this.checkpointOf(agentId), 'insert');
-    if (got) this.keep(added, got);
+    if (handle !== null) await this.embedInBatches(agentId, handle, added, 'insert', false);
   }
 
   /** The store's search, fused with vector similarity when the agent has a model that answers. */
@@ -46,11 +45,9 @@ export class AgentVectors {
     const first = this.store.search(agentId, hybrid);
     // the common case, every candidate with its vector, costs one search and no second look
     if (first.unvectored === 0) return first.results;
-    const missing = this.store.withoutVectors(agentId, opts, query.model, LAZY_FILL);
-    if (missing.length === 0) return first.results;
-    const filled = await this.embeddings.tryEmbed(handle, missing.map((p) => p.text), checkpoint, 'fill');
-    if (!filled) return first.results;
-    this.keep(missing, filled);
+    // those without a vector of the model, or with one of another length (the model behind the name changed)
+    const missing = this.store.withoutVectors(agentId, opts, query.model, LAZY_FILL, vector.length);
+    if ((await this.embedInBatches(agentId, handle, missing, 'fill', false)) === 0) return first.results;
     return this.store.searchPassages(agentId, hybrid);
   }
 
@@ -63,13 +60,36 @@ export class AgentVectors {
     if (handle === null) return null;
     const model = this.embeddings.modelName(handle);
     const todo = this.store.withoutVectors(agentId, { tags: [], match: 'any' }, model, limit);
-    if (todo.length > 0) this.keep(todo, await this.embeddings.embed(handle, todo.map((p) => p.text), this.checkpointOf(agentId), 'reindex'));
+    await this.embedInBatches(agentId, handle, todo, 'reindex', true);
     return { model, embedded: todo.length, remaining: this.store.countWithoutVectors(agentId, model) };
   }
 
-  /** Stores the vectors made for the passages, in their order. */
-  private keep(passages: { id: string }[], made: Vectors): void {
-    this.store.setVectors(passages.map((p, i) => ({ id: p.id, model: made.model, vector: made.vectors[i] ?? [] })));
+  /**
+   * Embeds the passages a model batch at a time, storing each batch's vectors as they come, so a
+   * failing batch loses only itself; the batches after it are not asked. `strict`: its error is
+   * thrown; otherwise the rest wait for a later fill. Returns how many passages got vectors.
+   */
+  private async embedInBatches(agentId: string, handle: string, passages: { id: string; text: string }[], op: string, strict: boolean): Promise<number> {
+    const checkpoint = this.checkpointOf(agentId);
+    let kept = 0;
+    for (let i = 0; i < passages.length; i += EMBED_BATCH) {
+      const batch = passages.slice(i, i + EMBED_BATCH);
+      const texts = batch.map((p) => p.text);
+      const made = strict ? await this.embeddings.embed(handle, texts, checkpoint, op) : await this.embeddings.tryEmbed(handle, texts, checkpoint, op);
+      if (!made) break;
+      kept += this.keep(batch, made);
+    }
+    return kept;
+  }
+
+  /** Stores the vectors made for the passages, in their order; returns how many were stored. */
+  private keep(passages: { id: string }[], made: Vectors): number {
+    const items = passages.flatMap((p, i) => {
+      const vector = made.vectors[i];
+      return vector ? [{ id: p.id, model: made.model, vector }] : [];
+    });
+    this.store.setVectors(items);
+    return items.length;
   }
 
   /** The checkpoint directory the agent belongs to (its svc_checkpoint block), where its embedding costs are logged. */

@@ -1,4 +1,4 @@
-import type { Config } from '../core/config/config.ts';
+import { type Config, effective } from '../core/config/config.ts';
 import type { Env } from '../core/config/env-vars.ts';
 import { embeddingHandle } from '../llm/embedding-handle.ts';
 
@@ -13,9 +13,11 @@ export function modelHandle(value: string | null | undefined): string | null {
   return value?.trim() === LETTA_FREE ? null : embeddingHandle(value);
 }
 
-/** The workflow's memory embedding model (memory.membackend.embedding_config) where the environment names none: the run's memory agent is created with it. */
-export function withWorkflowMemory(env: Env, cfg: Config): Env {
-  // the variable itself, not its table default ('default'), which would hide the workflow's
-  if (env.MEMBACKEND_EMBEDDING_CONFIG) return env;
-  return { ...env, MEMBACKEND_EMBEDDING_CONFIG: cfg.workflow.workflow.memory.membackend.embedding_config };
+/**
+ * The environment with the memory embedding model the run's agent is created with, as the one
+ * resolver finds it (settings.json, the environment, where a replayed cassette's value fills an
+ * unset variable, the workflow's memory.membackend.embedding_config, then default: none).
+ */
+export function withMemoryEmbedding(env: Env, cfg: Config): Env {
+  return { ...env, MEMBACKEND_EMBEDDING_CONFIG: String(effective({ ...cfg, env }, 'memory_embedding').value) };
 }

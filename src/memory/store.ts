@@ -166,7 +166,7 @@ export class MemoryStore {
   }
 
   /**
-   * searchPassages, and with `near` how many of the candidates it read had no vector of the model
+   * searchPassages, and with `near` how many of the candidates it read had no vector of the model of the query's length
    * (null when it did not read them: a scope too large, ranked by FTS5), so that a caller filling
    * missing vectors needs no second look when there are none.
    */
@@ -187,7 +187,9 @@ export class MemoryStore {
     const lexical = (few ? rankAmong(few, words, depth) : this.ftsRank(scope, words, depth)).map((r) => r.seq);
     const vectors = few ? few.flatMap((c) => (c.vector ? [{ seq: c.seq, vector: c.vector }] : [])) : this.vectorsIn(scope, opts.near.model);
     const semantic = nearest(vectors, queryVector(opts.near.vector), depth).map((r) => r.seq);
-    return { results: this.rowsOf(fuseRanks([lexical, semantic]).slice(0, opts.topK)), unvectored: few ? few.length - vectors.length : null };
+    // a vector of another length (the model behind the name changed) ranks nothing: it counts as missing
+    const stored = 4 + opts.near.vector.length;
+    return { results: this.rowsOf(fuseRanks([lexical, semantic]).slice(0, opts.topK)), unvectored: few ? few.filter((c) => c.vector?.byteLength !== stored).length : null };
   }
 
   /** Stores each passage's vector and the model that made it (replacing any older one), in one transaction; passages gone meanwhile are skipped. */
@@ -199,18 +201,18 @@ export class MemoryStore {
   }
 
   /**
-   * Up to `limit` passages in the scope without a vector of the model, newest first. Asked before
-   * every hybrid search, so it is found from the indexes alone (tags or passages_by_agent, and the
-   * vectors' keys), reading only the passages it returns.
+   * Up to `limit` passages in the scope without a vector of the model (with `dims`, or with one of
+   * another length), newest first, reading only the passages it returns.
    */
-  withoutVectors(agentId: string, scope: Scope, model: string, limit: number): { id: string; text: string }[] {
+  withoutVectors(agentId: string, scope: Scope, model: string, limit: number, dims?: number): { id: string; text: string }[] {
     const s = this.scopeOf(agentId, scope);
     if (!s) return [];
     const having = s.match === 'all' && s.tagSeqs ? ` HAVING count(*) = ${s.tagSeqs.length}` : '';
     const [seqs, params] = s.tagSeqs
       ? [`SELECT passage_seq AS seq FROM tags WHERE tag_seq IN (${marks(s.tagSeqs)}) GROUP BY passage_seq${having}`, s.tagSeqs]
       : ['SELECT seq FROM passages WHERE agent_id = ?', [agentId]];
-    const sql = `SELECT c.seq FROM (${seqs}) c CROSS JOIN passage_search s ON s.passage_seq = c.seq WHERE s.model IS NOT ? ORDER BY c.seq DESC LIMIT ?`;
+    const lacking = dims === undefined ? 's.model IS NOT ?' : `(s.model IS NOT ? OR length(s.vector) != ${4 + Math.trunc(dims)})`;
+    const sql = `SELECT c.seq FROM (${seqs}) c CROSS JOIN passage_search s ON s.passage_seq = c.seq WHERE ${lacking} ORDER BY c.seq DESC LIMIT ?`;
     const missing = this.db.query<{ seq: number }, (string | number)[]>(sql).all(...params, model, limit).map((r) => r.seq);
     return this.passagesBySeq(missing)
       .sort((a, b) => b.seq - a.seq)

@@ -31,7 +31,7 @@ import { createCheckpoint, namedCheckpoint } from './create-checkpoint.ts';
 import { CORE_ROLES, isFatal, stopOnFatal } from './fatal-errors.ts';
 import { checkModelsReachable } from '../llm/preflight.ts';
 import { ensureIdeas, ensureMetricContract } from './ideas.ts';
-import { withWorkflowMemory } from '../memory/embedding-handle.ts';
+import { withMemoryEmbedding } from '../memory/embedding-handle.ts';
 import { openRunMemory, type RunMemory } from './memory-session.ts';
 import { progressPrinter } from './progress.ts';
 import { copyOutputToRunLog } from './run-log-tee.ts';
@@ -84,7 +84,7 @@ export async function executeRun(req: RunRequest, env: Env, cwd: string, out: No
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const baseEnv = { ...withWorkflowMemory(withRecordedEnv(mergedEnv(cfg.env, cfg.dotenv), dir), cfg), SVC_CHECKPOINT_DIR: dir };
+  const baseEnv = { ...withMemoryEmbedding(withRecordedEnv(mergedEnv(cfg.env, cfg.dotenv), dir), cfg), SVC_CHECKPOINT_DIR: dir };
   try {
     log(`${req.kind === 'new' ? 'run' : 'resuming'} ${dir}`);
     if (cfg.workflow.ignoredConfig) log(ignoredConfigNote(cfg.workflow.ignoredConfig));

@@ -34,7 +34,8 @@ export type ModelServer = {
   requests: RecordedRequest[];
   push(...steps: Step[]): void;
   /** error answers for the next embedding requests, in order, before the scripted vectors resume */
-  failEmbeddings(...errors: { status: number; retryAfter?: number }[]): void;
+  /** the next embedding requests fail with these, in order; a null answers its request */
+  failEmbeddings(...errors: ({ status: number; retryAfter?: number } | null)[]): void;
   stop(): void;
 };
 
@@ -67,7 +68,7 @@ export function startModelServer(script: Step[] = [], opts: ModelServerOptions =
   const requests: RecordedRequest[] = [];
   const models = opts.models ?? ['qwen3:4b'];
   const embeddingModels = opts.embeddingModels ?? ['scripted-embed'];
-  const embedFailures: { status: number; retryAfter?: number }[] = [];
+  const embedFailures: ({ status: number; retryAfter?: number } | null)[] = [];
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: opts.port ?? 0,

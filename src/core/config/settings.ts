@@ -100,6 +100,8 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'web_allow_private', type: 'boolean', env: ['SVC_WEB_ALLOW_PRIVATE'], workflow: at('web.allow_private', (w) => w.web?.allow_private), default: false },
   { key: 'web_allow_hosts', type: 'string', env: ['SVC_WEB_ALLOW_HOSTS'], workflow: at('web.allow_hosts', (w) => w.web?.allow_hosts?.join(',')), default: null },
   { key: 'memory_base_url', type: 'string', env: ['MEMBACKEND_BASE_URL'], saved: 'memory_base_url', page: ['membackend_base_url'], workflow: at('memory.membackend.base_url', (w) => w.memory.membackend.base_url), default: 'http://localhost:8283' },
+  // the run's memory agent is created with it: `[backend/]model`, or default/none for BM25 alone
+  { key: 'memory_embedding', type: 'string', env: ['MEMBACKEND_EMBEDDING_CONFIG'], page: ['membackend_embedding_config'], workflow: at('memory.membackend.embedding_config', (w) => w.memory.membackend.embedding_config), default: 'default' },
   { key: 'container_image', type: 'string', env: ['SVC_CONTAINER_IMAGE'], page: ['container_image'], workflow: at('container.image', (w) => w.container.image), default: null },
   { key: 'rubric', type: 'string', env: ['SVC_RUBRIC'], saved: 'rubric_id', default: 'neurips' },
   { key: 'num_reviews_ensemble', type: 'int', env: ['SVC_NUM_REVIEWS_ENSEMBLE'], saved: 'num_reviews_ensemble', default: 1 },
@@ -123,7 +125,6 @@ export const SETTINGS: readonly Setting[] = [
   pageOnly('vlm_review_enabled', 'boolean', true),
   pageOnly('vlm_review_threshold', 'number', 0.7, { min: 0, max: 1 }),
   pageOnly('vlm_review_max_iter', 'int', 2, { min: 0 }),
-  pageOnly('membackend_embedding_config', 'string', 'default', { env: ['MEMBACKEND_EMBEDDING_CONFIG'], workflow: at('memory.membackend.embedding_config', (w) => w.memory.membackend.embedding_config) }),
   pageOnly('profile', 'string', '', { choices: PROFILE_NAMES }),
   // null: the generator's own temperature
   pageOnly('ors.rubric_gen_temperature', 'number', null, { min: 0, max: 2, env: ['SVC_RUBRIC_GEN_TEMPERATURE'] }),

@@ -269,6 +269,37 @@ describe('without a working model', () => {
     expect(storedVectors(added.map((p) => p.id)).size).toBe(NOTES.length);
   });
 
+  test('a batch the model fails loses only itself: the batch before it keeps its vectors, the ones after wait for a fill', async () => {
+    const client = serve();
+    const agent = await client.ensureAgent('a');
+    // 150 passages are three model batches (64, 64, 22): the first answers, the second fails
+    models.failEmbeddings(null, { status: 500 });
+    const many = Array.from({ length: 150 }, (_, i) => ({ text: `note ${i}: ${NOTES[i % NOTES.length]}`, tags: ['node:n'], metadata: {} }));
+    const before = embedRequests().length;
+    const added = await client.addPassages(agent, many);
+    expect(embedRequests().length - before).toBe(2);
+    const kept = storedVectors(added.map((p) => p.id));
+    expect([...kept.keys()].sort()).toEqual(added.slice(0, 64).map((p) => p.id).sort());
+    expect([...kept.values()].every((v) => v.model === 'scripted-embed' && v.vector.byteLength === 4 + scriptedEmbedding('x').length)).toBe(true);
+  });
+
+  test('a vector of the right model but another length (the model behind the name changed) counts as missing and is filled by a search', async () => {
+    const client = serve();
+    const agent = await client.ensureAgent('a');
+    const added = await client.addPassages(agent, NOTES.map((text) => ({ text, tags: ['node:n'], metadata: {} })));
+    const store = MemoryStore.open(join(dir, 'db'));
+    try {
+      store.setVectors([{ id: added[0]?.id ?? '', model: 'scripted-embed', vector: [1, 0, 0] }]);
+    } finally {
+      store.close();
+    }
+    const before = embedRequests().length;
+    expect(texts(await client.searchPassages(agent, 'the GPU ran out of RAM', { tags: ['node:n'], topK: 1 }))).toEqual([OOM]);
+    // the query, then the one passage
+    expect(embedRequests().length - before).toBe(2);
+    expect(storedVectors([added[0]?.id ?? '']).get(added[0]?.id ?? '')?.vector.byteLength).toBe(4 + scriptedEmbedding('x').length);
+  });
+
   test('a model server that is not there: BM25 with one warning', async () => {
     const client = serve('scripted-embed', { LOCALLLM_HOST: '127.0.0.1:9' });
     const agent = await client.ensureAgent('a');

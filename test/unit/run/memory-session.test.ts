@@ -1,9 +1,9 @@
 // The note a run logs about its memory names the server without the user:password its URL may carry.
 import { describe, expect, test } from 'bun:test';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { loadConfig } from '../../../src/core/config/config.ts';
-import { withWorkflowMemory } from '../../../src/memory/embedding-handle.ts';
+import { withMemoryEmbedding } from '../../../src/memory/embedding-handle.ts';
 import { openRunMemory } from '../../../src/run/memory-session.ts';
 import { removeDir, tempDir } from '../../support/svc.ts';
 
@@ -20,16 +20,23 @@ describe('openRunMemory', () => {
   });
 });
 
-describe('withWorkflowMemory', () => {
-  test("the workflow's embedding_config names the memory model unless the environment does", () => {
+describe('withMemoryEmbedding', () => {
+  test("the one resolver names the memory model: settings.json, then the environment, then the workflow's embedding_config, then default", () => {
     const dir = tempDir();
     try {
       writeFileSync(join(dir, 'wf.yaml'), 'memory:\n  membackend:\n    embedding_config: localllm/nomic-embed-text\n');
       const cfg = loadConfig({ env: { SVC_ROOT: dir, HOME: dir }, cwd: dir, configPath: join(dir, 'wf.yaml') });
-      expect(withWorkflowMemory({}, cfg).MEMBACKEND_EMBEDDING_CONFIG).toBe('localllm/nomic-embed-text');
-      expect(withWorkflowMemory({ MEMBACKEND_EMBEDDING_CONFIG: 'providera/text-embedding-3-small' }, cfg).MEMBACKEND_EMBEDDING_CONFIG).toBe('providera/text-embedding-3-small');
+      expect(withMemoryEmbedding({}, cfg).MEMBACKEND_EMBEDDING_CONFIG).toBe('localllm/nomic-embed-text');
+      expect(withMemoryEmbedding({ MEMBACKEND_EMBEDDING_CONFIG: 'providera/text-embedding-3-small' }, cfg).MEMBACKEND_EMBEDDING_CONFIG).toBe('providera/text-embedding-3-small');
       // the bundled workflow says default: no model
-      expect(withWorkflowMemory({}, loadConfig({ env: { SVC_ROOT: dir, HOME: dir }, cwd: dir })).MEMBACKEND_EMBEDDING_CONFIG).toBe('default');
+      expect(withMemoryEmbedding({}, loadConfig({ env: { SVC_ROOT: dir, HOME: dir }, cwd: dir })).MEMBACKEND_EMBEDDING_CONFIG).toBe('default');
+      // saved on the dashboard's Settings page: it wins, as every setting saved there does
+      const savedPath = loadConfig({ env: { SVC_ROOT: dir, HOME: dir }, cwd: dir }).savedPath;
+      mkdirSync(dirname(savedPath), { recursive: true });
+      writeFileSync(savedPath, JSON.stringify({ membackend_embedding_config: 'localllm/saved-embed' }));
+      const saved = loadConfig({ env: { SVC_ROOT: dir, HOME: dir }, cwd: dir, configPath: join(dir, 'wf.yaml') });
+      expect(withMemoryEmbedding({}, saved).MEMBACKEND_EMBEDDING_CONFIG).toBe('localllm/saved-embed');
+      expect(withMemoryEmbedding({ MEMBACKEND_EMBEDDING_CONFIG: 'providera/text-embedding-3-small' }, saved).MEMBACKEND_EMBEDDING_CONFIG).toBe('localllm/saved-embed');
     } finally {
       removeDir(dir);
     }
