@@ -1,5 +1,6 @@
 import { type Env, envOnOff, envValue, envVar } from '../core/config/env-vars.ts';
 import { InputError } from '../core/errors.ts';
+import { MA_LIMITS } from '../schema/ma-limits.ts';
 
 /**
  * The embedding model of the literature snapshot when SVC_IDEA_MA_EMBED_MODEL is unset: SPECTER2,
@@ -25,8 +26,6 @@ export type MaSettings = {
   live: boolean;
 };
 
-/** Upper bounds that keep one call within reason (k·team_size·max_teams model calls). */
-export const MA_LIMITS = { k: 20, teamSize: 8, nAuthors: 64, nPapers: 5000, maxTeams: 16 } as const;
 
 /** The settings from the environment; max_teams defaults to the number of ideas asked for. */
 /** The engine's embedding model handle (SVC_IDEA_MA_EMBED_MODEL; `default` is SPECTER2), null for `none`. */

@@ -4,6 +4,8 @@ import { type Config, effective } from '../core/config/config.ts';
 import { readRecord } from '../core/checkpoint/records.ts';
 import { InvalidRecordError } from '../core/errors.ts';
 import { LaunchConfig } from '../schema/checkpoint.ts';
+import { VIR_SCI_FIELDS } from '../schema/ma-limits.ts';
+import { onOff } from '../core/config/settings.ts';
 import type { Workflow } from '../schema/workflow.ts';
 
 export const LAUNCH_CONFIG_FILE = 'launch_config.json';
@@ -41,6 +43,13 @@ export function buildLaunchConfig(cfg: Config, profile: string | null, launcher:
     launched_by: launcher,
     launched_at: now.toISOString(),
   };
+  // the multi-agent idea engine's choices, under the reference's names, where the run is given them
+  for (const [key, name] of VIR_SCI_FIELDS) {
+    const raw = cfg.env[name]?.trim();
+    if (!raw) continue;
+    if (key === 'vir_sci_real') record[key] = onOff(raw) ?? raw;
+    else record[key] = /^\d+$/.test(raw) ? Number(raw) : raw;
+  }
   const baseUrl = value('base_url');
   if (typeof baseUrl === 'string' && baseUrl !== '') record.llm_base_url = publicUrl(baseUrl);
   if (executor !== 'local') {

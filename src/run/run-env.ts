@@ -1,5 +1,6 @@
 import type { Env } from '../core/config/env-vars.ts';
 import type { LaunchConfig } from '../schema/checkpoint.ts';
+import { VIR_SCI_FIELDS } from '../schema/ma-limits.ts';
 import { publicUrl } from './launch-config.ts';
 import type { LaunchRequest } from './launch-request.ts';
 
@@ -18,11 +19,15 @@ export function requestEnv(req: Omit<LaunchRequest, 'experiment_md' | 'staging'>
   if (req.executor !== undefined) env.SVC_EXECUTOR = req.executor;
   if (req.partition !== undefined) env.SVC_SLURM_PARTITION = req.partition;
   if (req.container_image !== undefined) env.SVC_CONTAINER_IMAGE = req.container_image;
+  for (const [field, name] of VIR_SCI_FIELDS) {
+    const v = req[field];
+    if (v !== undefined) env[name] = typeof v === 'boolean' ? (v ? '1' : '0') : String(v);
+  }
   return env;
 }
 
 /** launch_config.json key → the variable that carries it to a resumed run. */
-const FROM_LAUNCH_CONFIG: [keyof LaunchConfig | string, string][] = [
+const FROM_LAUNCH_CONFIG: (readonly [keyof LaunchConfig | string, string])[] = [
   ['llm_model', 'SVC_MODEL'],
   ['llm_provider', 'SVC_BACKEND'],
   ['llm_base_url', 'LLM_API_BASE'],
@@ -37,6 +42,7 @@ const FROM_LAUNCH_CONFIG: [keyof LaunchConfig | string, string][] = [
   ['hpc_cpus', 'SVC_SLURM_CPUS'],
   ['hpc_gpus', 'SVC_SLURM_GPUS'],
   ['retrieval_backend', 'SVC_RETRIEVAL_BACKEND'],
+  ...VIR_SCI_FIELDS,
 ];
 
 /**
@@ -50,6 +56,7 @@ export function launchConfigEnv(cfg: LaunchConfig, launcherEnv: Env = {}): Recor
   for (const [key, name] of FROM_LAUNCH_CONFIG) {
     const v = record[key];
     if ((typeof v === 'string' && v !== '') || (typeof v === 'number' && Number.isFinite(v))) env[name] = String(v);
+    else if (typeof v === 'boolean') env[name] = v ? '1' : '0';
   }
   const own = launcherEnv.LLM_API_BASE;
   if (own && env.LLM_API_BASE === publicUrl(own)) env.LLM_API_BASE = own;

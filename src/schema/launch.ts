@@ -1,5 +1,6 @@
 import { type Static, Type as T } from '@sinclair/typebox';
 import { PROFILE_NAMES } from '../core/config/profiles.ts';
+import { MA_LIMITS } from './ma-limits.ts';
 
 /** Where node commands can run (the executor setting's choices). */
 export const EXECUTORS = ['local', 'slurm', 'pbs', 'lsf'] as const;
@@ -26,6 +27,8 @@ const fields = {
   workers: Count,
 };
 
+const upTo = (max: number) => T.Integer({ minimum: 1, maximum: max, description: `a whole number from 1 to ${max}` });
+
 /** POST /api/launch (and the orchestrator's run_experiment): only experiment_md is required. */
 export const LaunchBody = T.Object({
   experiment_md: fields.experiment_md,
@@ -35,6 +38,12 @@ export const LaunchBody = T.Object({
   max_nodes: T.Optional(fields.max_nodes),
   max_depth: T.Optional(fields.max_depth),
   workers: T.Optional(fields.workers),
+  // the multi-agent idea engine, under the reference dashboard's names (SVC_IDEA_MA_* in the run)
+  vir_sci_real: T.Optional(T.Boolean({ description: 'true or false' })),
+  vir_sci_k: T.Optional(upTo(MA_LIMITS.k)),
+  vir_sci_team_size: T.Optional(upTo(MA_LIMITS.teamSize)),
+  vir_sci_n_authors: T.Optional(upTo(MA_LIMITS.nAuthors)),
+  vir_sci_n_papers: T.Optional(upTo(MA_LIMITS.nPapers)),
 });
 export type LaunchBody = Static<typeof LaunchBody>;
 

@@ -19,6 +19,11 @@ describe('parseLaunchRequest', () => {
     expect(parseLaunchRequest(body)).toEqual(body);
   });
 
+  test("the multi-agent idea engine's fields, under the reference dashboard's names, pass with their values", () => {
+    const body = { experiment_md: 'x', vir_sci_real: true, vir_sci_k: 2, vir_sci_team_size: 2, vir_sci_n_authors: 4, vir_sci_n_papers: 50 };
+    expect(parseLaunchRequest(body)).toEqual(body);
+  });
+
   test('only experiment_md is required', () => {
     expect(parseLaunchRequest({ experiment_md: 'x' })).toEqual({ experiment_md: 'x' });
   });
@@ -41,6 +46,11 @@ describe('parseLaunchRequest', () => {
     [{ experiment_md: 'x', workers: null }, 'workers must be a positive integer'],
     [{ experiment_md: 'x', max_nodes: 1e9 }, 'max_nodes must be a positive integer'],
     [{ experiment_md: 'x', parallel: 4 }, "unknown field 'parallel'"],
+    [{ experiment_md: 'x', vir_sci_real: 'yes' }, "vir_sci_real must be true or false, got 'yes'"],
+    [{ experiment_md: 'x', vir_sci_k: 0 }, 'vir_sci_k must be a whole number from 1 to 20, got 0'],
+    [{ experiment_md: 'x', vir_sci_team_size: 9 }, 'vir_sci_team_size must be a whole number from 1 to 8, got 9'],
+    [{ experiment_md: 'x', vir_sci_n_authors: 2.5 }, 'vir_sci_n_authors must be a whole number from 1 to 64'],
+    [{ experiment_md: 'x', vir_sci_n_papers: 5001 }, 'vir_sci_n_papers must be a whole number from 1 to 5000'],
   ])('%j is refused: %s', (body, expected) => {
     expect(message(body)).toContain(expected);
   });

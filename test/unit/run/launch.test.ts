@@ -70,6 +70,19 @@ describe('launchRun', () => {
     expect(h.supervisor.forCheckpoint(r.checkpoint_path)?.pid).toBe(r.pid);
   });
 
+  test("the multi-agent idea engine's fields become its SVC_IDEA_MA_* variables, in launch_config.json under their names, and come back on resume", async () => {
+    const h = hostFor();
+    const body = { experiment_md: '# Goal\nIdeas by teams', vir_sci_real: true, vir_sci_k: 2, vir_sci_team_size: 3, vir_sci_n_authors: 6, vir_sci_n_papers: 40 };
+    const r = await launchRun({ ...h, body });
+    const ma = { SVC_IDEA_MA_REAL: '1', SVC_IDEA_MA_K: '2', SVC_IDEA_MA_TEAM_SIZE: '3', SVC_IDEA_MA_N_AUTHORS: '6', SVC_IDEA_MA_N_PAPERS: '40' };
+    expect(await environOf(r.pid)).toMatchObject(ma);
+    const cfg = JSON.parse(readFileSync(join(r.checkpoint_path, 'launch_config.json'), 'utf8'));
+    expect(cfg).toMatchObject({ vir_sci_real: true, vir_sci_k: 2, vir_sci_team_size: 3, vir_sci_n_authors: 6, vir_sci_n_papers: 40 });
+    expect(launchConfigEnv(cfg)).toMatchObject(ma);
+    // switched off is said as such
+    expect(launchConfigEnv({ vir_sci_real: false } as never)).toEqual({ SVC_IDEA_MA_REAL: '0' });
+  });
+
   test('a key or password in the API base URL stays out of launch_config.json', async () => {
     const base = 'https://user:pw-secret-456@llm.example/v1?api-key=sk-query-789';
     const h = hostFor({ env: { PATH: process.env.PATH ?? '', HOME: dir, LLM_API_BASE: base } });
