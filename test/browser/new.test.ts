@@ -180,6 +180,30 @@ describe.skipIf(noBrowser)('the New experiment wizard', () => {
     expect(readdirSync(ws!.checkpoints)).toEqual([]);
   });
 
+  test("the multi-agent idea engine: its rounds and team size show once it is chosen, the Review names it, and the launch sends them", async () => {
+    const page = await wizard();
+    await page.getByLabel('Goal (Markdown)').fill(GOAL);
+    await openStep(page, 'Scope');
+    expect(await page.getByLabel('Team size').count()).toBe(0);
+    await page.getByLabel(/Teams of authors from the literature/).check();
+    await page.getByLabel('Discussion rounds').fill('2');
+    await page.getByLabel('Team size').fill('9');
+    await screenshot(page, 'new-scope-ideas');
+    expect(await seriousViolations(page)).toEqual([]);
+    await openStep(page, 'Launch');
+    await page.getByText('the multi-agent engine: team size 9, 2 rounds').waitFor();
+    // 9 is over the engine's limit: the API's refusal names the field, so the value was sent
+    refusals = ['400 POST /api/launch'];
+    await page.getByRole('button', { name: 'Launch', exact: true }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    const expected = await ws!.viz.post('/api/launch', { experiment_md: GOAL, vir_sci_real: true, vir_sci_k: 2, vir_sci_team_size: 9 });
+    expect(expected.status).toBe(400);
+    expect(await alert.textContent()).toBe(`The launch was refused: ${expected.body.error}`);
+    expect(expected.body.error).toContain('vir_sci_team_size must be a whole number from 1 to 8, got 9');
+    expect(readdirSync(ws!.checkpoints)).toEqual([]);
+  });
+
   test("with SVC_GUI_TOKEN set, the wizard's calls carry the token: models, the goal conversation and an upload", async () => {
     ws = await serveWizardWorkspace(server, { SVC_GUI_TOKEN: 'wizard-test-token' });
     expect((await ws.viz.get('/api/models')).status).toBe(401);

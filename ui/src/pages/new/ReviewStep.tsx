@@ -28,6 +28,7 @@ export function ReviewStep({ draft }: Props) {
     ...(draft.executor === 'slurm' ? ([['partition', draft.partition || 'as configured']] as [string, string][]) : []),
     ['container', draft.container_image.trim() || 'as configured'],
     ['files', draft.files.length === 0 ? 'none' : draft.files.map((f) => f.name).join(', ')],
+    ['ideas', draft.ideas_by_teams ? `the multi-agent engine: team size ${draft.ideas_team_size.trim() || 'default'}, ${draft.ideas_rounds.trim() || 'default'} rounds` : 'as configured'],
   ];
   const walltime = settings.data?.slurm_walltime;
   return (

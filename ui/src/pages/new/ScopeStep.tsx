@@ -60,6 +60,36 @@ export function ScopeStep({ draft, onChange }: Props) {
         );
       })}
       <p className="meta">The smallest scope (1 node, depth 1, 1 worker) is a quick check that the goal and the model work.</p>
+      <IdeaEngine draft={draft} onChange={onChange} />
     </div>
+  );
+}
+
+const ENGINE_FIELDS = [
+  { key: 'ideas_rounds', label: 'Discussion rounds', help: "rounds each team discusses; empty: the engine's default" },
+  { key: 'ideas_team_size', label: 'Team size', help: "authors in a team; empty: the engine's default" },
+] as const;
+
+/** Where the ideas come from: the discussion loop, or teams of authors built from the literature (the multi-agent engine). */
+function IdeaEngine({ draft, onChange }: Props) {
+  return (
+    <fieldset className="new-ideas">
+      <legend>Ideas</legend>
+      <label className="new-choice">
+        <input type="checkbox" checked={draft.ideas_by_teams} onChange={(e) => onChange({ ideas_by_teams: e.target.checked })} /> Teams of authors from the literature discuss them
+        (the multi-agent engine)
+      </label>
+      {draft.ideas_by_teams &&
+        ENGINE_FIELDS.map((f) => (
+          <Field key={f.key} label={f.label} help={f.help}>
+            {(control) => <input {...control} type="number" min={1} step={1} inputMode="numeric" value={draft[f.key]} onChange={(e) => onChange({ [f.key]: e.target.value })} />}
+          </Field>
+        ))}
+      <p className="meta">
+        {draft.ideas_by_teams
+          ? 'Its authors come from the papers the survey finds, ranked by an embedding model; without one, or with no papers, the run says why and the discussion loop makes the ideas.'
+          : 'Off: as configured, which is the discussion loop (agents with different viewpoints, then a synthesis) unless SVC_IDEA_MA_REAL is on.'}
+      </p>
+    </fieldset>
   );
 }

@@ -12,6 +12,10 @@ export type Draft = {
   executor: string;
   partition: string;
   container_image: string;
+  /** the multi-agent idea engine, and its discussion rounds and team size (empty: its defaults) */
+  ideas_by_teams: boolean;
+  ideas_rounds: string;
+  ideas_team_size: string;
   /** the id the provided files are uploaded under until the launch takes them */
   staging: string;
   files: { name: string; size: number }[];
@@ -28,6 +32,9 @@ export const emptyDraft = (): Draft => ({
   executor: '',
   partition: '',
   container_image: '',
+  ideas_by_teams: false,
+  ideas_rounds: '',
+  ideas_team_size: '',
   staging: crypto.randomUUID(),
   files: [],
 });
@@ -76,6 +83,11 @@ export function launchBody(d: Draft): Record<string, unknown> {
   for (const [k, v] of Object.entries(text)) if (v !== '') body[k] = v;
   for (const k of ['max_nodes', 'max_depth', 'workers'] as const) if (d[k].trim() !== '') body[k] = count(d[k]);
   if (d.executor === 'slurm' && d.partition !== '') body.partition = d.partition;
+  if (d.ideas_by_teams) {
+    body.vir_sci_real = true;
+    if (d.ideas_rounds.trim() !== '') body.vir_sci_k = count(d.ideas_rounds);
+    if (d.ideas_team_size.trim() !== '') body.vir_sci_team_size = count(d.ideas_team_size);
+  }
   if (d.files.length > 0) body.staging = d.staging;
   return body;
 }
