@@ -8,7 +8,7 @@
  *
  * --keep leaves the temporary project directories for inspection (they are also kept on failure).
  */
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_MA_EMBED_MODEL } from '../src/ideas/ma-settings.ts';
 import { startModelServer } from '../test/support/model-server.ts';
@@ -29,8 +29,13 @@ export type DemoRun = { code: number; stdout: string; stderr: string; root: stri
  * settings, .env or checkpoint of the caller's leak in; SVC_CHECKPOINT_DIR is left unset). `env`
  * adds the model settings; `replay` names a cassette to replay instead.
  */
-export async function runDemo(opts: { env?: Record<string, string>; replay?: string; echo?: boolean }): Promise<DemoRun> {
+export async function runDemo(opts: { env?: Record<string, string>; replay?: string; echo?: boolean; settings?: Record<string, unknown> }): Promise<DemoRun> {
   const root = tempDir('svc-demo-');
+  // what the dashboard's Settings page would have saved for this workspace
+  if (opts.settings) {
+    mkdirSync(join(root, 'workspace'), { recursive: true });
+    writeFileSync(join(root, 'workspace', 'settings.json'), JSON.stringify(opts.settings));
+  }
   const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, NO_COLOR: '1', SVC_ROOT: root, ...opts.env };
   const args = [SVC, 'run', DEMO_EXPERIMENT, '--config', DEMO_WORKFLOW, ...(opts.replay ? ['--replay', opts.replay] : [])];
   const proc = Bun.spawn(args, { cwd: root, env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });

@@ -11,12 +11,17 @@ import { queryWords } from './store-search.ts';
  */
 const LAZY_FILL = 64;
 
+/** What reindexing embeds to learn the length of a model's vectors. */
+const DIMENSION_PROBE = 'dimensions';
+
 /**
  * Hybrid search over the store: vectors for new passages, the query's vector for a search, the
  * scope's missing vectors filled as it is searched, and reindexing. Without a model, or when the
  * model fails, everything still works by BM25 alone.
  */
 export class AgentVectors {
+  private readonly dims = new Map<string, number | undefined>();
+
   constructor(
     private readonly store: MemoryStore,
     private readonly embeddings: PassageEmbeddings,
@@ -52,16 +57,27 @@ export class AgentVectors {
   }
 
   /**
-   * Embeds up to `limit` of the agent's passages that have no vector of its model (newest first);
-   * `remaining` counts those still without one. Null when the agent has no model; throws when it fails.
+   * Embeds up to `limit` of the agent's passages that have no vector of its model, or one of
+   * another length (newest first); `remaining` counts those still without one. Null when the agent
+   * has no model; throws when it fails.
    */
   async reindex(agentId: string, limit: number): Promise<{ model: string; embedded: number; remaining: number } | null> {
     const handle = this.handleOf(agentId);
     if (handle === null) return null;
     const model = this.embeddings.modelName(handle);
-    const todo = this.store.withoutVectors(agentId, { tags: [], match: 'any' }, model, limit);
+    const dims = await this.dimsOf(agentId, handle);
+    const todo = this.store.withoutVectors(agentId, { tags: [], match: 'any' }, model, limit, dims);
     await this.embedInBatches(agentId, handle, todo, 'reindex', true);
-    return { model, embedded: todo.length, remaining: this.store.countWithoutVectors(agentId, model) };
+    return { model, embedded: todo.length, remaining: this.store.countWithoutVectors(agentId, model, dims) };
+  }
+
+  /** The length of the model's vectors, from one embedding of a short text, asked once per model: a stored vector of another length is stale. */
+  private async dimsOf(agentId: string, handle: string): Promise<number | undefined> {
+    if (!this.dims.has(handle)) {
+      const made = await this.embeddings.embed(handle, [DIMENSION_PROBE], this.checkpointOf(agentId), 'reindex');
+      this.dims.set(handle, made.vectors[0]?.length || undefined);
+    }
+    return this.dims.get(handle);
   }
 
   /**

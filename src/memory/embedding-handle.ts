@@ -1,5 +1,5 @@
 import { type Config, effective } from '../core/config/config.ts';
-import type { Env } from '../core/config/env-vars.ts';
+import { type Env, envValue } from '../core/config/env-vars.ts';
 import { embeddingHandle } from '../llm/embedding-handle.ts';
 
 /**
@@ -15,9 +15,12 @@ export function modelHandle(value: string | null | undefined): string | null {
 
 /**
  * The environment with the memory embedding model the run's agent is created with, as the one
- * resolver finds it (settings.json, the environment, where a replayed cassette's value fills an
- * unset variable, the workflow's memory.membackend.embedding_config, then default: none).
+ * resolver finds it (settings.json, the environment, the workflow's
+ * memory.membackend.embedding_config, then default: none). A replay asks what its cassette
+ * recorded, which withRecordedEnv has put in the environment where the caller set nothing: no
+ * saved setting changes it.
  */
 export function withMemoryEmbedding(env: Env, cfg: Config): Env {
+  if (envValue(env, 'SVC_BACKEND') === 'replay' && env.MEMBACKEND_EMBEDDING_CONFIG) return env;
   return { ...env, MEMBACKEND_EMBEDDING_CONFIG: String(effective({ ...cfg, env }, 'memory_embedding').value) };
 }

@@ -1,6 +1,7 @@
 import type { Database } from 'bun:sqlite';
 import { passageBody } from './passage-text.ts';
 import { fold } from './store-rank.ts';
+import { packVector } from './store-vectors.ts';
 
 /**
  * Tables of the memory store. Integer `seq` keys keep joins and the full-text index compact; the
@@ -88,8 +89,20 @@ function fillPassageSearch(db: Database): void {
   const rows = db.query<{ home: number; seq: number; folded: string | null; text: string; model: string | null; vector: Uint8Array | null }, []>(
     `SELECT ${home} AS home, p.seq, ${hasFolded ? 'p.folded' : 'NULL AS folded'}, p.text, ${vector} FROM passages p${join}`,
   );
+  // schema 2 kept vectors as Float32 values; from 3 on they are quantized
+  const float32 = hasVectors && !hasFolded;
   const insert = db.query('INSERT OR IGNORE INTO passage_search (home, passage_seq, folded, model, vector) VALUES (?, ?, ?, ?, ?)');
-  for (const r of rows.iterate()) insert.run(r.home, r.seq, r.folded ?? fold(passageBody(r.text)), r.model, r.vector);
+  for (const r of rows.iterate()) {
+    const vector = float32 && r.vector ? quantized(r.vector) : r.vector;
+    insert.run(r.home, r.seq, r.folded ?? fold(passageBody(r.text)), vector && r.model, vector);
+  }
   if (hasVectors) db.run('DROP TABLE passage_vectors');
   if (hasFolded) db.run('ALTER TABLE passages DROP COLUMN folded');
+}
+
+/** A schema-2 vector (little-endian Float32 values) as the store keeps vectors now; null when it is not whole finite values. */
+function quantized(blob: Uint8Array): Uint8Array | null {
+  if (blob.byteLength === 0 || blob.byteLength % 4 !== 0) return null;
+  const values = new Float32Array(new Uint8Array(blob).buffer);
+  return values.every(Number.isFinite) ? packVector([...values]) : null;
 }

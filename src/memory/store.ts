@@ -126,7 +126,8 @@ export class MemoryStore {
           scope.push(tagToken(tagSeq));
         }
         // its home is its first tag (store-schema.ts), 0 without one
-        insertSearch.run(tagSeqs.get(passage.tags[0] ?? '') ?? 0, seq, fold(body));
+        const first = passage.tags[0];
+        insertSearch.run(first === undefined ? 0 : (tagSeqs.get(first) ?? 0), seq, fold(body));
         insertFts.run(seq, body, scope.join(' '));
         return passage;
       });
@@ -211,17 +212,16 @@ export class MemoryStore {
     const [seqs, params] = s.tagSeqs
       ? [`SELECT passage_seq AS seq FROM tags WHERE tag_seq IN (${marks(s.tagSeqs)}) GROUP BY passage_seq${having}`, s.tagSeqs]
       : ['SELECT seq FROM passages WHERE agent_id = ?', [agentId]];
-    const lacking = dims === undefined ? 's.model IS NOT ?' : `(s.model IS NOT ? OR length(s.vector) != ${4 + Math.trunc(dims)})`;
-    const sql = `SELECT c.seq FROM (${seqs}) c CROSS JOIN passage_search s ON s.passage_seq = c.seq WHERE ${lacking} ORDER BY c.seq DESC LIMIT ?`;
+    const sql = `SELECT c.seq FROM (${seqs}) c CROSS JOIN passage_search s ON s.passage_seq = c.seq WHERE ${lacking(dims)} ORDER BY c.seq DESC LIMIT ?`;
     const missing = this.db.query<{ seq: number }, (string | number)[]>(sql).all(...params, model, limit).map((r) => r.seq);
     return this.passagesBySeq(missing)
       .sort((a, b) => b.seq - a.seq)
       .map((r) => ({ id: r.id, text: r.text }));
   }
 
-  /** How many of the agent's passages have no vector of the model. */
-  countWithoutVectors(agentId: string, model: string): number {
-    const sql = 'SELECT count(*) AS n FROM passages p CROSS JOIN passage_search s ON s.passage_seq = p.seq WHERE p.agent_id = ? AND s.model IS NOT ?';
+  /** How many of the agent's passages have no vector of the model (with `dims`, or one of another length). */
+  countWithoutVectors(agentId: string, model: string, dims?: number): number {
+    const sql = `SELECT count(*) AS n FROM passages p CROSS JOIN passage_search s ON s.passage_seq = p.seq WHERE p.agent_id = ? AND ${lacking(dims)}`;
     return this.db.query<{ n: number }, [string, string]>(sql).get(agentId, model)?.n ?? 0;
   }
 
@@ -356,6 +356,9 @@ export class MemoryStore {
 }
 
 type ResolvedScope = { agent: AgentRow; tagSeqs: number[] | null; match: TagMatch; filter: string; params: (string | number)[] };
+
+/** The condition on passage_search s for no vector of the model (the one parameter), or with `dims` one of another length. */
+const lacking = (dims?: number): string => (dims === undefined ? 's.model IS NOT ?' : `(s.model IS NOT ? OR length(s.vector) != ${4 + Math.trunc(dims)})`);
 
 /** How deep each ranking reaches into the candidates before fusion, at the least. */
 const FUSE_DEPTH = 100;

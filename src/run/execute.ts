@@ -218,7 +218,8 @@ async function newCheckpoint(req: Extract<RunRequest, { kind: 'new' }>, env: Env
   const fill = (d: string) => {
     if (prepared === null) writeFileAtomic(join(d, 'workflow.yaml'), writeWorkflowCopy(copy, d));
     if (limits.record && !replaying) {
-      const left = startCassette(checkpointFile(d, CASSETTE_FILE), workflowText, carried, requestShapingEnv(runEnv));
+      // the memory embedding model as the run resolves it, wherever it was set, so a replay asks the same
+      const left = startCassette(checkpointFile(d, CASSETTE_FILE), workflowText, carried, requestShapingEnv(withMemoryEmbedding(runEnv, first)));
       if (left.length) logFor('run').warn(`the cassette does not carry ${left.join(', ')} (too large): a replay of it needs --config with the workflow beside that file`);
     }
   };

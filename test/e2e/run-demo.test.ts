@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { comparisonsOf, onlyCheckpoint, outcomeOf, recordDemo, runDemo, treeNodes } from '../../scripts/record-demo.ts';
+import { readCassetteHeader } from '../../src/llm/cassette.ts';
 import { PROGRAM_FILE } from '../support/demo-program.ts';
 import { promptName } from '../support/scripted-request.ts';
 import { removeDir } from '../support/svc.ts';
@@ -102,6 +103,8 @@ describe('svc run of the demo', () => {
     const results = filesNamed(join(run.root, 'workspace', 'experiments'), 'results.json');
     expect(results.length).toBeGreaterThanOrEqual(4);
     expect(readFileSync(join(recordedCheckpoint, 'llm_cassette.jsonl'), 'utf8').trim().split('\n').length).toBeGreaterThan(10);
+    // the cassette carries the memory embedding model as the run resolved it (the workflow's default: none), not only what the environment set
+    expect(readCassetteHeader(join(recordedCheckpoint, 'llm_cassette.jsonl'))?.env).toMatchObject({ MEMBACKEND_EMBEDDING_CONFIG: 'default', SVC_IDEA_MA_K: '2' });
     // the post-search related-work search ran: the online search is a closed port, the papers come from the demo's library
     expect(run.stderr).toContain('search_related_work: done');
     const refs = JSON.parse(readFileSync(join(recordedCheckpoint, 'related_refs.json'), 'utf8'));
@@ -134,9 +137,11 @@ describe('svc run of the demo', () => {
   test('replays the recorded cassette with no model server: the same nodes and metrics', async () => {
     expect(recordedCheckpoint).not.toBe('');
     const cassette = join(recordedCheckpoint, 'llm_cassette.jsonl');
-    const run = await runDemo({ replay: cassette });
+    // a memory embedding model saved in the workspace's settings does not change what the replay asks
+    const run = await runDemo({ replay: cassette, settings: { membackend_embedding_config: 'localllm/saved-embed' } });
     dirs.push(run.root);
     expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('saved-embed');
     const checkpoint = onlyCheckpoint(run.root);
     expect(checkpoint).not.toBeNull();
     expect(treeNodes(checkpoint ?? '').length).toBe(treeNodes(recordedCheckpoint).length);

@@ -33,8 +33,7 @@ export type ModelServer = {
   /** every request in arrival order; `at` is performance.now() on arrival */
   requests: RecordedRequest[];
   push(...steps: Step[]): void;
-  /** error answers for the next embedding requests, in order, before the scripted vectors resume */
-  /** the next embedding requests fail with these, in order; a null answers its request */
+  /** error answers for the next embedding requests, in order, before the scripted vectors resume; a null answers its request */
   failEmbeddings(...errors: ({ status: number; retryAfter?: number } | null)[]): void;
   stop(): void;
 };

@@ -339,6 +339,21 @@ describe('reindex', () => {
     expect(embedRequests().length).toBe(requests);
   });
 
+  test('a vector of the model but of another length (the model behind the name changed) is embedded again', async () => {
+    const client = serve();
+    const agent = await client.ensureAgent('a');
+    const added = await client.addPassages(agent, NOTES.map((text) => ({ text, tags: [], metadata: {} })));
+    const store = MemoryStore.open(join(dir, 'db'));
+    try {
+      store.setVectors([{ id: added[1]?.id ?? '', model: 'scripted-embed', vector: [1, 0, 0] }]);
+    } finally {
+      store.close();
+    }
+    const done = await reindexAgents(client, [{ id: agent, name: 'a' }], () => {});
+    expect(done).toEqual({ agents: [{ agent: 'a', model: 'scripted-embed', embedded: 1, remaining: 0 }], embedded: 1 });
+    expect(storedVectors([added[1]?.id ?? '']).get(added[1]?.id ?? '')?.vector.byteLength).toBe(4 + scriptedEmbedding('x').length);
+  });
+
   test('a model that fails stops the reindex with its error; what was stored stays', async () => {
     const client = serve();
     const agent = await client.ensureAgent('a');

@@ -219,6 +219,33 @@ PRAGMA user_version = 3;`);
     db.close();
   });
 
+  test('a database of schema 2 opens in place: its Float32 vectors are quantized as they move, and rank as before', () => {
+    const old = new Database(join(dir, DATABASE_FILE), { create: true });
+    old.run(FIRST_SCHEMA);
+    old.run(`CREATE TABLE agent_embeddings (agent_id TEXT PRIMARY KEY, handle TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE passage_vectors (passage_seq INTEGER PRIMARY KEY, model TEXT NOT NULL, vector BLOB NOT NULL);
+INSERT INTO passages VALUES (2, 'passage-2', 'agent-1', 'sorting with fewer comparisons', '["node:n"]', '2026-01-01T00:00:00Z');
+INSERT INTO tags VALUES (1, 2);
+INSERT INTO passages_fts (rowid, body, scope) VALUES (2, 'sorting with fewer comparisons', 'a1 t1');
+PRAGMA user_version = 2;`);
+    const float32 = (v: number[]) => new Uint8Array(new Float32Array(v).buffer);
+    old.query('INSERT INTO passage_vectors VALUES (?, ?, ?)').run(1, 'm', float32([0.6, 0.8, 0]));
+    old.query('INSERT INTO passage_vectors VALUES (?, ?, ?)').run(2, 'm', float32([0, 0, 1]));
+    old.close();
+    const store = MemoryStore.open(dir);
+    try {
+      // no word of the query in either: the vectors alone rank, as they would have
+      const found = store.search('agent-1', { query: 'zeta', tags: ['node:n'], match: 'any', topK: 5, near: { model: 'm', vector: [0, 0, 1] } });
+      expect(found.results.map((p) => p.id)).toEqual(['passage-2']);
+      expect(found.unvectored).toBe(0);
+    } finally {
+      store.close();
+    }
+    const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
+    expect(db.query('SELECT vector FROM passage_search WHERE passage_seq = 1').get()).toEqual({ vector: packVector([0.6, 0.8, 0]) });
+    db.close();
+  });
+
   test('a new database has 16 KB pages, so a passage and its vector stay in one; an older one keeps its own', () => {
     MemoryStore.open(dir).close();
     const fresh = new Database(join(dir, DATABASE_FILE), { readonly: true });

@@ -37,6 +37,9 @@ describe('withMemoryEmbedding', () => {
       const saved = loadConfig({ env: { SVC_ROOT: dir, HOME: dir }, cwd: dir, configPath: join(dir, 'wf.yaml') });
       expect(withMemoryEmbedding({}, saved).MEMBACKEND_EMBEDDING_CONFIG).toBe('localllm/saved-embed');
       expect(withMemoryEmbedding({ MEMBACKEND_EMBEDDING_CONFIG: 'providera/text-embedding-3-small' }, saved).MEMBACKEND_EMBEDDING_CONFIG).toBe('localllm/saved-embed');
+      // a replay asks what its cassette recorded (put in the environment by withRecordedEnv), whatever is saved
+      expect(withMemoryEmbedding({ SVC_BACKEND: 'replay', MEMBACKEND_EMBEDDING_CONFIG: 'localllm/recorded-embed' }, saved).MEMBACKEND_EMBEDDING_CONFIG).toBe('localllm/recorded-embed');
+      expect(withMemoryEmbedding({ SVC_BACKEND: 'replay' }, saved).MEMBACKEND_EMBEDDING_CONFIG).toBe('localllm/saved-embed');
     } finally {
       removeDir(dir);
     }
