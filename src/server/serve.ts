@@ -2,6 +2,7 @@ import type { Server } from 'bun';
 import { allowOrigin, preflight } from '../http/cors.ts';
 import { serveHttp } from '../http/serve.ts';
 import { AccessLog } from './access-log.ts';
+import { sweepStagedUploads } from './staging-sweep.ts';
 import { createApp } from './app.ts';
 import type { ServerContext } from './context.ts';
 import { type Admission, admit, redactToken } from './gate.ts';
@@ -52,6 +53,7 @@ export function startDashboard(ctx: ServerContext, opts: { host: string; port: n
     close: () => log.flush(),
   });
   ctx.resumeBenchJobs();
+  sweepStagedUploads(ctx.workspaceRoot);
   // event streams never end by themselves: stopping closes them (a job's stream ends first, with its job)
   const stop = async () => {
     await ctx.stopBenchJobs();

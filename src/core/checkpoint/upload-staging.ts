@@ -1,7 +1,7 @@
-import { cpSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../errors.ts';
-import { resolveInside } from '../paths.ts';
+import { resolveInside, statOrNull } from '../paths.ts';
 import { UPLOADS_DIR } from './uploads.ts';
 
 /**
@@ -37,4 +37,35 @@ export function copyStagedUploads(staged: string, checkpointDir: string): void {
 
 export function clearStaged(staged: string): void {
   rmSync(staged, { recursive: true, force: true });
+}
+
+/** How long files staged for a launch that never came are kept: the wizard's draft lives only as long as its tab. */
+export const STAGING_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * Removes the staging directories nothing was uploaded to or launched from for `maxAgeMs` (the
+ * newer of the directory's and its uploads/' times), and only those: anything else under
+ * staging/, a link included, is left as it is, and so is `keep` (the one being uploaded to). Returns the ids removed.
+ */
+export function sweepStaged(workspaceRoot: string, opts: { now?: number; maxAgeMs?: number; keep?: string } = {}): string[] {
+  const { now = Date.now(), maxAgeMs = STAGING_MAX_AGE_MS } = opts;
+  const root = join(workspaceRoot, STAGING_DIR);
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return removed;
+  }
+  for (const id of names) {
+    if (!STAGING_ID.test(id) || id === opts.keep) continue;
+    const dir = join(root, id);
+    const st = lstatSync(dir, { throwIfNoEntry: false });
+    if (!st?.isDirectory()) continue;
+    const touched = Math.max(st.mtimeMs, statOrNull(join(dir, UPLOADS_DIR))?.mtimeMs ?? 0);
+    if (now - touched < maxAgeMs) continue;
+    rmSync(dir, { recursive: true, force: true });
+    removed.push(id);
+  }
+  return removed;
 }

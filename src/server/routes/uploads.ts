@@ -2,6 +2,7 @@ import { Elysia } from 'elysia';
 import { stagingDir } from '../../core/checkpoint/upload-staging.ts';
 import { deleteUpload, saveUploads, type UploadedFile } from '../../core/checkpoint/uploads.ts';
 import type { ServerContext } from '../context.ts';
+import { sweepStagedUploads } from '../staging-sweep.ts';
 import { UPLOAD_LIMIT_BYTES } from '../limits.ts';
 import { UploadDeleteBody, UploadQuery } from '../../schema/dashboard-api.ts';
 
@@ -25,7 +26,11 @@ export const uploadRoutes = (ctx: ServerContext) =>
 
 /** The directory whose uploads/ a request means: the staging id's, else the checkpoint it names, else the active one. */
 function uploadTarget(ctx: ServerContext, { staging, id }: { staging?: string | undefined; id?: string | undefined }): string {
-  if (staging !== undefined) return stagingDir(ctx.workspaceRoot, staging);
+  if (staging !== undefined) {
+    // a dashboard left running for weeks sweeps as files are staged, not only when it starts
+    sweepStagedUploads(ctx.workspaceRoot, staging);
+    return stagingDir(ctx.workspaceRoot, staging);
+  }
   return id === undefined ? ctx.requireActive() : ctx.checkpointDir(id);
 }
 

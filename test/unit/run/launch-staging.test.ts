@@ -1,8 +1,9 @@
 // Files uploaded for a run not launched yet (the New experiment wizard) and the resource choices of
 // a launch: the staged files are in the checkpoint before the run starts, the choices in its record.
-import { afterEach, beforeEach, expect, test } from 'bun:test';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sweepStaged } from '../../../src/core/checkpoint/upload-staging.ts';
 import { launchRun } from '../../../src/run/launch.ts';
 import { createApp } from '../../../src/server/app.ts';
 import { ServerContext } from '../../../src/server/context.ts';
@@ -82,4 +83,40 @@ test('an upload under a staging id that could name another directory is refused,
     expect(r.body.error).toContain('is not a staging id');
   }
   expect(existsSync(join(dir, 'workspace', 'staging'))).toBe(false);
+});
+
+describe('staged uploads no launch took', () => {
+  const staged = (id: string, daysOld: number) => {
+    const d = join(dir, 'workspace', 'staging', id);
+    mkdirSync(join(d, 'uploads'), { recursive: true });
+    writeFileSync(join(d, 'uploads', 'f.txt'), id);
+    const when = new Date(Date.now() - daysOld * 86_400_000);
+    for (const p of [join(d, 'uploads'), d]) utimesSync(p, when, when);
+    return d;
+  };
+
+  test('are removed after a week; newer ones, the one being uploaded to, and anything else under staging/ stay', () => {
+    const old = staged('abandoned-aaaa', 8);
+    const fresh = staged('recent-bbbbbb', 6);
+    const mine = staged('mine-cccccccc', 9);
+    const foreign = join(dir, 'workspace', 'staging', 'not an id');
+    mkdirSync(foreign);
+    utimesSync(foreign, new Date(0), new Date(0));
+    const outside = join(dir, 'elsewhere');
+    mkdirSync(outside, { recursive: true });
+    symlinkSync(outside, join(dir, 'workspace', 'staging', 'link-dddddddd'));
+    expect(sweepStaged(join(dir, 'workspace'), { keep: 'mine-cccccccc' })).toEqual(['abandoned-aaaa']);
+    expect([existsSync(old), existsSync(fresh), existsSync(mine), existsSync(foreign), existsSync(outside)]).toEqual([false, true, true, true, true]);
+    // a workspace without staging/: nothing to do
+    expect(sweepStaged(join(dir, 'nowhere'))).toEqual([]);
+  });
+
+  test('a staged upload sweeps the others, and keeps its own directory however old', async () => {
+    const old = staged('abandoned-aaaa', 30);
+    const mine = staged(STAGING, 30);
+    const app = createApp(ctx);
+    expect((await upload(app, 'more.txt', 'y')).status).toBe(200);
+    expect(existsSync(old)).toBe(false);
+    expect(readdirSync(join(mine, 'uploads')).sort()).toEqual(['f.txt', 'more.txt']);
+  });
 });
