@@ -225,7 +225,7 @@ export class MemoryStore {
     return this.db.query<{ n: number }, [string, string]>(sql).get(agentId, model)?.n ?? 0;
   }
 
-  /** The model and stored (unit-length Float32) vector of each of the passages that has one. */
+  /** The model and stored vector (quantized, store-vectors.ts) of each of the passages that has one. */
   vectorsOf(ids: string[]): Map<string, { model: string; vector: Uint8Array }> {
     if (ids.length === 0) return new Map();
     const sql = `SELECT p.id, s.model, s.vector FROM passages p CROSS JOIN passage_search s ON s.passage_seq = p.seq WHERE p.id IN (${marks(ids)}) AND s.vector IS NOT NULL`;

@@ -34,9 +34,10 @@ function Entries({ memory }: { memory: CheckpointMemory }) {
       <p className={backend.reachable ? 'meta' : 'notice error'}>
         {backend.reachable
           ? `Memory backend at ${backend.url}: answering${backend.agent_id ? '' : ', with no agent for this checkpoint'}.`
-          : `Memory backend at ${backend.url} is not reachable${backend.error ? `: ${backend.error}` : ''}.`}{' '}
-        {memory.source === null ? 'No backup file either.' : memory.source === 'backend' ? '' : `Entries from ${memory.source}.`}
+          : `Memory backend at ${backend.url} is not reachable${backend.error ? `: ${backend.error}` : ''}.${memory.source === null ? ' No backup file either.' : ''}`}
       </p>
+      {/* where the entries come from is information, not a second error */}
+      {memory.source !== null && memory.source !== 'backend' && <p className="meta">Entries from {memory.source}.</p>}
       {memory.problems.map((p) => (
         <p key={p} className="notice error">
           {p}
