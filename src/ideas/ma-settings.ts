@@ -26,14 +26,13 @@ export type MaSettings = {
   live: boolean;
 };
 
-
-/** The settings from the environment; max_teams defaults to the number of ideas asked for. */
 /** The engine's embedding model handle (SVC_IDEA_MA_EMBED_MODEL; `default` is SPECTER2), null for `none`. */
 export function maEmbedModel(env: Env): string | null {
   const embed = envValue(env, 'SVC_IDEA_MA_EMBED_MODEL')?.trim() ?? DEFAULT_MA_EMBED_MODEL;
   return embed === '' || embed === 'none' ? null : embed === 'default' ? DEFAULT_MA_EMBED_MODEL : embed;
 }
 
+/** The settings from the environment; max_teams defaults to the number of ideas asked for. */
 export function maSettings(env: Env, nIdeas: number): MaSettings {
   return {
     k: int(env, 'SVC_IDEA_MA_K', 1, MA_LIMITS.k),

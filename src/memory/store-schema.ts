@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite';
 import { passageBody } from './passage-text.ts';
 import { fold } from './store-rank.ts';
-import { packVector } from './store-vectors.ts';
+import { float32Values, packVector } from './store-vectors.ts';
 
 /**
  * Tables of the memory store. Integer `seq` keys keep joins and the full-text index compact; the
@@ -80,29 +80,23 @@ export function prepareDatabase(db: Database): void {
 
 const tableExists = (db: Database, name: string): boolean => db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== null;
 
-/** Schema 1 to 3 to 4, inside the opening transaction: every passage gets its row of passage_search. */
+/** Schemas 0 to 3 to 4, inside the opening transaction: every passage gets its row of passage_search. */
 function fillPassageSearch(db: Database): void {
   const hasFolded = db.query<{ n: number }, []>("SELECT count(*) AS n FROM pragma_table_info('passages') WHERE name = 'folded'").get()?.n === 1;
   const hasVectors = tableExists(db, 'passage_vectors');
   const home = "coalesce((SELECT n.seq FROM tag_names n WHERE n.agent_id = p.agent_id AND n.tag = json_extract(p.tags, '$[0]')), 0)";
-  const [vector, join] = hasVectors ? ['v.model, v.vector', ' LEFT JOIN passage_vectors v ON v.passage_seq = p.seq'] : ['NULL AS model, NULL AS vector', ''];
+  const [vectorColumns, join] = hasVectors ? ['v.model, v.vector', ' LEFT JOIN passage_vectors v ON v.passage_seq = p.seq'] : ['NULL AS model, NULL AS vector', ''];
   const rows = db.query<{ home: number; seq: number; folded: string | null; text: string; model: string | null; vector: Uint8Array | null }, []>(
-    `SELECT ${home} AS home, p.seq, ${hasFolded ? 'p.folded' : 'NULL AS folded'}, p.text, ${vector} FROM passages p${join}`,
+    `SELECT ${home} AS home, p.seq, ${hasFolded ? 'p.folded' : 'NULL AS folded'}, p.text, ${vectorColumns} FROM passages p${join}`,
   );
   // schema 2 kept vectors as Float32 values; from 3 on they are quantized
   const float32 = hasVectors && !hasFolded;
   const insert = db.query('INSERT OR IGNORE INTO passage_search (home, passage_seq, folded, model, vector) VALUES (?, ?, ?, ?, ?)');
   for (const r of rows.iterate()) {
-    const vector = float32 && r.vector ? quantized(r.vector) : r.vector;
+    const values = float32 && r.vector ? float32Values(r.vector) : null;
+    const vector = float32 ? values && packVector(values) : r.vector;
     insert.run(r.home, r.seq, r.folded ?? fold(passageBody(r.text)), vector && r.model, vector);
   }
   if (hasVectors) db.run('DROP TABLE passage_vectors');
   if (hasFolded) db.run('ALTER TABLE passages DROP COLUMN folded');
-}
-
-/** A schema-2 vector (little-endian Float32 values) as the store keeps vectors now; null when it is not whole finite values. */
-function quantized(blob: Uint8Array): Uint8Array | null {
-  if (blob.byteLength === 0 || blob.byteLength % 4 !== 0) return null;
-  const values = new Float32Array(new Uint8Array(blob).buffer);
-  return values.every(Number.isFinite) ? packVector([...values]) : null;
 }

@@ -42,9 +42,13 @@ export const vectorText = (blob: Uint8Array): string => Buffer.from(unpackVector
 /** The values of a vector carried as text, or null when the text is not whole finite Float32 values. */
 export function vectorFromText(data: string): number[] | null {
   const bytes = Buffer.from(data, 'base64');
-  if (bytes.byteLength === 0 || bytes.byteLength % 4 !== 0 || bytes.toString('base64') !== data) return null;
-  const aligned = new Uint8Array(bytes);
-  const values = [...new Float32Array(aligned.buffer, 0, aligned.byteLength / 4)];
+  return bytes.toString('base64') === data ? float32Values(bytes) : null;
+}
+
+/** Little-endian Float32 bytes as values, or null when they are not whole finite values. */
+export function float32Values(bytes: Uint8Array): number[] | null {
+  if (bytes.byteLength === 0 || bytes.byteLength % 4 !== 0) return null;
+  const values = [...new Float32Array(new Uint8Array(bytes).buffer)];
   return values.every(Number.isFinite) ? values : null;
 }
 

@@ -6,6 +6,7 @@ import { InvalidRecordError } from '../core/errors.ts';
 import { LaunchConfig } from '../schema/checkpoint.ts';
 import { VIR_SCI_FIELDS } from '../schema/ma-limits.ts';
 import { onOff } from '../core/config/settings.ts';
+import { mergedEnv } from '../core/config/environment.ts';
 import type { Workflow } from '../schema/workflow.ts';
 
 export const LAUNCH_CONFIG_FILE = 'launch_config.json';
@@ -43,9 +44,10 @@ export function buildLaunchConfig(cfg: Config, profile: string | null, launcher:
     launched_by: launcher,
     launched_at: now.toISOString(),
   };
-  // the multi-agent idea engine's choices, under the reference's names, where the run is given them
+  // the multi-agent idea engine's choices, under the reference's names, where the run is given them (its .env files too)
+  const env = mergedEnv(cfg.env, cfg.dotenv);
   for (const [key, name] of VIR_SCI_FIELDS) {
-    const raw = cfg.env[name]?.trim();
+    const raw = env[name]?.trim();
     if (!raw) continue;
     if (key === 'vir_sci_real') record[key] = onOff(raw) ?? raw;
     else record[key] = /^\d+$/.test(raw) ? Number(raw) : raw;

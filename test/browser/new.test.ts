@@ -188,7 +188,11 @@ describe.skipIf(noBrowser)('the New experiment wizard', () => {
     await page.getByLabel(/Teams of authors from the literature/).check();
     await page.getByLabel('Discussion rounds').fill('2');
     await page.getByLabel('Team size').fill('9');
-    await screenshot(page, 'new-scope-ideas');
+    for (const size of [WIDE, NARROW]) {
+      await page.setViewportSize(size);
+      await screenshot(page, `new-scope-ideas-${size.width}`);
+      expect(await horizontalOverflow(page)).toBe(0);
+    }
     expect(await seriousViolations(page)).toEqual([]);
     await openStep(page, 'Launch');
     await page.getByText('the multi-agent engine: team size 9, 2 rounds').waitFor();

@@ -14,6 +14,16 @@ beforeEach(() => {
 });
 afterEach(() => removeDir(dir));
 
+/** Runs `check` on the store of the test's directory, closing it after. */
+function withStore(check: (store: MemoryStore) => void): void {
+  const store = MemoryStore.open(dir);
+  try {
+    check(store);
+  } finally {
+    store.close();
+  }
+}
+
 describe('vectors', () => {
   test('are stored at unit length, a byte a dimension', () => {
     const v = unpackVector(packVector([3, 4]));
@@ -49,8 +59,7 @@ describe('vectors', () => {
 
 describe('the store', () => {
   test('a scope too large to rank in process (FTS5 and the tag index) still never returns a sibling, even as the nearest vector and the best match', () => {
-    const store = MemoryStore.open(dir);
-    try {
+    withStore((store) => {
       const agent = store.createAgent('big', [], [], 'm1')?.id ?? '';
       // over RANK_IN_PROCESS (4,000) passages on the ancestors' tags, so the search goes through FTS5
       const ancestors = store.addPassages(agent, Array.from({ length: 4200 }, (_, i) => ({ text: `note ${i} about cache tiling`, tags: [i % 2 ? 'node:root' : 'node:parent', 'kind:x'] })));
@@ -64,14 +73,11 @@ describe('the store', () => {
         expect(found[0]?.id).toBe(mine?.id);
         expect(found.some((p) => p.id === sibling?.id)).toBe(false);
       }
-    } finally {
-      store.close();
-    }
+    });
   });
 
   test("a search of the whole agent ranks every vector of its passages, tagged or not, and no other agent's", () => {
-    const store = MemoryStore.open(dir);
-    try {
+    withStore((store) => {
       const agent = store.createAgent('whole', [], [], 'm1')?.id ?? '';
       const stranger = store.createAgent('stranger', [], [], 'm1')?.id ?? '';
       const [tagged, untagged, otherModel] = store.addPassages(agent, [
@@ -89,14 +95,11 @@ describe('the store', () => {
       // no word of the query in any passage: the vectors alone rank
       const found = store.search(agent, { query: 'zeta', tags: [], match: 'any', topK: 10, near: { model: 'm1', vector: [1, 0] } });
       expect(found.results.map((p) => p.text)).toEqual(['alpha', 'beta']);
-    } finally {
-      store.close();
-    }
+    });
   });
 
   test('hybrid search ranks within the scope; deleting a passage or agent deletes its vectors', () => {
-    const store = MemoryStore.open(dir);
-    try {
+    withStore((store) => {
       const agent = store.createAgent('a', [], [], 'm1')?.id ?? '';
       expect(store.agentEmbedding(agent)).toBe('m1');
       const [near, far, other] = store.addPassages(agent, [
@@ -123,9 +126,7 @@ describe('the store', () => {
       expect(db.query('SELECT count(*) AS n FROM passage_search').get()).toEqual({ n: 0 });
       expect(db.query('SELECT count(*) AS n FROM agent_embeddings').get()).toEqual({ n: 0 });
       db.close();
-    } finally {
-      store.close();
-    }
+    });
   });
 });
 
@@ -151,8 +152,7 @@ describe('migration', () => {
     const old = new Database(join(dir, DATABASE_FILE), { create: true });
     old.run(FIRST_SCHEMA);
     old.close();
-    const store = MemoryStore.open(dir);
-    try {
+    withStore((store) => {
       expect(store.searchPassages('agent-1', { query: 'cuda', tags: ['node:n'], match: 'any', topK: 5 }).map((p) => p.id)).toEqual(['passage-1']);
       expect(store.withoutVectors('agent-1', { tags: ['node:n'], match: 'any' }, 'm', 10)).toEqual([{ id: 'passage-1', text: 'OOM in the CUDA launch' }]);
       store.setVectors([{ id: 'passage-1', model: 'm', vector: [1, 2] }]);
@@ -160,9 +160,7 @@ describe('migration', () => {
       // a row from before folded bodies were stored is folded as it is read; a new row has its own
       store.addPassages('agent-1', [{ text: 'Kernel ran OUT of shared memory', tags: ['node:n'] }]);
       expect(store.searchPassages('agent-1', { query: 'launch kernel', tags: ['node:n'], match: 'any', topK: 5 }).map((p) => p.text)).toEqual(['OOM in the CUDA launch', 'Kernel ran OUT of shared memory']);
-    } finally {
-      store.close();
-    }
+    });
     const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
     expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
     // the old row was folded as the database was opened, under its first tag
@@ -191,8 +189,7 @@ PRAGMA user_version = 3;`);
     insertVector.run(2, 'm', packVector([0, 1]));
     insertVector.run(3, 'other', packVector([1, 0]));
     old.close();
-    const store = MemoryStore.open(dir);
-    try {
+    withStore((store) => {
       // passage 1 (no folded body in schema 3) first by its words, passage 2 first by its vector: a tie, the newer first; node:m's never
       const near = { model: 'm', vector: [0, 1] };
       expect(store.searchPassages('agent-1', { query: 'cuda', tags: ['node:n'], match: 'any', topK: 5, near }).map((p) => p.id)).toEqual(['passage-2', 'passage-1']);
@@ -201,9 +198,7 @@ PRAGMA user_version = 3;`);
       expect(store.searchPassages('agent-1', { query: 'kernel', tags: ['kind:x'], match: 'any', topK: 5, near }).map((p) => p.id)).toEqual(['passage-2']);
       expect(store.searchPassages('agent-1', { query: 'kernel', tags: ['kind:x', 'node:m'], match: 'any', topK: 5 }).map((p) => p.id)).toEqual(['passage-2']);
       expect(store.search('agent-1', { query: 'warmup', tags: ['node:m'], match: 'any', topK: 5, near }).unvectored).toBe(1);
-    } finally {
-      store.close();
-    }
+    });
     const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
     expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
     expect(db.query("SELECT count(*) AS n FROM pragma_table_info('passages') WHERE name = 'folded'").get()).toEqual({ n: 0 });
@@ -232,15 +227,12 @@ PRAGMA user_version = 2;`);
     old.query('INSERT INTO passage_vectors VALUES (?, ?, ?)').run(1, 'm', float32([0.6, 0.8, 0]));
     old.query('INSERT INTO passage_vectors VALUES (?, ?, ?)').run(2, 'm', float32([0, 0, 1]));
     old.close();
-    const store = MemoryStore.open(dir);
-    try {
+    withStore((store) => {
       // no word of the query in either: the vectors alone rank, as they would have
       const found = store.search('agent-1', { query: 'zeta', tags: ['node:n'], match: 'any', topK: 5, near: { model: 'm', vector: [0, 0, 1] } });
       expect(found.results.map((p) => p.id)).toEqual(['passage-2']);
       expect(found.unvectored).toBe(0);
-    } finally {
-      store.close();
-    }
+    });
     const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
     expect(db.query('SELECT vector FROM passage_search WHERE passage_seq = 1').get()).toEqual({ vector: packVector([0.6, 0.8, 0]) });
     db.close();
